@@ -1,0 +1,33 @@
+# The two set-up commands of the README. Both create .venv on first use.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: demo test lint bench clean
+
+$(STAMP): pyproject.toml
+	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+demo: $(STAMP)
+	$(BIN)/powerlab run power --players 4 --strategy counter --strategy bluffer --strategy honest --strategy random \
+		--rotate-seats --games 400000 --seed 2026 --out out/demo
+	$(BIN)/powerlab report out/demo -o out/demo/report.pdf
+	@echo "Demo report written to out/demo/report.pdf"
+
+test: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+bench: $(STAMP)
+	$(BIN)/powerlab bench
+
+clean:
+	rm -rf out

@@ -1,0 +1,114 @@
+"""Loading a run directory (docs/architecture.md) and its seat-long view."""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from analyses import AnalysisError
+
+GAME_COLUMNS = ("game_index", "winner", "turns", "truncated")
+SEAT_COLUMNS = ("strategy", "won")
+
+
+@dataclass(frozen=True)
+class Run:
+    """A run directory: its parsed run.json, its part files and the columns they hold."""
+
+    path: Path
+    info: dict[str, Any]
+    players: int
+    lineup: list[str]
+    parts: tuple[Path, ...]
+    columns: tuple[str, ...]
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        return self.info["spec"]
+
+    @property
+    def seat_fields(self) -> list[str]:
+        """Per-seat column names without their ``s<k>_`` prefix: strategy, won, the game's own."""
+        return [name.removeprefix("s0_") for name in self.columns if name.startswith("s0_")]
+
+    @property
+    def strategy_labels(self) -> list[str]:
+        """The distinct lineup labels, in lineup order (a label may fill several seats)."""
+        return list(dict.fromkeys(self.lineup))
+
+    def scan(self) -> pl.LazyFrame:
+        """All games, one row each, lazily."""
+        return pl.scan_parquet(list(self.parts))
+
+    def describe(self) -> str:
+        """The spec in one line, e.g. for a PDF subject or a console header."""
+        spec = self.spec
+        rotation = "seats rotated" if spec.get("rotate_seats") else "fixed seats"
+        return (
+            f"{spec['game']}, {self.players} players: {', '.join(self.lineup)}; "
+            f"{spec.get('games')} games, seed {spec.get('seed')}, {rotation}"
+        )
+
+
+def load_run(run_dir: str | Path) -> Run:
+    """Open a run directory, checking run.json and the Parquet columns the analyses rely on."""
+    path = Path(run_dir)
+    if not path.is_dir():
+        raise AnalysisError(f"{path}: no such run directory")
+    run_json = path / "run.json"
+    try:
+        info = json.loads(run_json.read_text())
+        players = int(info["spec"]["players"])
+        lineup = [str(label) for label in info["lineup"]]
+    except FileNotFoundError:
+        raise AnalysisError(f"{path}: no run.json, not a powerlab run directory") from None
+    except json.JSONDecodeError as error:
+        raise AnalysisError(f"{run_json}: invalid JSON ({error})") from None
+    except (KeyError, TypeError, ValueError) as error:
+        raise AnalysisError(f"{run_json}: missing or invalid entry {error}") from None
+    # Only completed part files: a part being written has a temporary name (architecture.md).
+    parts = tuple(sorted((path / "games").glob("part-*.parquet")))
+    if not parts:
+        raise AnalysisError(f"{path}: no games yet (games/part-*.parquet)")
+    # Every part's footer, so that a damaged or foreign part fails here in one line rather than
+    # as a traceback in the middle of an analysis.
+    try:
+        schemas = [pl.read_parquet_schema(part) for part in parts]
+    except (pl.exceptions.PolarsError, OSError) as error:
+        raise AnalysisError(f"{path}: unreadable games ({str(error).splitlines()[0]})") from None
+    odd = [part.name for part, schema in zip(parts, schemas, strict=True) if schema != schemas[0]]
+    if odd:
+        raise AnalysisError(f"{path}: {odd[0]} has other columns than {parts[0].name}")
+    columns = tuple(schemas[0])
+    impact_fields = [name for group in info.get("impact", []) for name in group["columns"]]
+    seat_fields = [*SEAT_COLUMNS, *impact_fields]
+    expected = [*GAME_COLUMNS, *(f"s{k}_{f}" for k in range(players) for f in seat_fields)]
+    missing = [name for name in expected if name not in columns]
+    if missing:
+        raise AnalysisError(f"{path}: games lack columns {', '.join(missing)}")
+    return Run(path=path, info=info, players=players, lineup=lineup, parts=parts, columns=columns)
+
+
+def seats_long(run: Run) -> pl.LazyFrame:
+    """One row per (game, seat): game_index, seat, strategy, won, turns, truncated, then the
+    other per-seat columns without their ``s<k>_`` prefix. Strings come out as pl.String."""
+    games = run.scan()
+    others = [name for name in run.seat_fields if name not in SEAT_COLUMNS]
+
+    def one_seat(k: int) -> pl.LazyFrame:
+        return games.select(
+            "game_index",
+            pl.lit(k, dtype=pl.Int64).alias("seat"),
+            pl.col(f"s{k}_strategy").alias("strategy"),
+            pl.col(f"s{k}_won").alias("won"),
+            "turns",
+            "truncated",
+            *(pl.col(f"s{k}_{name}").alias(name) for name in others),
+        )
+
+    # Dictionary columns arrive as Categorical; plain strings concatenate across seats safely.
+    return pl.concat([one_seat(k) for k in range(run.players)]).with_columns(
+        pl.col(pl.Categorical).cast(pl.String)
+    )

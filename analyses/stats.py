@@ -1,0 +1,29 @@
+"""The one place where win counts become rates with Wilson 95% confidence intervals."""
+
+import math
+
+import polars as pl
+from scipy.stats import binomtest
+
+CONFIDENCE = 0.95
+
+
+def wilson_interval(wins: int, trials: int) -> tuple[float, float]:
+    """Wilson score interval of wins / trials; (nan, nan) when there were no trials."""
+    if trials == 0:
+        return math.nan, math.nan
+    interval = binomtest(int(wins), int(trials)).proportion_ci(
+        confidence_level=CONFIDENCE, method="wilson"
+    )
+    return float(interval.low), float(interval.high)
+
+
+def with_win_rate(table: pl.DataFrame, trials: str = "games") -> pl.DataFrame:
+    """Add win_rate, ci_low and ci_high computed from the ``wins`` and ``trials`` columns."""
+    bounds = [wilson_interval(w, n) for w, n in zip(table["wins"], table[trials], strict=True)]
+    return table.with_columns(
+        # 0 / 0 is NaN in polars, matching the interval of an empty cell.
+        win_rate=pl.col("wins") / pl.col(trials),
+        ci_low=pl.Series([low for low, _ in bounds], dtype=pl.Float64),
+        ci_high=pl.Series([high for _, high in bounds], dtype=pl.Float64),
+    )

@@ -1,0 +1,78 @@
+"""The headline of a run, for ``powerlab summary DIR`` (plain text) and ``--json``."""
+
+import math
+from typing import Any
+
+import polars as pl
+
+from analyses.dataset import Run
+from analyses.length import game_length
+from analyses.winrates import by_seat, by_strategy
+
+
+def _records(table: pl.DataFrame) -> list[dict[str, Any]]:
+    """Rows as dicts, NaN as None, since JSON has no NaN."""
+    return [
+        {key: None if isinstance(v, float) and math.isnan(v) else v for key, v in row.items()}
+        for row in table.iter_rows(named=True)
+    ]
+
+
+def summary(run: Run) -> dict[str, Any]:
+    """JSON-serialisable headline: spec, lineup, games present, truncated share, mean turns, and
+    the by_seat and by_strategy tables as lists of dicts."""
+    length = game_length(run)
+    return {
+        "run_dir": str(run.path),
+        "description": run.describe(),
+        "spec": run.spec,
+        "lineup": run.lineup,
+        "powerlab_version": run.info.get("powerlab_version"),
+        "finished": run.info.get("finished"),
+        "games": length.games,
+        "truncated_share": length.truncated_share,
+        "mean_turns": length.mean,
+        "by_seat": _records(by_seat(run)),
+        "by_strategy": _records(by_strategy(run)),
+    }
+
+
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None else f"{100 * value:.1f}%"
+
+
+def _text_table(rows: list[dict[str, Any]], key: str) -> list[str]:
+    """Aligned text lines: key, games, wins, win rate and its 95% interval."""
+    header = [key, "games", "wins", "win rate", "95% CI"]
+    body = [
+        [
+            str(row[key]),
+            str(row["games"]),
+            str(row["wins"]),
+            _percent(row["win_rate"]),
+            f"{_percent(row['ci_low'])} - {_percent(row['ci_high'])}",
+        ]
+        for row in rows
+    ]
+    widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+        for line in [header, *body]
+    ]
+
+
+def summary_text(run: Run) -> str:
+    """The summary as plain text for a terminal."""
+    head = summary(run)
+    planned = head["spec"].get("games")
+    status = "finished" if head["finished"] else "unfinished"
+    lines = [
+        head["description"],
+        f"{head['games']} of {planned} games ({status}), "
+        f"{_percent(head['truncated_share'])} truncated, mean {head['mean_turns']:.1f} turns",
+        "",
+        *_text_table(head["by_seat"], "seat"),
+        "",
+        *_text_table(head["by_strategy"], "strategy"),
+    ]
+    return "\n".join(lines)

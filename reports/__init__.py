@@ -1,0 +1,1 @@
+"""Report pages (``figures``) and their assembly into PDF files (``pdf``)."""

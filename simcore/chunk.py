@@ -1,0 +1,37 @@
+"""The chunk protocol shared by every game kernel.
+
+A kernel fills two int64 arrays per chunk: ``game_out[g, :]`` starts with the standard game columns
+below and ``seat_out[g, seat, :]`` starts with the standard seat columns; the game's own columns
+follow in the order its registry entry declares them. The runner turns them into Parquet.
+"""
+
+from numba import njit
+
+# Standard game columns.
+WINNER = 0
+TURNS = 1
+TRUNCATED = 2
+N_STANDARD_GAME_COLUMNS = 3
+
+# Standard seat columns.
+LINEUP_SLOT = 0
+WON = 1
+N_STANDARD_SEAT_COLUMNS = 2
+
+
+@njit(cache=True)
+def lineup_slot(game_index, seat, players, rotate):
+    """The lineup entry sitting in ``seat`` in game ``game_index``.
+
+    With rotation, game i seats entry (seat + i) mod players, so any ``players`` consecutive games
+    put every strategy in every seat once; the lineup is a function of the game index alone.
+    """
+    if rotate:
+        return (seat + game_index) % players
+    return seat
+
+
+@njit(cache=True)
+def block_bounds(n_games, n_blocks, block):
+    """First and one-past-last game of ``block`` when ``n_games`` are split into ``n_blocks``."""
+    return (n_games * block) // n_blocks, (n_games * (block + 1)) // n_blocks

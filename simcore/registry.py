@@ -1,0 +1,249 @@
+"""The game registry: what each game offers, described as plain data.
+
+A game module (``simcore/<game>.py``) exposes ``GAME``, a :class:`Game`. The CLI, the runner,
+the analyses and the reports only ever see these descriptions, so adding a game means adding its
+kernel module, its strategies module, its docs page and one line in ``_GAME_MODULES``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from dataclasses import dataclass, field
+from types import ModuleType
+
+import numpy as np
+
+_GAME_MODULES = {
+    "power": "simcore.power",
+}
+
+
+class SpecError(ValueError):
+    """Bad user input: the message is one line a designer can act on."""
+
+
+@dataclass(frozen=True)
+class Param:
+    """A rule or strategy parameter: kind is 'int', 'float', 'bool' or 'choice'."""
+
+    name: str
+    kind: str
+    default: float | int | bool | str
+    doc: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def parse(self, text: str, where: str) -> float | int | bool | str:
+        """Value of ``text`` for this parameter, or SpecError naming ``where``."""
+        text = text.strip()
+        try:
+            if self.kind == "bool":
+                lowered = text.lower()
+                if lowered in ("1", "true", "yes", "on"):
+                    return True
+                if lowered in ("0", "false", "no", "off"):
+                    return False
+                raise ValueError
+            if self.kind == "choice":
+                if text not in self.choices:
+                    raise ValueError
+                return text
+            value = int(text) if self.kind == "int" else float(text)
+        except ValueError:
+            raise SpecError(f"{where}: {self.name}={text!r} is not {self.expected()}") from None
+        return self.check(value, where)
+
+    def check(self, value, where: str):
+        """``value`` if it is of this parameter's kind and in range, else SpecError."""
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
+            return value
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
+            return value
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
+        if self.kind == "int":
+            if value != int(value):
+                raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
+            value = int(value)
+        if math.isnan(value) or (self.low is not None and value < self.low):
+            raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
+        if self.high is not None and value > self.high:
+            raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
+        return float(value) if self.kind == "float" else value
+
+    def expected(self) -> str:
+        if self.kind == "bool":
+            return "true or false"
+        if self.kind == "choice":
+            return "one of " + ", ".join(self.choices)
+        return f"{'an integer' if self.kind == 'int' else 'a number'} in [{self.low}, {self.high}]"
+
+    def encode(self, value) -> float:
+        """The value as the kernel reads it: a float64 (a choice becomes its index)."""
+        if self.kind == "choice":
+            return float(self.choices.index(value))
+        return float(value)
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """A scripted player: ``id`` is the integer the kernel dispatches on."""
+
+    name: str
+    id: int
+    doc: str
+    params: tuple[Param, ...] = ()
+
+    def param(self, name: str) -> Param | None:
+        return next((p for p in self.params if p.name == name), None)
+
+    def defaults(self) -> dict:
+        return {p.name: p.default for p in self.params}
+
+    def label(self, params: dict) -> str:
+        """``name`` plus ``:key=value,...`` for every parameter that differs from its default."""
+        changed = [f"{p.name}={params[p.name]}" for p in self.params if params[p.name] != p.default]
+        return self.name + (":" + ",".join(changed) if changed else "")
+
+
+@dataclass(frozen=True)
+class Column:
+    """A result column the kernel fills; ``labels`` makes it a categorical (code → label)."""
+
+    name: str
+    doc: str
+    dtype: str = "int32"
+    labels: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ImpactGroup:
+    """Per-seat categorical columns whose values an impact analysis compares (e.g. dealt cards)."""
+
+    title: str
+    columns: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    title: str
+    min_players: int
+    max_players: int
+    rules: tuple[Param, ...]
+    strategies: tuple[Strategy, ...]
+    strategy_param_names: tuple[str, ...]
+    default_strategy: str
+    game_columns: tuple[Column, ...]
+    seat_columns: tuple[Column, ...]
+    impact: tuple[ImpactGroup, ...] = ()
+    module: str = ""
+    doc: str = ""
+    rulebook: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def kernel(self) -> ModuleType:
+        return importlib.import_module(self.module)
+
+    def rule(self, name: str) -> Param:
+        for p in self.rules:
+            if p.name == name:
+                return p
+        raise SpecError(
+            f"{self.id}: unknown rule parameter {name!r} (see `powerlab games {self.id}`)"
+        )
+
+    def strategy(self, name: str) -> Strategy:
+        for s in self.strategies:
+            if s.name == name:
+                return s
+        known = ", ".join(s.name for s in self.strategies)
+        raise SpecError(f"{self.id}: unknown strategy {name!r} (known: {known})")
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise SpecError(
+                f"{self.id} is for {self.min_players}-{self.max_players} players, not {players}"
+            )
+
+    def rules_with_defaults(self, overrides: dict) -> dict:
+        rules = {p.name: p.default for p in self.rules}
+        for name, value in overrides.items():
+            rules[name] = self.rule(name).check(value, f"{self.id} rule")
+        return rules
+
+    def encode_rules(self, rules: dict) -> np.ndarray:
+        return np.array([p.encode(rules[p.name]) for p in self.rules], dtype=np.float64)
+
+    def encode_strategies(self, strategies: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+        """Strategy ids and the ``float64[seats, n_params]`` parameter rows the kernel reads."""
+        ids = np.array([self.strategy(s["name"]).id for s in strategies], dtype=np.int64)
+        rows = np.zeros((len(strategies), len(self.strategy_param_names)), dtype=np.float64)
+        for seat, s in enumerate(strategies):
+            strategy = self.strategy(s["name"])
+            for name, value in s["params"].items():
+                rows[seat, self.strategy_param_names.index(name)] = strategy.param(name).encode(
+                    value
+                )
+        return ids, rows
+
+
+def game_ids() -> list[str]:
+    return list(_GAME_MODULES)
+
+
+def make(game_id: str) -> Game:
+    """The registry entry of ``game_id`` (imports its kernel module)."""
+    if game_id not in _GAME_MODULES:
+        raise SpecError(f"unknown game {game_id!r} (known: {', '.join(_GAME_MODULES)})")
+    return importlib.import_module(_GAME_MODULES[game_id]).GAME
+
+
+def parse_strategy(game: Game, text: str) -> dict:
+    """``name`` or ``name:key=value,key=value`` → {"name", "params"} with defaults filled in."""
+    name, _, rest = text.strip().partition(":")
+    strategy = game.strategy(name.strip())
+    params = strategy.defaults()
+    where = f"strategy {text!r}"
+    for item in filter(None, (part.strip() for part in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise SpecError(f"{where}: expected key=value, got {item!r}")
+        param = strategy.param(key.strip())
+        if param is None:
+            known = ", ".join(p.name for p in strategy.params) or "none"
+            raise SpecError(
+                f"{where}: {strategy.name} has no parameter {key.strip()!r} (has: {known})"
+            )
+        params[param.name] = param.parse(value, where)
+    return {"name": strategy.name, "params": params}
+
+
+def check_strategy(game: Game, entry: dict, where: str) -> dict:
+    """A strategy given as data (study files, run.json): defaults filled in, values checked."""
+    strategy = game.strategy(entry.get("name", ""))
+    params = strategy.defaults()
+    for key, value in entry.get("params", {}).items():
+        param = strategy.param(key)
+        if param is None:
+            raise SpecError(f"{where}: {strategy.name} has no parameter {key!r}")
+        params[key] = param.check(value, where)
+    return {"name": strategy.name, "params": params}
+
+
+def parse_settings(game: Game, texts: list[str]) -> dict:
+    """``--set key=value`` texts → {rule name: value}."""
+    rules = {}
+    for text in texts:
+        key, eq, value = text.partition("=")
+        if not eq:
+            raise SpecError(f"--set expects key=value, got {text!r}")
+        param = game.rule(key.strip())
+        rules[param.name] = param.parse(value, "--set")
+    return rules

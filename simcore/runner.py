@@ -1,0 +1,264 @@
+"""Run a spec: chunks of games through a game's kernel, streamed to Parquet, resumable.
+
+A run directory holds ``run.json`` and ``games/part-*.parquet``. Rerunning the same spec on it
+computes only the game indices no part covers; a different spec is refused before anything is
+written. Peak memory is one chunk, whatever the number of games.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+
+from simcore import registry, storage
+from simcore.chunk import LINEUP_SLOT, TRUNCATED, TURNS, WINNER, WON
+
+DEFAULT_CHUNK_SIZE = 100_000
+MAX_SEED = 2**63 - 1
+IDENTITY_KEYS = ("game", "players", "strategies", "rules", "seed", "rotate_seats")
+
+
+@dataclass
+class RunSpec:
+    """Everything that fixes a run's results (``games`` only says how many)."""
+
+    game: str
+    players: int
+    strategies: list[dict]
+    rules: dict
+    seed: int
+    games: int
+    rotate_seats: bool
+
+    def identity(self) -> dict:
+        data = asdict(self)
+        return {key: data[key] for key in IDENTITY_KEYS}
+
+    def lineup(self) -> list[str]:
+        game = registry.make(self.game)
+        return [game.strategy(s["name"]).label(s["params"]) for s in self.strategies]
+
+    def seat_strategies(self) -> list[dict]:
+        """One strategy per seat (the lineup the kernel rotates when ``rotate_seats``)."""
+        if len(self.strategies) == 1:
+            return self.strategies * self.players
+        return self.strategies
+
+
+def build_spec(
+    game_id: str,
+    players: int,
+    strategy_texts: list[str],
+    set_texts: list[str],
+    seed: int,
+    games: int,
+    rotate_seats: bool,
+) -> RunSpec:
+    """A validated spec from CLI-style texts; every mistake is a one-line SpecError."""
+    game = registry.make(game_id)
+    game.check_players(players)
+    strategies = [registry.parse_strategy(game, text) for text in strategy_texts]
+    return check_spec(
+        RunSpec(
+            game=game_id,
+            players=players,
+            strategies=strategies or [registry.parse_strategy(game, game.default_strategy)],
+            rules=registry.parse_settings(game, set_texts),
+            seed=seed,
+            games=games,
+            rotate_seats=rotate_seats,
+        )
+    )
+
+
+def check_spec(spec: RunSpec) -> RunSpec:
+    """The spec with defaults filled in, or SpecError: used for CLI, study and run.json specs."""
+    game = registry.make(spec.game)
+    game.check_players(spec.players)
+    if len(spec.strategies) not in (1, spec.players):
+        raise registry.SpecError(
+            f"give one --strategy for all seats or one per seat ({spec.players}), "
+            f"not {len(spec.strategies)}"
+        )
+    if not 0 <= spec.seed <= MAX_SEED:
+        raise registry.SpecError(f"--seed must be in [0, {MAX_SEED}], not {spec.seed}")
+    if spec.games < 1:
+        raise registry.SpecError(f"--games must be at least 1, not {spec.games}")
+    spec.strategies = [
+        registry.check_strategy(game, s, f"strategy {s.get('name')!r}") for s in spec.strategies
+    ]
+    spec.rules = game.rules_with_defaults(spec.rules)
+    game.kernel().prepare(spec.rules, spec.players)
+    return spec
+
+
+def spec_from_json(data: dict) -> RunSpec:
+    return RunSpec(**{key: data[key] for key in (*IDENTITY_KEYS, "games")})
+
+
+def load_spec(out: Path) -> RunSpec | None:
+    path = Path(out) / "run.json"
+    if not path.exists():
+        return None
+    try:
+        return spec_from_json(storage.read_json(path)["spec"])
+    except (ValueError, KeyError, TypeError) as error:
+        raise registry.SpecError(f"{path} is not a powerlab run.json ({error})") from None
+
+
+def check_out_dir(spec: RunSpec, out: Path) -> None:
+    """Refuse, before writing anything, an OUT that holds something other than this run."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise registry.SpecError(f"--out {out} is a file, not a directory")
+    existing = load_spec(out)
+    if existing is None:
+        if out.exists() and any(out.iterdir()):
+            raise registry.SpecError(f"--out {out} is not empty and holds no powerlab run")
+        return
+    if existing.identity() != spec.identity():
+        changed = [k for k in IDENTITY_KEYS if existing.identity()[k] != spec.identity()[k]]
+        raise registry.SpecError(
+            f"--out {out} holds a run with a different {', '.join(changed)}; "
+            "use another --out or the same spec"
+        )
+    last = max((first + count for first, count, _ in storage.parts(out)), default=0)
+    if last > spec.games:
+        raise registry.SpecError(
+            f"--out {out} already holds {last} games, more than --games {spec.games}"
+        )
+
+
+def to_table(game: registry.Game, lineup, first_index, game_out, seat_out) -> pa.Table:
+    """A chunk's kernel arrays as the Parquet columns of docs/architecture.md."""
+    n_games, players, _ = seat_out.shape
+    columns = {
+        "game_index": pa.array(np.arange(first_index, first_index + n_games, dtype=np.int64)),
+        "winner": pa.array(game_out[:, WINNER].astype(np.int8)),
+        "turns": pa.array(game_out[:, TURNS].astype(np.int32)),
+        "truncated": pa.array(game_out[:, TRUNCATED].astype(bool)),
+    }
+    labels = pa.array(lineup, type=pa.string())
+    for seat in range(players):
+        slots = pa.array(seat_out[:, seat, LINEUP_SLOT].astype(np.int32))
+        columns[f"s{seat}_strategy"] = pa.DictionaryArray.from_arrays(slots, labels)
+        columns[f"s{seat}_won"] = pa.array(seat_out[:, seat, WON].astype(bool))
+        for k, column in enumerate(game.seat_columns, start=WON + 1):
+            columns[f"s{seat}_{column.name}"] = _column_array(column, seat_out[:, seat, k])
+    for k, column in enumerate(game.game_columns, start=TRUNCATED + 1):
+        columns[column.name] = _column_array(column, game_out[:, k])
+    return pa.table(columns)
+
+
+def _column_array(column: registry.Column, values: np.ndarray) -> pa.Array:
+    if column.labels:
+        return pa.DictionaryArray.from_arrays(
+            pa.array(values.astype(np.int32)), pa.array(list(column.labels), type=pa.string())
+        )
+    return pa.array(values.astype(column.dtype))
+
+
+def run_info(spec: RunSpec) -> dict:
+    """The run.json written before the first chunk (provenance filled in as the run goes)."""
+    from importlib.metadata import version
+
+    game = registry.make(spec.game)
+    return {
+        "powerlab_version": version("powerlab"),
+        "spec": asdict(spec),
+        "title": game.title,
+        "lineup": spec.lineup(),
+        "columns": {
+            "game": [{"name": c.name, "doc": c.doc} for c in game.game_columns],
+            "seat": [{"name": c.name, "doc": c.doc} for c in game.seat_columns],
+        },
+        "impact": [{"title": g.title, "columns": list(g.columns)} for g in game.impact],
+        "created": _now(),
+        "finished": None,
+        "timings": {},
+    }
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def set_threads(threads: int | None) -> int:
+    """Use ``threads`` numba threads (default: all); returns the count in use."""
+    import numba
+
+    available = numba.config.NUMBA_NUM_THREADS
+    if threads is not None:
+        if not 1 <= threads <= available:
+            raise registry.SpecError(f"--threads must be in [1, {available}], not {threads}")
+        numba.set_num_threads(threads)
+    else:
+        numba.set_num_threads(available)
+    return numba.get_num_threads()
+
+
+def play_range(spec: RunSpec, first: int, stop: int, chunk_size: int):
+    """Yield (first index, arrow table) for each chunk of games in [first, stop)."""
+    game = registry.make(spec.game)
+    kernel = game.kernel()
+    prepared = kernel.prepare(spec.rules, spec.players)
+    ids, params = game.encode_strategies(spec.seat_strategies())
+    lineup = spec.lineup() if len(spec.strategies) > 1 else spec.lineup() * spec.players
+    for start in range(first, stop, chunk_size):
+        n = min(chunk_size, stop - start)
+        game_out, seat_out = kernel.run_chunk(
+            prepared, spec.players, ids, params, spec.seed, start, n, spec.rotate_seats
+        )
+        yield start, to_table(game, lineup, start, game_out, seat_out)
+
+
+def run(
+    spec: RunSpec,
+    out: Path,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: Callable[[int, int], None] | None = None,
+) -> dict:
+    """Compute every game of ``spec`` that ``out`` lacks; returns the final run.json."""
+    out = Path(out)
+    check_out_dir(spec, out)
+    if chunk_size < 1:
+        raise registry.SpecError(f"--chunk-size must be at least 1, not {chunk_size}")
+    used_threads = set_threads(threads)
+    storage.games_dir(out).mkdir(parents=True, exist_ok=True)
+    run_json = out / "run.json"
+    info = storage.read_json(run_json) if run_json.exists() else run_info(spec)
+    info["spec"]["games"] = spec.games
+    info["finished"] = None
+    storage.write_json(run_json, info)
+
+    covered = [(first, count) for first, count, _ in storage.parts(out)]
+    todo = storage.missing_ranges(covered, 0, spec.games)
+    done = spec.games - sum(b - a for a, b in todo)
+    if progress:
+        progress(done, spec.games)
+    started = time.perf_counter()
+    computed = 0
+    for first, stop in todo:
+        for start, table in play_range(spec, first, stop, chunk_size):
+            storage.write_part(out, start, table)
+            computed += table.num_rows
+            if progress:
+                progress(done + computed, spec.games)
+    seconds = time.perf_counter() - started
+    info["finished"] = _now()
+    info["timings"] = {
+        "seconds": round(seconds, 3),
+        "games_computed": computed,
+        "games_per_s": round(computed / seconds, 1) if computed and seconds > 0 else None,
+        "threads": used_threads,
+        "chunk_size": chunk_size,
+    }
+    storage.write_json(run_json, info)
+    return info

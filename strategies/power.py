@@ -1,0 +1,289 @@
+"""Scripted POWER players: every decision a seat makes, dispatched on an integer strategy id.
+
+Each decision reads the seat's row of ``prm`` (columns in ``PARAM_NAMES`` order) and only what
+that seat may know: the public part of the state ``st`` plus its own face-down cards.
+"""
+
+import numpy as np
+from numba import njit
+
+from simcore.power_state import (
+    AID,
+    BANK,
+    BANKER,
+    CEO,
+    COINS,
+    EXCHANGE,
+    FIRE,
+    INCOME,
+    JOURNALIST,
+    KEEP,
+    LAWYER,
+    N_CHARACTERS,
+    OPTIONS,
+    OVERTHROW,
+    POLITICIAN,
+    R_CEO_COST,
+    R_COPIES,
+    R_OVERTHROW_COST,
+    STEAL,
+    card,
+    holds,
+    influence,
+    is_down,
+    revealed_count,
+)
+from simcore.registry import Param, Strategy
+from simcore.rng import rand_below, rand_bool
+
+RANDOM, HONEST, BLUFFER, COUNTER = range(4)
+
+PARAM_NAMES = ("p_bluff", "p_challenge", "p_block_bluff", "threshold", "targeting")
+P_BLUFF, P_CHALLENGE, P_BLOCK_BLUFF, THRESHOLD, TARGETING = range(5)
+
+TARGETINGS = ("leader", "richest", "most_influence", "random")
+TARGET_LEADER, TARGET_RICHEST, TARGET_MOST_INFLUENCE, TARGET_RANDOM = range(4)
+
+# Which card to keep when one must go, and which to keep after an exchange (higher = keep).
+CARD_VALUE = np.array([5, 2, 3, 1, 4], dtype=np.int64)  # Banker, Lawyer, CEO, Journalist, Pol.
+
+
+def _targeting(default: str = "leader") -> Param:
+    return Param(
+        "targeting",
+        "choice",
+        default,
+        "whom to overthrow, fire or steal from: leader (most influence, then coins), richest, "
+        "most_influence, or random",
+        choices=TARGETINGS,
+    )
+
+
+def _probability(name: str, default: float, doc: str) -> Param:
+    return Param(name, "float", default, doc, 0.0, 1.0)
+
+
+STRATEGIES = (
+    Strategy(
+        "random",
+        RANDOM,
+        "uniform over legal choices: any action it can afford (claims included), challenges and "
+        "blocks with probability 1/2, gives up and keeps cards at random",
+    ),
+    Strategy(
+        "honest",
+        HONEST,
+        "never bluffs: claims only characters it holds, blocks only with them, challenges only "
+        "claims that are impossible from what it has seen",
+        (_targeting(),),
+    ),
+    Strategy(
+        "bluffer",
+        BLUFFER,
+        "plays as if it held every character on a share of its turns; challenges and bluff-blocks "
+        "at fixed rates",
+        (
+            _probability("p_bluff", 0.3, "chance per turn to act as if holding every character"),
+            _probability("p_challenge", 0.15, "chance to challenge any possible claim"),
+            _probability("p_block_bluff", 0.3, "chance to block with a character it lacks"),
+            _targeting(),
+        ),
+    ),
+    Strategy(
+        "counter",
+        COUNTER,
+        "tracks public cards and its own hand; challenges a claim when the claimant holds the "
+        "character with probability below the threshold; bluffs a Lawyer against a firing that "
+        "would take its last influence",
+        (
+            _probability("threshold", 0.35, "challenge when P(claimant holds the card) < this"),
+            _probability("p_bluff", 0.0, "chance per turn to act as if holding every character"),
+            _targeting(),
+        ),
+    ),
+)
+
+
+@njit(cache=True)
+def choose_target(targeting, me, players, st, needs_coins, rng):
+    """An opponent with influence (with coins, if any has coins and ``needs_coins``)."""
+    any_with_coins = False
+    for step in range(1, players):
+        other = (me + step) % players
+        if influence(st, other) > 0 and st[COINS + other] > 0:
+            any_with_coins = True
+    n_candidates = 0
+    best = -1
+    best_score = -1
+    for step in range(1, players):
+        other = (me + step) % players
+        if influence(st, other) == 0 or (needs_coins and any_with_coins and st[COINS + other] == 0):
+            continue
+        n_candidates += 1
+        if targeting == TARGET_RICHEST:
+            score = st[COINS + other]
+        elif targeting == TARGET_MOST_INFLUENCE:
+            score = influence(st, other)
+        elif targeting == TARGET_LEADER:
+            score = influence(st, other) * 1000 + st[COINS + other]
+        else:
+            score = 0
+        if score > best_score:  # ties go to the first clockwise
+            best = other
+            best_score = score
+    if targeting == TARGET_RANDOM and n_candidates > 1:
+        pick = rand_below(rng, n_candidates)
+        for step in range(1, players):
+            other = (me + step) % players
+            if influence(st, other) == 0 or (
+                needs_coins and any_with_coins and st[COINS + other] == 0
+            ):
+                continue
+            if pick == 0:
+                return other
+            pick -= 1
+    return best
+
+
+@njit(cache=True)
+def _random_action(me, players, st, rules, forced, rng):
+    if forced:
+        return OVERTHROW, choose_target(TARGET_RANDOM, me, players, st, False, rng)
+    n_legal = 5  # income, aid, bank, steal, exchange are always allowed
+    can_overthrow = st[COINS + me] >= rules[R_OVERTHROW_COST]
+    can_fire = st[COINS + me] >= rules[R_CEO_COST]
+    n_legal += can_overthrow + can_fire
+    pick = rand_below(rng, n_legal)
+    action = INCOME
+    for candidate in (INCOME, AID, BANK, STEAL, EXCHANGE, OVERTHROW, FIRE):
+        if (candidate == OVERTHROW and not can_overthrow) or (candidate == FIRE and not can_fire):
+            continue
+        if pick == 0:
+            action = candidate
+            break
+        pick -= 1
+    if action == OVERTHROW or action == FIRE or action == STEAL:
+        return action, choose_target(TARGET_RANDOM, me, players, st, False, rng)
+    return action, -1
+
+
+@njit(cache=True)
+def choose_action(sid, prm, me, players, st, rules, forced, rng):
+    """(action, target seat or -1) for the seat to move; ``forced``: it must overthrow."""
+    if sid == RANDOM:
+        return _random_action(me, players, st, rules, forced, rng)
+    targeting = np.int64(prm[me, TARGETING])
+    if forced or st[COINS + me] >= rules[R_OVERTHROW_COST]:
+        return OVERTHROW, choose_target(targeting, me, players, st, False, rng)
+    bluffing = sid != HONEST and rand_bool(rng, prm[me, P_BLUFF])
+    if (bluffing or holds(st, me, CEO)) and st[COINS + me] >= rules[R_CEO_COST]:
+        return FIRE, choose_target(targeting, me, players, st, False, rng)
+    if bluffing or holds(st, me, BANKER):
+        return BANK, -1
+    if bluffing or holds(st, me, POLITICIAN):
+        target = choose_target(targeting, me, players, st, True, rng)
+        if st[COINS + target] > 0:
+            return STEAL, target
+    weak_card = holds(st, me, LAWYER) or influence(st, me) == 1
+    if holds(st, me, JOURNALIST) and weak_card:
+        return EXCHANGE, -1
+    return AID, -1
+
+
+@njit(cache=True)
+def claim_probability(me, claimant, character, players, st, rules):
+    """P(claimant holds ``character``) given the public cards and ``me``'s own hand."""
+    copies = np.int64(rules[R_COPIES])
+    unknown = copies * N_CHARACTERS - influence(st, me)
+    for seat in range(players):
+        unknown -= 2 - influence(st, seat)
+    unseen = copies - revealed_count(st, players, character)
+    for slot in range(2):
+        if is_down(st, me, slot) and card(st, me, slot) == character:
+            unseen -= 1
+    if unseen <= 0:
+        return 0.0
+    p_none = 1.0
+    for i in range(influence(st, claimant)):
+        p_none *= (unknown - unseen - i) / (unknown - i)
+    return 1.0 - p_none
+
+
+@njit(cache=True)
+def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rng):
+    if sid == RANDOM:
+        return rand_bool(rng, 0.5)
+    p_holds = claim_probability(me, claimant, character, players, st, rules)
+    if p_holds == 0.0:
+        return True
+    if sid == BLUFFER:
+        return rand_bool(rng, prm[me, P_CHALLENGE])
+    if sid == COUNTER:
+        return p_holds < prm[me, THRESHOLD]
+    return False
+
+
+@njit(cache=True)
+def choose_block(sid, prm, me, action, players, st, rules, rng):
+    """The character ``me`` claims to block ``action`` (aimed at it, or Aid), or -1 for no block."""
+    first = BANKER
+    second = BANKER
+    if action == FIRE:
+        first = LAWYER
+        second = LAWYER
+    elif action == STEAL:
+        first = POLITICIAN
+        second = JOURNALIST
+    if sid == RANDOM:
+        if rand_bool(rng, 0.5):
+            return first if rand_bool(rng, 0.5) else second
+        return -1
+    if holds(st, me, first):
+        return first
+    if holds(st, me, second):
+        return second
+    if sid == COUNTER and action == FIRE and influence(st, me) == 1:
+        return LAWYER  # the firing would end the game for it anyway: the bluff costs nothing
+    if sid == BLUFFER and rand_bool(rng, prm[me, P_BLOCK_BLUFF]):
+        return first
+    return -1
+
+
+@njit(cache=True)
+def choose_card_to_lose(sid, me, st, rng):
+    """The slot of the face-down card ``me`` gives up (it has two)."""
+    if sid == RANDOM:
+        return rand_below(rng, 2)
+    return 0 if CARD_VALUE[card(st, me, 0)] <= CARD_VALUE[card(st, me, 1)] else 1
+
+
+@njit(cache=True)
+def choose_exchange(sid, st, n_options, n_keep, rng):
+    """Set st[KEEP + i] to 1 for the ``n_keep`` of the ``n_options`` st[OPTIONS + i] it keeps."""
+    for i in range(4):
+        st[KEEP + i] = 0
+    if sid == RANDOM:
+        kept = 0
+        while kept < n_keep:
+            i = rand_below(rng, n_options)
+            if st[KEEP + i] == 0:
+                st[KEEP + i] = 1
+                kept += 1
+        return
+    for _ in range(n_keep):
+        best = -1
+        best_score = -100
+        for i in range(n_options):
+            if st[KEEP + i] == 0 and _keep_score(st, n_options, i) > best_score:
+                best = i
+                best_score = _keep_score(st, n_options, i)
+        st[KEEP + best] = 1
+
+
+@njit(cache=True)
+def _keep_score(st, n_options, i):
+    """A card's value, less when the same character is already kept: two characters beat a pair."""
+    for j in range(n_options):
+        if st[KEEP + j] == 1 and st[OPTIONS + j] == st[OPTIONS + i]:
+            return CARD_VALUE[st[OPTIONS + i]] - 10
+    return CARD_VALUE[st[OPTIONS + i]]
