@@ -1,0 +1,342 @@
+"""powerlab: Monte Carlo balance analysis for tabletop games.
+
+One function per command. Heavy modules (numba, polars, matplotlib) are imported inside the
+commands so that ``powerlab --help`` stays fast. Every bad input ends as one line on stderr and
+exit code 2, with nothing written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(
+    name="powerlab",
+    help="Monte Carlo balance analysis for tabletop games: run millions of games between "
+    "scripted strategies, then summarise and report with 95% confidence intervals.\n\n"
+    "Start with `powerlab games`, then `powerlab run power --players 4 --games 100000 "
+    "--out out/first`, `powerlab summary out/first` and `powerlab report out/first`.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+
+
+class BadInput(Exception):
+    """Raised by commands for input errors that are not SpecError/AnalysisError."""
+
+
+def fail(message: str) -> None:
+    typer.echo(f"powerlab: error: {message}", err=True)
+    raise SystemExit(2)
+
+
+# --- shared options --------------------------------------------------------------------------
+
+PlayersOpt = Annotated[int, typer.Option("--players", "-p", help="Number of players.")]
+StrategyOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--strategy",
+        "-s",
+        help="Strategy spec `name` or `name:key=value,...`; give it once for every seat or once "
+        "per seat (seat 0 moves first). See `powerlab games GAME`.",
+    ),
+]
+SetOpt = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--set", help="Rule parameter `key=value` (repeatable); see `powerlab games GAME`."
+    ),
+]
+SeedOpt = Annotated[
+    int, typer.Option("--seed", help="Root seed: with the game index it fixes a game.")
+]
+RotateOpt = Annotated[
+    bool,
+    typer.Option(
+        "--rotate-seats/--fixed-seats",
+        help="Cycle the lineup over the seats so every strategy sits in every seat equally.",
+    ),
+]
+ThreadsOpt = Annotated[
+    int | None, typer.Option("--threads", help="Worker threads (default: all cores).")
+]
+
+
+def _spec(game, players, strategies, settings, seed, games, rotate):
+    from simcore import runner
+
+    return runner.build_spec(game, players, strategies or [], settings or [], seed, games, rotate)
+
+
+# --- commands ---------------------------------------------------------------------------------
+
+
+@app.command()
+def games(
+    game: Annotated[
+        str | None, typer.Argument(help="Show one game's rules and strategies.")
+    ] = None,
+) -> None:
+    """List the games, or one game's rule parameters and strategies with their docs."""
+    from simcore import registry
+
+    if game is None:
+        for game_id in registry.game_ids():
+            g = registry.make(game_id)
+            typer.echo(f"{g.id:<16} {g.title} ({g.min_players}-{g.max_players} players): {g.doc}")
+        typer.echo("\nDetails: powerlab games GAME")
+        return
+    g = registry.make(game)
+    typer.echo(f"{g.title} [{g.id}], {g.min_players}-{g.max_players} players: {g.doc}")
+    typer.echo(f"Rulebook: shared/rules/{g.rulebook}; modelling choices: docs/games/{g.id}.md\n")
+    typer.echo("Rule parameters (--set key=value):")
+    for p in g.rules:
+        typer.echo(f"  {p.name:<26} default {p.default!s:<10} {p.expected():<28} {p.doc}")
+    typer.echo(f"\nStrategies (--strategy name:key=value,...; default {g.default_strategy}):")
+    for s in g.strategies:
+        typer.echo(f"  {s.name}: {s.doc}")
+        for p in s.params:
+            typer.echo(f"      {p.name:<16} default {p.default!s:<8} {p.expected():<24} {p.doc}")
+
+
+@app.command()
+def run(
+    game: Annotated[str, typer.Argument(help="Game id (see `powerlab games`).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Run directory to create or resume.")],
+    players: PlayersOpt = 4,
+    strategy: StrategyOpt = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Number of games.")] = 100_000,
+    seed: SeedOpt = 0,
+    settings: SetOpt = None,
+    rotate_seats: RotateOpt = True,
+    threads: ThreadsOpt = None,
+    chunk_size: Annotated[
+        int, typer.Option("--chunk-size", help="Games per Parquet part (also the resume unit).")
+    ] = 100_000,
+) -> None:
+    """Play GAMES games and store one row per game under OUT (resumable: rerun to finish)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from simcore import runner
+
+    spec = _spec(game, players, strategy, settings, seed, games, rotate_seats)
+    started = time.perf_counter()
+    first_done: list[int] = []
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        transient=False,
+        disable=not sys.stderr.isatty() and os.environ.get("POWERLAB_PROGRESS") != "1",
+    ) as progress:
+        task = progress.add_task(f"{game} x{players}", total=spec.games, rate="")
+
+        def on_progress(done: int, total: int) -> None:
+            if not first_done:
+                first_done.append(done)
+            elapsed = time.perf_counter() - started
+            rate = (done - first_done[0]) / elapsed if elapsed > 0 else 0.0
+            progress.update(task, completed=done, rate=f"{rate:,.0f} games/s")
+
+        info = runner.run(spec, out, threads=threads, chunk_size=chunk_size, progress=on_progress)
+    timings = info["timings"]
+    rate = timings["games_per_s"]
+    typer.echo(
+        f"{out}: {spec.games} games ({timings['games_computed']} computed now"
+        + (f", {rate:,.0f} games/s" if rate else "")
+        + f"). Next: powerlab summary {out}"
+    )
+
+
+@app.command()
+def summary(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+) -> None:
+    """Headline table: win rate per seat and per strategy with 95% CIs, truncation, turns."""
+    from analyses.dataset import load_run
+    from analyses.summary import summary as make_summary
+    from analyses.summary import summary_text
+
+    loaded = load_run(run_dir)
+    if as_json:
+        typer.echo(json.dumps(make_summary(loaded), indent=2, allow_nan=False))
+    else:
+        typer.echo(summary_text(loaded))
+
+
+@app.command()
+def report(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="PDF to write (default RUN_DIR/report.pdf)."),
+    ] = None,
+) -> None:
+    """Write the multi-page PDF report of a run."""
+    from reports.pdf import write_report
+
+    pdf = output or Path(run_dir) / "report.pdf"
+    if pdf.suffix.lower() != ".pdf":
+        raise BadInput(f"--output {pdf} should end in .pdf")
+    if not pdf.parent.is_dir():
+        raise BadInput(f"--output {pdf}: folder {pdf.parent} does not exist")
+    pages = write_report(run_dir, pdf)
+    typer.echo(f"Report written to {pdf} ({len(pages)} pages)")
+
+
+@app.command()
+def replay(
+    game: Annotated[str, typer.Argument(help="Game id.")],
+    game_index: Annotated[int, typer.Option("--game-index", "-i", help="Which game of the run.")],
+    seed: SeedOpt = 0,
+    players: PlayersOpt = 4,
+    strategy: StrategyOpt = None,
+    settings: SetOpt = None,
+    rotate_seats: RotateOpt = True,
+) -> None:
+    """Print a turn-by-turn log of exactly the game a run with this spec played at GAME_INDEX."""
+    from simcore import registry
+    from simcore.chunk import lineup_slot
+
+    spec = _spec(game, players, strategy, settings, seed, game_index + 1, rotate_seats)
+    if game_index < 0:
+        raise BadInput(f"--game-index must be at least 0, not {game_index}")
+    g = registry.make(spec.game)
+    kernel = g.kernel()
+    prepared = kernel.prepare(spec.rules, spec.players)
+    ids, params = g.encode_strategies(spec.seat_strategies())
+    trace = kernel.trace_game(
+        prepared, spec.players, ids, params, spec.seed, game_index, spec.rotate_seats
+    )
+    labels = spec.lineup() if len(spec.strategies) > 1 else spec.lineup() * spec.players
+    seat_labels = [
+        labels[lineup_slot(game_index, seat, spec.players, spec.rotate_seats)]
+        for seat in range(spec.players)
+    ]
+    typer.echo(f"{g.title}, game {game_index} of seed {spec.seed}")
+    for line in kernel.describe_trace(trace, seat_labels):
+        typer.echo(line)
+
+
+@app.command()
+def bench(
+    game_ids: Annotated[
+        list[str] | None, typer.Argument(help="Games to benchmark (default: all).")
+    ] = None,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per measurement.")] = 400_000,
+    repeat: Annotated[int, typer.Option("--repeat", help="Measurements; the best counts.")] = 3,
+    python_ratio: Annotated[
+        bool,
+        typer.Option(
+            "--python-ratio",
+            help="Also time the same kernel as plain Python (NUMBA_DISABLE_JIT=1) on a few games "
+            "and report the speed-up.",
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Games per second after warm-up (compile excluded), 1 thread and all threads.
+
+    Each game is benchmarked at its bench spec: 4 players (or the nearest allowed count), the
+    default strategy in every seat, default rules.
+    """
+    import numba
+
+    from simcore import registry, runner
+
+    if games < 1 or repeat < 1:
+        raise BadInput("--games and --repeat must be at least 1")
+    results = {}
+    for game_id in game_ids or registry.game_ids():
+        g = registry.make(game_id)
+        players = min(max(4, g.min_players), g.max_players)
+        spec = _spec(game_id, players, [], [], 1, games, True)
+        kernel = g.kernel()
+        prepared = kernel.prepare(spec.rules, players)
+        ids, params = g.encode_strategies(spec.seat_strategies())
+
+        def measure(n: int, kernel=kernel, args=(prepared, players, ids, params)) -> float:
+            best = float("inf")
+            for _ in range(repeat):
+                t0 = time.perf_counter()
+                kernel.run_chunk(*args, 1, 0, n, True)
+                best = min(best, time.perf_counter() - t0)
+            return n / best
+
+        kernel.run_chunk(prepared, players, ids, params, 1, 0, 1000, True)  # warm-up: compile
+        entry = {"players": players, "games": games}
+        thread_counts = sorted({1, numba.config.NUMBA_NUM_THREADS})
+        for threads in thread_counts:
+            runner.set_threads(threads)
+            entry[str(threads)] = {"games_per_s": round(measure(games), 1)}
+        if python_ratio:
+            python_games = max(20, games // 20_000)
+            child = subprocess.run(
+                [sys.executable, "-m", "cli", "bench", game_id, "--games", str(python_games),
+                 "--repeat", "1", "--json"],
+                env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+                capture_output=True, text=True, check=True, cwd=Path(__file__).parent,
+            )  # fmt: skip
+            python_rate = json.loads(child.stdout)[game_id]["1"]["games_per_s"]
+            entry["python_games_per_s"] = python_rate
+            entry["jit_speedup_1_thread"] = round(entry["1"]["games_per_s"] / python_rate, 1)
+        runner.set_threads(None)
+        results[game_id] = entry
+    if as_json:
+        typer.echo(json.dumps(results, indent=2))
+        return
+    for game_id, entry in results.items():
+        rates = ", ".join(
+            f"{k} thread{'s' if k != '1' else ''}: {v['games_per_s']:,.0f} games/s"
+            for k, v in entry.items()
+            if isinstance(v, dict)
+        )
+        line = f"{game_id} ({entry['players']} players, {games} games, best of {repeat}): {rates}"
+        if "jit_speedup_1_thread" in entry:
+            line += f"; JIT speed-up over plain Python: {entry['jit_speedup_1_thread']:,.0f}x"
+        typer.echo(line)
+
+
+def main() -> None:
+    """Console entry point: input errors become one line on stderr and exit code 2."""
+    from analyses import AnalysisError
+    from simcore.registry import SpecError
+
+    # Typer bundles its own click; its exception base is reached through a public class.
+    click_exception = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
+    try:
+        code = app(standalone_mode=False)
+    except click_exception as error:
+        fail(error.format_message().splitlines()[0])
+    except (typer.Abort, KeyboardInterrupt):
+        fail("interrupted; rerun the same command to resume")
+    except (BadInput, SpecError, AnalysisError, OSError) as error:
+        # OSError covers unreadable or unwritable paths.
+        fail(str(error).splitlines()[0] if str(error) else type(error).__name__)
+    raise SystemExit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()
