@@ -220,9 +220,9 @@ def replay(
     from simcore import registry
     from simcore.chunk import lineup_slot
 
-    spec = _spec(game, players, strategy, settings, seed, game_index + 1, rotate_seats)
     if game_index < 0:
         raise BadInput(f"--game-index must be at least 0, not {game_index}")
+    spec = _spec(game, players, strategy, settings, seed, game_index + 1, rotate_seats)
     g = registry.make(spec.game)
     kernel = g.kernel()
     prepared = kernel.prepare(spec.rules, spec.players)

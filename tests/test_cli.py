@@ -1,0 +1,176 @@
+"""The CLI end to end, as a designer uses it: real subprocesses, real files."""
+
+import hashlib
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LINEUP = ["-s", "counter", "-s", "bluffer", "-s", "honest", "-s", "random"]
+
+
+def powerlab(*args, cwd=ROOT):
+    return subprocess.run(
+        [sys.executable, "-m", "cli", *map(str, args)], capture_output=True, text=True, cwd=cwd
+    )
+
+
+def tree_digest(folder: Path) -> dict:
+    """Every file under ``folder`` with its content hash: to prove nothing changed."""
+    if not folder.exists():
+        return {}
+    return {
+        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
+
+
+@pytest.fixture(scope="module")
+def small_run(tmp_path_factory):
+    out = tmp_path_factory.mktemp("cli") / "run"
+    result = powerlab(
+        "run", "power", "--players", 4, *LINEUP, "--games", 3000, "--seed", 5, "--out", out,
+        "--chunk-size", 1000,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return out
+
+
+def test_run_writes_parts_and_run_json(small_run):
+    info = json.loads((small_run / "run.json").read_text())
+    assert info["spec"]["games"] == 3000
+    assert info["lineup"] == ["counter", "bluffer", "honest", "random"]
+    assert info["finished"] is not None
+    assert len(list((small_run / "games").glob("part-*.parquet"))) == 3
+
+
+def test_rerun_same_spec_computes_nothing(small_run):
+    before = tree_digest(small_run / "games")
+    result = powerlab(
+        "run", "power", "--players", 4, *LINEUP, "--games", 3000, "--seed", 5, "--out", small_run,
+        "--chunk-size", 1000,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "0 computed now" in result.stdout
+    assert tree_digest(small_run / "games") == before
+
+
+def test_summary_text_and_json(small_run):
+    text = powerlab("summary", small_run)
+    assert text.returncode == 0, text.stderr
+    assert "95% CI" in text.stdout and "counter" in text.stdout
+    data = json.loads(powerlab("summary", small_run, "--json").stdout)
+    assert data["games"] == 3000
+    assert sum(row["games"] for row in data["by_seat"]) == 4 * 3000
+    assert {row["strategy"] for row in data["by_strategy"]} == {
+        "counter",
+        "bluffer",
+        "honest",
+        "random",
+    }
+
+
+def test_report_writes_a_pdf(small_run, tmp_path):
+    pdf = tmp_path / "r.pdf"
+    result = powerlab("report", small_run, "-o", pdf)
+    assert result.returncode == 0, result.stderr
+    assert pdf.read_bytes().startswith(b"%PDF")
+
+
+def test_replay_prints_the_game_the_run_stored(small_run):
+    import polars as pl
+
+    row = (
+        pl.scan_parquet(small_run / "games" / "*.parquet")
+        .filter(pl.col("game_index") == 1234)
+        .collect()
+    )
+    result = powerlab("replay", "power", "--players", 4, *LINEUP, "--seed", 5, "--game-index", 1234)
+    assert result.returncode == 0, result.stderr
+    last = result.stdout.strip().splitlines()[-1]
+    assert f"after {row['turns'][0]} turns" in last
+    winner = row["winner"][0]
+    if winner >= 0:
+        assert f"seat {winner} ({row[f's{winner}_strategy'][0]}) wins" in last
+    assert "is dealt" in result.stdout
+
+
+def test_games_lists_power_and_its_parameters():
+    result = powerlab("games")
+    assert result.returncode == 0 and "power" in result.stdout
+    detail = powerlab("games", "power")
+    assert "overthrow_cost" in detail.stdout and "bluffer" in detail.stdout
+
+
+def test_bench_json_reports_games_per_second():
+    result = powerlab("bench", "power", "--games", 2000, "--repeat", 1, "--json")
+    assert result.returncode == 0, result.stderr
+    entry = json.loads(result.stdout)["power"]
+    assert entry["1"]["games_per_s"] > 0
+
+
+BAD_RUNS = [
+    (["run", "nosuchgame", "--out", "{out}"], "unknown game"),
+    (["run", "power", "--players", 2, "--out", "{out}"], "3-6 players"),
+    (["run", "power", "-s", "nosuch", "--out", "{out}"], "unknown strategy"),
+    (["run", "power", "-s", "bluffer:p_bluff=2", "--out", "{out}"], "p_bluff"),
+    (["run", "power", "-s", "bluffer:nokey=1", "--out", "{out}"], "no parameter"),
+    (["run", "power", "-s", "bluffer:p_bluff", "--out", "{out}"], "key=value"),
+    (["run", "power", "-s", "counter", "-s", "honest", "--out", "{out}"], "one per seat"),
+    (["run", "power", "--set", "overthrow_cost=abc", "--out", "{out}"], "overthrow_cost"),
+    (["run", "power", "--set", "nosuch=1", "--out", "{out}"], "unknown rule"),
+    (["run", "power", "--set", "safe_size=3", "--out", "{out}"], "safe_size"),
+    (["run", "power", "--games", 0, "--out", "{out}"], "--games"),
+    (["run", "power", "--seed", -1, "--out", "{out}"], "--seed"),
+    (["run", "power", "--threads", 999, "--games", 10, "--out", "{new}"], "--threads"),
+    (["run", "power", "--games", "many", "--out", "{out}"], "--games"),
+    (["summary", "{out}"], ""),
+    (["report", "{out}"], ""),
+    (["replay", "power", "--game-index", -1], "--game-index"),
+    (["bench", "nosuchgame"], "unknown game"),
+]
+
+
+@pytest.mark.parametrize(("args", "needle"), BAD_RUNS)
+def test_bad_input_is_one_line_exit_2_and_changes_nothing(tmp_path, args, needle):
+    out = tmp_path / "existing"
+    out.mkdir()
+    (out / "notes.txt").write_text("a designer's file")
+    before = tree_digest(tmp_path)
+    new = tmp_path / "new"
+    result = powerlab(*[str(a).replace("{out}", str(out)).replace("{new}", str(new)) for a in args])
+    assert result.returncode == 2, (result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("powerlab: error:")
+    assert needle in lines[0]
+    assert "Traceback" not in result.stderr
+    assert tree_digest(tmp_path) == before
+
+
+def test_different_spec_on_existing_run_is_refused(small_run):
+    before = tree_digest(small_run)
+    result = powerlab("run", "power", "--games", 3000, "--seed", 6, "--out", small_run)
+    assert result.returncode == 2
+    assert "different" in result.stderr
+    assert tree_digest(small_run) == before
+
+
+def test_fewer_games_than_stored_is_refused(small_run):
+    before = tree_digest(small_run)
+    result = powerlab(
+        "run", "power", "--players", 4, *LINEUP, "--games", 1000, "--seed", 5, "--out", small_run
+    )
+    assert result.returncode == 2
+    assert "already holds" in result.stderr
+    assert tree_digest(small_run) == before
+
+
+def test_report_to_missing_folder_is_refused(small_run, tmp_path):
+    result = powerlab("report", small_run, "-o", tmp_path / "nope" / "r.pdf")
+    assert result.returncode == 2
+    assert "does not exist" in result.stderr
