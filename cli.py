@@ -72,6 +72,29 @@ ThreadsOpt = Annotated[
 ]
 
 
+FocalOpt = Annotated[
+    str,
+    typer.Option("--focal", help="`seat:K` or a strategy name: the win rate to follow or compare."),
+]
+
+
+def _check_stop(spec, out: Path, until_ci: float, max_games: int, focal: str) -> None:
+    """Refuse bad sequential-stopping options before anything is written."""
+    from analyses.paired import focal_problem
+    from simcore import runner
+    from simcore.study import first_look
+
+    if not 0 < until_ci <= 0.5:
+        raise BadInput(f"--until-ci must be in (0, 0.5], not {until_ci}")
+    if max_games < 1:
+        raise BadInput(f"--max-games must be at least 1, not {max_games}")
+    problem = focal_problem(focal, spec.players, spec.lineup())
+    if problem:
+        raise BadInput(f"--focal: {problem}")
+    resumed = runner.RunSpec(**{**vars(spec), "games": min(first_look(out, spec.games), max_games)})
+    runner.check_out_dir(resumed, out)
+
+
 def _spec(game, players, strategies, settings, seed, games, rotate):
     from simcore import runner
 
@@ -123,6 +146,18 @@ def run(
     chunk_size: Annotated[
         int, typer.Option("--chunk-size", help="Games per Parquet part (also the resume unit).")
     ] = 100_000,
+    until_ci: Annotated[
+        float | None,
+        typer.Option(
+            "--until-ci",
+            help="Sequential stopping: add --games games at a time until the 95% CI half-width "
+            "of the --focal win rate is at most this (or --max-games is reached).",
+        ),
+    ] = None,
+    max_games: Annotated[
+        int, typer.Option("--max-games", help="Cap on the games of a --until-ci run.")
+    ] = 10_000_000,
+    focal: FocalOpt = "seat:0",
 ) -> None:
     """Play GAMES games and store one row per game under OUT (resumable: rerun to finish)."""
     from rich.progress import (
@@ -134,9 +169,11 @@ def run(
         TimeRemainingColumn,
     )
 
-    from simcore import runner
+    from simcore import runner, storage
 
     spec = _spec(game, players, strategy, settings, seed, games, rotate_seats)
+    if until_ci is not None:
+        _check_stop(spec, out, until_ci, max_games, focal)
     started = time.perf_counter()
     first_done: list[int] = []
     with Progress(
@@ -159,7 +196,20 @@ def run(
             rate = (done - first_done[0]) / elapsed if elapsed > 0 else 0.0
             progress.update(task, completed=done, rate=f"{rate:,.0f} games/s")
 
-        info = runner.run(spec, out, threads=threads, chunk_size=chunk_size, progress=on_progress)
+        def run_spec(spec: runner.RunSpec, out: Path) -> dict:
+            progress.update(task, total=spec.games)
+            return runner.run(
+                spec, out, threads=threads, chunk_size=chunk_size, progress=on_progress
+            )
+
+        if until_ci is None:
+            info = run_spec(spec, out)
+        else:
+            from simcore.study import run_sequential, until_ci_done
+
+            done = until_ci_done(out, focal, until_ci)
+            run_sequential([spec], [out], games, max_games, done, run_spec)
+            info = storage.read_json(out / "run.json")
     timings = info["timings"]
     rate = timings["games_per_s"]
     typer.echo(
@@ -317,6 +367,89 @@ def bench(
         if "jit_speedup_1_thread" in entry:
             line += f"; JIT speed-up over plain Python: {entry['jit_speedup_1_thread']:,.0f}x"
         typer.echo(line)
+
+
+@app.command()
+def compare(
+    run_a: Annotated[Path, typer.Argument(help="Run directory A.")],
+    run_b: Annotated[Path, typer.Argument(help="Run directory B (same seed and games as A).")],
+    focal: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--focal", help="`seat:K` or a strategy name (repeatable; default: every strategy)."
+        ),
+    ] = None,
+) -> None:
+    """Paired difference A - B in win rate, game by game (common random numbers), with 95% CI."""
+    from analyses.dataset import load_run
+    from analyses.paired import compare_runs, default_focals
+
+    a, b = load_run(run_a), load_run(run_b)
+    for name in focal or default_focals(a.lineup, a.players):
+        result = compare_runs(a, b, name)
+        typer.echo(
+            f"{name}: A {100 * result['rate_a']:.2f}% - B {100 * result['rate_b']:.2f}% = "
+            f"{100 * result['diff']:+.2f} points, 95% CI [{100 * result['ci_low']:+.2f}, "
+            f"{100 * result['ci_high']:+.2f}] over {result['games']} paired games; variance "
+            f"reduction vs unpaired x{result['variance_reduction']:.1f}"
+        )
+
+
+study_app = typer.Typer(
+    help="Studies: sweeps, arms and sequential stopping from a TOML file (docs/studies.md).",
+    no_args_is_help=True,
+)
+app.add_typer(study_app, name="study")
+
+
+@study_app.command("run")
+def study_run(
+    file: Annotated[Path, typer.Argument(help="Study file (TOML), e.g. studies/*.toml.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Study directory to create or resume.")],
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", help="Games per cell (overrides the file).")
+    ] = None,
+    threads: ThreadsOpt = None,
+) -> None:
+    """Run every cell of a study, then write OUT/summary.parquet and OUT/report.pdf."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    from reports.study import write_study_report
+    from simcore.study import cells, load_study, run_study
+
+    study = load_study(file)
+    n_cells = len(cells(study, games))
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        disable=not sys.stderr.isatty() and os.environ.get("POWERLAB_PROGRESS") != "1",
+    ) as progress:
+        cell_task = progress.add_task("cells", total=n_cells)
+        game_task = progress.add_task("games", total=None)
+        seen: list[str] = []
+
+        def on_progress(cell_id: str, done: int, total: int) -> None:
+            if cell_id not in seen:
+                seen.append(cell_id)
+                progress.update(cell_task, completed=len(seen) - 1)
+            progress.update(game_task, description=cell_id, completed=done, total=total)
+
+        run_study(study, out, games=games, threads=threads, progress=on_progress)
+        progress.update(cell_task, completed=n_cells)
+    titles = write_study_report(out)
+    typer.echo(f"{out}: {n_cells} cells; report {out / 'report.pdf'} ({len(titles)} pages)")
+
+
+@study_app.command("report")
+def study_report(
+    study_dir: Annotated[Path, typer.Argument(help="A study directory.")],
+) -> None:
+    """Rebuild OUT/summary.parquet and OUT/report.pdf of a study directory."""
+    from reports.study import write_study_report
+
+    titles = write_study_report(study_dir)
+    typer.echo(f"Report written to {study_dir / 'report.pdf'} ({len(titles)} pages)")
 
 
 def main() -> None:

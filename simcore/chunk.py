@@ -5,6 +5,7 @@ below and ``seat_out[g, seat, :]`` starts with the standard seat columns; the ga
 follow in the order its registry entry declares them. The runner turns them into Parquet.
 """
 
+import numpy as np
 from numba import njit
 
 # Standard game columns.
@@ -35,3 +36,14 @@ def lineup_slot(game_index, seat, players, rotate):
 def block_bounds(n_games, n_blocks, block):
     """First and one-past-last game of ``block`` when ``n_games`` are split into ``n_blocks``."""
     return (n_games * block) // n_blocks, (n_games * (block + 1)) // n_blocks
+
+
+def new_outputs(n_games, players, n_game_columns, n_seat_columns):
+    """Zeroed ``game_out[g, col]`` and ``seat_out[g, seat, col]`` for a chunk.
+
+    Both are views of column-major storage, so each output column (all games of one seat and
+    column) is contiguous when the runner converts it to Arrow.
+    """
+    game_out = np.zeros((n_game_columns, n_games), dtype=np.int64).T
+    seat_out = np.zeros((players, n_seat_columns, n_games), dtype=np.int64).transpose(2, 0, 1)
+    return game_out, seat_out

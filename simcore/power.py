@@ -7,6 +7,7 @@ docs/games/power.md. Decisions come from ``strategies/power.py``; this module on
 import numpy as np
 from numba import njit, prange
 
+from simcore import chunk
 from simcore.chunk import (
     LINEUP_SLOT,
     N_STANDARD_GAME_COLUMNS,
@@ -203,7 +204,7 @@ def prepare(rules: dict, players: int) -> np.ndarray:
 # --- tracing --------------------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def record(trace, st, event, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
     """Append an event when tracing (``trace`` has rows); free in normal runs."""
     n = st[TRACE_LEN]
@@ -225,7 +226,7 @@ def record(trace, st, event, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
 # rules, each seat's strategy id and parameter row, the game's random stream, the trace buffer.
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deck_size(st):
     n = 0
     for character in range(N_CHARACTERS):
@@ -233,7 +234,7 @@ def deck_size(st):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def draw_card(st, rng):
     """A uniformly random card from the (always shuffled) deck, removed from it."""
     pick = rand_below(rng, deck_size(st))
@@ -245,7 +246,7 @@ def draw_card(st, rng):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_from_safe(seat, amount, st, trace):
     """Take ``amount`` from the Safe, or what is left in it."""
     amount = min(amount, st[SAFE])
@@ -254,7 +255,7 @@ def take_from_safe(seat, amount, st, trace):
     record(trace, st, EV_GAIN, seat, -1, amount)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lose_influence(seat, turn, st, rules, sids, rng, trace):
     """``seat`` turns one face-down card face up (its choice); with none left it is out."""
     left = influence(st, seat)
@@ -277,7 +278,7 @@ def lose_influence(seat, turn, st, rules, sids, rng, trace):
         record(trace, st, EV_ELIMINATED, seat, returned)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def prove_claim(seat, character, st, rng, trace):
     """A proven claimant shows the card, shuffles it back and draws a replacement."""
     slot = 0 if is_down(st, seat, 0) and card(st, seat, 0) == character else 1
@@ -292,7 +293,7 @@ CLAIM_PROVEN = 1
 CLAIM_FAILED = 2
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rng, trace):
     """Offer every other player the chance to challenge a claim; resolve the first challenge.
 
@@ -327,7 +328,7 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
     return CLAIM_FAILED
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
     """(blocker, character) for the first player who blocks, or (-1, -1).
 
@@ -344,7 +345,7 @@ def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
     return -1, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def exchange(seat, st, sids, rng, trace):
     """Journalist: draw 2, keep as many cards as the seat has face down, return the rest."""
     n_keep = 0
@@ -379,7 +380,7 @@ def exchange(seat, st, sids, rng, trace):
 # --- a turn and a game ----------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
     coins = st[COINS + seat]
     forced = coins >= rules[R_FORCED_OVERTHROW_AT] and coins >= rules[R_OVERTHROW_COST]
@@ -442,7 +443,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
         exchange(seat, st, sids, rng, trace)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def check_action(seat, action, target, forced, players, st, rules):
     """Strategies must only choose legal actions: a violation is a bug, not a move."""
     if forced and action != OVERTHROW:
@@ -457,7 +458,7 @@ def check_action(seat, action, target, forced, players, st, rules):
         raise ValueError("strategy aimed at a player who cannot be targeted")
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def deal(players, st, rules, rng, trace):
     """Set up: the Safe, the shuffled deck, 2 cards and the starting Dollars for each player."""
     st[:] = 0
@@ -476,7 +477,7 @@ def deal(players, st, rules, rng, trace):
         record(trace, st, EV_DEAL, seat, card(st, seat, 0), card(st, seat, 1))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Deal and play one game to the end or the turn cap: (winner or -1, turns, truncated)."""
     deal(players, st, rules, rng, trace)
@@ -508,7 +509,7 @@ def play_game(players, st, rules, sids, prm, rng, trace):
     return winner, turns, alive > 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_indexed(
     players, lineup_ids, lineup_params, seed, game_index, rotate,
     st, rules, sids, prm, rng, trace, g, game_out, seat_out,
@@ -517,7 +518,8 @@ def play_indexed(
     for seat in range(players):
         slot = lineup_slot(game_index, seat, players, rotate)
         sids[seat] = lineup_ids[slot]
-        prm[seat, :] = lineup_params[slot, :]
+        for k in range(prm.shape[1]):
+            prm[seat, k] = lineup_params[slot, k]
         seat_out[g, seat, LINEUP_SLOT] = slot
     seed_game_stream(seed, game_index, rng)
     winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
@@ -556,8 +558,9 @@ def simulate_chunk(
 
 def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate):
     """Play ``n_games`` games from ``first_index`` on: (game_out, seat_out) int64 arrays."""
-    game_out = np.zeros((n_games, N_STANDARD_GAME_COLUMNS), dtype=np.int64)
-    seat_out = np.zeros((n_games, players, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS), np.int64)
+    game_out, seat_out = chunk.new_outputs(
+        n_games, players, N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS
+    )
     simulate_chunk(
         prepared, players, lineup_ids, lineup_params, np.uint64(seed), first_index, rotate,
         game_out, seat_out,

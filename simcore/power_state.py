@@ -59,29 +59,29 @@ TRACE_LEN = KEEP + 4
 STATE_SIZE = TRACE_LEN + 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def card(st, seat, slot):
     return st[HAND + 2 * seat + slot]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def is_down(st, seat, slot):
     return st[DOWN + 2 * seat + slot] == 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def influence(st, seat):
     return st[DOWN + 2 * seat] + st[DOWN + 2 * seat + 1]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def holds(st, seat, character):
     return (is_down(st, seat, 0) and card(st, seat, 0) == character) or (
         is_down(st, seat, 1) and card(st, seat, 1) == character
     )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def revealed_count(st, players, character):
     """Copies of ``character`` lying face up in front of the players: public knowledge."""
     n = 0
@@ -92,7 +92,7 @@ def revealed_count(st, players, character):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def next_alive(st, players, seat):
     """The next player clockwise from ``seat`` who still has influence."""
     for step in range(1, players + 1):

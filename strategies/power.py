@@ -96,7 +96,7 @@ STRATEGIES = (
         "character with probability below the threshold; bluffs a Lawyer against a firing that "
         "would take its last influence",
         (
-            _probability("threshold", 0.35, "challenge when P(claimant holds the card) < this"),
+            _probability("threshold", 0.1, "challenge when P(claimant holds the card) < this"),
             _probability("p_bluff", 0.0, "chance per turn to act as if holding every character"),
             _targeting(),
         ),
@@ -104,7 +104,7 @@ STRATEGIES = (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_target(targeting, me, players, st, needs_coins, rng):
     """An opponent with influence (with coins, if any has coins and ``needs_coins``)."""
     any_with_coins = False
@@ -145,7 +145,7 @@ def choose_target(targeting, me, players, st, needs_coins, rng):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _random_action(me, players, st, rules, forced, rng):
     if forced:
         return OVERTHROW, choose_target(TARGET_RANDOM, me, players, st, False, rng)
@@ -167,7 +167,7 @@ def _random_action(me, players, st, rules, forced, rng):
     return action, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_action(sid, prm, me, players, st, rules, forced, rng):
     """(action, target seat or -1) for the seat to move; ``forced``: it must overthrow."""
     if sid == RANDOM:
@@ -190,7 +190,7 @@ def choose_action(sid, prm, me, players, st, rules, forced, rng):
     return AID, -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def claim_probability(me, claimant, character, players, st, rules):
     """P(claimant holds ``character``) given the public cards and ``me``'s own hand."""
     copies = np.int64(rules[R_COPIES])
@@ -209,7 +209,7 @@ def claim_probability(me, claimant, character, players, st, rules):
     return 1.0 - p_none
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rng):
     if sid == RANDOM:
         return rand_bool(rng, 0.5)
@@ -223,7 +223,7 @@ def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rn
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_block(sid, prm, me, action, players, st, rules, rng):
     """The character ``me`` claims to block ``action`` (aimed at it, or Aid), or -1 for no block."""
     first = BANKER
@@ -249,7 +249,7 @@ def choose_block(sid, prm, me, action, players, st, rules, rng):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_card_to_lose(sid, me, st, rng):
     """The slot of the face-down card ``me`` gives up (it has two)."""
     if sid == RANDOM:
@@ -257,7 +257,7 @@ def choose_card_to_lose(sid, me, st, rng):
     return 0 if CARD_VALUE[card(st, me, 0)] <= CARD_VALUE[card(st, me, 1)] else 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_exchange(sid, st, n_options, n_keep, rng):
     """Set st[KEEP + i] to 1 for the ``n_keep`` of the ``n_options`` st[OPTIONS + i] it keeps."""
     for i in range(4):
@@ -280,7 +280,7 @@ def choose_exchange(sid, st, n_options, n_keep, rng):
         st[KEEP + best] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _keep_score(st, n_options, i):
     """A card's value, less when the same character is already kept: two characters beat a pair."""
     for j in range(n_options):

@@ -1,0 +1,113 @@
+"""Paired comparisons of two runs that share seed and game indices (common random numbers).
+
+Game i of run A and game i of run B start from the same random stream, so per-game differences
+cancel most of the luck both runs share. A focal is ``seat:K`` (seat K won) or a strategy name
+(any seat played by a strategy of that name won; with seat rotation it sits in a known seat).
+"""
+
+import math
+
+import numpy as np
+import polars as pl
+from scipy.stats import norm
+
+from analyses import AnalysisError
+from analyses.dataset import Run
+from analyses.stats import CONFIDENCE, wilson_interval
+
+
+def strategy_name(label: str) -> str:
+    """The strategy name of a lineup label ``name:key=value,...``."""
+    return label.partition(":")[0]
+
+
+def focal_problem(focal: str, players: int, lineup: list[str]) -> str | None:
+    """Why ``focal`` cannot be measured in a run with this lineup, or None if it can."""
+    if focal.startswith("seat:"):
+        seat = focal.removeprefix("seat:")
+        if not seat.isdigit() or int(seat) >= players:
+            return f"focal {focal!r} is not seat:K with K in [0, {players - 1}]"
+        return None
+    names = sorted({strategy_name(label) for label in lineup})
+    if focal not in names:
+        return f"focal {focal!r} is not seat:K nor a strategy of the lineup ({', '.join(names)})"
+    return None
+
+
+def default_focals(lineup: list[str], players: int) -> list[str]:
+    """The strategy names of a lineup in order, or every seat when one strategy fills the table."""
+    names = list(dict.fromkeys(strategy_name(label) for label in lineup))
+    return names if len(names) > 1 else [f"seat:{k}" for k in range(players)]
+
+
+def focal_outcomes(run: Run, focal: str) -> tuple[np.ndarray, np.ndarray]:
+    """(game_index, won) per game in game_index order: did the focal seat or strategy win."""
+    problem = focal_problem(focal, run.players, run.lineup)
+    if problem:
+        raise AnalysisError(f"{run.path}: {problem}")
+    if focal.startswith("seat:"):
+        won = pl.col(f"s{focal.removeprefix('seat:')}_won")
+    else:
+        won = pl.any_horizontal(
+            (pl.col(f"s{k}_strategy").cast(pl.String).str.split(":").list.first() == focal)
+            & pl.col(f"s{k}_won")
+            for k in range(run.players)
+        )
+    games = run.scan().select("game_index", won=won).sort("game_index").collect()
+    return games["game_index"].to_numpy(), games["won"].to_numpy().astype(np.int8)
+
+
+def focal_half_width(run: Run, focal: str) -> float:
+    """Half the width of the Wilson 95% interval of the focal's per-game win rate."""
+    _, won = focal_outcomes(run, focal)
+    low, high = wilson_interval(int(won.sum()), len(won))
+    return (high - low) / 2
+
+
+def paired_difference(won_a: np.ndarray, won_b: np.ndarray) -> dict:
+    """Mean of d_i = won_a[i] - won_b[i] with its normal 95% interval, and the variance-reduction
+    factor: the variance of the unpaired difference of means over that of the paired one."""
+    a = np.asarray(won_a, dtype=float)
+    b = np.asarray(won_b, dtype=float)
+    d = a - b
+    n = len(d)
+    var_paired = d.var(ddof=1) / n
+    var_unpaired = a.var(ddof=1) / n + b.var(ddof=1) / n
+    half = norm.ppf(0.5 + CONFIDENCE / 2) * math.sqrt(var_paired)
+    return {
+        "games": n,
+        "rate_a": a.mean(),
+        "rate_b": b.mean(),
+        "diff": d.mean(),
+        "ci_low": d.mean() - half,
+        "ci_high": d.mean() + half,
+        "variance_reduction": var_unpaired / var_paired if var_paired > 0 else math.nan,
+    }
+
+
+def check_pairable(run_a: Run, run_b: Run) -> None:
+    """AnalysisError unless the two runs share the seed and hold the same game indices."""
+    if run_a.spec["seed"] != run_b.spec["seed"]:
+        raise AnalysisError(
+            f"{run_a.path} has seed {run_a.spec['seed']} and {run_b.path} seed "
+            f"{run_b.spec['seed']}: paired comparisons need the same seed"
+        )
+    extent = [
+        run.scan().select(pl.len(), pl.col("game_index").max()).collect().row(0)
+        for run in (run_a, run_b)
+    ]
+    if extent[0] != extent[1]:
+        raise AnalysisError(
+            f"{run_a.path} and {run_b.path} hold different games (count, last index: "
+            f"{extent[0]} vs {extent[1]}): paired comparisons need the same game indices"
+        )
+
+
+def compare_runs(run_a: Run, run_b: Run, focal: str) -> dict:
+    """``paired_difference`` of the focal's per-game wins in two pairable runs."""
+    check_pairable(run_a, run_b)
+    index_a, won_a = focal_outcomes(run_a, focal)
+    index_b, won_b = focal_outcomes(run_b, focal)
+    if not np.array_equal(index_a, index_b):
+        raise AnalysisError(f"{run_a.path} and {run_b.path} hold different game indices")
+    return {"focal": focal, **paired_difference(won_a, won_b)}

@@ -1,0 +1,113 @@
+"""A study directory (docs/studies.md): its cells as runs, the summary table, paired differences."""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+
+from analyses import AnalysisError
+from analyses.dataset import Run, load_run
+from analyses.paired import compare_runs, default_focals
+from analyses.winrates import by_seat, by_strategy
+
+RATE_COLUMNS = ("games", "wins", "win_rate", "ci_low", "ci_high")
+
+
+@dataclass(frozen=True)
+class StudyCell:
+    id: str
+    arm: str
+    values: dict[str, Any]
+    run: Run
+
+    def group(self) -> tuple:
+        """Cells with the same group differ only in their arm: they are paired."""
+        return tuple(sorted(self.values.items()))
+
+
+@dataclass(frozen=True)
+class StudyDir:
+    path: Path
+    info: dict[str, Any]
+    cells: list[StudyCell]
+
+    @property
+    def arms(self) -> list[str]:
+        return list(dict.fromkeys(cell.arm for cell in self.cells))
+
+    @property
+    def axes(self) -> list[str]:
+        """The swept keys (``players`` first when swept), in file order."""
+        return list(self.cells[0].values)
+
+
+def load_study_dir(path: str | Path) -> StudyDir:
+    """Open a study directory written by ``powerlab study run``."""
+    path = Path(path)
+    try:
+        info = json.loads((path / "study.json").read_text())
+    except FileNotFoundError:
+        raise AnalysisError(f"{path}: no study.json, not a powerlab study directory") from None
+    except (json.JSONDecodeError, OSError) as error:
+        raise AnalysisError(f"{path}/study.json: unreadable ({error})") from None
+    cells = [
+        StudyCell(c["id"], c["arm"], c["values"], load_run(path / "cells" / c["id"]))
+        for c in info["cells"]
+    ]
+    return StudyDir(path, info, cells)
+
+
+def summary_table(study: StudyDir) -> pl.DataFrame:
+    """One row per cell and seat or strategy: [cell, arm, players, <swept keys>, kind, label, name,
+    games, wins, win_rate, ci_low, ci_high]; ``name`` is ``seat:K`` or the strategy name."""
+    frames = []
+    for cell in study.cells:
+        swept = {key: value for key, value in cell.values.items() if key != "players"}
+        head = {"cell": cell.id, "arm": cell.arm, "players": cell.run.players, **swept}
+        seats = by_seat(cell.run).select(
+            *RATE_COLUMNS,
+            kind=pl.lit("seat"),
+            label=pl.format("seat {}", "seat"),
+            name=pl.format("seat:{}", "seat"),
+        )
+        strategies = by_strategy(cell.run).select(
+            *RATE_COLUMNS,
+            kind=pl.lit("strategy"),
+            label="strategy",
+            name=pl.col("strategy").str.split(":").list.first(),
+        )
+        rows = pl.concat([seats, strategies])
+        frames.append(
+            rows.select(
+                *(pl.lit(v).alias(k) for k, v in head.items()),
+                "kind",
+                "label",
+                "name",
+                *RATE_COLUMNS,
+            )
+        )
+    return pl.concat(frames, how="vertical_relaxed")
+
+
+def paired_table(study: StudyDir) -> pl.DataFrame:
+    """Every arm against the first arm, cell by cell, for each focal the two lineups share:
+    [group, arm, baseline, focal, games, rate_a, rate_b, diff, ci_low, ci_high,
+    variance_reduction]; empty for a single arm."""
+    baseline = study.arms[0]
+    rows = []
+    for cell in study.cells:
+        if cell.arm == baseline:
+            continue
+        base = next(c for c in study.cells if c.arm == baseline and c.group() == cell.group())
+        focals = [
+            focal
+            for focal in default_focals(cell.run.lineup, cell.run.players)
+            if focal in default_focals(base.run.lineup, base.run.players)
+        ]
+        group = ", ".join(f"{k}={v}" for k, v in cell.values.items())
+        for focal in focals:
+            result = compare_runs(cell.run, base.run, focal)
+            rows.append({"group": group, "arm": cell.arm, "baseline": baseline, **result})
+    return pl.DataFrame(rows)

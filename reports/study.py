@@ -1,0 +1,131 @@
+"""The PDF report of a study directory: response curves, paired differences, stopping."""
+
+from datetime import UTC, datetime
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+from matplotlib.figure import Figure
+
+from analyses.study import StudyDir, load_study_dir, paired_table, summary_table
+from reports.figures import _legend_outside, _plot_axes, page, table_figure, wrap_label
+from reports.pdf import save_pdf
+from simcore import storage
+
+MAX_FOREST_ROWS = 40
+
+
+def title_page(study: StudyDir) -> Figure:
+    """The study file as run, and the list of cells."""
+    fig = page(
+        f"powerlab study: {study.info['title']}",
+        "The study file below was expanded into one run per cell (arm x swept values x players). "
+        "Every cell uses the same seed, so game i of any two cells starts from the same deal: "
+        "differences between cells are paired, which removes most of the luck they share.",
+    )
+    fig.text(0.04, 0.86, study.info["source"], fontsize=8, family="monospace", va="top")
+    cells = [f"{cell.id}: {cell.run.describe()}" for cell in study.cells]
+    fig.text(0.5, 0.86, "\n".join(wrap_label(c, 80) for c in cells), fontsize=7, va="top")
+    return fig
+
+
+def response_figure(summary: pl.DataFrame, axes: list[str], axis: str, kind: str) -> Figure:
+    """Estimate ± 95% interval against one swept value, one line per strategy or seat (and per
+    combination of the other swept values and arms)."""
+    what = "strategy" if kind == "strategy" else "seat"
+    fig = page(
+        f"Win rate by {what} against {axis}",
+        f"Each line follows one {what} as {axis} changes; points are win rates, whiskers their "
+        "95% Wilson confidence intervals. Where whiskers of neighbouring points do not overlap, "
+        f"changing {axis} really moved that {what}'s chances. Other swept values and arms, if "
+        "any, are in the legend.",
+    )
+    ax = _plot_axes(fig)
+    rows = summary.filter(pl.col("kind") == kind)
+    others = ["arm", "name"]
+    others += [other for other in axes if other != axis]
+    for key, line in rows.sort(axis).group_by(others, maintain_order=True):
+        rate = line["win_rate"].to_numpy()
+        yerr = [rate - line["ci_low"].to_numpy(), line["ci_high"].to_numpy() - rate]
+        label = ", ".join(f"{value}" for value in key if value != "main")
+        ax.errorbar(line[axis], rate, yerr=yerr, marker="o", capsize=3, label=wrap_label(label))
+    ax.set_xlabel(axis)
+    ax.set_ylabel("win rate (95% CI)")
+    ax.grid(True, alpha=0.3)
+    _legend_outside(ax)
+    return fig
+
+
+def forest_figure(paired: pl.DataFrame) -> Figure:
+    """Paired differences arm − baseline with 95% intervals, one row per cell and focal."""
+    rows = paired.head(MAX_FOREST_ROWS)
+    fig = page(
+        "Paired differences between arms",
+        f"Each row is an arm's win rate minus the baseline arm's ({rows['baseline'][0]}) for one "
+        "strategy or seat, on the same games (common random numbers), with its 95% interval. "
+        "Rows whose interval misses the dashed zero line are real differences. 'VR' is the "
+        "variance-reduction factor: how many times more games an unpaired comparison would need.",
+    )
+    ax = _plot_axes(fig)
+    y = np.arange(len(rows))
+    diff = rows["diff"].to_numpy()
+    err = [diff - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - diff]
+    ax.errorbar(diff, y, xerr=err, fmt="o", capsize=3, color="black")
+    ax.axvline(0, linestyle="--", color="grey")
+    labels = [
+        f"{row['arm']} [{row['group']}] {row['focal']}" if row["group"] else
+        f"{row['arm']}: {row['focal']}" for row in rows.iter_rows(named=True)
+    ]  # fmt: skip
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.invert_yaxis()
+    for k, row in enumerate(rows.iter_rows(named=True)):
+        ax.text(1.02, k, f"{100 * row['diff']:+.2f} pts, VR {row['variance_reduction']:.1f}",
+                transform=ax.get_yaxis_transform(), va="center", fontsize=8)  # fmt: skip
+    ax.set_xlabel("difference in win rate, arm minus baseline (95% CI)")
+    return fig
+
+
+def stopping_figure(study: StudyDir) -> Figure:
+    """How many games each sequentially stopped cell (or SPRT pair) played, and why."""
+    table = pl.DataFrame(
+        [{**entry, "cells": " vs ".join(entry["cells"])} for entry in study.info["stopping"]],
+        infer_schema_length=None,
+    )
+    return table_figure(
+        table,
+        "Sequential stopping",
+        "Cells grew by whole steps of games until the focal estimate was precise enough "
+        "(half_width: half the 95% interval) or, for an SPRT pair, until the log-likelihood "
+        "ratio (llr) crossed a bound (verdict), or the cap was reached. The stored games equal a "
+        "fixed run of the same size.",
+    )
+
+
+def study_pages(study: StudyDir, summary: pl.DataFrame) -> list[Figure]:
+    """Title, response curves per swept key, paired differences and stopping, as present."""
+    pages = [title_page(study)]
+    for axis in study.axes:
+        pages.append(response_figure(summary, study.axes, axis, "strategy"))
+        pages.append(response_figure(summary, study.axes, axis, "seat"))
+    paired = paired_table(study)
+    if not paired.is_empty():
+        pages.append(forest_figure(paired))
+    if study.info["stopping"]:
+        pages.append(stopping_figure(study))
+    return pages
+
+
+def write_study_report(study_dir: str | Path) -> list[str]:
+    """Write STUDY_DIR/summary.parquet and STUDY_DIR/report.pdf; return the page titles."""
+    study = load_study_dir(study_dir)
+    summary = summary_table(study)
+    storage.atomic_write_bytes(study.path / "summary.parquet", summary.write_parquet)
+    pages = study_pages(study, summary)
+    metadata = {
+        "Title": f"powerlab study: {study.info['title']}",
+        "Creator": f"powerlab {version('powerlab')}",
+        "CreationDate": datetime.now(UTC),
+    }
+    save_pdf(pages, study.path / "report.pdf", metadata)
+    return [figure.get_suptitle() for figure in pages]

@@ -1,0 +1,501 @@
+"""Studies: a TOML file (docs/studies.md) expanded into cells, each cell a normal resumable run.
+
+A cell is one arm × one sweep point × one player count. Every cell of a study uses the same seed,
+so game i of any two cells starts from the same random stream (common random numbers). The file
+is data only; every mistake is a one-line SpecError naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import itertools
+import math
+import re
+import tomllib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from simcore import registry, runner, storage
+from simcore.registry import SpecError
+
+TOP_KEYS = (
+    "title", "game", "players", "games", "seed", "rotate_seats", "rules", "strategies", "arms",
+    "sweep", "stop",
+)  # fmt: skip
+ARM_KEYS = ("name", "strategies", "rules")
+STOP_KEYS = ("until_ci", "max_games", "focal", "sprt")
+SPRT_KEYS = ("margin", "alpha", "beta", "arms")
+DEFAULT_MAX_GAMES = 10_000_000
+
+
+@dataclass(frozen=True)
+class Arm:
+    """A named strategy lineup (spec strings, as on the CLI) and rule overrides."""
+
+    name: str
+    strategies: tuple[str, ...]
+    rules: dict
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """Stop two arms once arm ``arms[0]`` beats ``arms[1]`` by ``margin`` or surely does not."""
+
+    arms: tuple[str, str]
+    margin: float
+    alpha: float
+    beta: float
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Sequential stopping: looks every ``games`` games, at most ``max_games`` per cell."""
+
+    focal: str
+    max_games: int
+    until_ci: float | None
+    sprt: Sprt | None
+
+
+@dataclass(frozen=True)
+class Study:
+    path: Path
+    title: str
+    game: str
+    players: tuple[int, ...]
+    games: int
+    seed: int
+    rotate_seats: bool
+    rules: dict
+    arms: tuple[Arm, ...]
+    sweep: dict[str, tuple]
+    stop: Stop | None
+
+
+@dataclass
+class Cell:
+    """One run of a study: ``values`` holds the swept keys (and ``players``) at this cell."""
+
+    id: str
+    arm: str
+    values: dict
+    spec: runner.RunSpec
+
+    def group(self) -> tuple:
+        """Cells with the same group differ only in their arm: they are paired."""
+        return tuple(sorted(self.values.items()))
+
+
+# --- parsing ----------------------------------------------------------------------------------
+
+
+def _error(path: Path, key: str, message: str) -> SpecError:
+    return SpecError(f"{path}: {key}: {message}")
+
+
+def _get(path: Path, table: dict, key: str, where: str, kinds: tuple, expected: str, default):
+    """``table[key]`` if it is one of ``kinds`` (bool is never an int here), else SpecError."""
+    if key not in table:
+        if default is _REQUIRED:
+            raise _error(path, where + key, f"missing, expected {expected}")
+        return default
+    value = table[key]
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        raise _error(path, where + key, f"expected {expected}, got {value!r}")
+    return value
+
+
+_REQUIRED = object()
+
+
+def _unknown_keys(path: Path, table: dict, allowed: tuple, where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise _error(path, where + key, f"unknown key (expected one of {', '.join(allowed)})")
+
+
+def _strategy_texts(path: Path, table: dict, where: str, default) -> tuple[str, ...]:
+    texts = _get(path, table, "strategies", where, (list,), "a list of strategy specs", default)
+    if texts is default:
+        return default
+    if not texts or not all(isinstance(text, str) for text in texts):
+        raise _error(path, where + "strategies", "expected a non-empty list of strategy specs")
+    return tuple(texts)
+
+
+def _arm(path: Path, table, k: int, strategies: tuple, rules: dict) -> Arm:
+    where = f"arms[{k}]."
+    if not isinstance(table, dict):
+        raise _error(path, f"arms[{k}]", "expected a table ([[arms]])")
+    _unknown_keys(path, table, ARM_KEYS, where)
+    name = _get(path, table, "name", where, (str,), "a name", _REQUIRED)
+    if not name.strip():
+        raise _error(path, where + "name", "expected a non-empty name")
+    overrides = _get(path, table, "rules", where, (dict,), "a table of rule parameters", {})
+    return Arm(name, _strategy_texts(path, table, where, strategies), {**rules, **overrides})
+
+
+def _stop(path: Path, table: dict, arm_names: list[str]) -> Stop:
+    _unknown_keys(path, table, STOP_KEYS, "stop.")
+    number = (int, float)
+    until_ci = _get(path, table, "until_ci", "stop.", number, "a number in (0, 0.5]", None)
+    if until_ci is not None and not 0 < until_ci <= 0.5:
+        raise _error(path, "stop.until_ci", f"expected a number in (0, 0.5], got {until_ci!r}")
+    max_games = _get(path, table, "max_games", "stop.", (int,), "an integer", DEFAULT_MAX_GAMES)
+    if max_games < 1:
+        raise _error(path, "stop.max_games", f"expected an integer >= 1, got {max_games}")
+    focal = _get(path, table, "focal", "stop.", (str,), "a strategy name or seat:K", "seat:0")
+    sprt_table = _get(path, table, "sprt", "stop.", (dict,), "a table", None)
+    sprt = None if sprt_table is None else _sprt(path, sprt_table, arm_names)
+    if until_ci is None and sprt is None:
+        raise _error(path, "stop", "expected until_ci or sprt (or leave out [stop])")
+    return Stop(focal, max_games, until_ci, sprt)
+
+
+def _sprt(path: Path, table: dict, arm_names: list[str]) -> Sprt:
+    where = "stop.sprt."
+    _unknown_keys(path, table, SPRT_KEYS, where)
+    values = {}
+    for key, default, low, high in (
+        ("margin", _REQUIRED, 0, 1), ("alpha", 0.05, 0, 0.5), ("beta", 0.05, 0, 0.5),
+    ):  # fmt: skip
+        value = _get(path, table, key, where, (int, float), f"a number in ({low}, {high})", default)
+        if not low < value < high:
+            raise _error(path, where + key, f"expected a number in ({low}, {high}), got {value!r}")
+        values[key] = float(value)
+    arms = _get(path, table, "arms", where, (list,), "two arm names", _REQUIRED)
+    if len(arms) != 2 or len(set(arms)) != 2 or not set(arms) <= set(arm_names):
+        raise _error(
+            path, where + "arms", f"expected two different arms of {arm_names}, got {arms!r}"
+        )
+    return Sprt(arms=tuple(arms), **values)
+
+
+def _sweep(path: Path, table: dict) -> dict[str, tuple]:
+    sweep = {}
+    for key, values in table.items():
+        if not isinstance(values, list) or not values:
+            raise _error(path, f"sweep.{key}", f"expected a non-empty list, got {values!r}")
+        if len(set(map(repr, values))) != len(values):
+            raise _error(path, f"sweep.{key}", f"expected distinct values, got {values!r}")
+        sweep[key] = tuple(values)
+    return sweep
+
+
+def load_study(path: str | Path) -> Study:
+    """Parse and check a study file's structure; cell specs are checked by ``cells``."""
+    path = Path(path)
+    try:
+        data = tomllib.loads(path.read_text())
+    except OSError as error:
+        raise SpecError(f"{path}: cannot read ({error.strerror})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise SpecError(f"{path}: not valid TOML ({error})") from None
+    _unknown_keys(path, data, TOP_KEYS, "")
+    game_id = _get(path, data, "game", "", (str,), "a game id", _REQUIRED)
+    if game_id not in registry.game_ids():
+        raise _error(path, "game", f"unknown game {game_id!r} ({', '.join(registry.game_ids())})")
+    players = _get(path, data, "players", "", (int, list), "a player count or a list", _REQUIRED)
+    players = tuple(players) if isinstance(players, list) else (players,)
+    if not players or not all(isinstance(p, int) and not isinstance(p, bool) for p in players):
+        raise _error(path, "players", f"expected a non-empty list of integers, got {players!r}")
+    games = _get(path, data, "games", "", (int,), "a number of games per cell", _REQUIRED)
+    seed = _get(path, data, "seed", "", (int,), "an integer seed", 0)
+    rotate = _get(path, data, "rotate_seats", "", (bool,), "true or false", True)
+    rules = _get(path, data, "rules", "", (dict,), "a table of rule parameters", {})
+    strategies = _strategy_texts(path, data, "", ())
+    arm_tables = _get(path, data, "arms", "", (list,), "an array of [[arms]] tables", None)
+    if arm_tables is None:
+        arms = (Arm("main", strategies, dict(rules)),)
+    elif not arm_tables:
+        raise _error(path, "arms", "expected at least one [[arms]] table")
+    else:
+        arms = tuple(_arm(path, table, k, strategies, rules) for k, table in enumerate(arm_tables))
+    names = [arm.name for arm in arms]
+    duplicate = next((name for name in names if names.count(name) > 1), None)
+    if duplicate:
+        raise _error(path, "arms", f"expected distinct names, {duplicate!r} appears twice")
+    sweep = _sweep(path, _get(path, data, "sweep", "", (dict,), "a table of lists", {}))
+    stop_table = _get(path, data, "stop", "", (dict,), "a table", None)
+    return Study(
+        path=path,
+        title=_get(path, data, "title", "", (str,), "a text", path.stem),
+        game=game_id,
+        players=players,
+        games=games,
+        seed=seed,
+        rotate_seats=rotate,
+        rules=rules,
+        arms=arms,
+        sweep=sweep,
+        stop=None if stop_table is None else _stop(path, stop_table, names),
+    )
+
+
+# --- cells ------------------------------------------------------------------------------------
+
+
+def _apply_sweep(path: Path, game: registry.Game, spec: runner.RunSpec, key: str, value) -> None:
+    """Set swept ``key`` (a rule, or STRATEGY.PARAM for every seat of that strategy) in ``spec``."""
+    where = f"{path}: sweep.{key}"
+    strategy_name, dot, param_name = key.partition(".")
+    if not dot:
+        if all(p.name != key for p in game.rules):
+            raise SpecError(f"{where}: unknown rule parameter or STRATEGY.PARAM of {game.id}")
+        spec.rules[key] = game.rule(key).check(value, where)
+        return
+    strategy = next((s for s in game.strategies if s.name == strategy_name), None)
+    param = strategy.param(param_name) if strategy else None
+    if param is None:
+        raise SpecError(f"{where}: unknown strategy parameter (see `powerlab games {game.id}`)")
+    seats = [s for s in spec.strategies if s["name"] == strategy_name]
+    if not seats:
+        raise SpecError(f"{where}: no {strategy_name} in the lineup {spec.lineup()}")
+    for seat in seats:
+        seat["params"][param_name] = param.check(value, where)
+
+
+def _cell_id(values: dict, arm: str, with_arm: bool) -> str:
+    parts = [f"{value}p" if key == "players" else f"{key}={value}" for key, value in values.items()]
+    text = "_".join(([arm] if with_arm else []) + parts) or arm
+    return re.sub(r"[^A-Za-z0-9._=+-]+", "-", text)
+
+
+def cells(study: Study, games: int | None = None) -> list[Cell]:
+    """Every cell of the study with its checked spec (``games`` overrides games per cell)."""
+    path = study.path
+    game = registry.make(study.game)
+    games = study.games if games is None else games
+    if games < 1:
+        raise _error(path, "games", f"expected at least 1, got {games}")
+    axes = {"players": study.players} if len(study.players) > 1 else {}
+    axes.update(study.sweep)
+    result = []
+    for arm in study.arms:
+        arm_key = f"arms[{study.arms.index(arm)}]." if len(study.arms) > 1 else ""
+        texts = arm.strategies or (game.default_strategy,)
+        strategies = [
+            _checked(path, arm_key + "strategies", registry.parse_strategy, game, t) for t in texts
+        ]
+        rules = _checked(path, arm_key + "rules", game.rules_with_defaults, arm.rules)
+        for point in itertools.product(*axes.values()):
+            values = dict(zip(axes, point, strict=True))
+            players = values.get("players", study.players[0])
+            _checked(path, "players", game.check_players, players)
+            spec = runner.RunSpec(
+                game=study.game,
+                players=players,
+                strategies=copy.deepcopy(strategies),
+                rules=dict(rules),
+                seed=study.seed,
+                games=games,
+                rotate_seats=study.rotate_seats,
+            )
+            for key in study.sweep:
+                _apply_sweep(path, game, spec, key, values[key])
+            cell = Cell(_cell_id(values, arm.name, len(study.arms) > 1), arm.name, values, spec)
+            _checked(path, f"cell {cell.id}", runner.check_spec, spec)
+            if study.stop:
+                _check_focal(study, cell)
+            result.append(cell)
+    return result
+
+
+def _checked(path: Path, key: str, check: Callable, *args):
+    """``check(*args)``, its SpecError rewritten to name the file and the key."""
+    try:
+        return check(*args)
+    except SpecError as error:
+        raise _error(path, key, str(error)) from None
+
+
+def _check_focal(study: Study, cell: Cell) -> None:
+    from analyses.paired import focal_problem
+
+    problem = focal_problem(study.stop.focal, cell.spec.players, cell.spec.lineup())
+    if problem:
+        raise _error(study.path, "stop.focal", f"{problem} in cell {cell.id}")
+
+
+# --- running ----------------------------------------------------------------------------------
+
+
+def covered_games(out: Path) -> int:
+    """Games of ``out`` from index 0 on (the end of its last part)."""
+    return max((first + count for first, count, _ in storage.parts(out)), default=0)
+
+
+def first_look(out: Path, step: int) -> int:
+    """Games at the first look of a sequential run: the stored games rounded up to a whole step,
+    so a resumed run looks at the same totals as an uninterrupted one."""
+    return max(step, math.ceil(covered_games(out) / step) * step)
+
+
+def run_sequential(
+    specs: list[runner.RunSpec],
+    outs: list[Path],
+    step: int,
+    max_games: int,
+    done: Callable[[], bool],
+    run_one: Callable[[runner.RunSpec, Path], None],
+) -> int:
+    """Grow every spec by ``step`` games (resuming its run) until ``done()`` or ``max_games``;
+    returns the final games per spec. The result equals a fixed run of that many games."""
+    games = min(max(first_look(out, step) for out in outs), max_games)
+    while True:
+        for spec, out in zip(specs, outs, strict=True):
+            spec.games = games
+            run_one(spec, out)
+        if games >= max_games or done():
+            return games
+        games = min(games + step, max_games)
+
+
+def until_ci_done(out: Path, focal: str, until_ci: float) -> Callable[[], bool]:
+    """Stop rule: the focal's 95% interval half-width in the run at ``out`` is at most until_ci."""
+    from analyses.dataset import load_run
+    from analyses.paired import focal_half_width
+
+    return lambda: focal_half_width(load_run(out), focal) <= until_ci
+
+
+def sprt_llr(diffs, margin: float) -> float:
+    """Log-likelihood ratio of mean difference ``margin`` against 0, for paired per-game
+    differences under the normal approximation (the GSPRT of chess-engine testing)."""
+    import numpy as np
+
+    d = np.asarray(diffs, dtype=float)
+    variance = d.var()
+    if len(d) < 2 or variance == 0:
+        return 0.0
+    return len(d) * margin * (2 * d.mean() - margin) / (2 * variance)
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's (lower, upper) LLR bounds: below accepts 'no margin', above accepts 'margin'."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def sprt_verdict(out_a: Path, out_b: Path, focal: str, sprt: Sprt) -> tuple[float, str]:
+    """(LLR, verdict) of the paired focal wins of two runs: verdict is 'a beats b by the margin',
+    'no such margin' or 'undecided'."""
+    from analyses.dataset import load_run
+    from analyses.paired import focal_outcomes
+
+    _, won_a = focal_outcomes(load_run(out_a), focal)
+    _, won_b = focal_outcomes(load_run(out_b), focal)
+    llr = sprt_llr(won_a.astype(int) - won_b.astype(int), sprt.margin)
+    lower, upper = sprt_bounds(sprt.alpha, sprt.beta)
+    if llr >= upper:
+        return llr, f"{sprt.arms[0]} beats {sprt.arms[1]} by {sprt.margin:g}"
+    if llr <= lower:
+        return llr, f"{sprt.arms[0]} does not beat {sprt.arms[1]} by {sprt.margin:g}"
+    return llr, "undecided"
+
+
+# --- a study directory ------------------------------------------------------------------------
+
+
+def cell_dir(out: Path, cell_id: str) -> Path:
+    return Path(out) / "cells" / cell_id
+
+
+def _identity(study_cells: list[Cell]) -> list[dict]:
+    return [{"id": c.id, **c.spec.identity()} for c in study_cells]
+
+
+def check_study_dir(study: Study, study_cells: list[Cell], out: Path) -> None:
+    """Refuse, before anything is written, an OUT holding something other than this study."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise SpecError(f"--out {out} is a file, not a directory")
+    info_path = out / "study.json"
+    if info_path.exists():
+        if storage.read_json(info_path).get("identity") != _identity(study_cells):
+            raise SpecError(f"--out {out} holds another study; use another --out")
+    elif out.exists() and any(out.iterdir()):
+        raise SpecError(f"--out {out} is not empty and holds no powerlab study")
+    for cell in study_cells:
+        folder = cell_dir(out, cell.id)
+        if study.stop:  # a sequential cell resumes at its stored games
+            cell.spec.games = min(first_look(folder, cell.spec.games), study.stop.max_games)
+        runner.check_out_dir(cell.spec, folder)
+
+
+def run_study(
+    study: Study,
+    out: Path,
+    games: int | None = None,
+    threads: int | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> dict:
+    """Run every cell (all validated first) and write OUT/study.json; returns it.
+
+    ``progress(cell_id, done, total)`` is called as each cell's games are computed.
+    """
+    out = Path(out)
+    study_cells = cells(study, games)
+    step = study_cells[0].spec.games
+    check_study_dir(study, study_cells, out)
+    out.mkdir(parents=True, exist_ok=True)
+    info = {
+        "title": study.title,
+        "file": str(study.path),
+        "source": study.path.read_text(),
+        "games_per_cell": step,
+        "cells": [{"id": c.id, "arm": c.arm, "values": c.values} for c in study_cells],
+        "identity": _identity(study_cells),
+        "stopping": [],
+    }
+    storage.write_json(out / "study.json", info)
+
+    def run_cell(spec: runner.RunSpec, folder: Path) -> None:
+        report = functools.partial(progress, folder.name) if progress else None
+        runner.run(spec, folder, threads=threads, progress=report)
+
+    stop = study.stop
+    sprt_arms = stop.sprt.arms if stop and stop.sprt else ()
+    for cell in study_cells:
+        folder = cell_dir(out, cell.id)
+        if cell.arm in sprt_arms:
+            continue
+        if stop and stop.until_ci:
+            done = until_ci_done(folder, stop.focal, stop.until_ci)
+            run_sequential([cell.spec], [folder], step, stop.max_games, done, run_cell)
+            half_width = round(_half_width(folder, stop.focal), 6)
+            info["stopping"].append(
+                {"cells": [cell.id], "games": cell.spec.games, "half_width": half_width}
+            )
+        else:
+            run_cell(cell.spec, folder)
+    for first in (c for c in study_cells if sprt_arms and c.arm == sprt_arms[0]):
+        second = next(
+            c for c in study_cells if c.arm == sprt_arms[1] and c.group() == first.group()
+        )
+        folders = [cell_dir(out, first.id), cell_dir(out, second.id)]
+        done = functools.partial(_sprt_decided, *folders, stop.focal, stop.sprt)
+        run_sequential([first.spec, second.spec], folders, step, stop.max_games, done, run_cell)
+        llr, verdict = sprt_verdict(*folders, stop.focal, stop.sprt)
+        info["stopping"].append(
+            {
+                "cells": [first.id, second.id],
+                "games": first.spec.games,
+                "llr": round(llr, 4),
+                "verdict": verdict,
+            }
+        )
+    storage.write_json(out / "study.json", info)
+    return info
+
+
+def _sprt_decided(out_a: Path, out_b: Path, focal: str, sprt: Sprt) -> bool:
+    return sprt_verdict(out_a, out_b, focal, sprt)[1] != "undecided"
+
+
+def _half_width(folder: Path, focal: str) -> float:
+    from analyses.dataset import load_run
+    from analyses.paired import focal_half_width
+
+    return focal_half_width(load_run(folder), focal)

@@ -1,0 +1,211 @@
+"""Reproducibility of POWER runs through ``simcore.runner``, and the random streams behind it.
+
+A game's result is a pure function of (game, rules, seat strategies, seed, game index): the same
+spec gives the same table whatever the thread count, the chunk size or the number of invocations
+it took (resume), and a different spec is refused on an existing run directory without touching it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numba
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+from scipy.stats import chisquare
+
+from simcore import registry, runner, storage
+from simcore.rng import next_u64, rand_below, rand_bool, rand_float, seed_game_stream
+
+LINEUP = ["counter", "bluffer", "honest", "random"]
+GAMES = 20_000
+SEED = 424_242
+
+
+def spec(games: int = GAMES, seed: int = SEED, lineup=None, settings=(), players: int = 4):
+    return runner.build_spec(
+        "power", players, list(lineup or LINEUP), list(settings), seed, games, True
+    )
+
+
+def table(out: Path) -> pa.Table:
+    """Every part of a run, concatenated and sorted by game index."""
+    parts = [pq.read_table(path) for _, _, path in storage.parts(out)]
+    assert parts, f"no parts in {out}"
+    return pa.concat_tables(parts).sort_by("game_index")
+
+
+def file_hashes(out: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(out)): hashlib.sha256(path.read_bytes()).hexdigest()
+        for path in sorted(Path(out).rglob("*"))
+        if path.is_file()
+    }
+
+
+def timings(out: Path) -> dict:
+    return json.loads((Path(out) / "run.json").read_text())["timings"]
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> pa.Table:
+    """The reference run: GAMES games, 1 thread, chunks of 1000."""
+    out = tmp_path_factory.mktemp("reference")
+    runner.run(spec(), out, threads=1, chunk_size=1000)
+    result = table(out)
+    assert result.num_rows == GAMES
+    assert result.column("game_index").to_pylist() == list(range(GAMES))
+    return result
+
+
+def test_same_spec_twice_gives_identical_tables(reference, tmp_path):
+    runner.run(spec(), tmp_path, threads=1, chunk_size=1000)
+    assert table(tmp_path).equals(reference)
+
+
+def test_thread_count_does_not_change_results(reference, tmp_path):
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        pytest.skip("needs 2 numba threads")
+    info = runner.run(spec(), tmp_path, threads=2, chunk_size=1000)
+    assert info["timings"]["threads"] == 2
+    assert table(tmp_path).equals(reference)
+
+
+def test_chunk_size_does_not_change_results(reference, tmp_path):
+    runner.run(spec(), tmp_path, threads=None, chunk_size=7_777)
+    assert len(storage.parts(tmp_path)) == -(-GAMES // 7_777)
+    assert table(tmp_path).equals(reference)
+
+
+def test_half_run_then_resume_equals_one_run(reference, tmp_path):
+    half = GAMES // 2
+    first = runner.run(spec(games=half), tmp_path, chunk_size=1000)
+    assert first["timings"]["games_computed"] == half
+    assert table(tmp_path).equals(reference.slice(0, half))
+    second = runner.run(spec(games=GAMES), tmp_path, chunk_size=1000)
+    assert second["timings"]["games_computed"] == GAMES - half
+    assert second["spec"]["games"] == GAMES
+    assert table(tmp_path).equals(reference)
+    # A third run of the complete spec computes nothing and changes nothing.
+    before = {k: v for k, v in file_hashes(tmp_path).items() if k != "run.json"}
+    third = runner.run(spec(games=GAMES), tmp_path, chunk_size=1000)
+    assert third["timings"]["games_computed"] == 0
+    assert {k: v for k, v in file_hashes(tmp_path).items() if k != "run.json"} == before
+
+
+def test_interrupted_run_resumes_to_identical_content(reference, tmp_path):
+    runner.run(spec(), tmp_path, chunk_size=1000)
+    parts = storage.parts(tmp_path)
+    first, count, path = parts[len(parts) // 2]
+    path.unlink()
+    # a leftover temporary file of an interrupted write is not a part
+    (storage.games_dir(tmp_path) / f".{path.name}.abc.tmp").write_bytes(b"partial")
+    info = runner.run(spec(), tmp_path, chunk_size=1000)
+    assert info["timings"]["games_computed"] == count
+    assert [p[:2] for p in storage.parts(tmp_path)] == [p[:2] for p in parts]
+    assert table(tmp_path).equals(reference)
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        {"seed": SEED + 1},
+        {"lineup": ["counter", "bluffer", "honest", "counter"]},
+        {"lineup": ["counter:threshold=0.5", "bluffer", "honest", "random"]},
+        {"settings": ["max_turns=400"]},
+        {"players": 5, "lineup": ["counter", "bluffer", "honest", "random", "random"]},
+        {"games": GAMES // 4},  # same spec, but OUT already holds more games
+    ],
+    ids=["seed", "strategies", "strategy-params", "rules", "players", "fewer-games"],
+)
+def test_a_different_spec_on_the_same_out_is_refused_and_changes_nothing(tmp_path, other):
+    runner.run(spec(games=GAMES // 2), tmp_path, chunk_size=2500)
+    before = file_hashes(tmp_path)
+    with pytest.raises(registry.SpecError):
+        runner.run(spec(**{"games": GAMES // 2, **other}), tmp_path, chunk_size=1000)
+    assert file_hashes(tmp_path) == before
+
+
+def test_rotation_flag_is_part_of_the_identity(tmp_path):
+    runner.run(spec(games=100), tmp_path)
+    before = file_hashes(tmp_path)
+    fixed = runner.build_spec("power", 4, LINEUP, [], SEED, 100, False)
+    with pytest.raises(registry.SpecError):
+        runner.run(fixed, tmp_path)
+    assert file_hashes(tmp_path) == before
+
+
+def test_different_seeds_give_different_games(reference, tmp_path):
+    runner.run(spec(seed=SEED + 1), tmp_path, chunk_size=1000)
+    other = table(tmp_path)
+    assert not other.equals(reference)
+    same_turns = np.mean(other.column("turns").to_numpy() == reference.column("turns").to_numpy())
+    assert same_turns < 0.5
+
+
+def test_results_depend_on_the_game_index_alone(reference):
+    # Games 7,000-7,999 played on their own, in odd-sized chunks, equal those rows of the run.
+    tables = [t for _, t in runner.play_range(spec(), 7_000, 8_000, 333)]
+    assert pa.concat_tables(tables).equals(reference.slice(7_000, 1_000))
+
+
+# --- random streams -------------------------------------------------------------------------
+
+
+def draws(seed: int, index: int, n: int = 256) -> list[int]:
+    state = np.zeros(4, np.uint64)
+    seed_game_stream(seed, index, state)
+    return [int(next_u64(state)) for _ in range(n)]
+
+
+def test_same_seed_and_index_give_the_same_stream():
+    assert draws(7, 123) == draws(7, 123)
+    assert draws(0, 0) == draws(0, 0)
+
+
+def test_different_index_or_seed_gives_a_different_stream():
+    streams = [tuple(draws(7, index, 16)) for index in range(200)]
+    assert len(set(streams)) == 200
+    assert draws(7, 5) != draws(8, 5)
+    # nor a shifted copy of a neighbour
+    assert not set(draws(7, 1, 64)) & set(draws(7, 2, 64))
+
+
+def test_stream_state_is_not_degenerate():
+    state = np.zeros(4, np.uint64)
+    seed_game_stream(0, 0, state)
+    assert (state != 0).any()
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 7, 10, 1000])
+def test_rand_below_stays_in_range(n):
+    state = np.zeros(4, np.uint64)
+    seed_game_stream(99, n, state)
+    values = [rand_below(state, n) for _ in range(5000)]
+    assert min(values) >= 0 and max(values) <= n - 1
+    if n <= 10:
+        assert set(values) == set(range(n))
+
+
+@pytest.mark.parametrize("n", [2, 5, 6, 10])
+def test_rand_below_is_roughly_uniform(n):
+    state = np.zeros(4, np.uint64)
+    seed_game_stream(2026, 1, state)
+    counts = np.bincount([rand_below(state, n) for _ in range(60_000)], minlength=n)
+    assert chisquare(counts).pvalue > 1e-3
+
+
+def test_rand_float_and_rand_bool():
+    state = np.zeros(4, np.uint64)
+    seed_game_stream(5, 5, state)
+    values = np.array([rand_float(state) for _ in range(20_000)])
+    assert values.min() >= 0.0 and values.max() < 1.0
+    assert abs(values.mean() - 0.5) < 0.01
+    hits = sum(rand_bool(state, 0.3) for _ in range(20_000))
+    assert abs(hits / 20_000 - 0.3) < 0.015
+    assert not any(rand_bool(state, 0.0) for _ in range(1000))
+    assert all(rand_bool(state, 1.0) for _ in range(1000))
