@@ -406,7 +406,10 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
             st[STATS + N_SEAT_STATS * seat + BLUFFS_MADE] += 1
         outcome = challenge_round(seat, claim, players, turn, st, rules, sids, prm, rng, trace)
         if outcome == CLAIM_FAILED:
-            if rules[R_REFUND_FAILED_ACTION] != 0 and paid > 0:
+            # A claimant that the challenge eliminated has handed its Dollars to the Safe
+            # (eliminated_coins_to_safe): the refund stays there too.
+            out_to_safe = influence(st, seat) == 0 and rules[R_ELIMINATED_COINS_TO_SAFE] != 0
+            if rules[R_REFUND_FAILED_ACTION] != 0 and paid > 0 and not out_to_safe:
                 refund = min(paid, st[SAFE])
                 st[SAFE] -= refund
                 st[COINS + seat] += refund

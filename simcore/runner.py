@@ -7,6 +7,7 @@ written. Peak memory is one chunk, whatever the number of games.
 
 from __future__ import annotations
 
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -112,7 +113,13 @@ def load_spec(out: Path) -> RunSpec | None:
         raise registry.SpecError(f"{path} is not a powerlab run.json ({error})") from None
 
 
-def check_out_dir(spec: RunSpec, out: Path) -> None:
+def shard_info(shard: tuple[int, int] | None, first: int, stop: int) -> dict | None:
+    if shard is None:
+        return None
+    return {"index": shard[0], "count": shard[1], "first": first, "stop": stop}
+
+
+def check_out_dir(spec: RunSpec, out: Path, shard: tuple[int, int] | None = None) -> None:
     """Refuse, before writing anything, an OUT that holds something other than this run."""
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -128,8 +135,17 @@ def check_out_dir(spec: RunSpec, out: Path) -> None:
             f"--out {out} holds a run with a different {', '.join(changed)}; "
             "use another --out or the same spec"
         )
+    stored_shard = storage.read_json(out / "run.json").get("shard")
+    wanted_shard = shard_info(shard, *shard_range(spec.games, shard))
+    if stored_shard is not None and shard is not None:
+        stored_shard = {k: stored_shard[k] for k in ("index", "count")}
+        wanted_shard = {"index": shard[0], "count": shard[1]}
+    if stored_shard != wanted_shard and (stored_shard or shard):
+        raise registry.SpecError(
+            f"--out {out} holds shard {stored_shard} of this spec, not {wanted_shard}"
+        )
     last = max((first + count for first, count, _ in storage.parts(out)), default=0)
-    if last > spec.games:
+    if shard is None and last > spec.games:
         raise registry.SpecError(
             f"--out {out} already holds {last} games, more than --games {spec.games}"
         )
@@ -203,19 +219,46 @@ def set_threads(threads: int | None) -> int:
     return numba.get_num_threads()
 
 
-def play_range(spec: RunSpec, first: int, stop: int, chunk_size: int):
-    """Yield (first index, arrow table) for each chunk of games in [first, stop)."""
+def play_chunk(spec: RunSpec, start: int, n: int) -> pa.Table:
+    """Games ``start .. start + n - 1`` of ``spec`` as an Arrow table (local and Dask paths)."""
     game = registry.make(spec.game)
     kernel = game.kernel()
     prepared = kernel.prepare(spec.rules, spec.players)
     ids, params = game.encode_strategies(spec.seat_strategies())
     lineup = spec.lineup() if len(spec.strategies) > 1 else spec.lineup() * spec.players
-    for start in range(first, stop, chunk_size):
-        n = min(chunk_size, stop - start)
-        game_out, seat_out = kernel.run_chunk(
-            prepared, spec.players, ids, params, spec.seed, start, n, spec.rotate_seats
-        )
-        yield start, to_table(game, lineup, start, game_out, seat_out)
+    game_out, seat_out = kernel.run_chunk(
+        prepared, spec.players, ids, params, spec.seed, start, n, spec.rotate_seats
+    )
+    return to_table(game, lineup, start, game_out, seat_out)
+
+
+def chunk_plan(ranges: list[tuple[int, int]], chunk_size: int) -> list[tuple[int, int]]:
+    """(first index, count) of each chunk covering the [first, stop) ranges."""
+    return [
+        (start, min(chunk_size, stop - start))
+        for first, stop in ranges
+        for start in range(first, stop, chunk_size)
+    ]
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``K/N`` (1 <= K <= N) → (K, N)."""
+    k, slash, n = text.partition("/")
+    try:
+        k_value, n_value = int(k), int(n)
+    except ValueError:
+        k_value = n_value = 0
+    if not slash or not 1 <= k_value <= n_value:
+        raise registry.SpecError(f"--shard expects K/N with 1 <= K <= N, not {text!r}")
+    return k_value, n_value
+
+
+def shard_range(games: int, shard: tuple[int, int] | None) -> tuple[int, int]:
+    """The [first, stop) game indices of shard K of N: consecutive, near-equal slices."""
+    if shard is None:
+        return 0, games
+    k, n = shard
+    return games * (k - 1) // n, games * k // n
 
 
 def run(
@@ -224,33 +267,49 @@ def run(
     threads: int | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     progress: Callable[[int, int], None] | None = None,
+    shard: tuple[int, int] | None = None,
+    scheduler: str | None = None,
 ) -> dict:
-    """Compute every game of ``spec`` that ``out`` lacks; returns the final run.json."""
+    """Compute every game of ``spec`` (of its ``shard``) that ``out`` lacks; returns run.json.
+
+    ``scheduler`` runs the chunks as Dask tasks (``local:N`` or a scheduler address); without it
+    they run here on ``threads`` numba threads.
+    """
     out = Path(out)
-    check_out_dir(spec, out)
+    check_out_dir(spec, out, shard)
     if chunk_size < 1:
         raise registry.SpecError(f"--chunk-size must be at least 1, not {chunk_size}")
-    used_threads = set_threads(threads)
+    if scheduler is None:
+        used_threads = set_threads(threads)
+    else:
+        used_threads = threads or 1
+    first, stop = shard_range(spec.games, shard)
     storage.games_dir(out).mkdir(parents=True, exist_ok=True)
     run_json = out / "run.json"
     info = storage.read_json(run_json) if run_json.exists() else run_info(spec)
     info["spec"]["games"] = spec.games
+    info["shard"] = shard_info(shard, first, stop)
     info["finished"] = None
     storage.write_json(run_json, info)
 
-    covered = [(first, count) for first, count, _ in storage.parts(out)]
-    todo = storage.missing_ranges(covered, 0, spec.games)
-    done = spec.games - sum(b - a for a, b in todo)
+    covered = [(start, count) for start, count, _ in storage.parts(out)]
+    chunks = chunk_plan(storage.missing_ranges(covered, first, stop), chunk_size)
+    done = stop - first - sum(n for _, n in chunks)
     if progress:
-        progress(done, spec.games)
+        progress(done, stop - first)
     started = time.perf_counter()
     computed = 0
-    for first, stop in todo:
-        for start, table in play_range(spec, first, stop, chunk_size):
-            storage.write_part(out, start, table)
-            computed += table.num_rows
-            if progress:
-                progress(done + computed, spec.games)
+    if scheduler is None:
+        tables = ((start, play_chunk(spec, start, n)) for start, n in chunks)
+    else:
+        from simcore import cluster
+
+        tables = cluster.play_chunks(spec, chunks, scheduler, used_threads)
+    for start, table in tables:
+        storage.write_part(out, start, table)
+        computed += table.num_rows
+        if progress:
+            progress(done + computed, stop - first)
     seconds = time.perf_counter() - started
     info["finished"] = _now()
     info["timings"] = {
@@ -259,6 +318,58 @@ def run(
         "games_per_s": round(computed / seconds, 1) if computed and seconds > 0 else None,
         "threads": used_threads,
         "chunk_size": chunk_size,
+        "scheduler": scheduler,
     }
     storage.write_json(run_json, info)
+    return info
+
+
+def merge(run_dirs: list[Path], out: Path) -> dict:
+    """Combine shard runs of one spec into ``out``: every game index exactly once, or SpecError.
+
+    The merged dataset holds the same rows as one unsharded run of the spec.
+    """
+    out = Path(out)
+    if not run_dirs:
+        raise registry.SpecError("merge needs at least one run directory")
+    if out.exists() and (not out.is_dir() or any(out.iterdir())):
+        raise registry.SpecError(f"--out {out} already exists and is not empty")
+    specs = []
+    for folder in run_dirs:
+        spec = load_spec(folder)
+        if spec is None:
+            raise registry.SpecError(f"{folder} holds no powerlab run (no run.json)")
+        specs.append(spec)
+    first = specs[0]
+    for folder, spec in zip(run_dirs, specs, strict=True):
+        if spec.identity() != first.identity() or spec.games != first.games:
+            changed = [k for k in IDENTITY_KEYS if spec.identity()[k] != first.identity()[k]]
+            what = ", ".join(changed) or "games"
+            raise registry.SpecError(
+                f"{folder} is a run of a different spec ({what}) than {run_dirs[0]}"
+            )
+    found = sorted(
+        (start, count, path) for folder in run_dirs for start, count, path in storage.parts(folder)
+    )
+    cursor = 0
+    for start, count, path in [*found, (first.games, 0, None)]:  # the sentinel checks the end
+        if start < cursor:
+            raise registry.SpecError(
+                f"game indices {start}-{min(cursor, start + count) - 1} appear twice "
+                f"(again in {path.parent.parent}): is a shard given twice?"
+            )
+        if start > cursor:
+            raise registry.SpecError(
+                f"game indices {cursor}-{start - 1} are missing: is a shard missing or unfinished?"
+            )
+        cursor = start + count
+    storage.games_dir(out).mkdir(parents=True, exist_ok=True)
+    for _, _, path in found:
+        storage.atomic_write_bytes(
+            storage.games_dir(out) / path.name, lambda tmp, src=path: shutil.copyfile(src, tmp)
+        )
+    info = run_info(first)
+    info["finished"] = _now()
+    info["merged_from"] = [str(folder) for folder in run_dirs]
+    storage.write_json(out / "run.json", info)
     return info

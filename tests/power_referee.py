@@ -18,10 +18,6 @@ How a replay works. The trace holds two kinds of facts:
 
 Any disagreement raises ``AssertionError`` naming the game, the trace row index, what the rules
 expected and what the kernel wrote.
-
-Known kernel deviations. ``replay`` is strict by default. A deviation the referee has found in
-the kernel, and that has been reported, can be tolerated by name (``tolerate=...``) so that a
-sweep still checks every other rule; each one is listed in ``DEVIATIONS``.
 """
 
 from __future__ import annotations
@@ -79,16 +75,6 @@ CLAIMED_CHARACTER = {
 TARGETED = {OVERTHROW, FIRE, STEAL}
 #: Rulebook, "Blocking Actions": which characters may block which action.
 BLOCKERS = {AID: (BANKER,), FIRE: (LAWYER,), STEAL: (POLITICIAN, JOURNALIST)}
-
-#: Kernel behaviours that disagree with the rules, tolerated only when named in ``tolerate``.
-REFUND_TO_ELIMINATED = "refund_to_eliminated"
-DEVIATIONS = {
-    REFUND_TO_ELIMINATED: (
-        "with eliminated_coins_to_safe, the kernel refunds a failed action's cost to an actor who "
-        "was just eliminated by that challenge (after its coins went back to the Safe), so an "
-        "eliminated player keeps Dollars for the rest of the game"
-    ),
-}
 
 #: Field names of each event, for readable messages.
 FIELDS = {
@@ -259,11 +245,7 @@ class Referee:
         rules: dict,
         players: int,
         game_label: str = "",
-        tolerate: frozenset[str] = frozenset(),
     ):
-        unknown = set(tolerate) - set(DEVIATIONS)
-        assert not unknown, f"unknown deviations {sorted(unknown)}; known: {sorted(DEVIATIONS)}"
-        self.tolerate = frozenset(tolerate)
         assert 3 <= players <= 6, "Rulebook, Set up: this game can be played with 3-6 players"
         self.rules = Rules.from_dict(rules)
         self.n = players
@@ -376,13 +358,12 @@ class Referee:
         t = self.table
         actor = t.players[seat]
         if not actor.alive and self.rules.eliminated_coins_to_safe:
-            if REFUND_TO_ELIMINATED not in self.tolerate:
-                if self.trace.peek() == EV_REFUND:
-                    self.trace.fail(
-                        f"no refund: seat {seat} was eliminated by this challenge and its Dollars "
-                        "went back to the Safe (eliminated_coins_to_safe)"
-                    )
-                return
+            if self.trace.peek() == EV_REFUND:
+                self.trace.fail(
+                    f"no refund: seat {seat} was eliminated by this challenge and its Dollars "
+                    "went back to the Safe (eliminated_coins_to_safe)"
+                )
+            return
         amount = min(cost, t.safe)
         self.trace.expect(EV_REFUND, seat, amount, what="the failed action's refund")
         t.safe -= amount
@@ -583,17 +564,19 @@ class Referee:
                 what=f"seat {seat}'s state after turn {t.turns}",
             )
         # Rulebook, Components: 50 Dollars (``safe_size``) and 3 (``copies``) of each character.
+        # These are self-checks of the referee's state (the kernel's was compared row by row).
+        where = f"POWER referee, game {self.label!r}, after trace row {self.trace.index - 1}"
         dollars = t.safe + sum(p.coins for p in t.players)
-        assert dollars == r.safe_size, f"game {self.label!r}: {dollars} Dollars in play"
-        assert t.safe >= 0 and all(p.coins >= 0 for p in t.players), f"game {self.label!r}"
-        if r.eliminated_coins_to_safe and REFUND_TO_ELIMINATED not in self.tolerate:
+        assert dollars == r.safe_size, f"{where}: {dollars} Dollars in play, not {r.safe_size}"
+        assert t.safe >= 0 and all(p.coins >= 0 for p in t.players), f"{where}: negative Dollars"
+        if r.eliminated_coins_to_safe:
             rich = [seat for seat, p in enumerate(t.players) if not p.alive and p.coins]
-            assert not rich, f"game {self.label!r}: eliminated seats {rich} hold Dollars"
+            assert not rich, f"{where}: eliminated seats {rich} hold Dollars"
         cards = Counter(c for p in t.players for c in p.cards)
         for character in range(N_CHARACTERS):
             total = t.deck[character] + cards[character]
             assert total == r.copies_per_character, (
-                f"game {self.label!r}: {total} {CHARACTERS[character]} cards in play"
+                f"{where}: {total} {CHARACTERS[character]} cards in play"
             )
 
     def check_end(self) -> None:
@@ -621,10 +604,6 @@ def replay(
     rules: dict,
     players: int,
     game_label: str = "",
-    *,
-    tolerate: frozenset[str] | set[str] = frozenset(),
 ) -> Table:
-    """Replay one kernel trace against the rulebook; AssertionError on any disagreement.
-
-    ``tolerate`` names known kernel deviations (keys of ``DEVIATIONS``) to accept."""
-    return Referee(rules, players, game_label, frozenset(tolerate)).replay(trace_rows)
+    """Replay one kernel trace against the rulebook; AssertionError on any disagreement."""
+    return Referee(rules, players, game_label).replay(trace_rows)
