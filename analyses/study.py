@@ -111,3 +111,18 @@ def paired_table(study: StudyDir) -> pl.DataFrame:
             result = compare_runs(cell.run, base.run, focal)
             rows.append({"group": group, "arm": cell.arm, "baseline": baseline, **result})
     return pl.DataFrame(rows)
+
+
+def rating_pools(study: StudyDir) -> list[tuple[str, list[Run]]]:
+    """Cells that share players and rules, pooled for ratings when they hold two or more
+    strategy labels: (description, runs) in cell order."""
+    pools: dict[str, list[Run]] = {}
+    for cell in study.cells:
+        rules = cell.run.spec["rules"]
+        key = f"{cell.run.players} players, rules " + json.dumps(rules, sort_keys=True)
+        pools.setdefault(key, []).append(cell.run)
+    return [
+        (key, runs)
+        for key, runs in pools.items()
+        if len({label for run in runs for label in run.lineup}) > 1
+    ]

@@ -8,12 +8,21 @@ import numpy as np
 import polars as pl
 from matplotlib.figure import Figure
 
-from analyses.study import StudyDir, load_study_dir, paired_table, summary_table
-from reports.figures import _legend_outside, _plot_axes, page, table_figure, wrap_label
+from analyses.ratings import bradley_terry, pooled_matchups
+from analyses.study import StudyDir, load_study_dir, paired_table, rating_pools, summary_table
+from reports.figures import (
+    _legend_outside,
+    _plot_axes,
+    matchup_figure,
+    page,
+    table_figure,
+    wrap_label,
+)
 from reports.pdf import save_pdf
 from simcore import storage
 
 MAX_FOREST_ROWS = 40
+MAX_RATING_POOLS = 3
 
 
 def title_page(study: StudyDir) -> Figure:
@@ -86,6 +95,31 @@ def forest_figure(paired: pl.DataFrame) -> Figure:
     return fig
 
 
+def ratings_figure(ratings: pl.DataFrame, pool: str) -> Figure:
+    """Bradley–Terry ratings, ranked, with 95% intervals and their values as a table."""
+    fig = page(
+        "Ratings (Bradley–Terry)",
+        f"Pool: {pool}. Each strategy's rating on the Elo scale (mean 0), strongest on top, "
+        "fitted to who beat whom (a win beats every other strategy at the table). 400 points "
+        "apart means the stronger wins 10 to 1 head to head; whiskers are 95% intervals, so "
+        "strategies whose whiskers overlap are not clearly ranked.",
+    )
+    ax = _plot_axes(fig)
+    y = np.arange(len(ratings))
+    rating = ratings["rating"].to_numpy()
+    err = [rating - ratings["ci_low"].to_numpy(), ratings["ci_high"].to_numpy() - rating]
+    ax.errorbar(rating, y, xerr=err, fmt="o", capsize=4, color="black")
+    ax.set_yticks(y, [wrap_label(label) for label in ratings["strategy"]], fontsize=9)
+    ax.invert_yaxis()
+    for k, row in enumerate(ratings.iter_rows(named=True)):
+        ax.text(1.02, k, f"#{k + 1}  {row['rating']:+.0f} [{row['ci_low']:+.0f}, "
+                f"{row['ci_high']:+.0f}]\nn = {row['games']:,}",
+                transform=ax.get_yaxis_transform(), va="center", fontsize=9)  # fmt: skip
+    ax.axvline(0, linestyle="--", color="grey")
+    ax.set_xlabel("rating (Elo scale, 95% CI)")
+    return fig
+
+
 def stopping_figure(study: StudyDir) -> Figure:
     """How many games each sequentially stopped cell (or SPRT pair) played, and why."""
     table = pl.DataFrame(
@@ -103,7 +137,8 @@ def stopping_figure(study: StudyDir) -> Figure:
 
 
 def study_pages(study: StudyDir, summary: pl.DataFrame) -> list[Figure]:
-    """Title, response curves per swept key, paired differences and stopping, as present."""
+    """Title, response curves per swept key, paired differences, matchups and ratings per pool
+    of cells with the same rules, and stopping, as present."""
     pages = [title_page(study)]
     for axis in study.axes:
         pages.append(response_figure(summary, study.axes, axis, "strategy"))
@@ -111,6 +146,10 @@ def study_pages(study: StudyDir, summary: pl.DataFrame) -> list[Figure]:
     paired = paired_table(study)
     if not paired.is_empty():
         pages.append(forest_figure(paired))
+    for pool, runs in rating_pools(study)[:MAX_RATING_POOLS]:
+        matchups = pooled_matchups(runs)
+        pages.append(matchup_figure(matchups, runs[0].players))
+        pages.append(ratings_figure(bradley_terry(matchups), pool))
     if study.info["stopping"]:
         pages.append(stopping_figure(study))
     return pages

@@ -846,25 +846,29 @@ def test_eliminated_players_dollars_return_to_the_safe(to_safe):
         assert t.coins(1) == 4 and t.safe == safe + 7
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="kernel bug: take_turn refunds a caught claim's cost after lose_influence has "
-    "eliminated the claimant and sent its Dollars to the Safe, so an eliminated player ends "
-    "the game holding the refund (eliminated_coins_to_safe=true promises 0)",
-)
-def test_eliminated_claimant_keeps_no_refund():
-    # One influence left, bluffs a CEO (pays 3 of its 4), is caught and eliminated.
+@pytest.mark.parametrize("to_safe", [True, False])
+def test_eliminated_claimant_keeps_no_refund(to_safe):
+    # One influence left, bluffs a CEO (pays 3 of its 4), is caught and eliminated: its Dollars
+    # go to the Safe, and so does the refund (it would be returned at once).
     t = Table(
         [(L, J), (B, P), (C, B)],
         [4, 1, 4],
         [ALWAYS_BLUFF, CHALLENGE_ALL, HONEST],
         down=[(1, 0), (1, 1), (1, 1)],
+        rules={"eliminated_coins_to_safe": to_safe},
     )
     safe = t.safe
     t.turn(0)
-    assert t.action()[1] == FIRE
+    assert t.action() == (0, FIRE, 2, 3)
     assert t.influence(0) == 0
-    assert t.coins(0) == 0 and t.safe == safe + 4
+    if to_safe:
+        assert t.events(EV_ELIMINATED) == [(0, 1, 0, 0, 0, 0, 0)]
+        assert not t.events(EV_REFUND)
+        assert t.coins(0) == 0 and t.safe == safe + 4
+    else:
+        # the eliminated player keeps its Dollars, the refund included
+        assert t.events(EV_REFUND) == [(0, 3, 0, 0, 0, 0, 0)]
+        assert t.coins(0) == 4 and t.safe == safe
 
 
 # --- whole games ----------------------------------------------------------------------------
