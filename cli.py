@@ -95,6 +95,28 @@ def _check_stop(spec, out: Path, until_ci: float, max_games: int, focal: str) ->
     runner.check_out_dir(resumed, out)
 
 
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--scheduler",
+        help="Run the chunks as tasks on a running Dask scheduler, e.g. tcp://host:8786 "
+        "(docs/cluster.md). Results are identical to a local run.",
+    ),
+]
+ClusterOpt = Annotated[
+    str | None,
+    typer.Option("--cluster", help="local:N starts a Dask cluster of N worker processes here."),
+]
+
+
+def _dask_target(scheduler: str | None, cluster: str | None) -> str | None:
+    if scheduler and cluster:
+        raise BadInput("give --scheduler or --cluster, not both")
+    if cluster is not None and not cluster.startswith("local:"):
+        raise BadInput(f"--cluster expects local:N, not {cluster!r}")
+    return scheduler or cluster
+
+
 def _spec(game, players, strategies, settings, seed, games, rotate):
     from simcore import runner
 
@@ -158,6 +180,16 @@ def run(
         int, typer.Option("--max-games", help="Cap on the games of a --until-ci run.")
     ] = 10_000_000,
     focal: FocalOpt = "seat:0",
+    shard: Annotated[
+        str | None,
+        typer.Option(
+            "--shard",
+            help="K/N: compute only shard K of N of the game indices (SLURM/PBS array jobs); "
+            "combine the shards with `powerlab merge`. See docs/cluster.md.",
+        ),
+    ] = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
 ) -> None:
     """Play GAMES games and store one row per game under OUT (resumable: rerun to finish)."""
     from rich.progress import (
@@ -172,7 +204,11 @@ def run(
     from simcore import runner, storage
 
     spec = _spec(game, players, strategy, settings, seed, games, rotate_seats)
+    shard_slice = runner.parse_shard(shard) if shard else None
+    dask_target = _dask_target(scheduler, cluster)
     if until_ci is not None:
+        if shard_slice:
+            raise BadInput("--until-ci needs the whole run: it cannot be combined with --shard")
         _check_stop(spec, out, until_ci, max_games, focal)
     started = time.perf_counter()
     first_done: list[int] = []
@@ -199,8 +235,9 @@ def run(
         def run_spec(spec: runner.RunSpec, out: Path) -> dict:
             progress.update(task, total=spec.games)
             return runner.run(
-                spec, out, threads=threads, chunk_size=chunk_size, progress=on_progress
-            )
+                spec, out, threads=threads, chunk_size=chunk_size, progress=on_progress,
+                shard=shard_slice, scheduler=dask_target,
+            )  # fmt: skip
 
         if until_ci is None:
             info = run_spec(spec, out)
@@ -217,6 +254,21 @@ def run(
         + (f", {rate:,.0f} games/s" if rate else "")
         + f"). Next: powerlab summary {out}"
     )
+
+
+@app.command()
+def merge(
+    run_dirs: Annotated[list[Path], typer.Argument(help="Shard run directories of one spec.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="New directory for the merged run.")],
+) -> None:
+    """Combine the shards of a run (made with `run --shard K/N`) into one run directory.
+
+    Checks that every shard has the same spec and that every game index is present exactly once.
+    """
+    from simcore import runner
+
+    info = runner.merge(run_dirs, out)
+    typer.echo(f"{out}: merged {len(run_dirs)} shards, {info['spec']['games']} games")
 
 
 @app.command()
@@ -410,6 +462,8 @@ def study_run(
         int | None, typer.Option("--games", "-n", help="Games per cell (overrides the file).")
     ] = None,
     threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
 ) -> None:
     """Run every cell of a study, then write OUT/summary.parquet and OUT/report.pdf."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -417,6 +471,7 @@ def study_run(
     from reports.study import write_study_report
     from simcore.study import cells, load_study, run_study
 
+    dask_target = _dask_target(scheduler, cluster)
     study = load_study(file)
     n_cells = len(cells(study, games))
     with Progress(
@@ -435,7 +490,9 @@ def study_run(
                 progress.update(cell_task, completed=len(seen) - 1)
             progress.update(game_task, description=cell_id, completed=done, total=total)
 
-        run_study(study, out, games=games, threads=threads, progress=on_progress)
+        run_study(
+            study, out, games=games, threads=threads, progress=on_progress, scheduler=dask_target
+        )
         progress.update(cell_task, completed=n_cells)
     titles = write_study_report(out)
     typer.echo(f"{out}: {n_cells} cells; report {out / 'report.pdf'} ({len(titles)} pages)")

@@ -61,30 +61,29 @@ def connect(scheduler: str):
 
 
 def play_chunks(
-    spec: RunSpec, chunks: list[tuple[int, int]], scheduler: str, threads: int
+    spec: RunSpec, chunks: list[tuple[int, int]], client, threads: int
 ) -> Iterator[tuple[int, pa.Table]]:
     """(first index, table) for every chunk, in completion order, computed on Dask workers."""
     from dask.distributed import as_completed
 
     if not chunks:
         return
-    with connect(scheduler) as client:
-        workers = max(1, len(client.nthreads()))
-        pending = iter(chunks)
+    workers = max(1, len(client.nthreads()))
+    pending = iter(chunks)
 
-        def submit(start: int, n: int):
-            return client.submit(
-                _play_on_worker, spec, start, n, threads, pure=False, retries=TASK_RETRIES
-            )
+    def submit(start: int, n: int):
+        return client.submit(
+            _play_on_worker, spec, start, n, threads, pure=False, retries=TASK_RETRIES
+        )
 
-        window = as_completed()
-        for start, n in _take(pending, workers * IN_FLIGHT_PER_WORKER):
+    window = as_completed()
+    for start, n in _take(pending, workers * IN_FLIGHT_PER_WORKER):
+        window.add(submit(start, n))
+    for future in window:
+        yield future.result()
+        future.release()
+        for start, n in _take(pending, 1):
             window.add(submit(start, n))
-        for future in window:
-            yield future.result()
-            future.release()
-            for start, n in _take(pending, 1):
-                window.add(submit(start, n))
 
 
 def _take(iterator, count: int):

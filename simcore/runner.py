@@ -7,6 +7,8 @@ written. Peak memory is one chunk, whatever the number of games.
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import shutil
 import time
 from collections.abc import Callable
@@ -279,10 +281,31 @@ def run(
     check_out_dir(spec, out, shard)
     if chunk_size < 1:
         raise registry.SpecError(f"--chunk-size must be at least 1, not {chunk_size}")
-    if scheduler is None:
-        used_threads = set_threads(threads)
-    else:
-        used_threads = threads or 1
+    with contextlib.ExitStack() as stack:
+        if scheduler is None:
+            used_threads = set_threads(threads)
+            play_chunks = _play_here
+        else:
+            # Connect before writing anything: an unreachable scheduler leaves OUT untouched.
+            from simcore import cluster
+
+            used_threads = threads or 1
+            client = stack.enter_context(cluster.connect(scheduler))
+            play_chunks = functools.partial(
+                cluster.play_chunks, client=client, threads=used_threads
+            )
+        info = _run_chunks(spec, out, chunk_size, progress, shard, play_chunks)
+        info["timings"].update(threads=used_threads, chunk_size=chunk_size, scheduler=scheduler)
+        storage.write_json(out / "run.json", info)
+        return info
+
+
+def _play_here(spec: RunSpec, chunks: list[tuple[int, int]]):
+    return ((start, play_chunk(spec, start, n)) for start, n in chunks)
+
+
+def _run_chunks(spec, out, chunk_size, progress, shard, play_chunks) -> dict:
+    """Write run.json, then every missing chunk of the shard; returns run.json with timings."""
     first, stop = shard_range(spec.games, shard)
     storage.games_dir(out).mkdir(parents=True, exist_ok=True)
     run_json = out / "run.json"
@@ -299,13 +322,7 @@ def run(
         progress(done, stop - first)
     started = time.perf_counter()
     computed = 0
-    if scheduler is None:
-        tables = ((start, play_chunk(spec, start, n)) for start, n in chunks)
-    else:
-        from simcore import cluster
-
-        tables = cluster.play_chunks(spec, chunks, scheduler, used_threads)
-    for start, table in tables:
+    for start, table in play_chunks(spec, chunks):
         storage.write_part(out, start, table)
         computed += table.num_rows
         if progress:
@@ -316,11 +333,7 @@ def run(
         "seconds": round(seconds, 3),
         "games_computed": computed,
         "games_per_s": round(computed / seconds, 1) if computed and seconds > 0 else None,
-        "threads": used_threads,
-        "chunk_size": chunk_size,
-        "scheduler": scheduler,
     }
-    storage.write_json(run_json, info)
     return info
 
 

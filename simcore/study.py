@@ -429,6 +429,7 @@ def run_study(
     out: Path,
     games: int | None = None,
     threads: int | None = None,
+    scheduler: str | None = None,
     progress: Callable[[str, int, int], None] | None = None,
 ) -> dict:
     """Run every cell (all validated first) and write OUT/study.json; returns it.
@@ -453,7 +454,7 @@ def run_study(
 
     def run_cell(spec: runner.RunSpec, folder: Path) -> None:
         report = functools.partial(progress, folder.name) if progress else None
-        runner.run(spec, folder, threads=threads, progress=report)
+        runner.run(spec, folder, threads=threads, progress=report, scheduler=scheduler)
 
     stop = study.stop
     sprt_arms = stop.sprt.arms if stop and stop.sprt else ()

@@ -132,6 +132,15 @@ BAD_RUNS = [
     (["report", "{out}"], ""),
     (["replay", "power", "--game-index", -1], "--game-index"),
     (["bench", "nosuchgame"], "unknown game"),
+    (["run", "power", "--shard", "4/3", "--out", "{new}"], "--shard"),
+    (["run", "power", "--cluster", "remote:2", "--out", "{new}"], "--cluster"),
+    (["run", "power", "--cluster", "local:x", "--out", "{new}"], "--cluster"),
+    (
+        ["run", "power", "--cluster", "local:1", "--scheduler", "tcp://h:1", "--out", "{new}"],
+        "not both",
+    ),
+    (["run", "power", "--scheduler", "tcp://127.0.0.1:9", "--games", 10, "--out", "{new}"], "Dask"),
+    (["merge", "{out}", "--out", "{new}"], "no powerlab run"),
 ]
 
 
@@ -174,3 +183,17 @@ def test_report_to_missing_folder_is_refused(small_run, tmp_path):
     result = powerlab("report", small_run, "-o", tmp_path / "nope" / "r.pdf")
     assert result.returncode == 2
     assert "does not exist" in result.stderr
+
+
+def test_shards_then_merge_through_the_cli(small_run, tmp_path):
+    for k in (1, 2):
+        result = powerlab(
+            "run", "power", "--players", 4, *LINEUP, "--games", 3000, "--seed", 5,
+            "--shard", f"{k}/2", "--out", tmp_path / f"shard{k}",
+        )  # fmt: skip
+        assert result.returncode == 0, result.stderr
+    result = powerlab("merge", tmp_path / "shard1", tmp_path / "shard2", "--out", tmp_path / "m")
+    assert result.returncode == 0, result.stderr
+    merged = json.loads(powerlab("summary", tmp_path / "m", "--json").stdout)
+    whole = json.loads(powerlab("summary", small_run, "--json").stdout)
+    assert merged["by_strategy"] == whole["by_strategy"]
