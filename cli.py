@@ -357,6 +357,14 @@ def bench(
             "and report the speed-up.",
         ),
     ] = False,
+    dask: Annotated[
+        bool,
+        typer.Option(
+            "--dask",
+            help="Also measure the Dask path: the run on LocalClusters of 1 and 2 worker "
+            "processes against the local runner (scaling and per-chunk overhead).",
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Games per second after warm-up (compile excluded), 1 thread and all threads.
@@ -405,6 +413,10 @@ def bench(
             entry["python_games_per_s"] = python_rate
             entry["jit_speedup_1_thread"] = round(entry["1"]["games_per_s"] / python_rate, 1)
         runner.set_threads(None)
+        if dask:
+            from simcore import cluster
+
+            entry["dask"] = cluster.benchmark(spec, runner.DEFAULT_CHUNK_SIZE, repeat)
         results[game_id] = entry
     if as_json:
         typer.echo(json.dumps(results, indent=2))
@@ -416,6 +428,13 @@ def bench(
             if isinstance(v, dict)
         )
         line = f"{game_id} ({entry['players']} players, {games} games, best of {repeat}): {rates}"
+        if "dask" in entry:
+            d = entry["dask"]
+            line += (
+                f"; Dask: 2 workers {d['scaling_2_vs_1_workers']:.2f}x 1 worker, overhead "
+                f"{100 * d['dask_overhead_share']:.1f}% ({d['dask_overhead_ms_per_chunk']:.0f} ms "
+                "per chunk) against the local runner"
+            )
         if "jit_speedup_1_thread" in entry:
             line += f"; JIT speed-up over plain Python: {entry['jit_speedup_1_thread']:,.0f}x"
         typer.echo(line)

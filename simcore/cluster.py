@@ -92,3 +92,51 @@ def _take(iterator, count: int):
         if item is None:
             return
         yield item
+
+
+def _warm_up(spec: RunSpec) -> None:
+    """Load the compiled kernel in a worker process (compile time is no part of a benchmark)."""
+    play_chunk(spec, 0, 10)
+
+
+def benchmark(spec: RunSpec, chunk_size: int, repeat: int) -> dict:
+    """Games/s of the same run here (1 numba thread) and on LocalClusters of 1 and 2 worker
+    processes (1 thread each), measured over the chunk loop with the parts written, best of
+    ``repeat``; plus the 2-vs-1-worker scaling and the Dask path's overhead per chunk."""
+    import tempfile
+    from pathlib import Path
+
+    from dask.distributed import Client, LocalCluster
+
+    from simcore import runner
+
+    def games_per_s(scheduler: str | None) -> float:
+        best = float("inf")
+        for _ in range(repeat):
+            with tempfile.TemporaryDirectory() as folder:
+                info = runner.run(
+                    spec, Path(folder) / "run", threads=1, chunk_size=chunk_size,
+                    scheduler=scheduler,
+                )  # fmt: skip
+            best = min(best, info["timings"]["seconds"])
+        return spec.games / best
+
+    _warm_up(spec)
+    result = {"local_1_thread": games_per_s(None)}
+    for workers in (1, 2):
+        with (
+            LocalCluster(
+                n_workers=workers, threads_per_worker=1, processes=True,
+                dashboard_address=None, host="127.0.0.1",
+            ) as local_cluster,
+            Client(local_cluster) as client,
+        ):  # fmt: skip
+            client.run(_warm_up, spec)
+            result[f"dask_{workers}_workers"] = games_per_s(local_cluster.scheduler_address)
+    n_chunks = -(-spec.games // chunk_size)
+    local_s, dask_s = 1 / result["local_1_thread"], 1 / result["dask_1_workers"]
+    result["scaling_2_vs_1_workers"] = result["dask_2_workers"] / result["dask_1_workers"]
+    result["dask_overhead_share"] = dask_s / local_s - 1
+    result["dask_overhead_ms_per_chunk"] = (dask_s - local_s) * spec.games / n_chunks * 1000
+    result.update(games=spec.games, chunk_size=chunk_size, chunks=n_chunks)
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in result.items()}
