@@ -25,7 +25,11 @@ class SpecError(ValueError):
 
 @dataclass(frozen=True)
 class Param:
-    """A rule or strategy parameter: kind is 'int', 'float', 'bool' or 'choice'."""
+    """A rule or strategy parameter: kind is 'int', 'float', 'bool', 'choice' or 'path'.
+
+    A 'path' names a data file (a designer's deck, board or card set); its default "" means the
+    file the game ships. The game's ``prepare`` reads it: paths are never encoded as numbers.
+    """
 
     name: str
     kind: str
@@ -38,6 +42,8 @@ class Param:
     def parse(self, text: str, where: str) -> float | int | bool | str:
         """Value of ``text`` for this parameter, or SpecError naming ``where``."""
         text = text.strip()
+        if self.kind == "path":
+            return self.check(text, where)
         try:
             if self.kind == "bool":
                 lowered = text.lower()
@@ -57,6 +63,10 @@ class Param:
 
     def check(self, value, where: str):
         """``value`` if it is of this parameter's kind and in range, else SpecError."""
+        if self.kind == "path":
+            if not isinstance(value, str):
+                raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
+            return value
         if self.kind == "choice":
             if value not in self.choices:
                 raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
@@ -82,6 +92,8 @@ class Param:
             return "true or false"
         if self.kind == "choice":
             return "one of " + ", ".join(self.choices)
+        if self.kind == "path":
+            return 'a file path ("" = the shipped file)'
         return f"{'an integer' if self.kind == 'int' else 'a number'} in [{self.low}, {self.high}]"
 
     def encode(self, value) -> float:
