@@ -116,13 +116,14 @@ def paired_table(study: StudyDir) -> pl.DataFrame:
 def rating_pools(study: StudyDir) -> list[tuple[str, list[Run]]]:
     """Cells that share players and rules, pooled for ratings when they hold two or more
     strategy labels: (description, runs) in cell order."""
-    pools: dict[str, list[Run]] = {}
+    pools: dict[str, list[tuple[str, Run]]] = {}
     for cell in study.cells:
         rules = cell.run.spec["rules"]
         key = f"{cell.run.players} players, rules " + json.dumps(rules, sort_keys=True)
-        pools.setdefault(key, []).append(cell.run)
+        pools.setdefault(key, []).append((cell.id, cell.run))
     return [
-        (key, runs)
-        for key, runs in pools.items()
-        if len({label for run in runs for label in run.lineup}) > 1
-    ]
+        (f"{', '.join(cell_id for cell_id, _ in cells)} ({cells[0][1].players} players)",
+         [run for _, run in cells])
+        for cells in pools.values()
+        if len({label for _, run in cells for label in run.lineup}) > 1
+    ]  # fmt: skip

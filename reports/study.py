@@ -11,6 +11,7 @@ from matplotlib.figure import Figure
 from analyses.ratings import bradley_terry, pooled_matchups
 from analyses.study import StudyDir, load_study_dir, paired_table, rating_pools, summary_table
 from reports.figures import (
+    TITLE_SIZE,
     _legend_outside,
     _plot_axes,
     matchup_figure,
@@ -33,9 +34,9 @@ def title_page(study: StudyDir) -> Figure:
         "Every cell uses the same seed, so game i of any two cells starts from the same deal: "
         "differences between cells are paired, which removes most of the luck they share.",
     )
-    fig.text(0.04, 0.86, study.info["source"], fontsize=8, family="monospace", va="top")
+    fig.text(0.04, 0.86, study.info["source"], fontsize=7, family="monospace", va="top")
     cells = [f"{cell.id}: {cell.run.describe()}" for cell in study.cells]
-    fig.text(0.5, 0.86, "\n".join(wrap_label(c, 80) for c in cells), fontsize=7, va="top")
+    fig.text(0.55, 0.86, "\n".join(wrap_label(c, 70) for c in cells), fontsize=7, va="top")
     return fig
 
 
@@ -98,8 +99,9 @@ def forest_figure(paired: pl.DataFrame) -> Figure:
 def ratings_figure(ratings: pl.DataFrame, pool: str) -> Figure:
     """Bradley–Terry ratings, ranked, with 95% intervals and their values as a table."""
     fig = page(
-        "Ratings (Bradley–Terry)",
-        f"Pool: {pool}. Each strategy's rating on the Elo scale (mean 0), strongest on top, "
+        f"Ratings (Bradley–Terry): {pool}",
+        "Cells pooled: those with the same players and rules. Each strategy's rating on the Elo "
+        "scale (mean 0), strongest on top, "
         "fitted to who beat whom (a win beats every other strategy at the table). 400 points "
         "apart means the stronger wins 10 to 1 head to head; whiskers are 95% intervals, so "
         "strategies whose whiskers overlap are not clearly ranked.",
@@ -148,7 +150,11 @@ def study_pages(study: StudyDir, summary: pl.DataFrame) -> list[Figure]:
         pages.append(forest_figure(paired))
     for pool, runs in rating_pools(study)[:MAX_RATING_POOLS]:
         matchups = pooled_matchups(runs)
-        pages.append(matchup_figure(matchups, runs[0].players))
+        matchups_page = matchup_figure(matchups, runs[0].players)
+        matchups_page.suptitle(
+            f"{matchups_page.get_suptitle()}: {pool}", fontsize=TITLE_SIZE, fontweight="bold"
+        )
+        pages.append(matchups_page)
         pages.append(ratings_figure(bradley_terry(matchups), pool))
     if study.info["stopping"]:
         pages.append(stopping_figure(study))
