@@ -189,7 +189,11 @@ def test_compare_refuses_different_seeds(tmp_path):
     [
         (
             "power-overthrow-cost.toml",
-            ["Paired differences between arms", "Ratings (Bradley–Terry)"],
+            [
+                "Paired differences between arms",
+                "Matchups: cost-6 (4 players)",
+                "Ratings (Bradley–Terry): cost-6 (4 players)",
+            ],
         ),
         ("power-seat-advantage.toml", ["Win rate by seat against players"]),
     ],
