@@ -191,7 +191,11 @@ def run(
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
 ) -> None:
-    """Play GAMES games and store one row per game under OUT (resumable: rerun to finish)."""
+    """Play GAMES games and store one row per game under OUT (resumable: rerun to finish).
+
+    Example: powerlab run power -p 4 -s counter -s bluffer -s honest -s random -n 1000000
+    --seed 1 -o out/mix, then powerlab summary out/mix and powerlab report out/mix.
+    """
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
