@@ -10,6 +10,7 @@ import polars as pl
 from analyses import AnalysisError
 from analyses.dataset import Run, load_run
 from analyses.paired import compare_runs, default_focals
+from analyses.seat_stats import seat_stat_means
 from analyses.winrates import by_seat, by_strategy
 
 RATE_COLUMNS = ("games", "wins", "win_rate", "ci_low", "ci_high")
@@ -61,7 +62,9 @@ def load_study_dir(path: str | Path) -> StudyDir:
 
 def summary_table(study: StudyDir) -> pl.DataFrame:
     """One row per cell and seat or strategy: [cell, arm, players, <swept keys>, kind, label, name,
-    games, wins, win_rate, ci_low, ci_high]; ``name`` is ``seat:K`` or the strategy name."""
+    games, wins, win_rate, ci_low, ci_high, mean_<stat>...]; ``name`` is ``seat:K`` or the
+    strategy name; a strategy row also carries the means of the game's per-seat statistics
+    (analyses.seat_stats), e.g. Power Barons' flushes per game."""
     frames = []
     for cell in study.cells:
         swept = {key: value for key, value in cell.values.items() if key != "players"}
@@ -72,13 +75,20 @@ def summary_table(study: StudyDir) -> pl.DataFrame:
             label=pl.format("seat {}", "seat"),
             name=pl.format("seat:{}", "seat"),
         )
-        strategies = by_strategy(cell.run).select(
-            *RATE_COLUMNS,
-            kind=pl.lit("strategy"),
-            label="strategy",
-            name=pl.col("strategy").str.split(":").list.first(),
+        means = seat_stat_means(cell.run).drop("seat_games")
+        means = means.rename({c: f"mean_{c}" for c in means.columns if c != "strategy"})
+        strategies = (
+            by_strategy(cell.run)
+            .join(means, on="strategy", how="left")
+            .select(
+                *RATE_COLUMNS,
+                *means.columns[1:],
+                kind=pl.lit("strategy"),
+                label="strategy",
+                name=pl.col("strategy").str.split(":").list.first(),
+            )
         )
-        rows = pl.concat([seats, strategies])
+        rows = pl.concat([seats, strategies], how="diagonal_relaxed")
         frames.append(
             rows.select(
                 *(pl.lit(v).alias(k) for k, v in head.items()),
@@ -86,9 +96,10 @@ def summary_table(study: StudyDir) -> pl.DataFrame:
                 "label",
                 "name",
                 *RATE_COLUMNS,
+                *means.columns[1:],
             )
         )
-    return pl.concat(frames, how="vertical_relaxed")
+    return pl.concat(frames, how="diagonal_relaxed")
 
 
 def paired_table(study: StudyDir) -> pl.DataFrame:

@@ -16,6 +16,7 @@ from matplotlib.colors import TwoSlopeNorm
 from matplotlib.figure import Figure
 from matplotlib.ticker import PercentFormatter
 
+from analyses.card_impact import OUTCOMES, CardImpactTable
 from analyses.impact import ImpactGroup
 from analyses.length import GameLength
 from analyses.winrates import matchup_pivot
@@ -148,6 +149,65 @@ def impact_figure(group: ImpactGroup) -> Figure:
     return fig
 
 
+CARDS_PER_PAGE = 25
+
+
+def card_impact_figures(impact: CardImpactTable) -> list[Figure]:
+    """Cards ranked by improvement when drawn (IWD), strongest first, ``CARDS_PER_PAGE`` a page:
+    bars with 95% intervals, and each card's drawn / played / never-seen win rates beside."""
+    ranked = impact.table.sort("iwd", descending=True, nulls_last=True)
+    pages = []
+    n_pages = max(1, math.ceil(ranked.height / CARDS_PER_PAGE))
+    for number in range(n_pages):
+        part = ranked.slice(number * CARDS_PER_PAGE, CARDS_PER_PAGE)
+        of = f" ({number + 1} of {n_pages})" if n_pages > 1 else ""
+        fig = page(
+            f"Card impact: {impact.title}{of}",
+            "Improvement when drawn (IWD) = win rate of seats that drew the card minus win rate "
+            "of seats that never saw it, with its 95% interval; cards ranked from the most to "
+            "the least helpful (over- and under-powered cards sit at the two ends). Beside each "
+            "bar: win rate when drawn, when played and when never seen, and how many seats drew "
+            f"it. All seats together won {_percent(impact.win_rate)} of "
+            f"{impact.seat_rows:,} seat-games. Seats that draw more cards (longer games, "
+            "draw-heavy play) see more of every card, which moves all cards together: compare "
+            "cards with each other rather than with zero.",
+        )
+        fig.subplots_adjust(left=0.15, right=0.66, top=0.86, bottom=0.2)  # room for the rates
+        ax = fig.add_subplot()
+        rows = np.arange(part.height)
+        iwd = part["iwd"].to_numpy()
+        low = part["iwd_ci_low"].to_numpy()
+        high = part["iwd_ci_high"].to_numpy()
+        colors = [RATE_COLOR if value >= 0 else TRUNCATED_COLOR for value in iwd]
+        ax.barh(rows, iwd, color=colors, height=0.6)
+        ax.errorbar(iwd, rows, xerr=[iwd - low, high - iwd], fmt="none", ecolor="black", capsize=2)
+        for row, record in zip(rows, part.iter_rows(named=True), strict=True):
+            ax.text(
+                1.02,
+                row,
+                " · ".join(_percent(record[f"{outcome}_win_rate"]) for outcome in OUTCOMES)
+                + f"   n = {record['drawn_seats']:,}",
+                transform=ax.get_yaxis_transform(),
+                va="center",
+                fontsize=7,
+            )
+        ax.text(
+            1.02,
+            1.01,
+            "win rate when drawn · played · never seen,\nseats that drew it (n)",
+            transform=ax.transAxes,
+            va="bottom",
+            fontsize=7,
+        )
+        ax.axvline(0, color="black", linewidth=1)
+        ax.set_yticks(rows, part["card"].to_list(), fontsize=7)
+        ax.invert_yaxis()
+        ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+        ax.set_xlabel("improvement when drawn (percentage points, 95% interval)")
+        pages.append(fig)
+    return pages
+
+
 def matchup_figure(matchups: pl.DataFrame, players: int) -> Figure:
     """Heatmap of ``winrates.matchup_matrix``: row strategy's win rate when the column one plays."""
     fig = page(
@@ -243,14 +303,17 @@ def _cell(value: Any) -> str:
     return "\n".join(textwrap.wrap(str(value), 60)) or str(value)
 
 
-def table_figure(table: pl.DataFrame, title: str, caption: str) -> Figure:
+def table_figure(
+    table: pl.DataFrame, title: str, caption: str, font_size: int = 11, line_height: float = 0.06
+) -> Figure:
     """A small DataFrame as a page: header row, one row per record."""
     fig = page(title, caption)
     ax = fig.add_axes((0.06, 0.2, 0.88, 0.68))
     ax.axis("off")
     cells = [[_cell(value) for value in row] for row in table.iter_rows()]
-    widths = [
-        max(len(line) for text in [name, *(row[i] for row in cells)] for line in text.split("\n"))
+    widths = [  # characters, plus room for the padding and the bold header
+        3
+        + max(len(line) for text in [name, *(row[i] for row in cells)] for line in text.split("\n"))
         for i, name in enumerate(table.columns)
     ]
     shown = ax.table(
@@ -261,8 +324,7 @@ def table_figure(table: pl.DataFrame, title: str, caption: str) -> Figure:
         loc="upper center",
     )
     shown.auto_set_font_size(False)
-    shown.set_fontsize(11)
-    line_height = 0.06
+    shown.set_fontsize(font_size)
     for (row, _), cell in shown.get_celld().items():
         lines = 1 if row == 0 else max(text.count("\n") + 1 for text in cells[row - 1])
         cell.set_height(line_height * lines)
@@ -297,4 +359,30 @@ def seat_advantage_figure(result: dict[str, Any]) -> Figure:
         f"Wins per seat over the {games:,} games with a single winner, compared with an equal "
         f"split. {verdict} A small p-value means the differences between seats are too large "
         "to be luck.",
+    )
+
+
+def seat_stats_figure(means: pl.DataFrame, docs: list[dict[str, str]]) -> Figure:
+    """``seat_stats.seat_stat_means`` as a page: one row per statistic, one column per strategy."""
+    doc_of = {column["name"]: column["doc"] for column in docs}
+    stats = [name for name in means.columns if name not in ("strategy", "seat_games")]
+    table = pl.DataFrame(
+        {
+            "statistic (mean)": stats,
+            **{
+                wrap_label(row["strategy"], 18): [f"{row[name]:.3g}" for name in stats]
+                for row in means.iter_rows(named=True)
+            },
+            "what it counts": [wrap_label(doc_of.get(name, ""), 60) for name in stats],
+        }
+    )
+    rows = len(stats) + sum(text.count("\n") for text in table["what it counts"])
+    return table_figure(
+        table,
+        "What each strategy does in a game",
+        "Each cell is the average, over every game a strategy played (one value per seat it held), "
+        "of a count the game records per seat; the last column says what it counts. Read it "
+        "beside the win rates: it shows how a strategy wins or loses, not whether it does.",
+        font_size=9 if rows > 10 else 11,
+        line_height=min(0.06, 0.66 / (rows + 1)),
     )

@@ -12,18 +12,22 @@ from typing import Any
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
+from analyses.card_impact import card_impact
 from analyses.dataset import Run, load_run
 from analyses.impact import impact
 from analyses.length import game_length
 from analyses.metrics import ludii_metrics
+from analyses.seat_stats import seat_stat_means
 from analyses.winrates import by_seat, by_strategy, convergence, matchup_matrix, seat_advantage
 from reports.figures import (
+    card_impact_figures,
     convergence_figure,
     game_length_figure,
     impact_figure,
     matchup_figure,
     page,
     seat_advantage_figure,
+    seat_stats_figure,
     seat_winrate_figure,
     strategy_winrate_figure,
     table_figure,
@@ -110,7 +114,12 @@ def run_pages(run: Run) -> list[Figure]:
     if not matchups.is_empty():  # a lineup of one label has no pairs to compare
         pages.append(matchup_figure(matchups, run.players))
     pages.append(game_length_figure(game_length(run)))
+    stats = seat_stat_means(run)
+    if len(stats.columns) > 2:  # the game declares numeric per-seat columns
+        pages.append(seat_stats_figure(stats, run.info["columns"]["seat"]))
     pages.extend(impact_figure(group) for group in impact(run))
+    for table in card_impact(run):
+        pages.extend(card_impact_figures(table))
     pages.append(convergence_figure(convergence(run)))
     return pages
 

@@ -67,6 +67,36 @@ def response_figure(summary: pl.DataFrame, axes: list[str], axis: str, kind: str
     return fig
 
 
+def stat_response_figure(summary: pl.DataFrame, axes: list[str], axis: str) -> Figure:
+    """Each per-seat statistic the game records (its mean per seat and game) against one swept
+    value, one small panel per statistic, one line per strategy."""
+    stats = [c for c in summary.columns if c.startswith("mean_")]
+    fig = page(
+        f"What strategies do, against {axis}",
+        f"One panel per statistic the game records for each seat (its mean per game); each line "
+        f"follows one strategy as {axis} changes (other swept values and arms in the legend). "
+        "These explain the win-rate curves: e.g. how often a move is made, what it costs.",
+    )
+    columns = 4
+    grid = fig.add_gridspec(
+        -(-len(stats) // columns), columns, left=0.06, right=0.8, top=0.9, bottom=0.14,
+        hspace=0.6, wspace=0.35,
+    )  # fmt: skip
+    rows = summary.filter(pl.col("kind") == "strategy").sort(axis)
+    others = ["arm", "name", *(other for other in axes if other != axis)]
+    for k, stat in enumerate(stats):
+        ax = fig.add_subplot(grid[k // columns, k % columns])
+        for key, line in rows.group_by(others, maintain_order=True):
+            label = ", ".join(f"{value}" for value in key if value != "main")
+            ax.plot(line[axis], line[stat], marker="o", markersize=3, label=wrap_label(label))
+        ax.set_title(stat.removeprefix("mean_"), fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.set_xlabel(axis, fontsize=7)
+    handles, labels = fig.axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="center right", fontsize=8, frameon=False)
+    return fig
+
+
 def forest_figure(paired: pl.DataFrame) -> Figure:
     """Paired differences arm − baseline with 95% intervals, one row per cell and focal."""
     rows = paired.head(MAX_FOREST_ROWS)
@@ -145,6 +175,8 @@ def study_pages(study: StudyDir, summary: pl.DataFrame) -> list[Figure]:
     for axis in study.axes:
         pages.append(response_figure(summary, study.axes, axis, "strategy"))
         pages.append(response_figure(summary, study.axes, axis, "seat"))
+        if any(column.startswith("mean_") for column in summary.columns):
+            pages.append(stat_response_figure(summary, study.axes, axis))
     paired = paired_table(study)
     if not paired.is_empty():
         pages.append(forest_figure(paired))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
 
@@ -16,6 +17,8 @@ import numpy as np
 
 _GAME_MODULES = {
     "power": "simcore.power",
+    "power-barons": "simcore.power_barons",
+    "time-barons": "simcore.time_barons",
 }
 
 
@@ -143,6 +146,18 @@ class ImpactGroup:
 
 
 @dataclass(frozen=True)
+class CardImpact:
+    """Per-seat int64 bitmask columns over a game's cards: bit k of ``drawn_column`` is set when
+    the seat drew card k, of ``played_column`` when it played it. ``labels(rules)`` names the
+    cards in bit order; it takes the rules because a card set may be a rule (a data file)."""
+
+    title: str
+    drawn_column: str
+    played_column: str
+    labels: Callable[[dict], tuple[str, ...]]
+
+
+@dataclass(frozen=True)
 class Game:
     id: str
     title: str
@@ -155,6 +170,7 @@ class Game:
     game_columns: tuple[Column, ...]
     seat_columns: tuple[Column, ...]
     impact: tuple[ImpactGroup, ...] = ()
+    card_impact: tuple[CardImpact, ...] = ()
     module: str = ""
     doc: str = ""
     rulebook: str = ""

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -24,7 +25,7 @@ from simcore.chunk import LINEUP_SLOT, TRUNCATED, TURNS, WINNER, WON
 
 DEFAULT_CHUNK_SIZE = 100_000
 MAX_SEED = 2**63 - 1
-IDENTITY_KEYS = ("game", "players", "strategies", "rules", "seed", "rotate_seats")
+IDENTITY_KEYS = ("game", "players", "strategies", "rules", "seed", "rotate_seats", "data_files")
 
 
 @dataclass
@@ -38,6 +39,8 @@ class RunSpec:
     seed: int
     games: int
     rotate_seats: bool
+    # SHA-256 of each designer's data file a path rule names: editing the file changes the spec.
+    data_files: dict = field(default_factory=dict)
 
     def identity(self) -> dict:
         data = asdict(self)
@@ -98,11 +101,16 @@ def check_spec(spec: RunSpec) -> RunSpec:
     ]
     spec.rules = game.rules_with_defaults(spec.rules)
     game.kernel().prepare(spec.rules, spec.players)
+    spec.data_files = {
+        p.name: hashlib.sha256(Path(spec.rules[p.name]).read_bytes()).hexdigest()
+        for p in game.rules
+        if p.kind == "path" and spec.rules[p.name]
+    }
     return spec
 
 
 def spec_from_json(data: dict) -> RunSpec:
-    return RunSpec(**{key: data[key] for key in (*IDENTITY_KEYS, "games")})
+    return RunSpec(**{key: data[key] for key in (*IDENTITY_KEYS, "games") if key in data})
 
 
 def load_spec(out: Path) -> RunSpec | None:
@@ -197,6 +205,15 @@ def run_info(spec: RunSpec) -> dict:
             "seat": [{"name": c.name, "doc": c.doc} for c in game.seat_columns],
         },
         "impact": [{"title": g.title, "columns": list(g.columns)} for g in game.impact],
+        "card_impact": [
+            {
+                "title": c.title,
+                "drawn_column": c.drawn_column,
+                "played_column": c.played_column,
+                "labels": list(c.labels(spec.rules)),
+            }
+            for c in game.card_impact
+        ],
         "created": _now(),
         "finished": None,
         "timings": {},

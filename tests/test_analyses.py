@@ -338,3 +338,21 @@ def test_summary_is_json_and_matches_the_tables(run: Run) -> None:
             line.split()[:3] == [row["strategy"], str(row["games"]), str(row["wins"])]
             for line in text.splitlines()
         )
+
+
+def test_seat_stat_means_match_a_direct_average(tmp_path):
+    from analyses.seat_stats import seat_stat_columns, seat_stat_means
+
+    run = load_run(make_fake_run(tmp_path, players=4, games=2000))
+    columns = seat_stat_columns(run)
+    assert columns, "the fake run declares a numeric per-seat column"
+    means = seat_stat_means(run)
+    frame = pd.concat([pd.read_parquet(p) for p in sorted((tmp_path).rglob("part-*.parquet"))])
+    for column in columns:
+        for row in means.iter_rows(named=True):
+            values = [
+                frame.loc[frame[f"s{k}_strategy"].astype(str) == row["strategy"], f"s{k}_{column}"]
+                for k in range(4)
+            ]
+            expected = pd.concat(values).mean()
+            assert row[column] == pytest.approx(expected)

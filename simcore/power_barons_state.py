@@ -1,0 +1,370 @@
+"""Power Barons' codes, state layout, trace events and read-only state queries.
+
+Kept apart from the kernel so that ``strategies/power_barons.py`` can use them while the kernel
+imports the strategies (no import cycle).
+
+A game's whole state is one int64 array ``st`` (one array, not several, because every array a
+numba function touches costs reference counting on each call). It has two parts:
+
+* the **table**, copied at set-up from the prepared components (``simcore.power_barons.prepare``)
+  and constant during a game: the number of cards and board spaces, each card's colour and
+  value, each space's kind and territory, and the deck's count and total value per colour;
+* the **play** state: each card's location (``LOC``: every card is in exactly one place, so cards
+  are conserved by construction) with, kept in step by ``relocate``, each location's count,
+  credits and list of cards (queries read a hand, not the deck), the pawns, each seat's Power
+  Base supply and the bases on the board, the challenge in progress, game and per-seat
+  statistics, the purchase and strategy scratch areas and the trace length.
+
+Card ids are positions in the components file's deck (colours in COLOURS order, then the
+Political Influence cards), 0 .. n_cards-1. Seat k owns territory k.
+"""
+
+import numpy as np
+from numba import njit
+
+COLOURS = ("Transportation", "Communications", "Finance", "Energy", "Political Influence")
+TRANSPORTATION, COMMUNICATIONS, FINANCE, ENERGY, PI = range(5)
+N_TYPES = 4  # Power Card colours = Power Base types (PI cards are colour PI = 4)
+N_COLOURS = 5
+
+TERRITORIES = ("Americas", "Europe", "Africa", "Asia")
+N_TERRITORIES = 4
+
+SPACES = (
+    "investments_pay_off",
+    "take_a_power_card",
+    "take_political_influence",
+    "spy_and_steal",
+    "remove_a_power_base",
+    "limited_challenge",
+)
+INVESTMENTS, TAKE_POWER, TAKE_PI, SPY, REMOVE, LIMITED = range(6)
+
+# Card locations: st[LOC + card].
+DRAWPILE = 0
+DISCARD = 1
+HAND = 2  # + seat
+BANK = 6  # + seat
+PLAYED = 10  # + seat: on the table in the challenge in progress
+N_LOCATIONS = 14
+
+# Why a card moved (field f of EV_CARD).
+MOVE_REASONS = (
+    "deal", "draw", "refill", "bank", "give", "steal", "invest", "play", "won", "return", "pay",
+)  # fmt: skip
+(M_DEAL, M_DRAW, M_REFILL, M_BANK, M_GIVE, M_STEAL, M_INVEST, M_PLAY, M_WON, M_RETURN,
+ M_PAY) = range(11)  # fmt: skip
+
+# Rule parameter positions in the prepared vector (order of simcore.power_barons.RULES); the
+# components tables follow the rules (P_ offsets).
+R_COMPONENTS = 0  # a path: its slot is 0, the file's contents follow as tables
+R_HAND_SIZE = 1
+R_BASE_COST = 2
+R_DECLARED_MULTIPLIER = 3
+R_MAX_TURNS = 4
+N_RULES = 5
+P_N_CARDS = N_RULES
+P_N_SPACES = N_RULES + 1
+P_TABLES = N_RULES + 2  # colours[n_cards], values[n_cards], kinds[n_spaces], territories[...]
+
+MAX_PLAYERS = 4
+MAX_CARDS = 200
+MAX_SPACES = 100
+MAX_CARD_VALUE = 100
+MAX_BASE_COST = 1000
+MAX_HAND_SIZE = 12
+
+# --- st layout --------------------------------------------------------------------------------
+# The table (constant during a game).
+N_CARDS = 0
+N_SPACES = 1
+COLOUR = 2  # st[COLOUR + card]: 0-3 Power Card colour, 4 Political Influence
+VALUE = COLOUR + MAX_CARDS  # st[VALUE + card]: credits
+SPACE_KIND = VALUE + MAX_CARDS  # st[SPACE_KIND + space]
+SPACE_TERRITORY = SPACE_KIND + MAX_SPACES  # st[SPACE_TERRITORY + space]: -1 unless investments
+DECK_COUNT = SPACE_TERRITORY + MAX_SPACES  # st[DECK_COUNT + colour]: cards of that colour
+DECK_TOTAL = DECK_COUNT + N_COLOURS  # st[DECK_TOTAL + colour]: their credits
+# The play state.
+LOC = DECK_TOTAL + N_COLOURS  # st[LOC + card]: location code
+# Kept in step with LOC by relocate, so that a query reads one location's cards, not the deck:
+COUNT_AT = LOC + MAX_CARDS  # st[COUNT_AT + location]: cards there
+CREDITS_AT = COUNT_AT + N_LOCATIONS  # st[CREDITS_AT + location]: their face value
+MEMBER = CREDITS_AT + N_LOCATIONS  # st[MEMBER + MAX_CARDS * location + i]: its i-th card
+SLOT = MEMBER + MAX_CARDS * N_LOCATIONS  # st[SLOT + card]: the card's i in its location
+PAWN = SLOT + MAX_CARDS  # st[PAWN + seat]: board space
+SUPPLY = PAWN + MAX_PLAYERS  # st[SUPPLY + N_TYPES * seat + type]: bases not on the board
+BASES = SUPPLY + N_TYPES * MAX_PLAYERS  # st[BASES + 16 * owner + 4 * territory + type]: 0/1
+# The challenge in progress.
+CH_ATTACKER = BASES + MAX_PLAYERS * N_TERRITORIES * N_TYPES
+CH_DEFENDER = CH_ATTACKER + 1
+CH_DECLARED = CH_ATTACKER + 2  # declared Power Base type: its colour counts multiplied
+CH_LIMITED = CH_ATTACKER + 3  # 1 on a Limited Challenge (no Political Influence round)
+CH_FLUSH = CH_ATTACKER + 4  # 1 when the attacker means to lose (strategy hint 3)
+CH_ROUND = CH_ATTACKER + 5  # 0-3 Power Card rounds, 4 the Political Influence round
+CH_DONE = CH_ATTACKER + 6  # bit c set once colour c has had its round
+CH_TOTAL = CH_ATTACKER + 7  # + 0 attacker, + 1 defender: credits played (multiplied)
+CH_PLAYED = CH_ATTACKER + 9  # + 0 attacker, + 1 defender: Power Cards played
+# Game statistics (the game's result columns).
+RESHUFFLES = CH_ATTACKER + 11
+EMPTY_DRAWS = RESHUFFLES + 1
+N_GAME_STATS = 2
+STATS = RESHUFFLES + N_GAME_STATS  # st[STATS + N_SEAT_STATS * seat + stat]
+N_SEAT_STATS = 15
+PAY_BY = STATS + N_SEAT_STATS * MAX_PLAYERS  # purchase scratch: st[PAY_BY + credits]
+# Strategy scratch (strategies.power_barons.mark_hand): a hand's highest and lowest card of each
+# colour and its second-best Political Influence card, as card ids (-1: none).
+HIGH = PAY_BY + MAX_BASE_COST + MAX_CARD_VALUE  # st[HIGH + colour]
+LOW = HIGH + N_COLOURS  # st[LOW + colour]
+SECOND_PI = LOW + N_COLOURS
+TRACE_LEN = SECOND_PI + 1
+STATE_SIZE = TRACE_LEN + 1
+
+# --- trace events -----------------------------------------------------------------------------
+# One int64 row of TRACE_WIDTH per event: [event, a, b, c, d, e, f, g]; unused fields are 0.
+# docs/games/power-barons.md ("Trace format") is the full description.
+TRACE_WIDTH = 8
+EV_SETUP = 0  # seat, territory, pawn space, bases of each type in its supply
+EV_CARD = 1  # card, colour, value, from location, to location, reason (MOVE_REASONS)
+EV_RESHUFFLE = 2  # cards turned from the discard pile into the new drawpile
+EV_TURN = 3  # seat, pawn space, cards in hand, bank credits
+EV_MOVE = 4  # seat, die 1, die 2, from space, to space, space kind, space territory (-1)
+EV_INVEST = 5  # territory, owner (-1 if nobody owns it)
+EV_TAKE = 6  # seat, victim, colour asked (SPY: -1), card taken (-1: none), space kind
+EV_REMOVE = 7  # seat, owner, territory, type (owner -1: no opponent base on the board)
+EV_CHALLENGE = 8  # attacker, defender, declared type, limited, flush, attacker's hand value
+EV_ROUND = 9  # round, colour, attacker's card (-1), defender's card (-1), totals a, d
+EV_PI = 10  # seat, card, attacker total, defender total
+EV_SURRENDER = 11  # seat, round (0-3; 4 = PI round), attacker total, defender total, forced
+EV_RESULT = 12  # winner, loser, credits banked, cards banked, base placed (0/1), loser hand value
+EV_BUY = 13  # seat, territory, type, credits paid, cards paid, bank credits left
+EV_WIN = 14  # seat
+EV_SNAPSHOT = 15  # seat, pawn, hand cards, hand value, bank credits, bases on board, supply
+EV_END = 16  # winner (-1), turns, truncated
+EVENT_NAMES = (
+    "setup", "card", "reshuffle", "turn", "move", "invest", "take", "remove", "challenge",
+    "round", "pi", "surrender", "result", "buy", "win", "snapshot", "end",
+)  # fmt: skip
+
+
+# --- read-only queries ------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def value(st, card):
+    return st[VALUE + card]
+
+
+@njit(cache=True, _nrt=False)
+def colour(st, card):
+    return st[COLOUR + card]
+
+
+@njit(cache=True, _nrt=False)
+def card_at(st, loc, i):
+    """The ``i``-th card (0 <= i < count_at) at ``loc``, in no particular order."""
+    return st[MEMBER + MAX_CARDS * loc + i]
+
+
+@njit(cache=True, _nrt=False)
+def _append(st, card, to):
+    i = st[COUNT_AT + to]
+    st[MEMBER + MAX_CARDS * to + i] = card
+    st[SLOT + card] = i
+    st[COUNT_AT + to] = i + 1
+    st[CREDITS_AT + to] += st[VALUE + card]
+    st[LOC + card] = to
+
+
+@njit(cache=True, _nrt=False)
+def relocate(st, card, to):
+    """Put ``card`` at ``to``; its old place's last card fills the gap it leaves."""
+    here = st[LOC + card]
+    last = st[MEMBER + MAX_CARDS * here + st[COUNT_AT + here] - 1]
+    st[MEMBER + MAX_CARDS * here + st[SLOT + card]] = last
+    st[SLOT + last] = st[SLOT + card]
+    st[COUNT_AT + here] -= 1
+    st[CREDITS_AT + here] -= st[VALUE + card]
+    _append(st, card, to)
+
+
+@njit(cache=True, _nrt=False)
+def recount(st):
+    """Rebuild the per-location lists, counts and credits from LOC (set-up, tests)."""
+    for loc in range(N_LOCATIONS):
+        st[COUNT_AT + loc] = 0
+        st[CREDITS_AT + loc] = 0
+    for card in range(st[N_CARDS]):
+        _append(st, card, st[LOC + card])
+
+
+@njit(cache=True, _nrt=False)
+def count_at(st, loc):
+    return st[COUNT_AT + loc]
+
+
+@njit(cache=True, _nrt=False)
+def credits_at(st, loc):
+    """Face value of the cards at ``loc`` (a hand's value, a bank's credits)."""
+    return st[CREDITS_AT + loc]
+
+
+@njit(cache=True, _nrt=False)
+def best_values(st, loc):
+    """The highest card value of each colour at ``loc`` (0 where none), in one pass."""
+    b0 = 0
+    b1 = 0
+    b2 = 0
+    b3 = 0
+    b4 = 0
+    for i in range(st[COUNT_AT + loc]):
+        card = card_at(st, loc, i)
+        v = st[VALUE + card]
+        c = st[COLOUR + card]
+        if c == 0:
+            b0 = max(b0, v)
+        elif c == 1:
+            b1 = max(b1, v)
+        elif c == 2:
+            b2 = max(b2, v)
+        elif c == 3:
+            b3 = max(b3, v)
+        else:
+            b4 = max(b4, v)
+    return (b0, b1, b2, b3, b4)
+
+
+@njit(cache=True, _nrt=False)
+def hand_count(st, seat):
+    return count_at(st, HAND + seat)
+
+
+@njit(cache=True, _nrt=False)
+def hand_value(st, seat):
+    return credits_at(st, HAND + seat)
+
+
+@njit(cache=True, _nrt=False)
+def bank_credits(st, seat):
+    return credits_at(st, BANK + seat)
+
+
+@njit(cache=True, _nrt=False)
+def highest(st, loc, card_colour):
+    """The highest card of ``card_colour`` at ``loc`` (ties: lowest id), or -1."""
+    best = -1
+    for i in range(st[COUNT_AT + loc]):
+        card = card_at(st, loc, i)
+        if st[COLOUR + card] == card_colour and (best < 0 or outranks(st, card, best)):
+            best = card
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def lowest(st, loc, card_colour):
+    """The lowest card of ``card_colour`` at ``loc`` (ties: lowest id), or -1."""
+    low = -1
+    for i in range(st[COUNT_AT + loc]):
+        card = card_at(st, loc, i)
+        if st[COLOUR + card] == card_colour and (low < 0 or ranks_below(st, card, low)):
+            low = card
+    return low
+
+
+@njit(cache=True, _nrt=False)
+def ranks_below(st, card, other):
+    """``card`` is lower than ``other``: a lower value, or the same value and a lower id."""
+    return st[VALUE + card] < st[VALUE + other] or (
+        st[VALUE + card] == st[VALUE + other] and card < other
+    )
+
+
+@njit(cache=True, _nrt=False)
+def outranks(st, card, other):
+    """``card`` is higher than ``other``: a higher value, or the same value and a lower id (the
+    fixed tie-break of every 'highest' and 'lowest' choice)."""
+    return st[VALUE + card] > st[VALUE + other] or (
+        st[VALUE + card] == st[VALUE + other] and card < other
+    )
+
+
+@njit(cache=True, _nrt=False)
+def has_base(st, owner, territory, base_type):
+    return st[BASES + 16 * owner + 4 * territory + base_type] == 1
+
+
+@njit(cache=True, _nrt=False)
+def bases_in(st, owner, territory):
+    n = 0
+    for base_type in range(N_TYPES):
+        n += st[BASES + 16 * owner + 4 * territory + base_type]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def bases_on_board(st, owner):
+    n = 0
+    for territory in range(N_TERRITORIES):
+        n += bases_in(st, owner, territory)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def supply_left(st, owner):
+    n = 0
+    for base_type in range(N_TYPES):
+        n += st[SUPPLY + N_TYPES * owner + base_type]
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def types_to_win(players):
+    """Different Power Bases needed in every opponent's territory: 4 at 3 players, 3 at 4."""
+    return 4 if players == 3 else 3
+
+
+@njit(cache=True, _nrt=False)
+def can_place(st, players, owner, territory, base_type):
+    """``owner`` may put a base of ``base_type`` in ``territory``: an opponent's territory, a base
+    of that type left in its supply, and none of its own of that type there yet."""
+    return (
+        0 <= territory < players
+        and territory != owner
+        and st[SUPPLY + N_TYPES * owner + base_type] > 0
+        and not has_base(st, owner, territory, base_type)
+    )
+
+
+@njit(cache=True, _nrt=False)
+def progress(st, players, seat):
+    """Bases that count towards ``seat``'s win: per opponent territory, up to types_to_win."""
+    need = types_to_win(players)
+    n = 0
+    for territory in range(players):
+        if territory != seat:
+            n += min(bases_in(st, seat, territory), need)
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def has_won(st, players, seat):
+    return progress(st, players, seat) == (players - 1) * types_to_win(players)
+
+
+@njit(cache=True, _nrt=False)
+def colour_credits(st, loc, card_colour):
+    """Face value of the cards of ``card_colour`` at ``loc``."""
+    total = 0
+    for i in range(st[COUNT_AT + loc]):
+        card = card_at(st, loc, i)
+        if st[COLOUR + card] == card_colour:
+            total += st[VALUE + card]
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def multiplier(st, rules, card_colour):
+    """What a card of ``card_colour`` counts for in the challenge in progress: the declared
+    type's colour is multiplied (doubled by the rulebook), everything else counts face value."""
+    if card_colour == st[CH_DECLARED]:
+        return np.int64(rules[R_DECLARED_MULTIPLIER])
+    return np.int64(1)

@@ -1,0 +1,439 @@
+"""Time Barons' codes, card-table and state layouts, trace events and read-only state queries.
+
+Kept apart from the kernel so that ``strategies/time_barons.py`` can use them while the kernel
+imports the strategies (no import cycle).
+
+Cards are data (``simcore/data/time_barons_cards.toml``, read by ``simcore/time_barons.py``).
+Level cards have ids 0 .. n-1 in file order (at most MAX_CARDS, so that a seat's drawn and played
+cards fit one int64 bitmask each); the two Homelands have the fixed ids HOMELAND + seat.
+
+The card table ``cards`` is ``int64[MAX_IDS + 1, CARD_WIDTH]``: one row per card id (unused ids
+have type NO_TYPE), and a last row SET_ROW with facts about the whole set. A card's effects are
+(op, n) pairs; a site has up to MAX_ABILITIES abilities of ABILITY_WIDTH fields each.
+
+A game's whole mutable state is one int64 array ``st`` (one array, not several, because every
+array a numba function touches costs reference counting on each call): the scalars below, the
+four shuffled level stacks, each seat's hand and sites in play, the discard pile, per-card-id
+fields, per-seat statistics and a scratch area for relocations.
+"""
+
+import numpy as np
+from numba import njit
+
+MAX_CARDS = 64  # level cards in a set: a seat's drawn / played cards are one int64 bitmask each
+HOMELAND = MAX_CARDS  # card id of seat 0's Homeland; seat 1's is HOMELAND + 1
+MAX_IDS = MAX_CARDS + 2
+N_LEVELS = 4
+MAX_EFFECTS = 3  # effects per card or ability
+MAX_ABILITIES = 3  # abilities per site
+
+# Card types.
+SITE, EVENT, ATTACHMENT, REACTION = range(4)
+NO_TYPE = -1
+TYPES = ("site", "event", "attachment", "reaction")
+
+# Triggers of reactions and of infinite abilities: something the opponent (the player whose turn
+# it is) just did. NO_TRIGGER: a card or ability that is not a response.
+NO_TRIGGER, ON_RELOCATE, ON_ATTACK, ON_SITE, ON_UPGRADE = range(5)
+TRIGGERS = ("", "relocate", "attack", "site", "upgrade")
+
+# Effect ops: the vocabulary of the card file (docs/games/time-barons.md defines each one).
+# Ops 1-15 are things that happen (events, abilities, reactions); 16-19 are what an attachment
+# does to its site while attached; 20-22 are a site's standing text ("passives").
+(
+    NO_OP,
+    E_DAMAGE,
+    E_DAMAGE_EACH,
+    E_KILL,
+    E_KILL_EVERYWHERE,
+    E_DESTROY,
+    E_STEAL,
+    E_GAIN,
+    E_ACTIONS,
+    E_DRAW,
+    E_REPAIR,
+    E_RECOVER,
+    E_SACRIFICE,
+    E_DISCARD,
+    E_RELOCATE,
+    E_CANCEL,
+    E_INTEGRITY,
+    E_FORTIFY,
+    E_DISABLE,
+    E_DECAY,
+    E_START_GAIN,
+    E_START_ACTIONS,
+    E_UPGRADE_DISCOUNT,
+) = range(23)
+OPS = (
+    "", "damage", "damage_each", "kill", "kill_everywhere", "destroy", "steal", "gain",
+    "actions", "draw", "repair", "recover", "sacrifice", "discard", "relocate", "cancel",
+    "integrity", "fortify", "disable", "decay", "start_gain", "start_actions", "upgrade_discount",
+)  # fmt: skip
+FIRST_ATTACHMENT_OP = E_INTEGRITY
+FIRST_PASSIVE_OP = E_START_GAIN
+# Ops that harm the opponent: a card or ability with one of them is an attack (trigger "attack").
+HARMFUL_OPS = (E_DAMAGE, E_DAMAGE_EACH, E_KILL, E_KILL_EVERYWHERE, E_DESTROY, E_STEAL, E_DISCARD)
+
+# Card table columns.
+C_LEVEL = 0  # 1-4; 0 for a Homeland
+C_TYPE = 1
+C_COST = 2  # actions to play it
+C_INTEGRITY = 3  # sites
+C_FORTIFIED = 4  # sites: 1 if fortified
+C_TRIGGER = 5  # reactions
+C_HARMFUL = 6  # 1 if its effects include a harmful op (events, reactions)
+C_N_EFFECTS = 7
+C_EFFECTS = 8  # (op, n) x MAX_EFFECTS: event / reaction effects, attachment or passive effects
+C_N_ABILITIES = C_EFFECTS + 2 * MAX_EFFECTS
+C_MAX_FOLLOWERS = C_N_ABILITIES + 1  # sites: the largest follower requirement of its abilities
+C_ABILITIES = C_MAX_FOLLOWERS + 1
+# Ability fields, at C_ABILITIES + ABILITY_WIDTH * ability.
+A_FOLLOWERS = 0  # followers needed on the site
+A_COST = 1  # actions
+A_INFINITE = 2  # 1: any number of times (per trigger, if it has one); 0: once per turn
+A_TRIGGER = 3
+A_HARMFUL = 4
+A_N_EFFECTS = 5
+A_EFFECTS = 6
+ABILITY_WIDTH = A_EFFECTS + 2 * MAX_EFFECTS
+CARD_WIDTH = C_ABILITIES + ABILITY_WIDTH * MAX_ABILITIES
+# The set row.
+SET_ROW = MAX_IDS
+S_N_CARDS = 0
+S_FINGERPRINT = 1  # a hash of the card table, repeated in the trace (EV_SETUP)
+S_LEVEL_COUNT = 2  # + level - 1: cards of that level
+
+# Rule parameter positions in the encoded rules vector (order of simcore.time_barons.RULES; the
+# card file path comes first and is not encoded as a number).
+R_FIRST_TURN_ACTIONS = 1
+R_ACTIONS = 2
+R_STARTING_FOLLOWERS = 3
+R_FOLLOWERS = 4
+R_HAND = 5
+R_UPGRADE_COST = 6  # + level - 1: upgrading from that level (I->II, II->III, III->IV)
+R_DAMAGE_COUNTERS = 9
+R_STACKS_TO_END = 10
+R_FIRST_PLAYER = 11
+R_MAX_TURNS = 12
+
+FIRST_PLAYER_SEAT0 = 0
+FIRST_PLAYER_RANDOM = 1
+
+# Where a card is (st[LOC + id]).
+IN_STACK, IN_HAND, IN_PLAY, IN_DISCARD, GONE, UNUSED = range(6)
+
+# Moves a player makes on its turn (strategy.choose_move returns (kind, a, b)).
+END, DRAW, GAIN, RELOCATE, PLAY, UPGRADE, ABILITY = range(7)
+MOVES = ("end", "draw", "gain", "relocate", "play", "upgrade", "ability")
+
+# Responses on the opponent's turn (strategy.choose_response returns (kind, a, b)).
+PASS, REACT, TRIGGERED = range(3)
+
+# Site choices the owner of an effect makes (strategy.choose_site ``purpose``).
+PICK_DAMAGE, PICK_KILL, PICK_DESTROY, PICK_STEAL, PICK_PLACE, PICK_SACRIFICE, PICK_REPAIR = range(7)
+
+# Per-seat statistics, in the order of simcore.time_barons.SEAT_COLUMNS.
+N_SEAT_STATS = 10
+(
+    ST_LEVEL,
+    ST_FOLLOWERS,
+    ST_SITES,
+    ST_DRAWN,
+    ST_PLAYED,
+    ST_DAMAGE,
+    ST_KILLS,
+    ST_DESTROYED,
+    ST_DRAWN_MASK,
+    ST_PLAYED_MASK,
+) = range(N_SEAT_STATS)
+
+# End of a game (per-game column ``end``).
+END_WIPEOUT, END_STACKS, END_TURN_CAP = range(3)
+END_REASONS = ("wipeout", "stacks", "turn cap")
+
+# --- the state array ------------------------------------------------------------------------
+ACTIVE = 0  # seat whose turn it is
+ACTIONS = 1  # actions the active seat has left
+SUPPLY = 2  # followers in the supply
+POOL = 3  # damage counters not on any site
+FIRST = 4  # the first player's seat
+OVER = 5  # 1 once a seat has no followers left
+CANCELLED = 6  # set by a "cancel" effect during an attack's response window
+TURN = 7  # turns started so far
+TRACE_LEN = 8
+LEVEL = 9  # + seat: tech level 1-4
+N_FOLLOWERS = LEVEL + 2  # + seat: followers on the seat's sites
+STACK_TOP = N_FOLLOWERS + 2  # + level - 1: position in DECK of that stack's next card
+STACK_END = STACK_TOP + N_LEVELS  # + level - 1: one past that stack's last card
+DECK = STACK_END + N_LEVELS  # the four stacks, level I first, each shuffled at set-up
+HAND_N = DECK + MAX_CARDS  # + seat
+HAND = HAND_N + 2  # + MAX_IDS * seat + i: card ids, in the order they came
+SITES_N = HAND + 2 * MAX_IDS  # + seat
+SITES = SITES_N + 2  # + MAX_IDS * seat + i: the seat's sites in play, in the order played
+DISCARD_N = SITES + 2 * MAX_IDS
+DISCARD = DISCARD_N + 1  # + i: the common discard pile, oldest first
+LOC = DISCARD + MAX_IDS  # + id: IN_STACK ... UNUSED
+OWNER = LOC + MAX_IDS  # + id: holder (hand), owner (in play), -1 otherwise
+FOLLOW = OWNER + MAX_IDS  # + site id: followers on it
+DAMAGE = FOLLOW + MAX_IDS  # + site id: damage counters on it
+HOST = DAMAGE + MAX_IDS  # + attachment id: the site it is attached to, -1 otherwise
+USED = HOST + MAX_IDS  # + site id: 1 once a once-per-turn ability was used this turn
+INTEGRITY_MOD = USED + MAX_IDS  # + site id: sum of its attachments' "integrity" effects
+FORTIFY = INTEGRITY_MOD + MAX_IDS  # + site id: attachments that fortify it
+DISABLE = FORTIFY + MAX_IDS  # + site id: attachments that disable it
+DECAY = DISABLE + MAX_IDS  # + site id: its attachments' total "decay"
+RESPONDED = DECAY + MAX_IDS  # + site id: its triggered abilities used in this response window
+STATS = RESPONDED + MAX_IDS  # + N_SEAT_STATS * seat + stat
+ARRANGE = STATS + 2 * N_SEAT_STATS  # + i: a relocation's followers for the seat's i-th site
+STATE_SIZE = ARRANGE + MAX_IDS
+
+
+# --- queries --------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def hand_n(st, seat):
+    return st[HAND_N + seat]
+
+
+@njit(cache=True, _nrt=False)
+def hand_card(st, seat, i):
+    return st[HAND + MAX_IDS * seat + i]
+
+
+@njit(cache=True, _nrt=False)
+def sites_n(st, seat):
+    return st[SITES_N + seat]
+
+
+@njit(cache=True, _nrt=False)
+def site_at(st, seat, i):
+    return st[SITES + MAX_IDS * seat + i]
+
+
+@njit(cache=True, _nrt=False)
+def followers(st, seat):
+    return st[N_FOLLOWERS + seat]
+
+
+@njit(cache=True, _nrt=False)
+def integrity(st, cards, site):
+    """The site's integrity with its attachments' modifiers."""
+    return cards[site, C_INTEGRITY] + st[INTEGRITY_MOD + site]
+
+
+@njit(cache=True, _nrt=False)
+def is_fortified(st, cards, site):
+    return cards[site, C_FORTIFIED] == 1 or st[FORTIFY + site] > 0
+
+
+@njit(cache=True, _nrt=False)
+def is_disabled(st, site):
+    """A disabled site's abilities cannot be used and its passives do not apply."""
+    return st[DISABLE + site] > 0
+
+
+@njit(cache=True, _nrt=False)
+def stack_left(st, level):
+    return st[STACK_END + level - 1] - st[STACK_TOP + level - 1]
+
+
+@njit(cache=True, _nrt=False)
+def empty_stacks(st):
+    n = 0
+    for level in range(1, N_LEVELS + 1):
+        n += stack_left(st, level) == 0
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def can_draw(st, seat):
+    """Some stack of a level at most the seat's is not empty."""
+    for level in range(1, st[LEVEL + seat] + 1):
+        if stack_left(st, level) > 0:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def upgrade_cost(st, cards, rules, seat):
+    """Actions to upgrade from the seat's level (its sites' "upgrade_discount" lower it, to 1)."""
+    cost = np.int64(rules[R_UPGRADE_COST + st[LEVEL + seat] - 1])
+    for i in range(sites_n(st, seat)):
+        site = site_at(st, seat, i)
+        if not is_disabled(st, site):
+            for k in range(cards[site, C_N_EFFECTS]):
+                if cards[site, C_EFFECTS + 2 * k] == E_UPGRADE_DISCOUNT:
+                    cost -= cards[site, C_EFFECTS + 2 * k + 1]
+    return max(cost, 1)
+
+
+@njit(cache=True, _nrt=False)
+def ability_usable(st, cards, seat, site, ability, responding):
+    """Can ``seat`` use this ability of its ``site`` now (actions and triggers aside)?
+
+    Outside a response window (``responding`` False): not triggered, and once-per-turn ones not
+    yet used this turn. In a window: only triggered ones, each once per window.
+    """
+    if st[OWNER + site] != seat or st[LOC + site] != IN_PLAY or is_disabled(st, site):
+        return False
+    if ability >= cards[site, C_N_ABILITIES]:
+        return False
+    base = C_ABILITIES + ABILITY_WIDTH * ability
+    if st[FOLLOW + site] < cards[site, base + A_FOLLOWERS]:
+        return False
+    triggered = cards[site, base + A_TRIGGER] != NO_TRIGGER
+    if responding:
+        return triggered and (st[RESPONDED + site] >> ability) & 1 == 0
+    if triggered:
+        return False
+    return cards[site, base + A_INFINITE] == 1 or st[USED + site] == 0
+
+
+# --- trace events ---------------------------------------------------------------------------
+# One int64 row of TRACE_WIDTH per event, [event, a, b, c, d, e, f, g] (unused fields 0); the
+# section "Trace format" of docs/games/time-barons.md defines every field and the order in which
+# events come. In short: EV_SETUP, the dealt EV_DRAWs (seat 0, then seat 1); per turn EV_TURN,
+# the start-of-turn decay and passive EV_EFFECTs with their results, then per move an EV_MOVE
+# followed by its results (an opponent's EV_RESPONSEs with their effects come first for an
+# attack, after the move for the other triggers; EV_CANCEL closes a cancelled attack's window),
+# EV_END_TURN, EV_SNAPSHOT for seat 0 and 1, EV_TABLE; last EV_END. Every effect of a card or
+# ability starts with EV_EFFECT; its results follow (EV_DAMAGE, EV_KILL, EV_PLACE, EV_DESTROY
+# then EV_DISCARD of the site's attachments and of the site, EV_DRAW, EV_REPAIR, EV_RECOVER,
+# EV_DISCARD, EV_ARRANGE). Not traced, for a replayer to derive: the Homelands in play from the
+# start with rules' starting_followers (EV_SETUP's supply is net of them); a played site entering
+# play with no followers or damage; the level +1 of an upgrade; actions gained (seen in the next
+# EV_MOVE's actions left); END moves.
+TRACE_WIDTH = 8
+EV_SETUP = 0  # first player, supply, damage counters, card-set fingerprint
+EV_DRAW = 1  # seat, card, level of the stack, cause (0 set-up, 1 action, 2 effect)
+EV_TURN = 2  # seat, turn (0-based), actions
+EV_MOVE = 3  # seat, move, a, b, actions paid, actions left
+EV_RESPONSE = 4  # seat, kind (1 reaction, 2 triggered ability), card or site, ability, trigger
+EV_EFFECT = 5  # seat, source card, op, n
+EV_PLACE = 6  # seat, site, followers, from (-1 = the supply, else the site stolen from)
+EV_DAMAGE = 7  # site, owner, damage, counters placed, followers killed
+EV_KILL = 8  # site, owner, followers killed
+EV_DESTROY = 9  # site, owner, followers killed, counters returned to the pool
+EV_DISCARD = 10  # card, seat it belonged to, from (0 hand, 1 play)
+EV_ATTACH = 11  # attachment, site, seat playing it
+EV_ARRANGE = 12  # seat, site, followers
+EV_REPAIR = 13  # site, owner, counters removed
+EV_RECOVER = 14  # seat, card
+EV_CANCEL = 15  # seat whose move was cancelled
+EV_END_TURN = 16  # seat, actions left unused
+EV_SNAPSHOT = 17  # seat, level, followers, hand, sites, damage counters on its sites
+EV_TABLE = 18  # supply, damage pool, discard pile, stack I, stack II, stack III, stack IV
+EV_END = 19  # winner (-1), turns, truncated, end reason
+EVENT_NAMES = (
+    "setup", "draw", "turn", "move", "response", "effect", "place", "damage", "kill", "destroy",
+    "discard", "attach", "arrange", "repair", "recover", "cancel", "end_turn", "snapshot",
+    "table", "end",
+)  # fmt: skip
+DRAW_SETUP, DRAW_ACTION, DRAW_EFFECT = range(3)
+FROM_HAND, FROM_PLAY = range(2)
+
+
+# --- legality: the one place that says what a player may do -------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def move_cost(st, cards, rules, seat, kind, a, b):
+    """Actions a move costs."""
+    if kind == DRAW or kind == GAIN or kind == RELOCATE:
+        return 1
+    if kind == PLAY:
+        return cards[a, C_COST]
+    if kind == UPGRADE:
+        return upgrade_cost(st, cards, rules, seat)
+    if kind == ABILITY:
+        return cards[a, C_ABILITIES + ABILITY_WIDTH * b + A_COST]
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def is_site_in_play(st, cards, card):
+    return 0 <= card < MAX_IDS and st[LOC + card] == IN_PLAY and cards[card, C_TYPE] == SITE
+
+
+@njit(cache=True, _nrt=False)
+def in_hand_of(st, seat, card):
+    return 0 <= card < MAX_IDS and st[LOC + card] == IN_HAND and st[OWNER + card] == seat
+
+
+@njit(cache=True, _nrt=False)
+def move_is_legal(st, cards, rules, seat, kind, a, b):
+    """May ``seat``, on its turn, make move ``kind`` with arguments ``a``, ``b``?
+
+    DRAW a = level; GAIN a = own site; RELOCATE; PLAY a = card, b = target site (attachments);
+    UPGRADE; ABILITY a = own site, b = ability index; END.
+    """
+    if kind == END:
+        return True
+    if kind == DRAW:
+        if a < 1 or a > st[LEVEL + seat] or stack_left(st, a) == 0:
+            return False
+    elif kind == GAIN:
+        if st[SUPPLY] == 0 or not is_site_in_play(st, cards, a) or st[OWNER + a] != seat:
+            return False
+    elif kind == RELOCATE:
+        if sites_n(st, seat) == 0:
+            return False
+    elif kind == PLAY:
+        if not in_hand_of(st, seat, a) or cards[a, C_TYPE] == REACTION:
+            return False
+        if cards[a, C_TYPE] == ATTACHMENT and not is_site_in_play(st, cards, b):
+            return False
+    elif kind == UPGRADE:
+        if st[LEVEL + seat] >= N_LEVELS:
+            return False
+    elif kind == ABILITY:
+        if not is_site_in_play(st, cards, a) or b < 0 or b >= MAX_ABILITIES:
+            return False
+        if not ability_usable(st, cards, seat, a, b, False):
+            return False
+    else:
+        return False
+    return move_cost(st, cards, rules, seat, kind, a, b) <= st[ACTIONS]
+
+
+@njit(cache=True, _nrt=False)
+def response_is_legal(st, cards, seat, trigger, kind, a, b):
+    """May ``seat`` (not on turn) answer ``trigger`` with a reaction card ``a`` (REACT) or the
+    triggered ability ``b`` of its site ``a`` (TRIGGERED)?"""
+    if kind == REACT:
+        return (
+            in_hand_of(st, seat, a)
+            and cards[a, C_TYPE] == REACTION
+            and cards[a, C_TRIGGER] == trigger
+        )
+    if kind == TRIGGERED:
+        return (
+            is_site_in_play(st, cards, a)
+            and 0 <= b < MAX_ABILITIES
+            and ability_usable(st, cards, seat, a, b, True)
+            and cards[a, C_ABILITIES + ABILITY_WIDTH * b + A_TRIGGER] == trigger
+        )
+    return kind == PASS
+
+
+@njit(cache=True, _nrt=False)
+def is_candidate(st, seat, purpose, site):
+    """Is ``site`` one that ``seat`` may choose for ``purpose``?
+
+    Opponent sites: PICK_DAMAGE any, PICK_KILL and PICK_STEAL with followers, PICK_DESTROY not a
+    Homeland. Own sites: PICK_PLACE any, PICK_SACRIFICE with followers, PICK_REPAIR damaged.
+    """
+    if site < 0 or site >= MAX_IDS or st[LOC + site] != IN_PLAY or st[HOST + site] >= 0:
+        return False
+    owner = 1 - seat if purpose <= PICK_STEAL else seat
+    if st[OWNER + site] != owner:
+        return False
+    if purpose == PICK_KILL or purpose == PICK_STEAL or purpose == PICK_SACRIFICE:
+        return st[FOLLOW + site] > 0
+    if purpose == PICK_DESTROY:
+        return site < HOMELAND
+    if purpose == PICK_REPAIR:
+        return st[DAMAGE + site] > 0
+    return True

@@ -1,0 +1,516 @@
+"""Scripted Power Barons players: every decision a seat makes, dispatched on an integer id.
+
+``baron`` follows the rulebook's strategy hints 1 (what to keep, what to bank) and 2 (which
+opponent and which Power Base to challenge); ``flusher`` plays exactly like ``baron`` and adds
+hint 3 (lose a challenge on purpose to flush a weak hand). Each decision reads the seat's row of
+``prm`` (columns in ``PARAM_NAMES`` order) and only what that seat may know: its own hand, the
+public banks, bases, hand sizes and cards on the table, and a hand it was shown (spy and steal).
+"""
+
+from numba import njit
+
+from simcore.power_barons_state import (
+    CH_ATTACKER,
+    CH_DONE,
+    CH_FLUSH,
+    CH_LIMITED,
+    CH_ROUND,
+    CH_TOTAL,
+    COLOUR,
+    DECK_COUNT,
+    DECK_TOTAL,
+    HAND,
+    HIGH,
+    LOW,
+    N_CARDS,
+    N_COLOURS,
+    N_TERRITORIES,
+    N_TYPES,
+    PI,
+    SECOND_PI,
+    VALUE,
+    bank_credits,
+    bases_in,
+    best_values,
+    can_place,
+    card_at,
+    colour_credits,
+    count_at,
+    hand_count,
+    hand_value,
+    has_base,
+    highest,
+    lowest,
+    multiplier,
+    outranks,
+    progress,
+    ranks_below,
+    types_to_win,
+)
+from simcore.registry import Param, Strategy
+from simcore.rng import rand_below, rand_bool
+
+RANDOM, BARON, FLUSHER = range(3)
+
+PARAM_NAMES = ("flush_below", "p_flush")
+FLUSH_BELOW, P_FLUSH = range(2)
+
+STRATEGIES = (
+    Strategy(
+        "random",
+        RANDOM,
+        "uniform over legal choices: banks, asks, steals, removes, challenges, leads and buys at "
+        "random; surrenders at each option and declines to play on with probability 1/2",
+    ),
+    Strategy(
+        "baron",
+        BARON,
+        "the rulebook's strategy hints 1 and 2: keeps its best card of each colour, two Political "
+        "Influence cards and a low decoy per colour, banks the highest other card; challenges "
+        "the leader for a Power Base it needs, in its strongest colour; surrenders when it "
+        "expects to lose; never loses on purpose",
+    ),
+    Strategy(
+        "flusher",
+        FLUSHER,
+        "baron plus hint 3: when its hand is worth less than flush_below credits it challenges "
+        "the opponent with the smallest bank, plays its lowest cards and surrenders after the "
+        "fourth round (flushing them), then draws new cards",
+        (
+            Param(
+                "flush_below",
+                "float",
+                240.0,
+                "flush when the hand's face value is below this many credits (0: never); 240 "
+                "won most in the flush study",
+                0.0,
+                1000.0,
+            ),
+            Param(
+                "p_flush",
+                "float",
+                1.0,
+                "chance to flush when the hand qualifies (drawn at every challenge)",
+                0.0,
+                1.0,
+            ),
+        ),
+    ),
+)
+
+
+# --- what a seat sees ----------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def leader_score(st, players, seat):
+    """Who is ahead: bases that count towards a win, then credits banked."""
+    return progress(st, players, seat) * 100_000 + bank_credits(st, seat)
+
+
+@njit(cache=True, _nrt=False)
+def leader(st, players, me):
+    """The opponent furthest ahead (ties: the first clockwise from ``me``)."""
+    best = -1
+    best_score = -1
+    for step in range(1, players):
+        other = (me + step) % players
+        score = leader_score(st, players, other)
+        if score > best_score:
+            best = other
+            best_score = score
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def random_opponent(me, players, rng):
+    return (me + 1 + rand_below(rng, players - 1)) % players
+
+
+@njit(cache=True, _nrt=False)
+def useful(st, players, me, territory, base_type):
+    """A base there would count towards ``me``'s win."""
+    if not can_place(st, players, me, territory, base_type):
+        return False
+    return bases_in(st, me, territory) < types_to_win(players)
+
+
+# --- banking and the board spaces ------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def mark_hand(st, seat):
+    """One pass over ``seat``'s hand: st[HIGH + colour] and st[LOW + colour] are its highest and
+    lowest card of each colour, st[SECOND_PI] its second-best Political Influence card (card
+    ids, -1 for none; ties go to the lower id)."""
+    for card_colour in range(N_COLOURS):
+        st[HIGH + card_colour] = -1
+        st[LOW + card_colour] = -1
+    st[SECOND_PI] = -1
+    for i in range(hand_count(st, seat)):
+        card = card_at(st, HAND + seat, i)
+        card_colour = st[COLOUR + card]
+        high = st[HIGH + card_colour]
+        if high < 0 or outranks(st, card, high):
+            st[HIGH + card_colour] = card
+            if card_colour == PI:
+                st[SECOND_PI] = high
+        elif card_colour == PI and (st[SECOND_PI] < 0 or outranks(st, card, st[SECOND_PI])):
+            st[SECOND_PI] = card
+        low = st[LOW + card_colour]
+        if low < 0 or ranks_below(st, card, low):
+            st[LOW + card_colour] = card
+
+
+@njit(cache=True, _nrt=False)
+def keep_priority(st, card):
+    """Hint 1, after mark_hand: 3 for the best card of each colour and the two best Political
+    Influence cards, 2 for a colour's lowest card when the colour has another (a decoy to give
+    away instead of a good card), else 1."""
+    card_colour = st[COLOUR + card]
+    if st[HIGH + card_colour] == card or (card_colour == PI and st[SECOND_PI] == card):
+        return 3
+    if card_colour != PI and st[LOW + card_colour] == card:
+        return 2
+    return 1
+
+
+@njit(cache=True, _nrt=False)
+def choose_bank_card(sid, me, st, rng):
+    """The card ``me`` banks when its hand is over size: the highest of its least needed cards
+    (hint 1: protected cards stay, the rest grows the bank fast)."""
+    if sid == RANDOM:
+        return card_at(st, HAND + me, rand_below(rng, hand_count(st, me)))
+    mark_hand(st, me)
+    best = -1
+    best_priority = 4
+    for i in range(hand_count(st, me)):
+        card = card_at(st, HAND + me, i)
+        priority = keep_priority(st, card)
+        if priority < best_priority or (priority == best_priority and outranks(st, card, best)):
+            best = card
+            best_priority = priority
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def weakest_colour(best):
+    """The Power Card colour whose best card (``best``: best_values of a hand) is lowest."""
+    weakest = 0
+    for card_colour in range(1, N_TYPES):
+        if best[card_colour] < best[weakest]:
+            weakest = card_colour
+    return weakest
+
+
+@njit(cache=True, _nrt=False)
+def choose_victim(sid, me, players, st, rng):
+    """Whom to ask for a card or spy on: the leader (random: anyone)."""
+    if sid == RANDOM:
+        return random_opponent(me, players, rng)
+    return leader(st, players, me)
+
+
+@njit(cache=True, _nrt=False)
+def choose_colour_to_ask(sid, me, st, rng):
+    """TAKE A POWER CARD: the colour ``me`` asks for."""
+    if sid == RANDOM:
+        return rand_below(rng, N_TYPES)
+    return weakest_colour(best_values(st, HAND + me))
+
+
+@njit(cache=True, _nrt=False)
+def choose_give(sid, me, card_colour, st, rng):
+    """The card of ``card_colour`` ``me`` hands over when asked (it holds one): hint 1's decoy."""
+    if sid == RANDOM:
+        return random_card(st, HAND + me, card_colour, rng)
+    return lowest(st, HAND + me, card_colour)
+
+
+@njit(cache=True, _nrt=False)
+def random_card(st, loc, card_colour, rng):
+    """A uniformly random card of ``card_colour`` at ``loc`` (there is one)."""
+    n = 0
+    for i in range(count_at(st, loc)):
+        n += st[COLOUR + card_at(st, loc, i)] == card_colour
+    k = rand_below(rng, n)
+    for i in range(count_at(st, loc)):
+        card = card_at(st, loc, i)
+        if st[COLOUR + card] == card_colour:
+            if k == 0:
+                return card
+            k -= 1
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def choose_steal(sid, me, victim, st, rng):
+    """SPY AND STEAL: the card ``me`` takes from ``victim``'s hand (not empty): the highest."""
+    if sid == RANDOM:
+        return card_at(st, HAND + victim, rand_below(rng, hand_count(st, victim)))
+    best = -1
+    for i in range(hand_count(st, victim)):
+        card = card_at(st, HAND + victim, i)
+        if best < 0 or outranks(st, card, best):
+            best = card
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def choose_removal(sid, me, players, st, rng):
+    """REMOVE A POWER BASE: (owner, territory, type) of an opponent's base (one exists).
+
+    The scripted players hit the leader among the opponents with bases, in the territory where it
+    has the most."""
+    pick = 0
+    if sid == RANDOM:
+        n = 0
+        for owner in range(players):
+            if owner != me:
+                for territory in range(N_TERRITORIES):
+                    n += bases_in(st, owner, territory)
+        pick = rand_below(rng, n)
+    best_owner = -1
+    best_score = -1
+    for owner in range(players):
+        if owner == me:
+            continue
+        for territory in range(N_TERRITORIES):
+            for base_type in range(N_TYPES):
+                if not has_base(st, owner, territory, base_type):
+                    continue
+                if sid == RANDOM:
+                    if pick == 0:
+                        return owner, territory, base_type
+                    pick -= 1
+                elif leader_score(st, players, owner) > best_score:
+                    best_owner = owner
+                    best_score = leader_score(st, players, owner)
+    best_territory = 0
+    for territory in range(1, N_TERRITORIES):
+        if bases_in(st, best_owner, territory) > bases_in(st, best_owner, best_territory):
+            best_territory = territory
+    for base_type in range(N_TYPES):
+        if has_base(st, best_owner, best_territory, base_type):
+            return best_owner, best_territory, base_type
+    return -1, -1, -1
+
+
+# --- the challenge ---------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def strongest_useful_type(st, players, me, defender, best):
+    """Hint 2: the type ``me`` still needs in ``defender``'s territory in which its best card
+    (``best``: best_values of its hand) is highest; -1 if it needs none there."""
+    strongest = -1
+    for base_type in range(N_TYPES):
+        if useful(st, players, me, defender, base_type) and (
+            strongest < 0 or best[base_type] > best[strongest]
+        ):
+            strongest = base_type
+    return strongest
+
+
+@njit(cache=True, _nrt=False)
+def strongest_colour(best):
+    strongest = 0
+    for card_colour in range(1, N_TYPES):
+        if best[card_colour] > best[strongest]:
+            strongest = card_colour
+    return strongest
+
+
+@njit(cache=True, _nrt=False)
+def poorest(st, players, me):
+    """Hint 3's victim: the opponent with the fewest credits banked (ties: first clockwise)."""
+    best = -1
+    for step in range(1, players):
+        other = (me + step) % players
+        if best < 0 or bank_credits(st, other) < bank_credits(st, best):
+            best = other
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def choose_challenge(sid, prm, me, players, st, rng):
+    """(defender, declared type, flush 0/1) for ``me``'s challenge."""
+    if sid == RANDOM:
+        return random_opponent(me, players, rng), rand_below(rng, N_TYPES), 0
+    best = best_values(st, HAND + me)
+    if sid == FLUSHER:
+        wants = rand_bool(rng, prm[me, P_FLUSH])  # drawn every time: arms stay paired
+        if wants and hand_value(st, me) < prm[me, FLUSH_BELOW]:
+            defender = poorest(st, players, me)
+            base_type = strongest_useful_type(st, players, me, defender, best)
+            return defender, base_type if base_type >= 0 else strongest_colour(best), 1
+    defender = -1
+    best_score = -1
+    for step in range(1, players):
+        other = (me + step) % players
+        if strongest_useful_type(st, players, me, other, best) >= 0:
+            score = leader_score(st, players, other)
+            if score > best_score:
+                defender = other
+                best_score = score
+    if defender < 0:  # it needs nothing anywhere it can still place: play for credits
+        return leader(st, players, me), strongest_colour(best), 0
+    return defender, strongest_useful_type(st, players, me, defender, best), 0
+
+
+@njit(cache=True, _nrt=False)
+def effective(st, rules, card):
+    """What ``card`` would count for in the challenge in progress."""
+    return st[VALUE + card] * multiplier(st, rules, st[COLOUR + card])
+
+
+@njit(cache=True, _nrt=False)
+def choose_lead(sid, me, st, rules, rng):
+    """(colour, card) the attacker leads: a card of a colour not yet played if it holds one,
+    else (that colour, -1) for the first such colour it calls out."""
+    done = st[CH_DONE]
+    pick = -1
+    n = 0
+    for i in range(hand_count(st, me)):
+        card = card_at(st, HAND + me, i)
+        card_colour = st[COLOUR + card]
+        if card_colour == PI or (done >> card_colour) & 1:
+            continue
+        n += 1
+        if sid == RANDOM:
+            continue
+        if pick < 0:
+            pick = card
+        elif st[CH_FLUSH] == 1:  # shed the lowest card first
+            if ranks_below(st, card, pick):
+                pick = card
+        elif effective(st, rules, card) > effective(st, rules, pick) or (
+            effective(st, rules, card) == effective(st, rules, pick) and card < pick
+        ):
+            pick = card
+    if sid == RANDOM and n > 0:
+        k = rand_below(rng, n)
+        for i in range(hand_count(st, me)):
+            card = card_at(st, HAND + me, i)
+            card_colour = st[COLOUR + card]
+            if card_colour != PI and not (done >> card_colour) & 1:
+                if k == 0:
+                    return card_colour, card
+                k -= 1
+    if pick >= 0:
+        return st[COLOUR + pick], pick
+    for card_colour in range(N_TYPES):
+        if not (done >> card_colour) & 1:
+            return card_colour, -1
+    return -1, -1
+
+
+@njit(cache=True, _nrt=False)
+def choose_follow(sid, me, card_colour, st, rng):
+    """The card of ``card_colour`` the defender plays (it holds one): its highest."""
+    if sid == RANDOM:
+        return choose_give(sid, me, card_colour, st, rng)
+    return highest(st, HAND + me, card_colour)
+
+
+@njit(cache=True, _nrt=False)
+def expected_remaining(st, rules, me, mine):
+    """Credits ``me`` can still add (``mine``: its real best cards) or an unseen hand would add
+    on average (not ``mine``: the deck's mean per colour), in the rounds not yet played, plus
+    Political Influence in a full challenge."""
+    best = best_values(st, HAND + me) if mine else (0, 0, 0, 0, 0)
+    total = 0.0
+    for card_colour in range(N_TYPES):
+        if (st[CH_DONE] >> card_colour) & 1:
+            continue
+        if mine:
+            total += best[card_colour] * multiplier(st, rules, card_colour)
+        elif st[DECK_COUNT + card_colour] > 0:
+            mean = st[DECK_TOTAL + card_colour] / st[DECK_COUNT + card_colour]
+            total += mean * multiplier(st, rules, card_colour)
+    if st[CH_LIMITED] == 0:
+        if mine:
+            total += colour_credits(st, HAND + me, PI)
+        else:
+            total += hand_count(st, me) * st[DECK_TOTAL + PI] / st[N_CARDS]
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def wants_to_surrender(sid, me, st, rules, rng):
+    """At a surrender option (st[CH_ROUND]: 0-3 after a Power Card round, 4 in the Political
+    Influence round when ``me`` could still take the lead)."""
+    if sid == RANDOM:
+        return rand_bool(rng, 0.5)
+    attacking = me == st[CH_ATTACKER]
+    if attacking and st[CH_FLUSH] == 1:
+        return st[CH_ROUND] >= 3  # play out all four rounds, shedding four low cards
+    opponent_side = 1 if attacking else 0
+    mine = st[CH_TOTAL + 1 - opponent_side]
+    theirs = st[CH_TOTAL + opponent_side]
+    deficit = theirs - mine + (1 if attacking else 0)  # ties go to the defender
+    if deficit <= 0 or st[CH_ROUND] == 4:
+        return False
+    opponent = st[CH_ATTACKER + opponent_side]
+    return deficit > expected_remaining(st, rules, me, True) - expected_remaining(
+        st, rules, opponent, False
+    )
+
+
+@njit(cache=True, _nrt=False)
+def choose_pi_card(sid, me, st, rng):
+    """A Political Influence card ``me`` adds while behind: the smallest that takes the lead,
+    else its largest."""
+    if sid == RANDOM:
+        return random_card(st, HAND + me, PI, rng)
+    attacking = me == st[CH_ATTACKER]
+    mine = st[CH_TOTAL + (0 if attacking else 1)]
+    theirs = st[CH_TOTAL + (1 if attacking else 0)]
+    needed = theirs - mine + (1 if attacking else 0)
+    enough = -1
+    largest = -1
+    for i in range(hand_count(st, me)):
+        card = card_at(st, HAND + me, i)
+        if st[COLOUR + card] != PI:
+            continue
+        if st[VALUE + card] >= needed and (enough < 0 or ranks_below(st, card, enough)):
+            enough = card
+        if largest < 0 or outranks(st, card, largest):
+            largest = card
+    return enough if enough >= 0 else largest
+
+
+# --- buying ----------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def choose_purchase(sid, me, players, st, rng):
+    """(territory, type) of the base ``me`` buys (a legal placement exists). Hint 2: buy the
+    bases you are unlikely to win, so the scripted players buy a needed type in their weakest
+    colour, in the territory where they have the most bases."""
+    best = best_values(st, HAND + me)
+    n = 0
+    best_territory = -1
+    best_type = -1
+    best_score = -1
+    for territory in range(players):
+        for base_type in range(N_TYPES):
+            if not can_place(st, players, me, territory, base_type):
+                continue
+            n += 1
+            score = 0
+            if useful(st, players, me, territory, base_type):
+                score = 10_000 - 10 * best[base_type] + bases_in(st, me, territory)
+            if score > best_score:
+                best_territory = territory
+                best_type = base_type
+                best_score = score
+    if sid == RANDOM:
+        k = rand_below(rng, n)
+        for territory in range(players):
+            for base_type in range(N_TYPES):
+                if can_place(st, players, me, territory, base_type):
+                    if k == 0:
+                        return territory, base_type
+                    k -= 1
+    return best_territory, best_type

@@ -1,0 +1,422 @@
+"""Power Barons invariants over many games, trace replays, and reproducibility.
+
+* ``run_chunk`` results (random, scripted and mixed lineups at 3 and 4 players, rule variants and
+  a designer's components file): a winner exactly when not truncated and with all the bases it
+  needs, challenge and base counters that add up, purchases that match the credits banked, flush
+  columns only for flushers and within their threshold;
+* ``trace_game`` replays: every card's location is rebuilt from the ``card`` and ``reshuffle``
+  rows alone, and every ``snapshot``, ``result``, ``buy``, ``move`` and the final per-seat
+  columns of the chunk kernel must agree with it (cards and bases conserved throughout);
+* determinism: a chunk split in two, or played on one thread, gives the same arrays, and the
+  traced game is the game of the chunk.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+import pytest
+
+from simcore import power_barons as kernel
+from simcore import registry
+from simcore.chunk import (
+    LINEUP_SLOT,
+    N_STANDARD_GAME_COLUMNS,
+    N_STANDARD_SEAT_COLUMNS,
+    TRUNCATED,
+    TURNS,
+    WINNER,
+    WON,
+)
+from simcore.power_barons_state import (
+    BANK,
+    DISCARD,
+    DRAWPILE,
+    EV_BUY,
+    EV_CARD,
+    EV_CHALLENGE,
+    EV_END,
+    EV_MOVE,
+    EV_REMOVE,
+    EV_RESHUFFLE,
+    EV_RESULT,
+    EV_SETUP,
+    EV_SNAPSHOT,
+    EV_TURN,
+    EV_WIN,
+    HAND,
+    M_PAY,
+    M_WON,
+    PLAYED,
+    types_to_win,
+)
+
+GAME = registry.make("power-barons")
+SEED = 20_260_401
+SMALL_COMPONENTS = """
+[deck]
+transportation = [5, 10, 20, 30, 40, 50]
+communications = [5, 15, 25, 35, 45]
+finance = [10, 20, 30, 40]
+energy = [50, 45, 40, 35, 30, 25, 20]
+political_influence = [25, 50]
+[board]
+spaces = ["investments_pay_off:asia", "remove_a_power_base", "remove_a_power_base",
+          "investments_pay_off:africa", "take_a_power_card", "spy_and_steal",
+          "investments_pay_off:europe", "limited_challenge", "take_political_influence",
+          "investments_pay_off:americas"]
+"""
+
+
+def seat_col(column: int) -> int:
+    return N_STANDARD_SEAT_COLUMNS + column
+
+
+def game_col(k: int) -> int:
+    return N_STANDARD_GAME_COLUMNS + k
+
+
+@dataclass(frozen=True)
+class Config:
+    players: int
+    lineup: tuple[str, ...]
+    games: int
+    traced: int
+    rules: dict = field(default_factory=dict)
+    rotate: bool = True
+
+    def encoded(self, tmp_path_factory=None):
+        rules = dict(self.rules)
+        if rules.get("components") == "SMALL":
+            path = tmp_path_factory.mktemp("components") / "small.toml"
+            path.write_text(SMALL_COMPONENTS)
+            rules["components"] = str(path)
+        rules = GAME.rules_with_defaults(rules)
+        prepared = kernel.prepare(rules, self.players)
+        entries = [registry.parse_strategy(GAME, text) for text in self.lineup]
+        if len(entries) == 1:
+            entries = entries * self.players
+        ids, params = GAME.encode_strategies(entries)
+        return rules, prepared, ids, params
+
+    def __str__(self) -> str:
+        rules = ",".join(f"{k}={v}" for k, v in self.rules.items())
+        return f"{self.players}p-{'+'.join(self.lineup)}" + (f"-{rules}" if rules else "")
+
+
+MIXED = ("flusher:flush_below=230", "baron", "random", "flusher:flush_below=200,p_flush=0.5")
+
+# 64,000 games in all, 740 of them traced and replayed.
+CONFIGS = [
+    Config(3, ("random",), 12_000, 150),
+    Config(4, ("random",), 12_000, 150),
+    Config(3, ("baron",), 6_000, 60),
+    Config(4, ("flusher:flush_below=240",), 6_000, 60),
+    Config(3, MIXED[:3], 8_000, 80),
+    Config(4, MIXED, 8_000, 80),
+    Config(4, MIXED, 3_000, 40, {"hand_size": 6, "base_cost": 200, "declared_multiplier": 3}),
+    Config(3, MIXED[:3], 3_000, 40, {"max_turns": 20}, rotate=False),
+    Config(
+        4,
+        ("random", "flusher", "random", "flusher"),
+        3_000,
+        40,
+        {"components": "SMALL", "hand_size": 4, "base_cost": 150},
+    ),
+    Config(
+        3,
+        ("baron", "random", "flusher"),
+        3_000,
+        40,
+        {"components": "SMALL", "hand_size": 3, "base_cost": 100},
+    ),
+]
+CONFIG_IDS = [str(c) for c in CONFIGS]
+
+
+@pytest.fixture(scope="module", params=CONFIGS, ids=CONFIG_IDS)
+def results(request, tmp_path_factory):
+    config: Config = request.param
+    rules, prepared, ids, params = config.encoded(tmp_path_factory)
+    game_out, seat_out = kernel.run_chunk(
+        prepared, config.players, ids, params, SEED, 0, config.games, config.rotate
+    )
+    return config, rules, prepared, ids, params, game_out, seat_out
+
+
+def seat_strategies(config: Config, seat_out: np.ndarray) -> np.ndarray:
+    """The strategy name in each (game, seat)."""
+    names = np.array([text.partition(":")[0] for text in config.lineup])
+    if len(names) == 1:
+        return np.full(seat_out.shape[:2], names[0])
+    return names[seat_out[:, :, LINEUP_SLOT]]
+
+
+# --- chunk results --------------------------------------------------------------------------
+
+
+def test_result_invariants(results):
+    config, rules, prepared, _, params, game_out, seat_out = results
+    players = config.players
+    winner = game_out[:, WINNER]
+    turns = game_out[:, TURNS]
+    truncated = game_out[:, TRUNCATED].astype(bool)
+    won = seat_out[:, :, WON].astype(bool)
+
+    def column(name: str) -> np.ndarray:
+        return seat_out[:, :, seat_col(getattr(kernel, name))]
+
+    # A winner exactly when not truncated; the cap exactly when truncated.
+    assert (truncated == (winner < 0)).all()
+    assert ((turns >= 1) & (turns <= rules["max_turns"])).all()
+    assert (turns[truncated] == rules["max_turns"]).all()
+    rows = np.nonzero(~truncated)[0]
+    assert won[rows, winner[rows]].all() and (won.sum(1) == ~truncated).all()
+    # The winner moved last and has every base it needs.
+    assert (winner[rows] == (turns[rows] - 1) % players).all()
+    bases = column("BASES_AT_END")
+    assert (bases[rows, winner[rows]] >= (players - 1) * types_to_win(players)).all()
+    per_type = 2 if players == 3 else 3
+    assert ((bases >= 0) & (bases <= 4 * per_type)).all()
+    # Bases: placed by challenges and purchases, less the ones removed.
+    assert (bases == column("BASES_WON") + column("BASES_BOUGHT") - column("BASES_LOST")).all()
+    assert (column("BASES_REMOVED").sum(1) == column("BASES_LOST").sum(1)).all()
+    # One challenge per turn: seat k moved on turns k, k + players, ...
+    made = column("CHALLENGES_MADE")
+    expected = (turns[:, None] - np.arange(players)[None, :] + players - 1) // players
+    assert (made == expected).all()
+    assert (column("CHALLENGES_WON").sum(1) == turns).all()
+    assert (column("CHALLENGES_LOST").sum(1) == turns).all()
+    # Banks: what was banked less what purchases paid (at least the price, under price + max).
+    colours, values, _, _ = kernel.load_components(rules["components"])
+    bank = column("BANK_AT_END")
+    paid = column("CREDITS_BANKED") - bank
+    bought = column("BASES_BOUGHT")
+    assert (bank >= 0).all() and (bank.sum(1) <= values.sum()).all()
+    assert (paid >= rules["base_cost"] * bought).all()
+    assert (paid <= (rules["base_cost"] + values.max() - 1) * bought).all()
+    # Flushes: only flushers, at most one per challenge made, below the threshold.
+    strategies = seat_strategies(config, seat_out)
+    attempts = column("FLUSH_ATTEMPTS")
+    flushes = column("FLUSHES")
+    assert ((flushes >= 0) & (flushes <= attempts) & (attempts <= made)).all()
+    for name in ("FLUSH_ATTEMPTS", "FLUSH_CREDITS_GIVEN", "FLUSH_HAND_BEFORE", "FLUSH_HAND_AFTER"):
+        assert (column(name)[strategies != "flusher"] == 0).all()
+    assert (column("FLUSH_CREDITS_GIVEN") >= 0).all() and (column("FLUSH_HAND_AFTER") >= 0).all()
+    # Each flush started from a hand worth less than the flusher's flush_below.
+    below = params[seat_out[:, :, LINEUP_SLOT], 0] if len(config.lineup) > 1 else params[0, 0]
+    before = column("FLUSH_HAND_BEFORE")
+    assert ((before >= 0) & ((before < below * flushes) | (flushes == 0))).all()
+    assert (game_out[:, game_col(0)] >= 0).all() and (game_out[:, game_col(1)] >= 0).all()
+    # Seating: with rotation, game i seats lineup entry (seat + i) mod players.
+    slots = seat_out[:, :, LINEUP_SLOT]
+    n = len(game_out)
+    rotation = (np.arange(players)[None, :] + np.arange(n)[:, None]) % players
+    assert (slots == (rotation if config.rotate else np.arange(players)[None, :])).all()
+
+
+def test_variants_are_exercised(results):
+    config, rules, _, _, _, game_out, seat_out = results
+    truncated = game_out[:, TRUNCATED].astype(bool)
+    if rules["max_turns"] == 20:
+        assert truncated.any() and (~truncated).any()
+    else:
+        assert not truncated.any()
+    if "flusher" in config.lineup[0] and config.players == 4 and not config.rules:
+        assert seat_out[:, :, seat_col(kernel.FLUSHES)].sum() > 0
+    if config.lineup == ("random",):
+        for name in ("BASES_REMOVED", "BASES_BOUGHT", "BASES_WON"):
+            assert seat_out[:, :, seat_col(getattr(kernel, name))].sum() > 0
+        assert game_out[:, game_col(0)].sum() > 0  # reshuffles happen
+
+
+# --- traces ---------------------------------------------------------------------------------
+
+
+class Replay:
+    """Every card's location and every base, rebuilt from a trace alone."""
+
+    def __init__(self, players: int, rules: dict):
+        colours, values, kinds, territories = kernel.load_components(rules["components"])
+        self.players = players
+        self.rules = rules
+        self.colour = colours.tolist()
+        self.value = values.tolist()
+        self.kinds = kinds.tolist()
+        self.loc = [DRAWPILE] * len(values)
+        self.per_type = 2 if players == 3 else 3
+        self.bases = set()  # (owner, territory, type)
+        self.pawn = [-1] * players
+        self.stats = {name: [0] * players for name in ("CHALLENGES_WON", "CHALLENGES_LOST",
+                      "BASES_WON", "BASES_BOUGHT", "BASES_REMOVED", "BASES_LOST",
+                      "FLUSH_ATTEMPTS", "FLUSHES", "FLUSH_CREDITS_GIVEN")}  # fmt: skip
+        self.pending_won = []  # values of the `won` card rows since the last result
+        self.pending_pay = []
+        self.challenge = None
+        self.end = None
+
+    def at(self, where: int) -> list[int]:
+        return [card for card, loc in enumerate(self.loc) if loc == where]
+
+    def credits(self, where: int) -> int:
+        return sum(self.value[card] for card in self.at(where))
+
+    def apply(self, row) -> None:
+        event, a, b, c, d, e, f, g = (int(x) for x in row)
+        if event == EV_SETUP:
+            assert d == self.per_type and a == b
+            self.pawn[a] = c
+        elif event == EV_CARD:
+            assert self.loc[a] == d, "a card moved from a place it was not"
+            assert (b, c) == (self.colour[a], self.value[a])
+            assert d != e
+            self.loc[a] = e
+            if f == M_WON:
+                attacker, defender = self.challenge[:2]
+                assert d == PLAYED + attacker + defender - (e - BANK)  # the loser's cards
+                self.pending_won.append(c)
+            elif f == M_PAY:
+                assert d - BANK in range(self.players) and e == DISCARD
+                self.pending_pay.append(c)
+        elif event == EV_RESHUFFLE:
+            assert not self.at(DRAWPILE) and len(self.at(DISCARD)) == a > 0
+            for card in self.at(DISCARD):
+                self.loc[card] = DRAWPILE
+        elif event == EV_TURN:
+            assert self.end is None
+            assert all(not self.at(PLAYED + s) for s in range(self.players))
+            assert b == self.pawn[a] and c == len(self.at(HAND + a)) and d == self.credits(BANK + a)
+            assert c <= self.rules["hand_size"]
+        elif event == EV_MOVE:
+            assert 1 <= b <= 6 and 1 <= c <= 6 and d == self.pawn[a]
+            assert e == (d + b + c) % len(self.kinds) and f == self.kinds[e]
+            self.pawn[a] = e
+        elif event == EV_REMOVE and b >= 0:
+            assert (b, c, d) in self.bases and b != a
+            self.bases.remove((b, c, d))
+            self.stats["BASES_REMOVED"][a] += 1
+            self.stats["BASES_LOST"][b] += 1
+        elif event == EV_CHALLENGE:
+            assert a != b and 0 <= c < 4
+            assert f == self.credits(HAND + a)
+            self.challenge = (a, b, c, e)
+            self.stats["FLUSH_ATTEMPTS"][a] += e
+        elif event == EV_RESULT:
+            attacker, defender, declared, flush = self.challenge
+            assert {a, b} == {attacker, defender}
+            assert c == sum(self.pending_won) and d == len(self.pending_won)
+            assert not self.at(PLAYED + a) and not self.at(PLAYED + b)
+            assert f == self.credits(HAND + b)
+            if e:
+                assert a == attacker and (a, defender, declared) not in self.bases
+                self.bases.add((a, defender, declared))
+                self.stats["BASES_WON"][a] += 1
+            self.stats["CHALLENGES_WON"][a] += 1
+            self.stats["CHALLENGES_LOST"][b] += 1
+            if flush and b == attacker:
+                self.stats["FLUSHES"][b] += 1
+                self.stats["FLUSH_CREDITS_GIVEN"][b] += c
+            self.pending_won = []
+        elif event == EV_BUY:
+            assert d == sum(self.pending_pay) >= self.rules["base_cost"] and e == len(
+                self.pending_pay
+            )
+            assert d - min(self.pending_pay) < self.rules["base_cost"]  # no card more than needed
+            assert f == self.credits(BANK + a)
+            assert b != a and b < self.players and (a, b, c) not in self.bases
+            self.bases.add((a, b, c))
+            self.stats["BASES_BOUGHT"][a] += 1
+            self.pending_pay = []
+        elif event == EV_SNAPSHOT:
+            mine = [base for base in self.bases if base[0] == a]
+            assert b == self.pawn[a]
+            assert c == len(self.at(HAND + a)) <= self.rules["hand_size"]
+            assert d == self.credits(HAND + a) and e == self.credits(BANK + a)
+            assert f == len(mine) and g == 4 * self.per_type - len(mine)
+            assert len({(t, k) for _, t, k in mine}) == len(mine)  # a type once per territory
+        elif event == EV_END:
+            self.end = (a, b, c)
+
+
+def replay(trace: np.ndarray, players: int, rules: dict) -> Replay:
+    state = Replay(players, rules)
+    for row in trace:
+        state.apply(row)
+    assert trace[-1, 0] == EV_END and state.end is not None
+    return state
+
+
+def test_traces_replay_and_agree_with_the_chunk_results(results):
+    config, rules, prepared, ids, params, game_out, seat_out = results
+    players = config.players
+    need = types_to_win(players)
+    longest = 0
+    for g in range(config.traced):
+        trace = kernel.trace_game(prepared, players, ids, params, SEED, g, config.rotate)
+        longest = max(longest, len(trace))
+        state = replay(trace, players, rules)
+        winner, turns, truncated = state.end
+        assert (winner, turns, truncated) == tuple(game_out[g, [WINNER, TURNS, TRUNCATED]])
+        wins = trace[trace[:, 0] == EV_WIN][:, 1].tolist()
+        assert wins == ([] if truncated else [winner])
+        if not truncated:
+            for territory in range(players):
+                if territory != winner:
+                    have = {k for o, t, k in state.bases if o == winner and t == territory}
+                    assert len(have) >= need
+        for seat in range(players):
+            assert seat_out[g, seat, seat_col(kernel.BANK_AT_END)] == state.credits(BANK + seat)
+            mine = sum(1 for base in state.bases if base[0] == seat)
+            assert seat_out[g, seat, seat_col(kernel.BASES_AT_END)] == mine
+            for name, counts in state.stats.items():
+                assert seat_out[g, seat, seat_col(getattr(kernel, name))] == counts[seat], name
+        # Every card is somewhere: hands, banks, piles (none left on the table).
+        assert sum(1 for loc in state.loc if PLAYED <= loc < PLAYED + 4) == 0
+    if config.lineup == ("random",) and players == 4:
+        assert longest > kernel.FIRST_TRACE_ROWS  # a trace outgrew the first buffer
+
+
+def test_describe_trace_reads_every_event(results):
+    config, _, prepared, ids, params, _, _ = results
+    trace = kernel.trace_game(prepared, config.players, ids, params, SEED, 1, config.rotate)
+    lines = kernel.describe_trace(trace, [f"s{k}" for k in range(config.players)])
+    assert lines[-1].startswith("== after") and len(lines) > 10
+
+
+# --- determinism ----------------------------------------------------------------------------
+
+
+def encoded(players: int, lineup: list[str]):
+    prepared = kernel.prepare(GAME.rules_with_defaults({}), players)
+    return prepared, *GAME.encode_strategies([registry.parse_strategy(GAME, t) for t in lineup])
+
+
+def test_a_chunk_split_in_two_or_on_one_thread_gives_the_same_games():
+    prepared, ids, params = encoded(4, ["flusher", "baron", "random", "baron"])
+    whole = kernel.run_chunk(prepared, 4, ids, params, 99, 1_000, 3_000, True)
+    first = kernel.run_chunk(prepared, 4, ids, params, 99, 1_000, 1_234, True)
+    second = kernel.run_chunk(prepared, 4, ids, params, 99, 2_234, 1_766, True)
+    for k in range(2):
+        assert np.array_equal(whole[k], np.concatenate([first[k], second[k]]))
+    threads = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        single = kernel.run_chunk(prepared, 4, ids, params, 99, 1_000, 3_000, True)
+    finally:
+        numba.set_num_threads(threads)
+    assert all(np.array_equal(whole[k], single[k]) for k in range(2))
+    other_seed = kernel.run_chunk(prepared, 4, ids, params, 100, 1_000, 3_000, True)
+    assert not np.array_equal(whole[0], other_seed[0])
+
+
+def test_the_traced_game_is_the_chunk_game():
+    prepared, ids, params = encoded(3, ["flusher:flush_below=220", "baron", "random"])
+    game_out, seat_out = kernel.run_chunk(prepared, 3, ids, params, 5, 40, 20, True)
+    for g in range(20):
+        trace = kernel.trace_game(prepared, 3, ids, params, 5, 40 + g, True)
+        end = trace[-1]
+        assert end[0] == EV_END and list(end[1:4]) == list(game_out[g, :3])
+        flags = [int(x) for x in trace[trace[:, 0] == EV_CHALLENGE][:, 5]]
+        assert sum(flags) == seat_out[g, :, seat_col(kernel.FLUSH_ATTEMPTS)].sum()

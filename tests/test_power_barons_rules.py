@@ -1,0 +1,807 @@
+"""Every Power Barons rule as a scenario: build a state by hand, call one transition, check it.
+
+A :class:`Table` is the shipped components set up for 3 or 4 players with every card back in the
+drawpile; a scenario then puts chosen cards (by colour and value) in hands, banks or the discard
+pile, sets bases, pawns and the challenge in progress directly in ``st`` (layout in
+``simcore/power_barons_state.py``), and calls one kernel function. The scripted ``baron`` and
+``flusher`` decide deterministically for a given state, so each scenario knows what they do.
+
+After every transition the table checks conservation: the per-location counts and credits agree
+with the card locations, no card is left on the table outside a challenge, and each seat's
+supply plus its bases on the board make its starting bases of each type.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+from scipy.stats import chisquare
+
+from simcore import power_barons as kernel
+from simcore import registry
+from simcore.power_barons_state import (
+    BANK,
+    BASES,
+    CH_ATTACKER,
+    CH_DECLARED,
+    CH_DEFENDER,
+    CH_DONE,
+    CH_FLUSH,
+    CH_LIMITED,
+    CH_PLAYED,
+    CH_ROUND,
+    CH_TOTAL,
+    COLOUR,
+    COUNT_AT,
+    CREDITS_AT,
+    DISCARD,
+    DRAWPILE,
+    EMPTY_DRAWS,
+    EV_BUY,
+    EV_CARD,
+    EV_CHALLENGE,
+    EV_INVEST,
+    EV_MOVE,
+    EV_PI,
+    EV_REMOVE,
+    EV_RESHUFFLE,
+    EV_RESULT,
+    EV_ROUND,
+    EV_SETUP,
+    EV_SURRENDER,
+    EV_TAKE,
+    EV_TURN,
+    EV_WIN,
+    HAND,
+    LOC,
+    M_BANK,
+    M_DRAW,
+    M_GIVE,
+    M_INVEST,
+    M_PAY,
+    M_REFILL,
+    M_RETURN,
+    M_WON,
+    N_CARDS,
+    N_LOCATIONS,
+    N_TYPES,
+    PAWN,
+    PLAYED,
+    RESHUFFLES,
+    SPY,
+    STATE_SIZE,
+    SUPPLY,
+    TAKE_PI,
+    TAKE_POWER,
+    TRACE_LEN,
+    TRACE_WIDTH,
+    VALUE,
+    bank_credits,
+    hand_count,
+    hand_value,
+    has_base,
+    has_won,
+    recount,
+)
+from simcore.registry import SpecError
+from simcore.rng import seed_game_stream
+
+GAME = registry.make("power-barons")
+T, C, F, E, PI = range(5)  # Transportation, Communications, Finance, Energy, Political Influence
+AMERICAS, EUROPE, AFRICA, ASIA = range(4)
+
+
+def stream(seed: int = 11, index: int = 0) -> np.ndarray:
+    rng = np.zeros(4, np.uint64)
+    seed_game_stream(seed, index, rng)
+    return rng
+
+
+class Table:
+    """The shipped components set up for ``players``, every card back in the drawpile."""
+
+    def __init__(self, strategies: list[str], rules: dict | None = None, seed: int = 11):
+        self.players = len(strategies)
+        self.rules_dict = GAME.rules_with_defaults(rules or {})
+        self.rules = kernel.prepare(self.rules_dict, self.players)
+        entries = [registry.parse_strategy(GAME, text) for text in strategies]
+        self.sids, self.prm = GAME.encode_strategies(entries)
+        self.rng = stream(seed)
+        self.trace = np.zeros((5000, TRACE_WIDTH), np.int64)
+        self.st = np.zeros(STATE_SIZE, np.int64)
+        kernel.set_up(self.players, self.st, self.rules, self.rng, self.trace)
+        self.per_type = self.st[SUPPLY]
+        self.st[LOC : LOC + self.st[N_CARDS]] = DRAWPILE
+        recount(self.st)
+        self.st[TRACE_LEN] = 0
+
+    # -- building a state --
+
+    def card(self, colour: int, value: int, where: int = DRAWPILE) -> int:
+        """A card of that colour and value lying at ``where``."""
+        st = self.st
+        for card in range(st[N_CARDS]):
+            if (
+                st[LOC + card] == where
+                and st[COLOUR + card] == colour
+                and st[VALUE + card] == value
+            ):
+                return card
+        raise AssertionError(f"no card {colour}/{value} at location {where}")
+
+    def put(self, where: int, cards: list[tuple[int, int]]) -> list[int]:
+        ids = []
+        for colour, value in cards:
+            card = self.card(colour, value)
+            self.st[LOC + card] = where
+            ids.append(card)
+        recount(self.st)
+        return ids
+
+    def hand(self, seat: int, cards: list[tuple[int, int]]) -> list[int]:
+        return self.put(HAND + seat, cards)
+
+    def bank(self, seat: int, cards: list[tuple[int, int]]) -> list[int]:
+        return self.put(BANK + seat, cards)
+
+    def fill_hands(self, cards: int = 8) -> None:
+        """Top every hand up to ``cards`` with the lowest-id drawpile cards."""
+        st = self.st
+        for seat in range(self.players):
+            while hand_count(st, seat) < cards:
+                st[LOC + self.first(DRAWPILE)] = HAND + seat
+                recount(st)
+
+    def first(self, where: int) -> int:
+        return next(c for c in range(self.st[N_CARDS]) if self.st[LOC + c] == where)
+
+    def base(self, owner: int, territory: int, base_type: int) -> None:
+        self.st[BASES + 16 * owner + 4 * territory + base_type] = 1
+        self.st[SUPPLY + N_TYPES * owner + base_type] -= 1
+
+    def start_challenge(self, attacker, defender, declared, limited=0, flush=0, done=0):
+        st = self.st
+        st[CH_ATTACKER], st[CH_DEFENDER], st[CH_DECLARED] = attacker, defender, declared
+        st[CH_LIMITED], st[CH_FLUSH], st[CH_DONE] = limited, flush, done
+        st[CH_TOTAL] = st[CH_TOTAL + 1] = st[CH_PLAYED] = st[CH_PLAYED + 1] = 0
+
+    # -- reading --
+
+    def at(self, where: int) -> list[tuple[int, int]]:
+        st = self.st
+        return sorted(
+            (int(st[COLOUR + c]), int(st[VALUE + c]))
+            for c in range(st[N_CARDS])
+            if st[LOC + c] == where
+        )
+
+    def events(self, code: int) -> np.ndarray:
+        rows = self.trace[: self.st[TRACE_LEN]]
+        return rows[rows[:, 0] == code]
+
+    def moves(self, reason: int) -> list[tuple[int, int, int, int]]:
+        """(colour, value, from, to) of the card rows with ``reason``."""
+        rows = self.events(EV_CARD)
+        return [(int(r[2]), int(r[3]), int(r[4]), int(r[5])) for r in rows if r[6] == reason]
+
+    def stat(self, seat: int, column: int) -> int:
+        return int(self.st[kernel.stat(self.st, seat, column)])
+
+    def assert_conserved(self, in_challenge: bool = False) -> None:
+        st = self.st
+        copy = st.copy()
+        recount(copy)
+        assert (
+            copy[COUNT_AT : COUNT_AT + N_LOCATIONS] == st[COUNT_AT : COUNT_AT + N_LOCATIONS]
+        ).all()
+        assert (
+            copy[CREDITS_AT : CREDITS_AT + N_LOCATIONS] == st[CREDITS_AT : CREDITS_AT + N_LOCATIONS]
+        ).all()
+        if not in_challenge:
+            for seat in range(self.players):
+                assert st[COUNT_AT + PLAYED + seat] == 0, "a card was left on the table"
+        for owner in range(self.players):
+            for base_type in range(N_TYPES):
+                placed = sum(st[BASES + 16 * owner + 4 * t + base_type] for t in range(4))
+                assert placed + st[SUPPLY + N_TYPES * owner + base_type] == self.per_type
+
+    # -- transitions --
+
+    def call(self, function, *args, in_challenge: bool = False):
+        result = function(*args)
+        self.assert_conserved(in_challenge)
+        return result
+
+    def restore(self, seat):
+        return self.call(kernel.restore, seat, self.st, self.rules, self.sids, self.rng, self.trace)
+
+    def challenge(self, attacker, limited=0):
+        return self.call(
+            kernel.challenge, attacker, self.players, limited, self.st, self.rules, self.sids,
+            self.prm, self.rng, self.trace,
+        )  # fmt: skip
+
+    def take(self, seat, kind):
+        return self.call(
+            kernel.take, seat, kind, self.players, self.st, self.rules, self.sids, self.rng,
+            self.trace,
+        )  # fmt: skip
+
+    def buy(self, seat):
+        return self.call(
+            kernel.buy, seat, self.players, self.st, self.rules, self.sids, self.rng, self.trace
+        )
+
+    def turn(self, seat):
+        return self.call(
+            kernel.take_turn, seat, self.players, self.st, self.rules, self.sids, self.prm,
+            self.rng, self.trace,
+        )  # fmt: skip
+
+
+STRONG = [(T, 50), (C, 50), (F, 50), (E, 50), (T, 45), (C, 45), (F, 45), (E, 45)]
+WEAK = [(T, 5), (C, 5), (F, 5), (E, 5), (T, 10), (C, 10), (F, 10), (E, 10)]
+
+
+# --- components and set-up ------------------------------------------------------------------
+
+
+def test_shipped_components_load_from_the_package():
+    colours, values, kinds, territories = kernel.load_components("")
+    assert len(values) == 72 and len(kinds) == 32
+    assert [int((colours == c).sum()) for c in range(5)] == [16, 16, 16, 16, 8]
+    assert values[colours < PI].sum() == 4 * 440 and values[colours == PI].sum() == 270
+    assert [int(np.nonzero((kinds == 0) & (territories == t))[0][0]) for t in range(4)] == [
+        0, 8, 16, 24,
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("players, per_type", [(3, 2), (4, 3)])
+def test_set_up_deals_hands_places_pawns_and_bases(players, per_type):
+    prepared = kernel.prepare(GAME.rules_with_defaults({}), players)
+    st = np.zeros(STATE_SIZE, np.int64)
+    trace = np.zeros((500, TRACE_WIDTH), np.int64)
+    kernel.set_up(players, st, prepared, stream(), trace)
+    for seat in range(players):
+        assert hand_count(st, seat) == 8 and bank_credits(st, seat) == 0
+        assert st[PAWN + seat] == 8 * seat  # its territory's INVESTMENTS PAY OFF space
+        assert list(st[SUPPLY + 4 * seat : SUPPLY + 4 * seat + 4]) == [per_type] * 4
+    assert st[COUNT_AT + DRAWPILE] == 72 - 8 * players
+    rows = trace[: st[TRACE_LEN]]
+    setup = rows[rows[:, 0] == EV_SETUP]
+    assert setup[:, 1:5].tolist() == [[s, s, 8 * s, per_type] for s in range(players)]
+    deal = rows[rows[:, 0] == EV_CARD]
+    assert len(deal) == 8 * players
+    assert (deal[:, 5] == HAND + np.arange(8 * players) % players).all()  # one at a time
+
+
+DECK = """[deck]
+transportation = [5, 10]
+communications = [5, 10]
+finance = [5, 10]
+energy = [5, 10]
+political_influence = [20]
+"""
+BOARD = "[board]\nspaces = [" + ", ".join(
+    f"'investments_pay_off:{t}', 'spy_and_steal'" for t in ("americas", "europe", "africa", "asia")
+) + "]\n"  # fmt: skip
+JAIL = "[board]\nspaces = ['jail', 'jail', 'jail', 'jail']\n"
+BAD_COMPONENTS = [
+    ("[deck]\n", "deck.transportation: missing"),
+    ("nonsense = 1\n" + DECK + BOARD, "nonsense: unknown key"),
+    ("[deck\n", "not valid TOML"),
+    (DECK, "[board]: missing"),
+    (DECK.replace("[5, 10]", "[5, 0]", 1) + BOARD, "deck.transportation[1]: 0 is not in [1, 100]"),
+    (DECK.replace("finance = [5, 10]", "finance = [5, 'x']") + BOARD, "deck.finance[1]: expected"),
+    (DECK + "money = [5]\n" + BOARD, "deck.money: unknown key"),
+    (DECK + JAIL, "board.spaces[0]: 'jail' is not one of"),
+    (
+        DECK + BOARD.replace("'spy_and_steal'", "'spy_and_steal:asia'", 1),
+        "only investments_pay_off",
+    ),
+    (DECK + "[board]\nspaces = 'x'\n", "board.spaces: expected a list"),
+    (DECK + BOARD.replace("americas", "asia"), "americas appears 0 times"),
+]
+
+
+@pytest.mark.parametrize("text, needle", BAD_COMPONENTS)
+def test_bad_components_file_is_one_line_naming_file_and_field(tmp_path, text, needle):
+    path = tmp_path / "mine.toml"
+    path.write_text(text)
+    rules = GAME.rules_with_defaults({"components": str(path)})
+    with pytest.raises(SpecError) as error:
+        kernel.prepare(rules, 3)
+    message = str(error.value)
+    assert needle in message and str(path) in message and "\n" not in message
+
+
+def test_missing_components_file_and_too_small_deck_are_refused(tmp_path):
+    with pytest.raises(SpecError, match="cannot read"):
+        kernel.prepare(GAME.rules_with_defaults({"components": str(tmp_path / "no.toml")}), 3)
+    path = tmp_path / "small.toml"
+    path.write_text(DECK + BOARD)  # 9 cards
+    with pytest.raises(SpecError, match="cannot deal hand_size=8 to 3 players"):
+        kernel.prepare(GAME.rules_with_defaults({"components": str(path)}), 3)
+    prepared = kernel.prepare(
+        GAME.rules_with_defaults({"components": str(path), "hand_size": 2}), 4
+    )
+    assert prepared[kernel.P_N_CARDS] == 9 and prepared[kernel.P_N_SPACES] == 8
+
+
+def test_a_designers_components_file_is_played(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(DECK + BOARD)
+    spec = {"components": str(path), "hand_size": 2}
+    table = Table(["baron", "baron", "baron"], spec)
+    assert table.st[N_CARDS] == 9
+    prepared = kernel.prepare(GAME.rules_with_defaults(spec), 3)
+    ids, params = GAME.encode_strategies([registry.parse_strategy(GAME, "baron")] * 3)
+    game_out, _ = kernel.run_chunk(prepared, 3, ids, params, 5, 0, 200, True)
+    assert (game_out[:, 1] >= 1).all()
+
+
+# --- drawing, banking, the turn ---------------------------------------------------------------
+
+
+def test_draw_then_bank_keeps_the_hand_at_eight_and_banks_by_hint_1():
+    table = Table(["baron"] * 3)
+    hand = [(T, 50), (T, 5), (T, 25), (C, 30), (F, 25), (PI, 50), (PI, 30), (PI, 20)]
+    table.hand(0, hand)
+    table.hand(0, [(E, 35)])  # the ninth card, as if just drawn
+    table.restore(0)
+    # Protected: the best card of each colour and the two best PI cards; T5 is T's decoy. Of the
+    # rest (T25, PI20) it banks the highest.
+    assert table.at(BANK) == [(T, 25)]
+    assert hand_count(table.st, 0) == 8
+    assert table.moves(M_BANK) == [(T, 25, HAND, BANK)]
+
+
+def test_short_hand_draws_up_to_size_and_a_reshuffle_refills_the_drawpile():
+    table = Table(["baron"] * 3)
+    st = table.st
+    st[LOC : LOC + st[N_CARDS]] = DISCARD  # nothing in the drawpile
+    recount(st)
+    table.restore(1)
+    assert hand_count(st, 1) == 8 and st[RESHUFFLES] == 1
+    assert table.events(EV_RESHUFFLE)[:, 1].tolist() == [72]
+    assert st[COUNT_AT + DISCARD] == 0 and st[COUNT_AT + DRAWPILE] == 64
+    assert len(table.moves(M_REFILL)) == 8
+
+
+def test_with_no_card_anywhere_the_hand_stays_short():
+    table = Table(["baron"] * 3)
+    st = table.st
+    st[LOC : LOC + st[N_CARDS]] = BANK + 2
+    recount(st)
+    table.st[LOC + table.card(T, 50, BANK + 2)] = HAND + 0
+    recount(st)
+    table.restore(0)
+    assert hand_count(st, 0) == 1 and st[EMPTY_DRAWS] == 1
+
+
+def test_draws_are_uniform_over_the_drawpile():
+    prepared = kernel.prepare(GAME.rules_with_defaults({}), 3)
+    counts = np.zeros(72)
+    st = np.zeros(STATE_SIZE, np.int64)
+    no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
+    kernel.set_up(3, st, prepared, stream(3), no_trace)
+    for index in range(3600):
+        st[LOC : LOC + 72] = DRAWPILE
+        recount(st)
+        kernel.draw_card(0, M_DRAW, st, stream(4, index), no_trace)
+        counts[np.nonzero(st[LOC : LOC + 72] == HAND)[0][0]] += 1
+    assert chisquare(counts).pvalue > 1e-3
+
+
+def test_a_turn_draws_banks_rolls_moves_challenges_in_order():
+    table = Table(["baron"] * 4)
+    table.fill_hands()
+    assert table.turn(0) == -1
+    rows = table.trace[: table.st[TRACE_LEN]]
+    order = [int(r[0]) for r in rows if r[0] in (EV_TURN, EV_MOVE, EV_CHALLENGE, EV_RESULT)]
+    assert order == [EV_TURN, EV_MOVE, EV_CHALLENGE, EV_RESULT]
+    first_cards = rows[rows[:, 0] == EV_CARD][:2]
+    assert first_cards[0, 6] == M_DRAW and first_cards[0, 4:6].tolist() == [DRAWPILE, HAND]
+    assert first_cards[1, 6] == M_BANK and first_cards[1, 4:6].tolist() == [HAND, BANK]
+    move = table.events(EV_MOVE)[0]
+    _, seat, die1, die2, start, to, kind, _ = move
+    assert seat == 0 and 1 <= die1 <= 6 and 1 <= die2 <= 6 and start == 0
+    assert to == (start + die1 + die2) % 32 and table.st[PAWN] == to
+    assert table.stat(0, kernel.CHALLENGES_MADE) == 1
+
+
+# --- board spaces -----------------------------------------------------------------------------
+
+
+def test_investments_pay_the_owner_one_and_each_base_one():
+    table = Table(["baron"] * 4)
+    table.fill_hands()
+    table.base(0, EUROPE, T)
+    table.base(0, EUROPE, C)
+    table.base(2, EUROPE, F)
+    table.base(3, AMERICAS, F)
+    table.call(
+        kernel.investments, EUROPE, 4, table.st, table.rules, table.sids, table.rng, table.trace
+    )
+    draws = [to - HAND for _, _, _, to in table.moves(M_INVEST)]
+    assert draws == [1, 2, 0, 0]  # owner first, then clockwise from the owner
+    assert [bank_credits(table.st, s) > 0 for s in range(4)] == [True, True, True, False]
+    assert [hand_count(table.st, s) for s in range(4)] == [8] * 4
+    assert table.events(EV_INVEST)[:, 1:3].tolist() == [[EUROPE, 1]]
+
+
+def test_investments_in_an_unowned_territory_pay_nobody():
+    table = Table(["baron"] * 3)
+    table.fill_hands()
+    table.call(
+        kernel.investments, ASIA, 3, table.st, table.rules, table.sids, table.rng, table.trace
+    )
+    assert table.events(EV_INVEST)[:, 1:3].tolist() == [[ASIA, -1]]
+    assert not table.moves(M_INVEST)
+
+
+def test_take_a_power_card_gets_the_victims_lowest_of_the_asked_colour():
+    table = Table(["baron"] * 4)
+    table.hand(0, [(T, 50), (T, 20), (C, 40), (C, 15), (F, 30), (F, 15), (PI, 30), (PI, 20)])
+    table.hand(2, [(E, 10), (E, 40), (T, 35)])
+    table.fill_hands()
+    table.base(2, AMERICAS, T)  # seat 2 leads: it is asked
+    table.take(0, TAKE_POWER)
+    # Seat 0 has no Energy: its weakest colour. Seat 2 hands over its lowest Energy card.
+    assert table.events(EV_TAKE)[:, 1:6].tolist() == [
+        [0, 2, E, table.card(E, 10, HAND), TAKE_POWER]
+    ]
+    assert table.moves(M_GIVE) == [(E, 10, HAND + 2, HAND)]
+    assert [hand_count(table.st, s) for s in range(4)] == [8] * 4  # taker banked, victim drew
+    assert len(table.moves(M_BANK)) == 1 and len(table.moves(M_REFILL)) == 1
+
+
+def test_take_finds_nothing_when_the_victim_lacks_the_colour():
+    table = Table(["baron"] * 3)
+    table.hand(1, [(T, 10)] + [(C, 10 + 5 * k) for k in range(7)])
+    table.fill_hands()
+    table.base(1, AMERICAS, T)
+    table.take(0, TAKE_PI)
+    assert table.events(EV_TAKE)[:, 1:5].tolist() == [[0, 1, PI, -1]]
+    assert not table.moves(M_GIVE)
+
+
+def test_take_political_influence_and_spy_and_steal():
+    table = Table(["baron"] * 3)
+    table.hand(1, [(PI, 50), (PI, 20), (T, 45), (C, 5), (F, 5), (E, 5), (T, 5), (C, 10)])
+    table.fill_hands()
+    table.base(1, AMERICAS, T)
+    table.take(0, TAKE_PI)
+    assert table.moves(M_GIVE) == [(PI, 20, HAND + 1, HAND)]  # the victim's lowest PI card
+    shown = [c for c in range(72) if table.st[LOC + c] == HAND + 1]
+    best = max(shown, key=lambda c: (table.st[VALUE + c], -c))  # ties: the lower id
+    table.take(0, SPY)
+    assert table.events(EV_TAKE)[-1, 4] == best  # the shown hand's best card
+    assert table.events(EV_TAKE)[-1, 3] == -1  # spy and steal names no colour
+
+
+def test_remove_a_power_base_hits_the_leader_and_returns_the_base():
+    table = Table(["baron"] * 4)
+    table.base(1, AMERICAS, T)
+    table.base(2, AMERICAS, C)
+    table.base(2, EUROPE, C)
+    table.base(0, EUROPE, F)  # its own base is never removed
+    table.call(kernel.remove, 0, 4, table.st, table.sids, table.rng, table.trace)
+    assert table.events(EV_REMOVE)[:, 1:5].tolist() == [[0, 2, AMERICAS, C]]
+    assert not has_base(table.st, 2, AMERICAS, C) and table.st[SUPPLY + 4 * 2 + C] == 2
+    assert table.stat(0, kernel.BASES_REMOVED) == 1 and table.stat(2, kernel.BASES_LOST) == 1
+
+
+def test_remove_with_no_opponent_base_does_nothing():
+    table = Table(["baron"] * 3)
+    table.base(0, EUROPE, F)
+    table.call(kernel.remove, 0, 3, table.st, table.sids, table.rng, table.trace)
+    assert table.events(EV_REMOVE)[:, 1:5].tolist() == [[0, -1, -1, -1]]
+    assert has_base(table.st, 0, EUROPE, F)
+
+
+# --- the challenge ----------------------------------------------------------------------------
+
+
+def test_declared_colour_counts_double_the_rulebook_example():
+    table = Table(["baron"] * 3)
+    attacker = table.hand(0, [(T, 30), (F, 40), (C, 25), (E, 30)])
+    defender = table.hand(1, [(T, 35), (F, 30), (C, 20), (E, 40)])
+    table.start_challenge(0, 1, C)
+    for a, d in zip(attacker, defender, strict=True):
+        kernel.play_card(0, 0, a, table.st, table.rules, table.trace)
+        kernel.play_card(1, 1, d, table.st, table.rules, table.trace)
+    assert (table.st[CH_TOTAL], table.st[CH_TOTAL + 1]) == (150, 145)
+    assert (table.st[CH_PLAYED], table.st[CH_PLAYED + 1]) == (4, 4)
+
+
+def test_declared_multiplier_is_a_rule_parameter():
+    table = Table(["baron"] * 3, {"declared_multiplier": 3})
+    card = table.hand(0, [(C, 25)])[0]
+    table.start_challenge(0, 1, C)
+    kernel.play_card(0, 0, card, table.st, table.rules, table.trace)
+    assert table.st[CH_TOTAL] == 75
+
+
+def test_the_attacker_must_lead_a_card_of_a_new_colour_when_it_holds_one():
+    table = Table(["baron"] * 3)
+    t30, pi20 = table.hand(0, [(T, 30), (PI, 20)])
+    table.start_challenge(0, 1, T, done=1 << C)
+    kernel.check_lead(0, T, t30, table.st)  # legal
+    with pytest.raises(ValueError, match="did not lead a card"):
+        kernel.check_lead(0, F, -1, table.st)  # calls out while holding a Transportation card
+    with pytest.raises(ValueError, match="already had its round"):
+        kernel.check_lead(0, C, -1, table.st)
+    with pytest.raises(ValueError, match="did not lead a card"):
+        kernel.check_lead(0, T, pi20, table.st)  # a PI card never leads a round
+    table.st[CH_DONE] = (1 << T) | (1 << C)
+    kernel.check_lead(0, E, -1, table.st)  # holds only PI: calls out a remaining colour
+    with pytest.raises(ValueError, match="without holding"):
+        kernel.check_lead(0, E, pi20, table.st)
+
+
+def test_surrender_options_lower_total_first_ties_attacker_first():
+    table = Table(["flusher", "baron", "baron"])
+    table.start_challenge(0, 1, T, limited=1, flush=1, done=0b1111)
+    st = table.st
+    st[CH_ROUND] = 3
+    # Defender behind with nothing left to play: it surrenders at once, before the attacker.
+    st[CH_TOTAL], st[CH_TOTAL + 1] = 100, 50
+    assert kernel.surrender_options(3, st, table.rules, table.sids, table.rng, table.trace) == 1
+    # Tied: the attacker has the first option (the flushing attacker takes it).
+    st[CH_TOTAL + 1] = 100
+    assert kernel.surrender_options(3, st, table.rules, table.sids, table.rng, table.trace) == 0
+    # The attacker leads: the defender (lower) is asked first and is not hopeless here.
+    st[CH_ROUND], st[CH_DONE], st[CH_FLUSH] = 0, 0b0001, 0
+    st[CH_TOTAL], st[CH_TOTAL + 1] = 60, 50
+    table.hand(1, [(C, 50), (F, 50), (E, 50)])
+    assert kernel.surrender_options(0, st, table.rules, table.sids, table.rng, table.trace) == -1
+    rows = table.events(EV_SURRENDER)
+    assert rows[:, 1:7].tolist() == [[1, 3, 100, 50, 0, 0], [0, 3, 100, 100, 0, 0]]
+
+
+def test_nobody_may_surrender_before_both_played_a_power_card():
+    table = Table(["baron"] * 3)
+    table.hand(0, [(PI, 20), (PI, 30)])  # the attacker holds no Power Card
+    table.hand(1, [(T, 5), (T, 10)])
+    table.hand(2, [(T, 15), (T, 20)])
+    table.challenge(0, limited=1)
+    assert not len(table.events(EV_SURRENDER))  # the defender was far behind at no point...
+    rounds = table.events(EV_ROUND)
+    assert (rounds[:, 3] == -1).all()  # ...and the attacker only called colours out
+    assert rounds[0, 4] >= 0 and (rounds[1:, 4] == -1).all()  # later colours: cannot follow
+    winner, loser, credits, cards = table.events(EV_RESULT)[0, 1:5]
+    assert winner == table.events(EV_CHALLENGE)[0, 2] and loser == 0  # limited: defender wins
+    assert credits == cards == 0  # the attacker played nothing, so it loses nothing
+
+
+def test_full_challenge_goes_to_political_influence_where_a_hand_of_pi_wins():
+    table = Table(["baron"] * 3)
+    pi20 = table.hand(0, [(PI, 20), (PI, 30)])[0]
+    table.hand(1, [(T, 5)])
+    table.hand(2, [(T, 10)])
+    table.challenge(0, limited=0)
+    # Nobody leads (ties go clockwise): seat 1, for Transportation (all its colours are 0).
+    assert table.events(EV_CHALLENGE)[0, 1:4].tolist() == [0, 1, T]
+    assert not len(table.events(EV_SURRENDER)[:-1])  # no option in the Power Card rounds
+    # 0 to 10 (T5 doubled): the attacker plays the smallest PI card that takes the lead.
+    assert table.events(EV_PI)[:, 1:5].tolist() == [[0, pi20, 20, 10]]
+    assert table.events(EV_SURRENDER)[:, 1:7].tolist() == [[1, 4, 20, 10, 1, 0]]  # forced
+    assert table.events(EV_RESULT)[:, 1:6].tolist() == [[0, 1, 5, 1, 1]]  # T5 banked, base
+    assert has_base(table.st, 0, EUROPE, T)
+
+
+def test_political_influence_round_sequence_and_forced_surrender():
+    table = Table(["baron"] * 3)
+    table.hand(0, [(PI, 20), (PI, 30), (PI, 20)])
+    table.hand(1, [(PI, 50), (PI, 30)])
+    table.start_challenge(0, 1, C)
+    table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 150, 145
+    loser = table.call(
+        kernel.influence_round, table.st, table.rules, table.sids, table.rng, table.trace,
+        in_challenge=True,
+    )  # fmt: skip
+    # The defender (lower) plays first and only needs to draw level; each player plays until it
+    # is winning; the attacker's last 20 + 20 cannot beat 225 and it must surrender.
+    assert table.events(EV_PI)[:, 1:5].tolist() == [
+        [1, table.card(PI, 30, PLAYED + 1), 150, 175],
+        [0, table.card(PI, 30, PLAYED), 180, 175],
+        [1, table.card(PI, 50, PLAYED + 1), 180, 225],
+    ]
+    assert loser == 0
+    assert table.events(EV_SURRENDER)[:, 1:7].tolist() == [[0, 4, 180, 225, 1, 0]]
+
+
+def test_a_tie_going_into_political_influence_makes_the_attacker_play_first():
+    table = Table(["baron"] * 3)
+    table.hand(0, [(PI, 20)])
+    table.hand(1, [(PI, 20)])
+    table.start_challenge(0, 1, C)
+    table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 100, 100
+    loser = table.call(
+        kernel.influence_round, table.st, table.rules, table.sids, table.rng, table.trace,
+        in_challenge=True,
+    )  # fmt: skip
+    # Attacker 120 > 100; the defender's 20 draws level at 120, which wins it the tie.
+    assert table.events(EV_PI)[:, 1].tolist() == [0, 1]
+    assert loser == 0
+
+
+def test_limited_challenge_tie_goes_to_the_defender():
+    table = Table(["baron"] * 3)
+    table.hand(0, [(PI, 20)])
+    table.hand(1, [(PI, 30)])
+    table.challenge(0, limited=1)
+    # Nobody holds a Power Card: no surrender option, 0 to 0 after four rounds, no PI round.
+    assert table.events(EV_ROUND)[:, 5:7].tolist() == [[0, 0]] * 4
+    assert not len(table.events(EV_SURRENDER)) and not len(table.events(EV_PI))
+    assert table.events(EV_RESULT)[:, 1:6].tolist() == [[1, 0, 0, 0, 0]]
+    table.start_challenge(0, 1, T)
+    assert kernel.behind_by(table.st, 0) == 1 and kernel.behind_by(table.st, 1) == 0
+
+
+def test_winning_a_challenge_banks_the_losers_cards_and_places_the_base():
+    table = Table(["baron"] * 4)
+    table.hand(0, STRONG)
+    table.hand(2, WEAK[2:4])
+    table.fill_hands()
+    table.base(2, AMERICAS, T)  # seat 2 leads: it is challenged
+    before_bank = bank_credits(table.st, 0)
+    placed = table.challenge(0, limited=1)
+    _, attacker, defender, declared, *_ = table.events(EV_CHALLENGE)[0]
+    winner, loser, credits, cards, base, loser_hand = table.events(EV_RESULT)[0, 1:7]
+    assert (attacker, defender, winner, loser, base, placed) == (0, 2, 0, 2, 1, 1)
+    assert has_base(table.st, 0, AFRICA, declared)
+    won = table.moves(M_WON)
+    assert len(won) == cards and sum(v for _, v, _, _ in won) == credits
+    assert all(src == PLAYED + 2 and dst == BANK for _, _, src, dst in won)
+    assert bank_credits(table.st, 0) == before_bank + credits
+    assert hand_count(table.st, 2) == 8 and loser_hand == hand_value(table.st, 2)  # refilled
+    assert all(dst == HAND for _, _, _, dst in table.moves(M_RETURN))  # the winner's cards back
+    assert hand_count(table.st, 0) == 8
+    assert table.stat(0, kernel.BASES_WON) == 1 and table.stat(0, kernel.CHALLENGES_WON) == 1
+    assert table.stat(2, kernel.CHALLENGES_LOST) == 1
+
+
+def test_the_defender_never_wins_a_base_and_a_placed_type_is_not_placed_twice():
+    table = Table(["baron"] * 3)
+    t50, t5 = table.hand(0, [(T, 50)])[0], table.hand(1, [(T, 5)])[0]
+    table.base(0, EUROPE, T)
+    table.start_challenge(0, 1, T)
+    kernel.play_card(0, 0, t50, table.st, table.rules, table.trace)
+    kernel.play_card(1, 1, t5, table.st, table.rules, table.trace)
+    placed = table.call(
+        kernel.resolve, 0, 1, 3, 0, table.st, table.rules, table.sids, table.rng, table.trace
+    )
+    assert placed == 0 and bank_credits(table.st, 0) == 5  # credits only: T is already there
+    table.start_challenge(1, 0, F)
+    kernel.play_card(1, 0, table.first(HAND + 1), table.st, table.rules, table.trace)
+    kernel.play_card(0, 1, t50, table.st, table.rules, table.trace)
+    placed = table.call(
+        kernel.resolve, 0, 1, 3, 0, table.st, table.rules, table.sids, table.rng, table.trace
+    )
+    assert placed == 0 and table.st[BASES : BASES + 64].sum() == 1  # the defender won: no base
+
+
+def test_a_flush_loses_the_lowest_cards_to_the_poorest_opponent():
+    table = Table(["flusher:flush_below=200", "baron", "baron"])
+    table.hand(0, [(T, 5), (T, 10), (C, 15), (C, 20), (F, 5), (F, 25), (E, 10), (E, 30)])
+    table.hand(1, STRONG[:4] + [(PI, 50)])
+    table.hand(2, STRONG[4:])
+    table.bank(2, [(T, 40)])
+    table.fill_hands()
+    before = hand_value(table.st, 0)  # 120 < 200
+    table.challenge(0, limited=1)
+    _, attacker, defender, _, _, flush, hand, _ = table.events(EV_CHALLENGE)[0]
+    assert (attacker, defender, flush, hand) == (0, 1, 1, before)  # seat 1's bank is empty
+    rounds = table.events(EV_ROUND)
+    played = sorted(table.st[VALUE + c] for c in rounds[:, 3])
+    assert played == [5, 5, 10, 15]  # its lowest card of each colour
+    assert table.events(EV_SURRENDER)[:, 1:3].tolist() == [[0, 3]]  # after the fourth round
+    result = table.events(EV_RESULT)[0]
+    assert result[1:3].tolist() == [1, 0] and result[4] == 4
+    assert table.stat(0, kernel.FLUSH_ATTEMPTS) == table.stat(0, kernel.FLUSHES) == 1
+    assert table.stat(0, kernel.FLUSH_CREDITS_GIVEN) == result[3]
+    assert table.stat(0, kernel.FLUSH_HAND_BEFORE) == before
+    assert table.stat(0, kernel.FLUSH_HAND_AFTER) == hand_value(table.st, 0) == result[6]
+
+
+def test_a_flusher_above_its_threshold_or_with_p_flush_0_plays_to_win():
+    for spec in ("flusher:flush_below=50", "flusher:flush_below=1000,p_flush=0"):
+        table = Table([spec, "baron", "baron"])
+        table.hand(0, WEAK)  # worth 60
+        table.fill_hands()
+        table.challenge(0, limited=1)
+        assert table.events(EV_CHALLENGE)[0, 5] == 0
+        assert table.stat(0, kernel.FLUSH_ATTEMPTS) == 0
+
+
+# --- buying and winning -----------------------------------------------------------------------
+
+
+def test_buying_pays_the_smallest_total_of_at_least_the_price():
+    table = Table(["baron"] * 3)
+    table.bank(0, [(T, 50), (C, 50), (F, 50), (E, 50), (T, 45), (C, 45), (F, 40), (E, 10)])
+    table.fill_hands()
+    assert table.buy(0)
+    paid = sorted(v for _, v, src, dst in table.moves(M_PAY))
+    assert paid == [10, 45, 45, 50, 50, 50, 50]  # exactly 300; F40 stays
+    assert table.events(EV_BUY)[0, 4:7].tolist() == [300, 7, 40]
+    assert table.at(DISCARD) == sorted((c, v) for c, v, _, _ in table.moves(M_PAY))
+    assert table.stat(0, kernel.BASES_BOUGHT) == 1
+
+
+def test_buying_gives_no_change_and_needs_the_price():
+    table = Table(["baron"] * 3)
+    table.bank(0, [(T, 45), (C, 45), (F, 45), (E, 45), (T, 40), (C, 40), (F, 30)])  # 290
+    table.fill_hands()
+    assert not table.buy(0)
+    table.bank(0, [(E, 35)])  # 325: no 7 of the 8 cards make 300, so it pays all 8
+    assert table.buy(0)
+    assert table.events(EV_BUY)[0, 4:7].tolist() == [325, 8, 0]
+
+
+def test_one_base_per_turn_even_with_twice_the_price_banked():
+    table = Table(["baron"] * 3)
+    table.bank(0, [(c, v) for c in (T, C, F, E) for v in (50, 45, 40, 35)])  # 680
+    table.fill_hands()
+    table.turn(0)
+    assert len(table.events(EV_BUY)) == 1 and bank_credits(table.st, 0) >= 300
+
+
+def test_the_scripted_buyer_places_a_needed_base_in_its_weakest_colour():
+    table = Table(["baron"] * 3)
+    table.hand(0, [(T, 50), (C, 45), (F, 15), (E, 40), (T, 5), (C, 5), (F, 5), (E, 5)])
+    table.bank(0, [(C, 50), (F, 50), (E, 50), (T, 45), (F, 45), (E, 45), (T, 40)])
+    table.base(0, EUROPE, T)
+    assert table.buy(0)
+    assert table.events(EV_BUY)[0, 1:4].tolist() == [0, EUROPE, F]
+
+
+def test_a_type_goes_once_into_a_territory_and_never_into_ones_own():
+    table = Table(["baron"] * 4)
+    table.base(0, EUROPE, T)
+    assert not kernel.can_place(table.st, 4, 0, EUROPE, T)
+    assert kernel.can_place(table.st, 4, 0, EUROPE, C)
+    assert not kernel.can_place(table.st, 4, 0, AMERICAS, C)  # its own territory
+    three = Table(["baron"] * 3)
+    assert not kernel.can_place(three.st, 3, 0, ASIA, C)  # nobody's territory at 3 players
+
+
+@pytest.mark.parametrize("players, need", [(3, 4), (4, 3)])
+def test_win_needs_all_types_at_3_players_and_3_types_at_4(players, need):
+    table = Table(["baron"] * players)
+    opponents = list(range(1, players))
+    for territory in opponents:
+        for base_type in range(need):
+            table.base(0, territory, base_type)
+    assert has_won(table.st, players, 0)
+    table.st[BASES + 4 * opponents[-1]] = 0
+    assert not has_won(table.st, players, 0)
+
+
+def test_the_base_that_completes_the_set_ends_the_turn_with_a_win():
+    table = Table(["baron"] * 4)
+    for territory, types in ((EUROPE, (T, C, F)), (AFRICA, (T, C, F)), (ASIA, (T, C))):
+        for base_type in types:
+            table.base(0, territory, base_type)
+    table.hand(0, STRONG)
+    table.hand(3, WEAK)
+    table.fill_hands()
+    table.st[PAWN] = 1  # a roll of 2-12 lands on 3-13: no REMOVE space
+    assert table.turn(0) == 0
+    assert table.events(EV_CHALLENGE)[0, 2] == 3
+    assert table.events(EV_WIN)[:, 1].tolist() == [0]
+    assert has_won(table.st, 4, 0)
+
+
+def test_every_rule_parameter_is_documented():
+    text = (Path(__file__).parent.parent / "docs/games/power-barons.md").read_text()
+    for param in GAME.rules:
+        assert f"`{param.name}`" in text
+    for column in GAME.seat_columns:
+        assert f"`s<k>_{column.name}`" in text
+    for strategy in GAME.strategies:
+        assert f"`{strategy.name}`" in text
