@@ -263,6 +263,14 @@ def _cell_id(values: dict, arm: str, with_arm: bool) -> str:
     return re.sub(r"[^A-Za-z0-9._=+-]+", "-", text)
 
 
+def seated(lineup: list, players: int, most_players: int) -> list:
+    """The lineup for a table of ``players``: with several player counts, a lineup written for
+    the largest table seats its first ``players`` entries at a smaller one."""
+    if len(lineup) == most_players > players:
+        return lineup[:players]
+    return lineup
+
+
 def cells(study: Study, games: int | None = None) -> list[Cell]:
     """Every cell of the study with its checked spec (``games`` overrides games per cell)."""
     path = study.path
@@ -287,7 +295,7 @@ def cells(study: Study, games: int | None = None) -> list[Cell]:
             spec = runner.RunSpec(
                 game=study.game,
                 players=players,
-                strategies=copy.deepcopy(strategies),
+                strategies=copy.deepcopy(seated(strategies, players, max(study.players))),
                 rules=dict(rules),
                 seed=study.seed,
                 games=games,

@@ -117,8 +117,7 @@ R_STACKS_TO_END = 10
 R_FIRST_PLAYER = 11
 R_MAX_TURNS = 12
 
-FIRST_PLAYER_SEAT0 = 0
-FIRST_PLAYER_RANDOM = 1
+FIRST_PLAYER_RANDOM = 1  # rule first_player = "random" (its choice index; "seat0" is 0)
 
 # Where a card is (st[LOC + id]).
 IN_STACK, IN_HAND, IN_PLAY, IN_DISCARD, GONE, UNUSED = range(6)

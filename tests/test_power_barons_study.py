@@ -1,7 +1,6 @@
 """The Power Barons flush study (studies/power-barons-flush.toml) end to end at tiny game counts:
 every cell runs, the summary and the report PDF are written with the paired differences and the
-response curves, the cells hold the flush columns, and the 3-player variant the docs describe
-runs too."""
+response curves, and the cells hold the flush columns, at 3 and at 4 players."""
 
 import subprocess
 import sys
@@ -24,17 +23,21 @@ def powerlab(*args):
     )
 
 
+PLAYERS = (3, 4)
+
+
 def cell_games(out: Path, cell_id: str) -> pl.DataFrame:
     return pl.read_parquet(out / "cells" / cell_id / "games" / "*.parquet").sort("game_index")
 
 
 def flusher_total(games: pl.DataFrame, column: str) -> int:
     """Sum of a per-seat column over the seats the flusher sat in."""
+    seats = sum(1 for name in games.columns if name.endswith("_strategy"))
     return sum(
         games.filter(pl.col(f"s{k}_strategy").cast(pl.String).str.starts_with("flusher"))[
             f"s{k}_{column}"
         ].sum()
-        for k in range(4)
+        for k in range(seats)
     )
 
 
@@ -48,10 +51,14 @@ def flush_study(tmp_path_factory):
 
 def test_the_study_file_expands_to_both_arms_at_every_threshold():
     cells = study.cells(study.load_study(STUDY))
-    assert [(c.arm, c.values["flusher.flush_below"]) for c in cells] == [
-        (arm, t) for arm in ("never flush", "flush") for t in THRESHOLDS
+    assert [(c.arm, c.values["players"], c.values["flusher.flush_below"]) for c in cells] == [
+        (arm, n, t) for arm in ("never flush", "flush") for n in PLAYERS for t in THRESHOLDS
     ]
-    assert all(c.spec.players == 4 and c.spec.games <= 200_000 for c in cells)
+    assert all(c.spec.games <= 200_000 for c in cells)
+    three = [c.spec for c in cells if c.spec.players == 3]
+    assert all(
+        [s["name"] for s in spec.strategies] == ["flusher", "baron", "baron"] for spec in three
+    )
 
 
 def test_the_report_pairs_the_arms_and_draws_the_response_curves(flush_study):
@@ -65,34 +72,24 @@ def test_the_report_pairs_the_arms_and_draws_the_response_curves(flush_study):
     assert "Win rate by strategy against flusher.flush_below" in titles
     summary = pl.read_parquet(out / "summary.parquet")
     rows = summary.filter((pl.col("kind") == "strategy") & (pl.col("name") == "flusher"))
-    assert rows.height == 16 and set(rows["arm"]) == {"never flush", "flush"}
+    assert rows.height == 32 and set(rows["arm"]) == {"never flush", "flush"}
+    assert set(rows["players"]) == set(PLAYERS)
     assert sorted(set(rows["flusher.flush_below"])) == THRESHOLDS
 
 
 def test_cells_hold_the_flush_columns(flush_study):
     out, _ = flush_study
-    never = [cell_games(out, f"never-flush_flusher.flush_below={t}") for t in THRESHOLDS]
-    flush = [cell_games(out, f"flush_flusher.flush_below={t}") for t in THRESHOLDS]
-    labels = [f"s{k}_strategy" for k in range(4)]  # these name the threshold
-    for games in never:
-        assert flusher_total(games, "flush_attempts") == 0
-        assert games.drop(labels).equals(never[0].drop(labels))  # the same games everywhere
-    attempts = [flusher_total(games, "flush_attempts") for games in flush]
-    assert attempts == sorted(attempts) and attempts[-1] > 0  # more flushes as it rises
-    done = flusher_total(flush[-1], "flushes")
-    before = flusher_total(flush[-1], "flush_hand_before")
-    assert 0 < done <= attempts[-1] and before < THRESHOLDS[-1] * done
-    assert flusher_total(flush[-1], "flush_credits_given") > 0
-
-
-def test_the_three_player_variant_runs(tmp_path):
-    text = STUDY.read_text().replace("players = 4", "players = 3")
-    for arm in ('"flusher:p_flush=0.0"', '"flusher:p_flush=1.0"', '"flusher"'):
-        text = text.replace(f'{arm}, "baron", "baron", "baron"]', f'{arm}, "baron", "baron"]')
-    path = tmp_path / "flush3.toml"
-    path.write_text(text)
-    out = tmp_path / "out"
-    result = powerlab("study", "run", path, "--games", 60, "--out", out)
-    assert result.returncode == 0, result.stderr
-    summary = pl.read_parquet(out / "summary.parquet")
-    assert set(summary["players"]) == {3} and summary["cell"].n_unique() == 16
+    for n in PLAYERS:
+        cell = "{arm}_{n}p_flusher.flush_below={t}"
+        never = [cell_games(out, cell.format(arm="never-flush", n=n, t=t)) for t in THRESHOLDS]
+        flush = [cell_games(out, cell.format(arm="flush", n=n, t=t)) for t in THRESHOLDS]
+        labels = [f"s{k}_strategy" for k in range(n)]  # these name the threshold
+        for games in never:
+            assert flusher_total(games, "flush_attempts") == 0
+            assert games.drop(labels).equals(never[0].drop(labels))  # the same games everywhere
+        attempts = [flusher_total(games, "flush_attempts") for games in flush]
+        assert attempts == sorted(attempts) and attempts[-1] > 0  # more flushes as it rises
+        done = flusher_total(flush[-1], "flushes")
+        before = flusher_total(flush[-1], "flush_hand_before")
+        assert 0 < done <= attempts[-1] and before < THRESHOLDS[-1] * done
+        assert flusher_total(flush[-1], "flush_credits_given") > 0

@@ -241,3 +241,10 @@ def test_sprt_study_grows_both_arms_together(tmp_path):
     assert entry["cells"] == ["a", "b"] and entry["verdict"]
     runs = [load_run(tmp_path / "out" / "cells" / cell) for cell in entry["cells"]]
     assert [run.spec["games"] for run in runs] == [entry["games"]] * 2
+
+
+def test_a_lineup_for_the_largest_table_seats_its_first_entries_at_smaller_ones(tmp_path):
+    text = BASE.replace("players = 4", "players = [3, 4]")
+    expanded = study.cells(study.load_study(write_study(tmp_path, text)))
+    lineups = {cell.spec.players: [s["name"] for s in cell.spec.strategies] for cell in expanded}
+    assert len(lineups[4]) == 4 and lineups[3] == lineups[4][:3]
