@@ -1,8 +1,31 @@
 """powerlab's simulation core: game registry, random streams, runner, storage, game kernels."""
 
+import hashlib
 import os
+import sys
+from pathlib import Path
 
 # numba's OpenMP threads spin while idle by default. When several powerlab processes share a
 # machine (Dask workers, array jobs with --threads 1) the spinning steals their cores: 2 worker
 # processes ran at 1.0x one worker. Passive waiting costs only a wake-up per chunk.
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
+
+def _kernel_sources_digest() -> str:
+    """A digest of every kernel and strategy source file."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for folder in ("simcore", "strategies"):
+        for path in sorted((root / folder).glob("*.py")):
+            digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+# numba's cache (cache=True) notices a change only in the file of the cached function itself: a
+# kernel calling a strategy edited since would silently run the old strategy. Keying the cache
+# folder on all kernel and strategy sources makes any edit start a fresh cache.
+if "NUMBA_CACHE_DIR" not in os.environ:
+    _cache = Path(__file__).resolve().parent / "__pycache__" / f"numba-{_kernel_sources_digest()}"
+    os.environ["NUMBA_CACHE_DIR"] = str(_cache)
+    if "numba" in sys.modules:  # imported before us: numba reads its config at import
+        sys.modules["numba"].config.CACHE_DIR = str(_cache)

@@ -402,12 +402,12 @@ def bank_card(seat, card, reason, st, trace):
 
 
 @njit(cache=True, _nrt=False)
-def restore(seat, st, rules, sids, rng, trace):
+def restore(seat, st, rules, sids, prm, rng, trace):
     """Back to hand_size: bank (the owner's choice) while over it, draw while under it and a card
     is left."""
     size = np.int64(rules[R_HAND_SIZE])
     while hand_count(st, seat) > size:
-        card = strategy.choose_bank_card(sids[seat], seat, st, rng)
+        card = strategy.choose_bank_card(sids[seat], prm, seat, st, rng)
         if card < 0 or st[LOC + card] != HAND + seat:
             raise ValueError("strategy banked a card it does not hold")
         bank_card(seat, card, M_BANK, st, trace)
@@ -474,7 +474,7 @@ def pay(seat, cost, st, trace):
 
 
 @njit(cache=True, _nrt=False)
-def buy(seat, players, st, rules, sids, rng, trace):
+def buy(seat, players, st, rules, sids, prm, rng, trace):
     """Step 4: with base_cost credits banked the player must buy one Power Base; True if it did."""
     cost = np.int64(rules[R_BASE_COST])
     if bank_credits(st, seat) < cost or not any_placement(st, players, seat):
@@ -493,7 +493,7 @@ def buy(seat, players, st, rules, sids, rng, trace):
 
 
 @njit(cache=True, _nrt=False)
-def investments(territory, players, st, rules, sids, rng, trace):
+def investments(territory, players, st, rules, sids, prm, rng, trace):
     """INVESTMENTS PAY OFF: the territory's owner draws 1, then every player with bases there
     (clockwise from the owner) draws 1 per base; each banks back down to hand_size."""
     owner = territory if territory < players else -1
@@ -506,11 +506,11 @@ def investments(territory, players, st, rules, sids, rng, trace):
         for _ in range(n):
             draw_card(seat, M_INVEST, st, rng, trace)
         if n > 0:
-            restore(seat, st, rules, sids, rng, trace)
+            restore(seat, st, rules, sids, prm, rng, trace)
 
 
 @njit(cache=True, _nrt=False)
-def take(seat, kind, players, st, rules, sids, rng, trace):
+def take(seat, kind, players, st, rules, sids, prm, rng, trace):
     """TAKE A POWER CARD (the victim picks which card of the asked colour), TAKE POLITICAL
     INFLUENCE (the victim picks which), SPY AND STEAL (the taker picks from the shown hand)."""
     victim = strategy.choose_victim(sids[seat], seat, players, st, rng)
@@ -530,14 +530,14 @@ def take(seat, kind, players, st, rules, sids, rng, trace):
             if not in_hand(st, victim, card):
                 raise ValueError("strategy stole a card the victim does not hold")
     elif highest(st, HAND + victim, asked) >= 0:
-        card = strategy.choose_give(sids[victim], victim, asked, st, rng)
+        card = strategy.choose_give(sids[victim], prm, victim, asked, st, rng)
         if not in_hand(st, victim, card) or st[COLOUR + card] != asked:
             raise ValueError("strategy gave a card it does not hold or of another colour")
     record(trace, st, EV_TAKE, seat, victim, asked, card, kind)
     if card >= 0:
         move_card(card, HAND + seat, M_STEAL if kind == SPY else M_GIVE, st, trace)
-        restore(seat, st, rules, sids, rng, trace)
-        restore(victim, st, rules, sids, rng, trace)
+        restore(seat, st, rules, sids, prm, rng, trace)
+        restore(victim, st, rules, sids, prm, rng, trace)
 
 
 @njit(cache=True, _nrt=False)
@@ -609,7 +609,7 @@ def check_lead(attacker, lead_colour, lead, st):
 
 
 @njit(cache=True, _nrt=False)
-def surrender_options(rnd, st, rules, sids, rng, trace):
+def surrender_options(rnd, st, rules, sids, prm, rng, trace):
     """After a round: the lower total may surrender, then the higher (ties: attacker first).
     Returns the seat that surrendered, or -1."""
     attacker = st[CH_ATTACKER]
@@ -617,14 +617,14 @@ def surrender_options(rnd, st, rules, sids, rng, trace):
     first = attacker if st[CH_TOTAL] <= st[CH_TOTAL + 1] else defender
     for k in range(2):
         seat = first if k == 0 else attacker + defender - first
-        if strategy.wants_to_surrender(sids[seat], seat, st, rules, rng):
+        if strategy.wants_to_surrender(sids[seat], prm, seat, st, rules, rng):
             record(trace, st, EV_SURRENDER, seat, rnd, st[CH_TOTAL], st[CH_TOTAL + 1], 0)
             return seat
     return -1
 
 
 @njit(cache=True, _nrt=False)
-def influence_round(st, rules, sids, rng, trace):
+def influence_round(st, rules, sids, prm, rng, trace):
     """The Political Influence round of a full challenge: the player who is not winning either
     surrenders or plays PI cards until it is winning, then the other does the same; a player
     whose PI cards cannot put it ahead must surrender. Returns the loser."""
@@ -634,11 +634,11 @@ def influence_round(st, rules, sids, rng, trace):
     while True:
         seat = st[CH_ATTACKER + side]
         forced = colour_credits(st, HAND + seat, PI) < behind_by(st, side)
-        if forced or strategy.wants_to_surrender(sids[seat], seat, st, rules, rng):
+        if forced or strategy.wants_to_surrender(sids[seat], prm, seat, st, rules, rng):
             record(trace, st, EV_SURRENDER, seat, N_TYPES, st[CH_TOTAL], st[CH_TOTAL + 1], forced)
             return seat
         while behind_by(st, side) > 0:
-            card = strategy.choose_pi_card(sids[seat], seat, st, rng)
+            card = strategy.choose_pi_card(sids[seat], prm, seat, st, rng)
             if not in_hand(st, seat, card) or st[COLOUR + card] != PI:
                 raise ValueError("strategy played a Political Influence card it does not hold")
             play_card(seat, side, card, st, rules, trace)
@@ -648,7 +648,7 @@ def influence_round(st, rules, sids, rng, trace):
 
 
 @njit(cache=True, _nrt=False)
-def resolve(winner, loser, players, hand_before, st, rules, sids, rng, trace):
+def resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trace):
     """WINNING A CHALLENGE: the winner banks the loser's played cards, the loser refills its
     hand, the winner takes its own cards back, and a winning attacker places its declared base
     if it may. Returns 1 if a base was placed."""
@@ -659,7 +659,7 @@ def resolve(winner, loser, players, hand_before, st, rules, sids, rng, trace):
         credits += st[VALUE + card]
         cards += 1
         bank_card(winner, card, M_WON, st, trace)
-    restore(loser, st, rules, sids, rng, trace)
+    restore(loser, st, rules, sids, prm, rng, trace)
     while count_at(st, PLAYED + winner) > 0:
         move_card(card_at(st, PLAYED + winner, 0), HAND + winner, M_RETURN, st, trace)
     attacker = st[CH_ATTACKER]
@@ -721,16 +721,16 @@ def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
                st[CH_TOTAL + 1])  # fmt: skip
         # Nobody may surrender before both have played a Power Card.
         if st[CH_PLAYED] > 0 and st[CH_PLAYED + 1] > 0:
-            loser = surrender_options(rnd, st, rules, sids, rng, trace)
+            loser = surrender_options(rnd, st, rules, sids, prm, rng, trace)
             if loser >= 0:
                 break
     if loser < 0:
         if limited == 1:
             loser = attacker if behind_by(st, 0) > 0 else defender
         else:
-            loser = influence_round(st, rules, sids, rng, trace)
+            loser = influence_round(st, rules, sids, prm, rng, trace)
     winner = attacker + defender - loser
-    return resolve(winner, loser, players, hand_before, st, rules, sids, rng, trace)
+    return resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trace)
 
 
 # --- a turn and a game ----------------------------------------------------------------------
@@ -743,7 +743,7 @@ def take_turn(seat, players, st, rules, sids, prm, rng, trace):
            bank_credits(st, seat))  # fmt: skip
     # 1. Draw a card, bank a card.
     draw_card(seat, M_DRAW, st, rng, trace)
-    restore(seat, st, rules, sids, rng, trace)
+    restore(seat, st, rules, sids, prm, rng, trace)
     # 2. Roll, move clockwise, follow the directions.
     die1 = rand_below(rng, 6) + 1
     die2 = rand_below(rng, 6) + 1
@@ -753,9 +753,9 @@ def take_turn(seat, players, st, rules, sids, prm, rng, trace):
     kind = st[SPACE_KIND + space]
     record(trace, st, EV_MOVE, seat, die1, die2, start, space, kind, st[SPACE_TERRITORY + space])
     if kind == INVESTMENTS:
-        investments(st[SPACE_TERRITORY + space], players, st, rules, sids, rng, trace)
+        investments(st[SPACE_TERRITORY + space], players, st, rules, sids, prm, rng, trace)
     elif kind == TAKE_POWER or kind == TAKE_PI or kind == SPY:
-        take(seat, kind, players, st, rules, sids, rng, trace)
+        take(seat, kind, players, st, rules, sids, prm, rng, trace)
     elif kind == REMOVE:
         remove(seat, players, st, sids, rng, trace)
     # 3. Challenge; 4. buy a Power Base. A placed base may complete the win.
@@ -765,7 +765,7 @@ def take_turn(seat, players, st, rules, sids, prm, rng, trace):
     ):
         record(trace, st, EV_WIN, seat)
         return seat
-    if buy(seat, players, st, rules, sids, rng, trace) and has_won(st, players, seat):
+    if buy(seat, players, st, rules, sids, prm, rng, trace) and has_won(st, players, seat):
         record(trace, st, EV_WIN, seat)
         return seat
     return -1

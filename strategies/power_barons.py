@@ -7,6 +7,7 @@ hint 3 (lose a challenge on purpose to flush a weak hand). Each decision reads t
 public banks, bases, hand sizes and cards on the table, and a hand it was shown (spy and steal).
 """
 
+import numpy as np
 from numba import njit
 
 from simcore.power_barons_state import (
@@ -31,6 +32,7 @@ from simcore.power_barons_state import (
     VALUE,
     bank_credits,
     bases_in,
+    bases_on_board,
     best_values,
     can_place,
     card_at,
@@ -52,8 +54,98 @@ from simcore.rng import rand_below, rand_bool
 
 RANDOM, BARON, FLUSHER = range(3)
 
-PARAM_NAMES = ("flush_below", "p_flush")
-FLUSH_BELOW, P_FLUSH = range(2)
+PARAM_NAMES = (
+    "flush_below",
+    "p_flush",
+    "targeting",
+    "declare",
+    "late_bases",
+    "banking",
+    "surrender_margin",
+    "pi_use",
+    "give_away",
+)
+FLUSH_BELOW, P_FLUSH, TARGETING, DECLARE, LATE_BASES = range(5)
+BANKING, SURRENDER_MARGIN, PI_USE, GIVE_AWAY = range(5, 9)
+
+# Choice parameters reach the kernel as the index of their value; index 0 is the default, which
+# is also what a seat whose strategy lacks the parameter (``random``) finds in its row.
+TARGETINGS = ("leader", "poorest", "needed", "rechallenge")
+TARGET_LEADER, TARGET_POOREST, TARGET_NEEDED, TARGET_RECHALLENGE = range(4)
+DECLARES = ("strongest", "random")
+DECLARE_STRONGEST, DECLARE_RANDOM = range(2)
+BANKINGS = ("keep_best", "lowest", "highest_late")
+BANK_KEEP_BEST, BANK_LOWEST, BANK_HIGHEST_LATE = range(3)
+PI_USES = ("smallest", "largest", "never")
+PI_SMALLEST, PI_LARGEST, PI_NEVER = range(3)
+GIVE_AWAYS = ("lowest", "highest", "random")
+GIVE_LOWEST, GIVE_HIGHEST, GIVE_RANDOM = range(3)
+
+BARON_PARAMS = (
+    Param(
+        "targeting",
+        "choice",
+        "leader",
+        "whom it challenges, among the opponents in whose territory it still needs a base: "
+        "leader (furthest ahead), poorest (smallest bank), needed (where it needs the most "
+        "bases), or rechallenge (leader, but once it has late_bases bases on the board it "
+        "challenges for a base it already has there, in its strongest colour, for the credits)",
+        choices=TARGETINGS,
+    ),
+    Param(
+        "declare",
+        "choice",
+        "strongest",
+        "the Power Base type it declares among those it still needs there: strongest (the colour "
+        "of its highest card) or random",
+        choices=DECLARES,
+    ),
+    Param(
+        "late_bases",
+        "int",
+        6,
+        "bases of its own on the board from which the game is late for it (banking="
+        "highest_late, targeting=rechallenge)",
+        0,
+        12,
+    ),
+    Param(
+        "banking",
+        "choice",
+        "keep_best",
+        "which card it banks from a hand over size: keep_best (the highest card outside its "
+        "best per colour, two best PI cards and a low decoy per colour), lowest (its lowest "
+        "card), or highest_late (keep_best, then its highest card once it has late_bases bases "
+        "on the board)",
+        choices=BANKINGS,
+    ),
+    Param(
+        "surrender_margin",
+        "float",
+        0.0,
+        "credits added to what it expects to catch up before it surrenders a Power Card round "
+        "(0: surrender when behind by more than it expects to catch up; higher: more stubborn)",
+        -500.0,
+        500.0,
+    ),
+    Param(
+        "pi_use",
+        "choice",
+        "smallest",
+        "Political Influence in the PI round: smallest (the smallest card that takes the lead, "
+        "else its largest), largest (its largest first), or never (it surrenders instead, and "
+        "does not count its PI cards when deciding to surrender earlier)",
+        choices=PI_USES,
+    ),
+    Param(
+        "give_away",
+        "choice",
+        "lowest",
+        "the card of the asked colour it gives on TAKE A POWER CARD / TAKE POLITICAL INFLUENCE: "
+        "lowest (hint 1's decoy), highest, or random",
+        choices=GIVE_AWAYS,
+    ),
+)
 
 STRATEGIES = (
     Strategy(
@@ -67,8 +159,9 @@ STRATEGIES = (
         BARON,
         "the rulebook's strategy hints 1 and 2: keeps its best card of each colour, two Political "
         "Influence cards and a low decoy per colour, banks the highest other card; challenges "
-        "the leader for a Power Base it needs, in its strongest colour; surrenders when it "
-        "expects to lose; never loses on purpose",
+        "an opponent for a Power Base it needs (targeting), declaring its strongest colour "
+        "(declare); surrenders when it expects to lose; never loses on purpose",
+        BARON_PARAMS,
     ),
     Strategy(
         "flusher",
@@ -94,6 +187,7 @@ STRATEGIES = (
                 0.0,
                 1.0,
             ),
+            *BARON_PARAMS,
         ),
     ),
 )
@@ -176,11 +270,27 @@ def keep_priority(st, card):
 
 
 @njit(cache=True, _nrt=False)
-def choose_bank_card(sid, me, st, rng):
-    """The card ``me`` banks when its hand is over size: the highest of its least needed cards
-    (hint 1: protected cards stay, the rest grows the bank fast)."""
+def choose_bank_card(sid, prm, me, st, rng):
+    """The card ``me`` banks when its hand is over size."""
+    return bank_choice(sid, np.int64(prm[me, BANKING]), prm[me, LATE_BASES], me, st, rng)
+
+
+@njit(cache=True, _nrt=False)
+def bank_choice(sid, banking, late_bases, me, st, rng):
+    """The card ``me`` banks under ``banking`` (a BANKINGS index). keep_best: the highest of its
+    least needed cards (hint 1: protected cards stay, the rest grows the bank fast); lowest: its
+    lowest card; highest_late: keep_best until it has ``late_bases`` bases on the board, then its
+    highest card ("late in the game, bank high-value cards")."""
     if sid == RANDOM:
         return card_at(st, HAND + me, rand_below(rng, hand_count(st, me)))
+    late = banking == BANK_HIGHEST_LATE and bases_on_board(st, me) >= late_bases
+    if banking == BANK_LOWEST or late:
+        pick = -1
+        for i in range(hand_count(st, me)):
+            card = card_at(st, HAND + me, i)
+            if pick < 0 or (ranks_below(st, card, pick) if not late else outranks(st, card, pick)):
+                pick = card
+        return pick
     mark_hand(st, me)
     best = -1
     best_priority = 4
@@ -220,10 +330,19 @@ def choose_colour_to_ask(sid, me, st, rng):
 
 
 @njit(cache=True, _nrt=False)
-def choose_give(sid, me, card_colour, st, rng):
-    """The card of ``card_colour`` ``me`` hands over when asked (it holds one): hint 1's decoy."""
-    if sid == RANDOM:
+def choose_give(sid, prm, me, card_colour, st, rng):
+    """The card of ``card_colour`` ``me`` hands over when asked."""
+    return give_choice(sid, np.int64(prm[me, GIVE_AWAY]), me, card_colour, st, rng)
+
+
+@njit(cache=True, _nrt=False)
+def give_choice(sid, give_away, me, card_colour, st, rng):
+    """The card of ``card_colour`` ``me`` hands over when asked (it holds one), under
+    ``give_away`` (a GIVE_AWAYS index): its lowest (hint 1's decoy), highest, or a random one."""
+    if sid == RANDOM or give_away == GIVE_RANDOM:
         return random_card(st, HAND + me, card_colour, rng)
+    if give_away == GIVE_HIGHEST:
+        return highest(st, HAND + me, card_colour)
     return lowest(st, HAND + me, card_colour)
 
 
@@ -333,29 +452,82 @@ def poorest(st, players, me):
 
 
 @njit(cache=True, _nrt=False)
+def target_score(targeting, st, players, me, other):
+    """How much ``me`` wants to challenge ``other`` under ``targeting`` (a TARGETINGS index;
+    higher is better, never negative): leader and rechallenge by leader_score, poorest by the
+    smallest bank, needed by the count of types ``me`` still needs there, then leader_score."""
+    if targeting == TARGET_POOREST:
+        return 1_000_000_000 - bank_credits(st, other)
+    if targeting == TARGET_NEEDED:
+        n = 0
+        for base_type in range(N_TYPES):
+            n += useful(st, players, me, other, base_type)
+        return n * 100_000_000 + leader_score(st, players, other)
+    return leader_score(st, players, other)
+
+
+@njit(cache=True, _nrt=False)
+def declared_type(declare, st, players, me, defender, best, rng):
+    """The type ``me`` declares against ``defender`` (``declare``: a DECLARES index): among the
+    types it still needs there, the one of its strongest colour, or a random one; if it needs
+    none there, its strongest colour, or a random type."""
+    if declare == DECLARE_RANDOM:
+        n = 0
+        for base_type in range(N_TYPES):
+            n += useful(st, players, me, defender, base_type)
+        if n == 0:
+            return rand_below(rng, N_TYPES)
+        k = rand_below(rng, n)
+        for base_type in range(N_TYPES):
+            if useful(st, players, me, defender, base_type):
+                if k == 0:
+                    return base_type
+                k -= 1
+    base_type = strongest_useful_type(st, players, me, defender, best)
+    return base_type if base_type >= 0 else strongest_colour(best)
+
+
+@njit(cache=True, _nrt=False)
 def choose_challenge(sid, prm, me, players, st, rng):
     """(defender, declared type, flush 0/1) for ``me``'s challenge."""
     if sid == RANDOM:
         return random_opponent(me, players, rng), rand_below(rng, N_TYPES), 0
     best = best_values(st, HAND + me)
+    targeting = np.int64(prm[me, TARGETING])
+    declare = np.int64(prm[me, DECLARE])
     if sid == FLUSHER:
         wants = rand_bool(rng, prm[me, P_FLUSH])  # drawn every time: arms stay paired
         if wants and hand_value(st, me) < prm[me, FLUSH_BELOW]:
             defender = poorest(st, players, me)
-            base_type = strongest_useful_type(st, players, me, defender, best)
-            return defender, base_type if base_type >= 0 else strongest_colour(best), 1
+            return defender, declared_type(declare, st, players, me, defender, best, rng), 1
+    if targeting == TARGET_RECHALLENGE and bases_on_board(st, me) >= prm[me, LATE_BASES]:
+        # hint 2, late in the game: win credits in its strongest colour where it has that base
+        strongest = strongest_colour(best)
+        defender = -1
+        best_score = -1
+        for step in range(1, players):
+            other = (me + step) % players
+            if has_base(st, me, other, strongest) and leader_score(st, players, other) > best_score:
+                defender = other
+                best_score = leader_score(st, players, other)
+        if defender >= 0:
+            return defender, strongest, 0
     defender = -1
     best_score = -1
+    fallback = -1  # it needs nothing anywhere it can still place: play for credits
+    fallback_score = -1
     for step in range(1, players):
         other = (me + step) % players
-        if strongest_useful_type(st, players, me, other, best) >= 0:
-            score = leader_score(st, players, other)
-            if score > best_score:
-                defender = other
-                best_score = score
-    if defender < 0:  # it needs nothing anywhere it can still place: play for credits
-        return leader(st, players, me), strongest_colour(best), 0
-    return defender, strongest_useful_type(st, players, me, defender, best), 0
+        score = target_score(targeting, st, players, me, other)
+        if score > fallback_score:
+            fallback = other
+            fallback_score = score
+        if score > best_score and strongest_useful_type(st, players, me, other, best) >= 0:
+            defender = other
+            best_score = score
+    if defender < 0:
+        defender = fallback
+    return defender, declared_type(declare, st, players, me, defender, best, rng), 0
 
 
 @njit(cache=True, _nrt=False)
@@ -409,7 +581,7 @@ def choose_lead(sid, me, st, rules, rng):
 def choose_follow(sid, me, card_colour, st, rng):
     """The card of ``card_colour`` the defender plays (it holds one): its highest."""
     if sid == RANDOM:
-        return choose_give(sid, me, card_colour, st, rng)
+        return random_card(st, HAND + me, card_colour, rng)
     return highest(st, HAND + me, card_colour)
 
 
@@ -437,9 +609,17 @@ def expected_remaining(st, rules, me, mine):
 
 
 @njit(cache=True, _nrt=False)
-def wants_to_surrender(sid, me, st, rules, rng):
+def wants_to_surrender(sid, prm, me, st, rules, rng):
+    """At a surrender option."""
+    margin = prm[me, SURRENDER_MARGIN]
+    return surrender_choice(sid, margin, np.int64(prm[me, PI_USE]), me, st, rules, rng)
+
+
+@njit(cache=True, _nrt=False)
+def surrender_choice(sid, margin, pi_use, me, st, rules, rng):
     """At a surrender option (st[CH_ROUND]: 0-3 after a Power Card round, 4 in the Political
-    Influence round when ``me`` could still take the lead)."""
+    Influence round when ``me`` could still take the lead): surrender when behind by more than
+    it expects to catch up plus ``margin`` credits; in the PI round only with pi_use never."""
     if sid == RANDOM:
         return rand_bool(rng, 0.5)
     attacking = me == st[CH_ATTACKER]
@@ -449,18 +629,29 @@ def wants_to_surrender(sid, me, st, rules, rng):
     mine = st[CH_TOTAL + 1 - opponent_side]
     theirs = st[CH_TOTAL + opponent_side]
     deficit = theirs - mine + (1 if attacking else 0)  # ties go to the defender
-    if deficit <= 0 or st[CH_ROUND] == 4:
+    if deficit <= 0:
         return False
+    if st[CH_ROUND] == 4:
+        return pi_use == PI_NEVER
     opponent = st[CH_ATTACKER + opponent_side]
-    return deficit > expected_remaining(st, rules, me, True) - expected_remaining(
+    catch_up = expected_remaining(st, rules, me, True) - expected_remaining(
         st, rules, opponent, False
     )
+    if pi_use == PI_NEVER and st[CH_LIMITED] == 0:
+        catch_up -= colour_credits(st, HAND + me, PI)  # it will not play them
+    return deficit > catch_up + margin
 
 
 @njit(cache=True, _nrt=False)
-def choose_pi_card(sid, me, st, rng):
-    """A Political Influence card ``me`` adds while behind: the smallest that takes the lead,
-    else its largest."""
+def choose_pi_card(sid, prm, me, st, rng):
+    """A Political Influence card ``me`` adds while behind."""
+    return pi_choice(sid, np.int64(prm[me, PI_USE]), me, st, rng)
+
+
+@njit(cache=True, _nrt=False)
+def pi_choice(sid, pi_use, me, st, rng):
+    """A Political Influence card ``me`` adds while behind: under pi_use smallest the smallest
+    that takes the lead, else its largest; under largest its largest."""
     if sid == RANDOM:
         return random_card(st, HAND + me, PI, rng)
     attacking = me == st[CH_ATTACKER]
@@ -477,7 +668,7 @@ def choose_pi_card(sid, me, st, rng):
             enough = card
         if largest < 0 or outranks(st, card, largest):
             largest = card
-    return enough if enough >= 0 else largest
+    return enough if enough >= 0 and pi_use != PI_LARGEST else largest
 
 
 # --- buying ----------------------------------------------------------------------------------

@@ -134,6 +134,29 @@ CONFIGS = {
         14,
         50,
     ),
+    "4p barons, other targeting and declare": (
+        4,
+        [
+            "baron:targeting=poorest,declare=random,banking=lowest,pi_use=largest",
+            "baron:targeting=needed,give_away=random,surrender_margin=-40",
+            "flusher:targeting=rechallenge,late_bases=3,declare=random,banking=highest_late",
+            "baron:targeting=rechallenge,late_bases=2,pi_use=never,give_away=highest",
+        ],
+        [],
+        15,
+        60,
+    ),
+    "3p barons, other targeting, base 150": (
+        3,
+        [
+            "baron:targeting=needed,declare=random",
+            "flusher:targeting=poorest",
+            "baron:targeting=rechallenge,late_bases=0",
+        ],
+        ["base_cost=150"],
+        16,
+        50,
+    ),
 }
 
 

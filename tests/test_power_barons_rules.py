@@ -87,6 +87,7 @@ from simcore.power_barons_state import (
 )
 from simcore.registry import SpecError
 from simcore.rng import seed_game_stream
+from strategies import power_barons as barons
 
 GAME = registry.make("power-barons")
 T, C, F, E, PI = range(5)  # Transportation, Communications, Finance, Energy, Political Influence
@@ -215,7 +216,9 @@ class Table:
         return result
 
     def restore(self, seat):
-        return self.call(kernel.restore, seat, self.st, self.rules, self.sids, self.rng, self.trace)
+        return self.call(
+            kernel.restore, seat, self.st, self.rules, self.sids, self.prm, self.rng, self.trace
+        )
 
     def challenge(self, attacker, limited=0):
         return self.call(
@@ -225,13 +228,21 @@ class Table:
 
     def take(self, seat, kind):
         return self.call(
-            kernel.take, seat, kind, self.players, self.st, self.rules, self.sids, self.rng,
-            self.trace,
+            kernel.take, seat, kind, self.players, self.st, self.rules, self.sids, self.prm,
+            self.rng, self.trace,
         )  # fmt: skip
 
     def buy(self, seat):
         return self.call(
-            kernel.buy, seat, self.players, self.st, self.rules, self.sids, self.rng, self.trace
+            kernel.buy,
+            seat,
+            self.players,
+            self.st,
+            self.rules,
+            self.sids,
+            self.prm,
+            self.rng,
+            self.trace,
         )
 
     def turn(self, seat):
@@ -423,7 +434,15 @@ def test_investments_pay_the_owner_one_and_each_base_one():
     table.base(2, EUROPE, F)
     table.base(3, AMERICAS, F)
     table.call(
-        kernel.investments, EUROPE, 4, table.st, table.rules, table.sids, table.rng, table.trace
+        kernel.investments,
+        EUROPE,
+        4,
+        table.st,
+        table.rules,
+        table.sids,
+        table.prm,
+        table.rng,
+        table.trace,
     )
     draws = [to - HAND for _, _, _, to in table.moves(M_INVEST)]
     assert draws == [1, 2, 0, 0]  # owner first, then clockwise from the owner
@@ -436,7 +455,15 @@ def test_investments_in_an_unowned_territory_pay_nobody():
     table = Table(["baron"] * 3)
     table.fill_hands()
     table.call(
-        kernel.investments, ASIA, 3, table.st, table.rules, table.sids, table.rng, table.trace
+        kernel.investments,
+        ASIA,
+        3,
+        table.st,
+        table.rules,
+        table.sids,
+        table.prm,
+        table.rng,
+        table.trace,
     )
     assert table.events(EV_INVEST)[:, 1:3].tolist() == [[ASIA, -1]]
     assert not table.moves(M_INVEST)
@@ -549,15 +576,24 @@ def test_surrender_options_lower_total_first_ties_attacker_first():
     st[CH_ROUND] = 3
     # Defender behind with nothing left to play: it surrenders at once, before the attacker.
     st[CH_TOTAL], st[CH_TOTAL + 1] = 100, 50
-    assert kernel.surrender_options(3, st, table.rules, table.sids, table.rng, table.trace) == 1
+    assert (
+        kernel.surrender_options(3, st, table.rules, table.sids, table.prm, table.rng, table.trace)
+        == 1
+    )
     # Tied: the attacker has the first option (the flushing attacker takes it).
     st[CH_TOTAL + 1] = 100
-    assert kernel.surrender_options(3, st, table.rules, table.sids, table.rng, table.trace) == 0
+    assert (
+        kernel.surrender_options(3, st, table.rules, table.sids, table.prm, table.rng, table.trace)
+        == 0
+    )
     # The attacker leads: the defender (lower) is asked first and is not hopeless here.
     st[CH_ROUND], st[CH_DONE], st[CH_FLUSH] = 0, 0b0001, 0
     st[CH_TOTAL], st[CH_TOTAL + 1] = 60, 50
     table.hand(1, [(C, 50), (F, 50), (E, 50)])
-    assert kernel.surrender_options(0, st, table.rules, table.sids, table.rng, table.trace) == -1
+    assert (
+        kernel.surrender_options(0, st, table.rules, table.sids, table.prm, table.rng, table.trace)
+        == -1
+    )
     rows = table.events(EV_SURRENDER)
     assert rows[:, 1:7].tolist() == [[1, 3, 100, 50, 0, 0], [0, 3, 100, 100, 0, 0]]
 
@@ -600,8 +636,8 @@ def test_political_influence_round_sequence_and_forced_surrender():
     table.start_challenge(0, 1, C)
     table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 150, 145
     loser = table.call(
-        kernel.influence_round, table.st, table.rules, table.sids, table.rng, table.trace,
-        in_challenge=True,
+        kernel.influence_round, table.st, table.rules, table.sids, table.prm, table.rng,
+        table.trace, in_challenge=True,
     )  # fmt: skip
     # The defender (lower) plays first and only needs to draw level; each player plays until it
     # is winning; the attacker's last 20 + 20 cannot beat 225 and it must surrender.
@@ -621,8 +657,8 @@ def test_a_tie_going_into_political_influence_makes_the_attacker_play_first():
     table.start_challenge(0, 1, C)
     table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 100, 100
     loser = table.call(
-        kernel.influence_round, table.st, table.rules, table.sids, table.rng, table.trace,
-        in_challenge=True,
+        kernel.influence_round, table.st, table.rules, table.sids, table.prm, table.rng,
+        table.trace, in_challenge=True,
     )  # fmt: skip
     # Attacker 120 > 100; the defender's 20 draws level at 120, which wins it the tie.
     assert table.events(EV_PI)[:, 1].tolist() == [0, 1]
@@ -673,14 +709,34 @@ def test_the_defender_never_wins_a_base_and_a_placed_type_is_not_placed_twice():
     kernel.play_card(0, 0, t50, table.st, table.rules, table.trace)
     kernel.play_card(1, 1, t5, table.st, table.rules, table.trace)
     placed = table.call(
-        kernel.resolve, 0, 1, 3, 0, table.st, table.rules, table.sids, table.rng, table.trace
+        kernel.resolve,
+        0,
+        1,
+        3,
+        0,
+        table.st,
+        table.rules,
+        table.sids,
+        table.prm,
+        table.rng,
+        table.trace,
     )
     assert placed == 0 and bank_credits(table.st, 0) == 5  # credits only: T is already there
     table.start_challenge(1, 0, F)
     kernel.play_card(1, 0, table.first(HAND + 1), table.st, table.rules, table.trace)
     kernel.play_card(0, 1, t50, table.st, table.rules, table.trace)
     placed = table.call(
-        kernel.resolve, 0, 1, 3, 0, table.st, table.rules, table.sids, table.rng, table.trace
+        kernel.resolve,
+        0,
+        1,
+        3,
+        0,
+        table.st,
+        table.rules,
+        table.sids,
+        table.prm,
+        table.rng,
+        table.trace,
     )
     assert placed == 0 and table.st[BASES : BASES + 64].sum() == 1  # the defender won: no base
 
@@ -716,6 +772,210 @@ def test_a_flusher_above_its_threshold_or_with_p_flush_0_plays_to_win():
         table.challenge(0, limited=1)
         assert table.events(EV_CHALLENGE)[0, 5] == 0
         assert table.stat(0, kernel.FLUSH_ATTEMPTS) == 0
+
+
+# --- strategy parameters -------------------------------------------------------------------
+
+
+def targeting_table(spec: str) -> Table:
+    """Seat 0 (``spec``) holds its strongest card in Transportation and has a Transportation base
+    in Europe and Africa; banks: Europe's owner 100 (the leader), Africa's 10 (the poorest),
+    Asia's 50. So it needs 2 bases in Europe and Africa, 3 in Asia."""
+    table = Table([spec, "baron", "baron", "baron"])
+    table.hand(0, [(T, 50), (C, 30), (F, 35), (E, 25), (T, 5), (C, 5), (F, 5), (E, 5)])
+    table.bank(1, [(T, 45), (C, 45), (F, 10)])
+    table.bank(2, [(T, 10)])
+    table.bank(3, [(C, 50)])
+    table.base(0, EUROPE, T)
+    table.base(0, AFRICA, T)
+    table.fill_hands()
+    return table
+
+
+def challenge_of_seat_0(table: Table) -> tuple[int, int, int]:
+    defender, declared, flush = barons.choose_challenge(
+        table.sids[0], table.prm, 0, table.players, table.st, table.rng
+    )
+    return int(defender), int(declared), int(flush)
+
+
+@pytest.mark.parametrize(
+    "spec, expected",
+    [
+        ("baron", (EUROPE, F, 0)),  # the leader, in its strongest needed colour (F35 > C30)
+        ("baron:targeting=leader", (EUROPE, F, 0)),
+        ("baron:targeting=poorest", (AFRICA, F, 0)),
+        ("baron:targeting=needed", (ASIA, T, 0)),  # 3 types still needed there; T50 is its best
+        ("baron:targeting=rechallenge", (EUROPE, F, 0)),  # 2 bases: not late (late_bases=6)
+        ("baron:targeting=rechallenge,late_bases=2", (EUROPE, T, 0)),  # T placed: for credits
+        ("flusher:targeting=needed,flush_below=0", (ASIA, T, 0)),
+    ],
+)
+def test_targeting_picks_the_defender(spec, expected):
+    table = targeting_table(spec)
+    assert challenge_of_seat_0(table) == expected
+    table.challenge(0, limited=1)  # the kernel plays the same choice
+    assert tuple(table.events(EV_CHALLENGE)[0, 2:4]) == expected[:2]
+
+
+def test_rechallenge_goes_to_the_leader_among_territories_holding_its_strongest_type():
+    table = targeting_table("baron:targeting=rechallenge,late_bases=2")
+    table.bank(2, [(PI, 50), (PI, 50), (PI, 40)])  # Africa's owner now leads
+    assert challenge_of_seat_0(table) == (AFRICA, T, 0)
+    table.st[BASES + 16 * 0 + 4 * AFRICA + T] = 0  # its T base in Africa goes; Europe keeps one
+    table.st[SUPPLY + T] += 1
+    table.base(0, AFRICA, C)  # still 2 bases on the board
+    assert challenge_of_seat_0(table) == (EUROPE, T, 0)
+
+
+def test_with_nothing_left_to_place_targeting_still_picks_the_defender():
+    for spec, defender in (("baron", EUROPE), ("baron:targeting=poorest", AFRICA)):
+        table = targeting_table(spec)
+        for territory in (EUROPE, AFRICA, ASIA):
+            for base_type in (C, F):
+                table.base(0, territory, base_type)
+        table.st[SUPPLY : SUPPLY + N_TYPES] = 0  # its supply is empty: no base can be placed
+        assert challenge_of_seat_0(table) == (defender, T, 0)  # T50: its strongest colour
+
+
+def test_declare_strongest_or_random_among_the_types_it_needs():
+    table = targeting_table("baron:declare=strongest")
+    assert {challenge_of_seat_0(table)[1] for _ in range(50)} == {F}
+    table = targeting_table("baron:declare=random")
+    declared = [challenge_of_seat_0(table)[1] for _ in range(600)]
+    assert set(declared) == {C, F, E}  # T is already placed in Europe
+    assert chisquare(np.bincount(declared, minlength=4)[1:]).pvalue > 1e-4
+    table.challenge(0, limited=1)
+    assert table.events(EV_CHALLENGE)[0, 3] in (C, F, E)
+
+
+def test_strategy_parameters_are_documented_and_validated():
+    text = (Path(__file__).parent.parent / "docs/games/power-barons.md").read_text()
+    for name in ("baron", "flusher"):
+        for param in GAME.strategy(name).params:
+            assert f"`{param.name}`" in text
+    assert registry.parse_strategy(GAME, "baron:targeting=poorest")["params"]["targeting"] == (
+        "poorest"
+    )
+    for bad in ("baron:targeting=richest", "baron:declare=weakest", "baron:late_bases=13"):
+        with pytest.raises(SpecError):
+            registry.parse_strategy(GAME, bad)
+    for param in GAME.strategy("flusher").params:
+        if param.kind == "choice":
+            assert param.choices.index(param.default) == 0  # a zero row means the default
+
+
+def test_banking_and_give_away_reach_the_kernel():
+    for spec, banked in (("baron", (T, 25)), ("baron:banking=lowest", (T, 5))):
+        table = Table([spec, "baron", "baron"])
+        hand = [(T, 50), (T, 5), (T, 25), (C, 30), (F, 25), (PI, 50), (PI, 30), (PI, 20)]
+        table.hand(0, hand + [(E, 35)])
+        table.restore(0)
+        assert table.at(BANK) == [banked]
+    table = Table(["baron", "baron:give_away=highest", "baron", "baron"])
+    table.hand(1, [(E, 10), (E, 40), (T, 35)])
+    table.hand(0, [(T, 50), (C, 40), (F, 30)] + [(PI, 20), (PI, 30)] * 2 + [(PI, 50)])
+    table.fill_hands()
+    table.base(1, AMERICAS, T)  # seat 1 leads: it is asked, for Energy (seat 0 has none)
+    table.take(0, TAKE_POWER)
+    assert table.moves(M_GIVE)[0][:2] == (E, 40)
+
+
+# The cores take the setting as an argument; the kernel-facing functions read it from ``prm``.
+
+
+def bank_of(table: Table, banking: str, late_bases: float = 6.0) -> tuple[int, int]:
+    card = barons.bank_choice(
+        barons.BARON, barons.BANKINGS.index(banking), late_bases, 0, table.st, table.rng
+    )
+    return int(table.st[COLOUR + card]), int(table.st[VALUE + card])
+
+
+def test_banking_keep_best_lowest_highest_late():
+    table = Table(["baron"] * 3)
+    hand = [(T, 50), (T, 5), (T, 25), (C, 30), (F, 25), (PI, 50), (PI, 30), (PI, 20), (E, 35)]
+    table.hand(0, hand)
+    assert bank_of(table, "keep_best") == (T, 25)  # as the restore test: today's choice
+    assert bank_of(table, "lowest") == (T, 5)
+    assert bank_of(table, "highest_late", 1) == (T, 25)  # no base on the board: not late yet
+    table.base(0, EUROPE, T)
+    assert bank_of(table, "highest_late", 1) == (T, 50)  # ties (T50, PI50): the lower id
+    assert bank_of(table, "highest_late", 2) == (T, 25)
+
+
+def test_give_away_lowest_highest_random():
+    table = Table(["baron"] * 3)
+    table.hand(0, [(E, 10), (E, 40), (E, 25), (T, 35)])
+
+    def give(how):
+        card = barons.give_choice(
+            barons.BARON, barons.GIVE_AWAYS.index(how), 0, E, table.st, table.rng
+        )
+        return int(table.st[VALUE + card])
+
+    assert give("lowest") == 10 and give("highest") == 40
+    assert {give("random") for _ in range(100)} == {10, 25, 40}
+
+
+def surrender_table(attacker_hand, attacker_lead, defender_follow) -> Table:
+    """A limited challenge, seat 0 attacking seat 1 in Transportation, after round 0."""
+    table = Table(["baron"] * 3)
+    table.hand(0, attacker_hand + [attacker_lead])
+    table.hand(1, [defender_follow, (C, 20), (F, 20), (E, 20)])
+    table.start_challenge(0, 1, T, limited=1)
+    kernel.play_card(0, 0, table.card(*attacker_lead, HAND), table.st, table.rules, table.trace)
+    kernel.play_card(1, 1, table.card(*defender_follow, HAND + 1), table.st, table.rules,
+                     table.trace)  # fmt: skip
+    table.st[CH_DONE], table.st[CH_ROUND] = 0b0001, 0
+    return table
+
+
+def surrenders(table: Table, seat: int, margin: float, pi_use: str = "smallest") -> bool:
+    return bool(
+        barons.surrender_choice(
+            barons.BARON,
+            margin,
+            barons.PI_USES.index(pi_use),
+            seat,
+            table.st,
+            table.rules,
+            table.rng,
+        )  # fmt: skip
+    )
+
+
+def test_surrender_margin_moves_the_threshold():
+    # Behind 10 to 20 (+1: ties go to the defender) with C50, F50, E50 left: it expects to
+    # catch up 150 - 3 x 27.5 = 67.5, so it plays on unless the margin is below -56.5.
+    table = surrender_table([(C, 50), (F, 50), (E, 50)], (T, 5), (T, 10))
+    assert not surrenders(table, 0, 0.0)
+    assert not surrenders(table, 0, -56.0)
+    assert surrenders(table, 0, -57.0)
+    # Hopeless (behind 10 to 100 with 5s left): it gives up unless the margin is large.
+    table = surrender_table([(C, 5), (F, 5), (E, 5)], (T, 5), (T, 50))
+    assert surrenders(table, 0, 0.0)
+    assert not surrenders(table, 0, 200.0)
+    assert not surrenders(table, 1, -200.0)  # the side ahead never surrenders
+
+
+def test_pi_use_smallest_largest_never():
+    table = Table(["baron"] * 3)
+    table.hand(0, [(PI, 20), (PI, 30), (PI, 50)])
+    table.start_challenge(0, 1, T, done=0b1111)
+    table.st[CH_ROUND] = 4
+    table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 100, 115  # the attacker needs 16
+
+    def pi_card(how):
+        card = barons.pi_choice(barons.BARON, barons.PI_USES.index(how), 0, table.st, table.rng)
+        return int(table.st[VALUE + card])
+
+    assert pi_card("smallest") == 20 and pi_card("largest") == 50
+    assert not surrenders(table, 0, 0.0, "smallest") and not surrenders(table, 0, 0.0, "largest")
+    assert surrenders(table, 0, 0.0, "never")
+    # In the Power Card rounds a seat that will not play PI does not count on it.
+    table = surrender_table([(C, 20), (F, 20), (E, 20), (PI, 50), (PI, 50)], (T, 20), (T, 40))
+    table.st[CH_LIMITED] = 0
+    assert not surrenders(table, 0, 0.0, "smallest") and surrenders(table, 0, 0.0, "never")
 
 
 # --- buying and winning -----------------------------------------------------------------------
