@@ -47,3 +47,21 @@ def new_outputs(n_games, players, n_game_columns, n_seat_columns):
     game_out = np.zeros((n_game_columns, n_games), dtype=np.int64).T
     seat_out = np.zeros((players, n_seat_columns, n_games), dtype=np.int64).transpose(2, 0, 1)
     return game_out, seat_out
+
+
+@njit(cache=True, _nrt=False)
+def record_event(trace, st, length_at, event, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
+    """Append an event row to ``trace`` when tracing (it has rows), counting rows in
+    ``st[length_at]``; free in normal runs, whose trace has no rows."""
+    n = st[length_at]
+    if n >= trace.shape[0]:
+        return
+    trace[n, 0] = event
+    trace[n, 1] = a
+    trace[n, 2] = b
+    trace[n, 3] = c
+    trace[n, 4] = d
+    trace[n, 5] = e
+    trace[n, 6] = f
+    trace[n, 7] = g
+    st[length_at] = n + 1

@@ -18,6 +18,7 @@ from simcore.chunk import (
     WON,
     block_bounds,
     lineup_slot,
+    record_event,
 )
 from simcore.power_state import (
     ACTION_CLAIM,
@@ -201,26 +202,6 @@ def prepare(rules: dict, players: int) -> np.ndarray:
     return GAME.encode_rules(rules)
 
 
-# --- tracing --------------------------------------------------------------------------------
-
-
-@njit(cache=True, _nrt=False)
-def record(trace, st, event, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
-    """Append an event when tracing (``trace`` has rows); free in normal runs."""
-    n = st[TRACE_LEN]
-    if n >= trace.shape[0]:
-        return
-    trace[n, 0] = event
-    trace[n, 1] = a
-    trace[n, 2] = b
-    trace[n, 3] = c
-    trace[n, 4] = d
-    trace[n, 5] = e
-    trace[n, 6] = f
-    trace[n, 7] = g
-    st[TRACE_LEN] = n + 1
-
-
 # --- cards and coins ------------------------------------------------------------------------
 # Every function takes the game as (st, rules, sids, prm, rng, trace): the state, the encoded
 # rules, each seat's strategy id and parameter row, the game's random stream, the trace buffer.
@@ -252,7 +233,7 @@ def take_from_safe(seat, amount, st, trace):
     amount = min(amount, st[SAFE])
     st[SAFE] -= amount
     st[COINS + seat] += amount
-    record(trace, st, EV_GAIN, seat, -1, amount)
+    record_event(trace, st, TRACE_LEN, EV_GAIN, seat, -1, amount)
 
 
 @njit(cache=True, _nrt=False)
@@ -267,7 +248,7 @@ def lose_influence(seat, turn, st, rules, sids, rng, trace):
         slot = 0 if is_down(st, seat, 0) else 1
     st[DOWN + 2 * seat + slot] = 0
     st[STATS + N_SEAT_STATS * seat + INFLUENCE_LOST] += 1
-    record(trace, st, EV_LOSE, seat, slot, card(st, seat, slot))
+    record_event(trace, st, TRACE_LEN, EV_LOSE, seat, slot, card(st, seat, slot))
     if left == 1:
         st[STATS + N_SEAT_STATS * seat + ELIMINATED_TURN] = turn
         returned = 0
@@ -275,7 +256,7 @@ def lose_influence(seat, turn, st, rules, sids, rng, trace):
             returned = st[COINS + seat]
             st[SAFE] += returned
             st[COINS + seat] = 0
-        record(trace, st, EV_ELIMINATED, seat, returned)
+        record_event(trace, st, TRACE_LEN, EV_ELIMINATED, seat, returned)
 
 
 @njit(cache=True, _nrt=False)
@@ -285,7 +266,7 @@ def prove_claim(seat, character, st, rng, trace):
     st[DECK + character] += 1
     drawn = draw_card(st, rng)
     st[HAND + 2 * seat + slot] = drawn
-    record(trace, st, EV_REPLACE, seat, slot, character, drawn)
+    record_event(trace, st, TRACE_LEN, EV_REPLACE, seat, slot, character, drawn)
 
 
 CLAIM_UNCHALLENGED = 0
@@ -317,7 +298,7 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
         return CLAIM_UNCHALLENGED
     st[STATS + N_SEAT_STATS * challenger + CHALLENGES_MADE] += 1
     proven = holds(st, claimant, character)
-    record(trace, st, EV_CHALLENGE, challenger, claimant, character, proven)
+    record_event(trace, st, TRACE_LEN, EV_CHALLENGE, challenger, claimant, character, proven)
     if proven:
         prove_claim(claimant, character, st, rng, trace)
         lose_influence(challenger, turn, st, rules, sids, rng, trace)
@@ -372,8 +353,17 @@ def exchange(seat, st, sids, rng, trace):
             slot += 1
         else:
             st[DECK + st[OPTIONS + i]] += 1
-    record(
-        trace, st, EV_EXCHANGE, seat, n_drawn, drawn0, drawn1, card(st, seat, 0), card(st, seat, 1)
+    record_event(
+        trace,
+        st,
+        TRACE_LEN,
+        EV_EXCHANGE,
+        seat,
+        n_drawn,
+        drawn0,
+        drawn1,
+        card(st, seat, 0),
+        card(st, seat, 1),
     )
 
 
@@ -384,7 +374,7 @@ def exchange(seat, st, sids, rng, trace):
 def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
     coins = st[COINS + seat]
     forced = coins >= rules[R_FORCED_OVERTHROW_AT] and coins >= rules[R_OVERTHROW_COST]
-    record(trace, st, EV_TURN, seat, coins, forced)
+    record_event(trace, st, TRACE_LEN, EV_TURN, seat, coins, forced)
     action, target = strategy.choose_action(sids[seat], prm, seat, players, st, rules, forced, rng)
     check_action(seat, action, target, forced, players, st, rules)
 
@@ -395,7 +385,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
         paid = np.int64(rules[R_CEO_COST])
     st[COINS + seat] -= paid
     st[SAFE] += paid
-    record(trace, st, EV_ACTION, seat, action, target, paid)
+    record_event(trace, st, TRACE_LEN, EV_ACTION, seat, action, target, paid)
     if action == OVERTHROW:
         lose_influence(target, turn, st, rules, sids, rng, trace)
         return
@@ -413,7 +403,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
                 refund = min(paid, st[SAFE])
                 st[SAFE] -= refund
                 st[COINS + seat] += refund
-                record(trace, st, EV_REFUND, seat, refund)
+                record_event(trace, st, TRACE_LEN, EV_REFUND, seat, refund)
             return
 
     if action == AID or ((action == FIRE or action == STEAL) and influence(st, target) > 0):
@@ -422,7 +412,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
             st[STATS + N_SEAT_STATS * blocker + BLOCKS] += 1
             if not holds(st, blocker, character):
                 st[STATS + N_SEAT_STATS * blocker + BLUFFS_MADE] += 1
-            record(trace, st, EV_BLOCK, blocker, character, seat)
+            record_event(trace, st, TRACE_LEN, EV_BLOCK, blocker, character, seat)
             outcome = challenge_round(
                 blocker, character, players, turn, st, rules, sids, prm, rng, trace
             )
@@ -439,7 +429,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
         amount = min(np.int64(rules[R_STEAL]), st[COINS + target])
         st[COINS + target] -= amount
         st[COINS + seat] += amount
-        record(trace, st, EV_GAIN, seat, target, amount)
+        record_event(trace, st, TRACE_LEN, EV_GAIN, seat, target, amount)
     elif action == FIRE:
         lose_influence(target, turn, st, rules, sids, rng, trace)
     elif action == EXCHANGE:
@@ -477,7 +467,7 @@ def deal(players, st, rules, rng, trace):
         st[STATS + N_SEAT_STATS * seat + START_CARD0] = card(st, seat, 0)
         st[STATS + N_SEAT_STATS * seat + START_CARD1] = card(st, seat, 1)
         st[STATS + N_SEAT_STATS * seat + ELIMINATED_TURN] = -1
-        record(trace, st, EV_DEAL, seat, card(st, seat, 0), card(st, seat, 1))
+        record_event(trace, st, TRACE_LEN, EV_DEAL, seat, card(st, seat, 0), card(st, seat, 1))
 
 
 @njit(cache=True, _nrt=False)
@@ -493,9 +483,10 @@ def play_game(players, st, rules, sids, prm, rng, trace):
         turns += 1
         if trace.shape[0] > 0:
             for s in range(players):
-                record(
-                    trace, st, EV_SNAPSHOT, s, st[COINS + s], card(st, s, 0), card(st, s, 1),
-                    st[DOWN + 2 * s], st[DOWN + 2 * s + 1], st[SAFE],
+                record_event(
+                    trace, st, TRACE_LEN, EV_SNAPSHOT, s, st[COINS + s],
+                    card(st, s, 0), card(st, s, 1), st[DOWN + 2 * s], st[DOWN + 2 * s + 1],
+                    st[SAFE],
                 )  # fmt: skip
         alive = 0
         for s in range(players):
@@ -508,7 +499,7 @@ def play_game(players, st, rules, sids, prm, rng, trace):
                 winner = s
     for s in range(players):
         st[STATS + N_SEAT_STATS * s + COINS_AT_END] = st[COINS + s]
-    record(trace, st, EV_END, winner, turns, alive > 1)
+    record_event(trace, st, TRACE_LEN, EV_END, winner, turns, alive > 1)
     return winner, turns, alive > 1
 
 

@@ -24,6 +24,7 @@ from simcore.chunk import (
     WON,
     block_bounds,
     lineup_slot,
+    record_event,
 )
 from simcore.power_barons_state import (
     BANK,
@@ -338,26 +339,6 @@ def prepare(rules: dict, players: int) -> np.ndarray:
     ).astype(np.float64)
 
 
-# --- tracing --------------------------------------------------------------------------------
-
-
-@njit(cache=True, _nrt=False)
-def record(trace, st, event, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
-    """Append an event when tracing (``trace`` has rows); free in normal runs."""
-    n = st[TRACE_LEN]
-    if n >= trace.shape[0]:
-        return
-    trace[n, 0] = event
-    trace[n, 1] = a
-    trace[n, 2] = b
-    trace[n, 3] = c
-    trace[n, 4] = d
-    trace[n, 5] = e
-    trace[n, 6] = f
-    trace[n, 7] = g
-    st[TRACE_LEN] = n + 1
-
-
 @njit(cache=True, _nrt=False)
 def stat(st, seat, which):
     """Index of one of ``seat``'s statistics in ``st``."""
@@ -372,8 +353,10 @@ def stat(st, seat, which):
 @njit(cache=True, _nrt=False)
 def move_card(card, to, reason, st, trace):
     """The one way a card changes place (so the trace sees every move)."""
-    record(trace, st, EV_CARD, card, st[COLOUR + card], st[VALUE + card], st[LOC + card], to,
-           reason)  # fmt: skip
+    record_event(
+        trace, st, TRACE_LEN, EV_CARD, card, st[COLOUR + card], st[VALUE + card], st[LOC + card],
+        to, reason,
+    )  # fmt: skip
     relocate(st, card, to)
 
 
@@ -390,7 +373,7 @@ def draw_card(seat, reason, st, rng, trace):
         while count_at(st, DISCARD) > 0:
             relocate(st, card_at(st, DISCARD, 0), DRAWPILE)
         st[RESHUFFLES] += 1
-        record(trace, st, EV_RESHUFFLE, n)
+        record_event(trace, st, TRACE_LEN, EV_RESHUFFLE, n)
     move_card(card_at(st, DRAWPILE, rand_below(rng, n)), HAND + seat, reason, st, trace)
     return True
 
@@ -485,7 +468,18 @@ def buy(seat, players, st, rules, sids, prm, rng, trace):
     paid, cards = pay(seat, cost, st, trace)
     place_base(seat, territory, base_type, st)
     st[stat(st, seat, BASES_BOUGHT)] += 1
-    record(trace, st, EV_BUY, seat, territory, base_type, paid, cards, bank_credits(st, seat))
+    record_event(
+        trace,
+        st,
+        TRACE_LEN,
+        EV_BUY,
+        seat,
+        territory,
+        base_type,
+        paid,
+        cards,
+        bank_credits(st, seat),
+    )
     return True
 
 
@@ -497,7 +491,7 @@ def investments(territory, players, st, rules, sids, prm, rng, trace):
     """INVESTMENTS PAY OFF: the territory's owner draws 1, then every player with bases there
     (clockwise from the owner) draws 1 per base; each banks back down to hand_size."""
     owner = territory if territory < players else -1
-    record(trace, st, EV_INVEST, territory, owner)
+    record_event(trace, st, TRACE_LEN, EV_INVEST, territory, owner)
     if owner < 0:
         return
     for k in range(players):
@@ -533,7 +527,7 @@ def take(seat, kind, players, st, rules, sids, prm, rng, trace):
         card = strategy.choose_give(sids[victim], prm, victim, asked, st, rng)
         if not in_hand(st, victim, card) or st[COLOUR + card] != asked:
             raise ValueError("strategy gave a card it does not hold or of another colour")
-    record(trace, st, EV_TAKE, seat, victim, asked, card, kind)
+    record_event(trace, st, TRACE_LEN, EV_TAKE, seat, victim, asked, card, kind)
     if card >= 0:
         move_card(card, HAND + seat, M_STEAL if kind == SPY else M_GIVE, st, trace)
         restore(seat, st, rules, sids, prm, rng, trace)
@@ -548,7 +542,7 @@ def remove(seat, players, st, sids, rng, trace):
         if owner != seat and bases_on_board(st, owner) > 0:
             found = True
     if not found:
-        record(trace, st, EV_REMOVE, seat, -1, -1, -1)
+        record_event(trace, st, TRACE_LEN, EV_REMOVE, seat, -1, -1, -1)
         return
     owner, territory, base_type = strategy.choose_removal(sids[seat], seat, players, st, rng)
     if not 0 <= owner < players or owner == seat or not 0 <= territory < N_TERRITORIES:
@@ -559,7 +553,7 @@ def remove(seat, players, st, sids, rng, trace):
     st[SUPPLY + N_TYPES * owner + base_type] += 1
     st[stat(st, seat, BASES_REMOVED)] += 1
     st[stat(st, owner, BASES_LOST)] += 1
-    record(trace, st, EV_REMOVE, seat, owner, territory, base_type)
+    record_event(trace, st, TRACE_LEN, EV_REMOVE, seat, owner, territory, base_type)
 
 
 # --- the challenge --------------------------------------------------------------------------
@@ -618,7 +612,9 @@ def surrender_options(rnd, st, rules, sids, prm, rng, trace):
     for k in range(2):
         seat = first if k == 0 else attacker + defender - first
         if strategy.wants_to_surrender(sids[seat], prm, seat, st, rules, rng):
-            record(trace, st, EV_SURRENDER, seat, rnd, st[CH_TOTAL], st[CH_TOTAL + 1], 0)
+            record_event(
+                trace, st, TRACE_LEN, EV_SURRENDER, seat, rnd, st[CH_TOTAL], st[CH_TOTAL + 1], 0
+            )
             return seat
     return -1
 
@@ -635,14 +631,24 @@ def influence_round(st, rules, sids, prm, rng, trace):
         seat = st[CH_ATTACKER + side]
         forced = colour_credits(st, HAND + seat, PI) < behind_by(st, side)
         if forced or strategy.wants_to_surrender(sids[seat], prm, seat, st, rules, rng):
-            record(trace, st, EV_SURRENDER, seat, N_TYPES, st[CH_TOTAL], st[CH_TOTAL + 1], forced)
+            record_event(
+                trace,
+                st,
+                TRACE_LEN,
+                EV_SURRENDER,
+                seat,
+                N_TYPES,
+                st[CH_TOTAL],
+                st[CH_TOTAL + 1],
+                forced,
+            )
             return seat
         while behind_by(st, side) > 0:
             card = strategy.choose_pi_card(sids[seat], prm, seat, st, rng)
             if not in_hand(st, seat, card) or st[COLOUR + card] != PI:
                 raise ValueError("strategy played a Political Influence card it does not hold")
             play_card(seat, side, card, st, rules, trace)
-            record(trace, st, EV_PI, seat, card, st[CH_TOTAL], st[CH_TOTAL + 1])
+            record_event(trace, st, TRACE_LEN, EV_PI, seat, card, st[CH_TOTAL], st[CH_TOTAL + 1])
         side = 1 - side
     return attacker  # not reached
 
@@ -677,7 +683,18 @@ def resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trac
         st[stat(st, attacker, FLUSH_CREDITS_GIVEN)] += credits
         st[stat(st, attacker, FLUSH_HAND_BEFORE)] += hand_before
         st[stat(st, attacker, FLUSH_HAND_AFTER)] += hand_value(st, attacker)
-    record(trace, st, EV_RESULT, winner, loser, credits, cards, placed, hand_value(st, loser))
+    record_event(
+        trace,
+        st,
+        TRACE_LEN,
+        EV_RESULT,
+        winner,
+        loser,
+        credits,
+        cards,
+        placed,
+        hand_value(st, loser),
+    )
     return placed
 
 
@@ -701,7 +718,18 @@ def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
         st[CH_PLAYED + side] = 0
     st[stat(st, attacker, CHALLENGES_MADE)] += 1
     st[stat(st, attacker, FLUSH_ATTEMPTS)] += flush
-    record(trace, st, EV_CHALLENGE, attacker, defender, declared, limited, flush, hand_before)
+    record_event(
+        trace,
+        st,
+        TRACE_LEN,
+        EV_CHALLENGE,
+        attacker,
+        defender,
+        declared,
+        limited,
+        flush,
+        hand_before,
+    )
     loser = -1
     for rnd in range(N_TYPES):
         st[CH_ROUND] = rnd
@@ -717,7 +745,7 @@ def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
         if follow >= 0:
             play_card(defender, 1, follow, st, rules, trace)
         st[CH_DONE] |= 1 << lead_colour
-        record(trace, st, EV_ROUND, rnd, lead_colour, lead, follow, st[CH_TOTAL],
+        record_event(trace, st, TRACE_LEN, EV_ROUND, rnd, lead_colour, lead, follow, st[CH_TOTAL],
                st[CH_TOTAL + 1])  # fmt: skip
         # Nobody may surrender before both have played a Power Card.
         if st[CH_PLAYED] > 0 and st[CH_PLAYED + 1] > 0:
@@ -739,7 +767,7 @@ def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
 @njit(cache=True, _nrt=False)
 def take_turn(seat, players, st, rules, sids, prm, rng, trace):
     """The four steps of a turn; returns ``seat`` if it won, else -1."""
-    record(trace, st, EV_TURN, seat, st[PAWN + seat], hand_count(st, seat),
+    record_event(trace, st, TRACE_LEN, EV_TURN, seat, st[PAWN + seat], hand_count(st, seat),
            bank_credits(st, seat))  # fmt: skip
     # 1. Draw a card, bank a card.
     draw_card(seat, M_DRAW, st, rng, trace)
@@ -751,7 +779,19 @@ def take_turn(seat, players, st, rules, sids, prm, rng, trace):
     space = (start + die1 + die2) % st[N_SPACES]
     st[PAWN + seat] = space
     kind = st[SPACE_KIND + space]
-    record(trace, st, EV_MOVE, seat, die1, die2, start, space, kind, st[SPACE_TERRITORY + space])
+    record_event(
+        trace,
+        st,
+        TRACE_LEN,
+        EV_MOVE,
+        seat,
+        die1,
+        die2,
+        start,
+        space,
+        kind,
+        st[SPACE_TERRITORY + space],
+    )
     if kind == INVESTMENTS:
         investments(st[SPACE_TERRITORY + space], players, st, rules, sids, prm, rng, trace)
     elif kind == TAKE_POWER or kind == TAKE_PI or kind == SPY:
@@ -763,10 +803,10 @@ def take_turn(seat, players, st, rules, sids, prm, rng, trace):
     if challenge(seat, players, limited, st, rules, sids, prm, rng, trace) and has_won(
         st, players, seat
     ):
-        record(trace, st, EV_WIN, seat)
+        record_event(trace, st, TRACE_LEN, EV_WIN, seat)
         return seat
     if buy(seat, players, st, rules, sids, prm, rng, trace) and has_won(st, players, seat):
-        record(trace, st, EV_WIN, seat)
+        record_event(trace, st, TRACE_LEN, EV_WIN, seat)
         return seat
     return -1
 
@@ -798,7 +838,7 @@ def set_up(players, st, rules, rng, trace):
         for space in range(n_spaces):
             if st[SPACE_KIND + space] == INVESTMENTS and st[SPACE_TERRITORY + space] == seat:
                 st[PAWN + seat] = space
-        record(trace, st, EV_SETUP, seat, seat, st[PAWN + seat], per_type)
+        record_event(trace, st, TRACE_LEN, EV_SETUP, seat, seat, st[PAWN + seat], per_type)
     for _ in range(np.int64(rules[R_HAND_SIZE])):
         for seat in range(players):
             draw_card(seat, M_DEAL, st, rng, trace)
@@ -817,15 +857,16 @@ def play_game(players, st, rules, sids, prm, rng, trace):
         turns += 1
         if trace.shape[0] > 0:
             for s in range(players):
-                record(
-                    trace, st, EV_SNAPSHOT, s, st[PAWN + s], hand_count(st, s), hand_value(st, s),
-                    bank_credits(st, s), bases_on_board(st, s), supply_left(st, s),
+                record_event(
+                    trace, st, TRACE_LEN, EV_SNAPSHOT, s, st[PAWN + s], hand_count(st, s),
+                    hand_value(st, s), bank_credits(st, s), bases_on_board(st, s),
+                    supply_left(st, s),
                 )  # fmt: skip
         seat = (seat + 1) % players
     for s in range(players):
         st[stat(st, s, BASES_AT_END)] = bases_on_board(st, s)
         st[stat(st, s, BANK_AT_END)] = bank_credits(st, s)
-    record(trace, st, EV_END, winner, turns, winner < 0)
+    record_event(trace, st, TRACE_LEN, EV_END, winner, turns, winner < 0)
     return winner, turns, winner < 0
 
 

@@ -26,6 +26,7 @@ from simcore.chunk import (
     WON,
     block_bounds,
     lineup_slot,
+    record_event,
 )
 from simcore.registry import CardImpact, Column, Game, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
@@ -586,26 +587,6 @@ def prepare(rules: dict, players: int) -> tuple[np.ndarray, np.ndarray]:
     return encoded, cards.table
 
 
-# --- tracing --------------------------------------------------------------------------------
-
-
-@njit(cache=True, _nrt=False)
-def record(trace, st, event, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
-    """Append an event when tracing (``trace`` has rows); free in normal runs."""
-    n = st[TRACE_LEN]
-    if n >= trace.shape[0]:
-        return
-    trace[n, 0] = event
-    trace[n, 1] = a
-    trace[n, 2] = b
-    trace[n, 3] = c
-    trace[n, 4] = d
-    trace[n, 5] = e
-    trace[n, 6] = f
-    trace[n, 7] = g
-    st[TRACE_LEN] = n + 1
-
-
 # --- where cards are ------------------------------------------------------------------------
 # Every function takes the game as (st, cards, rules, sids, prm, rng, trace) or a part of it: the
 # state, the card table, the encoded rules, each seat's strategy id and parameter row, the game's
@@ -704,7 +685,7 @@ def draw_card(seat, level, cause, st, trace):
     card = st[DECK + st[STACK_TOP + level - 1]]
     st[STACK_TOP + level - 1] += 1
     hand_add(st, seat, card)
-    record(trace, st, EV_DRAW, seat, card, level, cause)
+    record_event(trace, st, TRACE_LEN, EV_DRAW, seat, card, level, cause)
 
 
 # --- followers, damage, destruction ---------------------------------------------------------
@@ -728,7 +709,7 @@ def place_from_supply(seat, site, amount, st, trace):
     if amount > 0:
         st[SUPPLY] -= amount
         move_followers(site, amount, st)
-        record(trace, st, EV_PLACE, seat, site, amount, -1)
+        record_event(trace, st, TRACE_LEN, EV_PLACE, seat, site, amount, -1)
 
 
 @njit(cache=True, _nrt=False)
@@ -747,7 +728,7 @@ def kill_on(site, amount, by, st, trace):
         move_followers(site, -amount, st)
         st[SUPPLY] += amount
         credit(st, by, owner, ST_KILLS, amount)
-        record(trace, st, EV_KILL, site, owner, amount)
+        record_event(trace, st, TRACE_LEN, EV_KILL, site, owner, amount)
 
 
 @njit(cache=True, _nrt=False)
@@ -764,19 +745,19 @@ def destroy_site(site, by, st, cards, trace):
     st[DAMAGE + site] = 0
     credit(st, by, owner, ST_KILLS, killed)
     credit(st, by, owner, ST_DESTROYED, 1)
-    record(trace, st, EV_DESTROY, site, owner, killed, counters)
+    record_event(trace, st, TRACE_LEN, EV_DESTROY, site, owner, killed, counters)
     for card in range(MAX_IDS):
         if st[LOC + card] == IN_PLAY and st[HOST + card] == site:
             holder = st[OWNER + card]
             discard_add(st, card)
-            record(trace, st, EV_DISCARD, card, holder, FROM_PLAY)
+            record_event(trace, st, TRACE_LEN, EV_DISCARD, card, holder, FROM_PLAY)
     site_remove(st, owner, site)
     if site >= HOMELAND:
         st[LOC + site] = GONE
         st[OWNER + site] = -1
     else:
         discard_add(st, site)
-        record(trace, st, EV_DISCARD, site, owner, FROM_PLAY)
+        record_event(trace, st, TRACE_LEN, EV_DISCARD, site, owner, FROM_PLAY)
 
 
 @njit(cache=True, _nrt=False)
@@ -802,7 +783,7 @@ def damage_site(site, amount, by, st, cards, trace):
     st[DAMAGE + site] += placed
     credit(st, by, owner, ST_DAMAGE, amount)
     credit(st, by, owner, ST_KILLS, killed)
-    record(trace, st, EV_DAMAGE, site, owner, amount, placed, killed)
+    record_event(trace, st, TRACE_LEN, EV_DAMAGE, site, owner, amount, placed, killed)
     check_destroyed(site, by, st, cards, trace)
 
 
@@ -823,7 +804,7 @@ def attach(card, site, seat, st, cards, trace):
             st[DISABLE + site] += 1
         elif op == E_DECAY:
             st[DECAY + site] += n
-    record(trace, st, EV_ATTACH, card, site, seat)
+    record_event(trace, st, TRACE_LEN, EV_ATTACH, card, site, seat)
     check_destroyed(site, seat, st, cards, trace)
 
 
@@ -863,7 +844,7 @@ def relocate(seat, st, cards, rules, sids, prm, rng, trace):
     for i in range(n):
         site = site_at(st, seat, i)
         st[FOLLOW + site] = st[ARRANGE + i]
-        record(trace, st, EV_ARRANGE, seat, site, st[ARRANGE + i])
+        record_event(trace, st, TRACE_LEN, EV_ARRANGE, seat, site, st[ARRANGE + i])
 
 
 @njit(cache=True, _nrt=False)
@@ -908,7 +889,7 @@ def apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace):
             target = pick_site(seat, PICK_PLACE, 1, st, cards, sids, prm, rng)
             move_followers(source, -1, st)
             move_followers(target, 1, st)
-            record(trace, st, EV_PLACE, seat, target, 1, source)
+            record_event(trace, st, TRACE_LEN, EV_PLACE, seat, target, 1, source)
     elif op == E_GAIN:
         for _ in range(n):
             if st[SUPPLY] == 0 or sites_n(st, seat) == 0:
@@ -934,7 +915,7 @@ def apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace):
             site = pick_site(seat, PICK_REPAIR, 1, st, cards, sids, prm, rng)
             st[DAMAGE + site] -= 1
             st[POOL] += 1
-            record(trace, st, EV_REPAIR, site, seat, 1)
+            record_event(trace, st, TRACE_LEN, EV_REPAIR, site, seat, 1)
     elif op == E_RECOVER:
         for _ in range(n):
             if st[DISCARD_N] == 0:
@@ -944,7 +925,7 @@ def apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace):
                 raise ValueError("strategy recovered a card that is not in the discard pile")
             card = discard_take(st, i)
             hand_add(st, seat, card)
-            record(trace, st, EV_RECOVER, seat, card)
+            record_event(trace, st, TRACE_LEN, EV_RECOVER, seat, card)
     elif op == E_SACRIFICE:
         for _ in range(n):
             if st[OVER] == 1 or not has_candidate(st, seat, PICK_SACRIFICE):
@@ -959,7 +940,7 @@ def apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace):
             card = hand_card(st, other, rand_below(rng, hand_n(st, other)))
             hand_remove(st, other, card)
             discard_add(st, card)
-            record(trace, st, EV_DISCARD, card, other, FROM_HAND)
+            record_event(trace, st, TRACE_LEN, EV_DISCARD, card, other, FROM_HAND)
     elif op == E_RELOCATE:
         relocate(seat, st, cards, rules, sids, prm, rng, trace)
     elif op == E_CANCEL:
@@ -974,7 +955,7 @@ def resolve(seat, source, base, n_effects, st, cards, rules, sids, prm, rng, tra
             return
         op = cards[source, base + 2 * k]
         n = cards[source, base + 2 * k + 1]
-        record(trace, st, EV_EFFECT, seat, source, op, n)
+        record_event(trace, st, TRACE_LEN, EV_EFFECT, seat, source, op, n)
         apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace)
 
 
@@ -996,7 +977,7 @@ def respond(trigger, st, cards, rules, sids, prm, rng, trace):
             return
         if not response_is_legal(st, cards, seat, trigger, kind, a, b):
             raise ValueError("strategy chose an illegal response")
-        record(trace, st, EV_RESPONSE, seat, kind, a, b, trigger)
+        record_event(trace, st, TRACE_LEN, EV_RESPONSE, seat, kind, a, b, trigger)
         if kind == REACT:
             hand_remove(st, seat, a)
             mark_card(st, seat, ST_PLAYED, ST_PLAYED_MASK, a)
@@ -1004,7 +985,7 @@ def respond(trigger, st, cards, rules, sids, prm, rng, trace):
                 seat, a, C_EFFECTS, cards[a, C_N_EFFECTS], st, cards, rules, sids, prm, rng, trace
             )
             discard_add(st, a)
-            record(trace, st, EV_DISCARD, a, seat, FROM_PLAY)
+            record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
         else:
             st[RESPONDED + a] |= np.int64(1) << np.int64(b)
             base = C_ABILITIES + ABILITY_WIDTH * b
@@ -1031,7 +1012,7 @@ def attack_cancelled(st, cards, rules, sids, prm, rng, trace):
     cancelled = st[CANCELLED] == 1
     st[CANCELLED] = 0
     if cancelled:
-        record(trace, st, EV_CANCEL, st[ACTIVE])
+        record_event(trace, st, TRACE_LEN, EV_CANCEL, st[ACTIVE])
     return cancelled
 
 
@@ -1043,7 +1024,7 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
     """Pay for and carry out a legal move of the player on turn."""
     paid = move_cost(st, cards, rules, seat, kind, a, b)
     st[ACTIONS] -= paid
-    record(trace, st, EV_MOVE, seat, kind, a, b, paid, st[ACTIONS])
+    record_event(trace, st, TRACE_LEN, EV_MOVE, seat, kind, a, b, paid, st[ACTIONS])
     if kind == DRAW:
         draw_card(seat, a, DRAW_ACTION, st, trace)
     elif kind == GAIN:
@@ -1087,10 +1068,10 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
             on_opponent = st[OWNER + b] != seat
             if on_opponent and attack_cancelled(st, cards, rules, sids, prm, rng, trace):
                 discard_add(st, a)
-                record(trace, st, EV_DISCARD, a, seat, FROM_PLAY)
+                record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
             elif st[LOC + b] != IN_PLAY:  # the response destroyed the site: nothing to attach to
                 discard_add(st, a)
-                record(trace, st, EV_DISCARD, a, seat, FROM_PLAY)
+                record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
             else:
                 attach(a, b, seat, st, cards, trace)
             return
@@ -1101,7 +1082,7 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
                 seat, a, C_EFFECTS, cards[a, C_N_EFFECTS], st, cards, rules, sids, prm, rng, trace
             )
         discard_add(st, a)
-        record(trace, st, EV_DISCARD, a, seat, FROM_PLAY)
+        record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
 
 
 @njit(cache=True, _nrt=False)
@@ -1123,7 +1104,9 @@ def start_of_turn(seat, st, cards, trace):
             for k in range(cards[card, C_N_EFFECTS]):
                 if cards[card, C_EFFECTS + 2 * k] == E_DECAY and st[LOC + site] == IN_PLAY:
                     n = cards[card, C_EFFECTS + 2 * k + 1]
-                    record(trace, st, EV_EFFECT, st[OWNER + card], card, E_DECAY, n)
+                    record_event(
+                        trace, st, TRACE_LEN, EV_EFFECT, st[OWNER + card], card, E_DECAY, n
+                    )
                     damage_site(site, n, st[OWNER + card], st, cards, trace)
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
@@ -1133,7 +1116,7 @@ def start_of_turn(seat, st, cards, trace):
             op = cards[site, C_EFFECTS + 2 * k]
             n = cards[site, C_EFFECTS + 2 * k + 1]
             if op == E_START_ACTIONS or op == E_START_GAIN:
-                record(trace, st, EV_EFFECT, seat, site, op, n)
+                record_event(trace, st, TRACE_LEN, EV_EFFECT, seat, site, op, n)
             if op == E_START_ACTIONS:
                 st[ACTIONS] += n
             elif op == E_START_GAIN:
@@ -1146,7 +1129,7 @@ def take_turn(seat, turn, st, cards, rules, sids, prm, rng, trace):
     st[TURN] = turn
     actions = rules[R_FIRST_TURN_ACTIONS] if turn == 0 else rules[R_ACTIONS]
     st[ACTIONS] = np.int64(actions)
-    record(trace, st, EV_TURN, seat, turn, st[ACTIONS])
+    record_event(trace, st, TRACE_LEN, EV_TURN, seat, turn, st[ACTIONS])
     start_of_turn(seat, st, cards, trace)
     for _ in range(MOVE_CAP):
         if st[OVER] == 1:
@@ -1157,7 +1140,7 @@ def take_turn(seat, turn, st, cards, rules, sids, prm, rng, trace):
         if not move_is_legal(st, cards, rules, seat, kind, a, b):
             raise ValueError("strategy chose an illegal move")
         apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace)
-    record(trace, st, EV_END_TURN, seat, st[ACTIONS])
+    record_event(trace, st, TRACE_LEN, EV_END_TURN, seat, st[ACTIONS])
 
 
 @njit(cache=True, _nrt=False)
@@ -1187,7 +1170,16 @@ def setup(st, cards, rules, rng, trace):
     st[SUPPLY] = np.int64(rules[R_FOLLOWERS]) - 2 * starting
     st[POOL] = np.int64(rules[R_DAMAGE_COUNTERS])
     st[FIRST] = rand_below(rng, 2) if rules[R_FIRST_PLAYER] == FIRST_PLAYER_RANDOM else 0
-    record(trace, st, EV_SETUP, st[FIRST], st[SUPPLY], st[POOL], cards[SET_ROW, S_FINGERPRINT])
+    record_event(
+        trace,
+        st,
+        TRACE_LEN,
+        EV_SETUP,
+        st[FIRST],
+        st[SUPPLY],
+        st[POOL],
+        cards[SET_ROW, S_FINGERPRINT],
+    )
     for seat in range(2):
         st[LEVEL + seat] = 1
         site_add(st, seat, HOMELAND + seat)
@@ -1203,12 +1195,12 @@ def snapshot(st, trace):
         counters = 0
         for i in range(sites_n(st, seat)):
             counters += st[DAMAGE + site_at(st, seat, i)]
-        record(
-            trace, st, EV_SNAPSHOT, seat, st[LEVEL + seat], followers(st, seat),
+        record_event(
+            trace, st, TRACE_LEN, EV_SNAPSHOT, seat, st[LEVEL + seat], followers(st, seat),
             hand_n(st, seat), sites_n(st, seat), counters,
         )  # fmt: skip
-    record(
-        trace, st, EV_TABLE, st[SUPPLY], st[POOL], st[DISCARD_N],
+    record_event(
+        trace, st, TRACE_LEN, EV_TABLE, st[SUPPLY], st[POOL], st[DISCARD_N],
         stack_left(st, 1), stack_left(st, 2), stack_left(st, 3), stack_left(st, 4),
     )  # fmt: skip
 
@@ -1262,7 +1254,7 @@ def play_game(st, cards, rules, sids, prm, rng, trace):
         st[STATS + N_SEAT_STATS * s + ST_FOLLOWERS] = followers(st, s)
         st[STATS + N_SEAT_STATS * s + ST_SITES] = sites_n(st, s)
     truncated = reason == END_TURN_CAP
-    record(trace, st, EV_END, winner, turns, truncated, reason)
+    record_event(trace, st, TRACE_LEN, EV_END, winner, turns, truncated, reason)
     return winner, turns, truncated, reason
 
 
