@@ -123,6 +123,12 @@ def _spec(game, players, strategies, settings, seed, games, rotate):
     return runner.build_spec(game, players, strategies or [], settings or [], seed, games, rotate)
 
 
+def _player_counts(game) -> str:
+    if game.min_players == game.max_players:
+        return str(game.min_players)
+    return f"{game.min_players}-{game.max_players}"
+
+
 # --- commands ---------------------------------------------------------------------------------
 
 
@@ -138,11 +144,11 @@ def games(
     if game is None:
         for game_id in registry.game_ids():
             g = registry.make(game_id)
-            typer.echo(f"{g.id:<16} {g.title} ({g.min_players}-{g.max_players} players): {g.doc}")
+            typer.echo(f"{g.id:<16} {g.title} ({_player_counts(g)} players): {g.doc}")
         typer.echo("\nDetails: powerlab games GAME")
         return
     g = registry.make(game)
-    typer.echo(f"{g.title} [{g.id}], {g.min_players}-{g.max_players} players: {g.doc}")
+    typer.echo(f"{g.title} [{g.id}], {_player_counts(g)} players: {g.doc}")
     typer.echo(f"Rulebook: shared/rules/{g.rulebook}; modelling choices: docs/games/{g.id}.md\n")
     typer.echo("Rule parameters (--set key=value):")
     for p in g.rules:
