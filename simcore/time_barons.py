@@ -616,17 +616,22 @@ def hand_add(st, seat, card):
 
 
 @njit(cache=True, _nrt=False)
-def hand_remove(st, seat, card):
-    """Take ``card`` out of ``seat``'s hand, keeping the order of the others."""
-    n = st[HAND_N + seat]
-    base = HAND + MAX_IDS * seat
+def list_remove(st, base, count_at, item):
+    """Take ``item`` out of the list st[base : base + st[count_at]], keeping the others' order."""
+    n = st[count_at]
     found = False
     for i in range(n):
         if found:
             st[base + i - 1] = st[base + i]
-        elif st[base + i] == card:
+        elif st[base + i] == item:
             found = True
-    st[HAND_N + seat] = n - 1
+    st[count_at] = n - 1
+
+
+@njit(cache=True, _nrt=False)
+def hand_remove(st, seat, card):
+    """Take ``card`` out of ``seat``'s hand, keeping the order of the others."""
+    list_remove(st, HAND + MAX_IDS * seat, HAND_N + seat, card)
     st[OWNER + card] = -1
 
 
@@ -649,15 +654,7 @@ def site_add(st, seat, site):
 
 @njit(cache=True, _nrt=False)
 def site_remove(st, seat, site):
-    n = st[SITES_N + seat]
-    base = SITES + MAX_IDS * seat
-    found = False
-    for i in range(n):
-        if found:
-            st[base + i - 1] = st[base + i]
-        elif st[base + i] == site:
-            found = True
-    st[SITES_N + seat] = n - 1
+    list_remove(st, SITES + MAX_IDS * seat, SITES_N + seat, site)
 
 
 @njit(cache=True, _nrt=False)
