@@ -36,6 +36,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trace_cursor import TraceCursor
+
 import simcore
 from simcore.power_barons_state import (
     BANK,
@@ -83,7 +85,6 @@ from simcore.power_barons_state import (
     TAKE_PI,
     TAKE_POWER,
     TERRITORIES,
-    TRACE_WIDTH,
 )
 
 POWER_COLOURS = range(4)  # Transportation, Communications, Finance, Energy = Power Base types
@@ -284,51 +285,9 @@ class Table:
         return sum(values[card] for card in self.piles[loc])
 
 
-class Trace:
-    """A cursor over the kernel's trace rows that explains every disagreement."""
-
+class Trace(TraceCursor):
     def __init__(self, rows, game_label: str):
-        self.rows = [tuple(int(x) for x in row) for row in rows]
-        for i, row in enumerate(self.rows):
-            assert len(row) == TRACE_WIDTH, f"game {game_label}: row {i} has width {len(row)}"
-        self.label = game_label
-        self.index = 0
-
-    def fail(self, expected: str, wrote: str | None = None, index: int | None = None):
-        index = self.index if index is None else index
-        if wrote is None:
-            wrote = describe_row(self.rows[index]) if index < len(self.rows) else "end of trace"
-        raise AssertionError(
-            f"Power Barons referee, game {self.label!r}, trace row {index}: expected {expected}; "
-            f"the kernel wrote {wrote}"
-        )
-
-    def peek(self, ahead: int = 0) -> tuple[int, ...] | None:
-        """The row ``ahead`` rows from the cursor, None past the end of the trace."""
-        i = self.index + ahead
-        return self.rows[i] if i < len(self.rows) else None
-
-    def peek_event(self) -> int | None:
-        row = self.peek()
-        return None if row is None else row[0]
-
-    def take(self, event: int, what: str) -> tuple[int, ...]:
-        """The next row, which must be a ``event`` (a decision the referee will check)."""
-        if self.peek_event() != event:
-            self.fail(f"{EVENT_NAMES[event]} event ({what})")
-        return self.rows[self.index]
-
-    def expect(self, *fields: int, what: str) -> None:
-        """Assert the next row is exactly ``fields`` (padded with zeros) and consume it."""
-        expected = tuple(int(x) for x in fields) + (0,) * (TRACE_WIDTH - len(fields))
-        if self.index >= len(self.rows) or self.rows[self.index] != expected:
-            self.fail(f"{describe_row(expected)} ({what})")
-        self.index += 1
-
-    def check(self, ok: bool, expected: str) -> None:
-        """Assert a legality condition about the next row (a decision or a chance outcome)."""
-        if not ok:
-            self.fail(expected)
+        super().__init__(rows, game_label, "Power Barons", EVENT_NAMES, describe_row)
 
 
 class Referee:
@@ -781,7 +740,7 @@ class Referee:
         else:
             # The colour called out is written in the round row (after the defender's card).
             a_card = NONE
-            ahead = [self.trace.peek(k) for k in (0, 1)]
+            ahead = [self.trace.peek_row(k) for k in (0, 1)]
             named = [r for r in ahead if r is not None and r[0] == EV_ROUND]
             self.trace.check(bool(named), f"{what}: the attacker calls out a colour")
             colour = named[0][2]
@@ -813,7 +772,7 @@ class Referee:
         """Rulebook 4-5: the lower total, then the higher, may surrender (on a tie the attacker
         first); additional rule 1: "neither player can surrender until each player has played at
         least one card". Returns the seat that surrendered, or None."""
-        row = self.trace.peek()
+        row = self.trace.peek_row()
         if row is None or row[0] != EV_SURRENDER or (rnd == 3 and row[2] != 3):
             return None  # after round 4 a surrender labelled 4 belongs to the PI round
         seat = row[1]
@@ -849,7 +808,7 @@ class Referee:
             other = ch.totals[1 - side]
             can_win = reachable > other if side == ATTACKER else reachable >= other
             what = f"the PI round: seat {seat} is not winning at {ch.totals[0]} to {ch.totals[1]}"
-            row = self.trace.peek()
+            row = self.trace.peek_row()
             if not can_win or (row is not None and row[0] == EV_SURRENDER):
                 self.trace.take(EV_SURRENDER, f"{what} and its PI cards cannot make it winning")
                 self.trace.check(row[1] == seat, f"{what}: only it may surrender")

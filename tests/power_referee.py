@@ -25,6 +25,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from trace_cursor import TraceCursor
+
 from simcore.power_state import (
     ACTIONS,
     AID,
@@ -55,7 +57,6 @@ from simcore.power_state import (
     OVERTHROW,
     POLITICIAN,
     STEAL,
-    TRACE_WIDTH,
 )
 
 BANK = 3  # the Banker's action; spelled out so that the table below reads as the rulebook
@@ -195,46 +196,9 @@ class Table:
         return [seat for seat, p in enumerate(self.players) if p.alive]
 
 
-class Trace:
-    """A cursor over the kernel's trace rows that explains every disagreement."""
-
+class Trace(TraceCursor):
     def __init__(self, rows, game_label: str):
-        self.rows = [tuple(int(x) for x in row) for row in rows]
-        for i, row in enumerate(self.rows):
-            assert len(row) == TRACE_WIDTH, f"game {game_label}: row {i} has width {len(row)}"
-        self.label = game_label
-        self.index = 0
-
-    def fail(self, expected: str, wrote: str | None = None, index: int | None = None):
-        index = self.index if index is None else index
-        if wrote is None:
-            wrote = describe_row(self.rows[index]) if index < len(self.rows) else "end of trace"
-        raise AssertionError(
-            f"POWER referee, game {self.label!r}, trace row {index}: expected {expected}; "
-            f"the kernel wrote {wrote}"
-        )
-
-    def peek(self) -> int | None:
-        """The event code of the next row, None at the end of the trace."""
-        return self.rows[self.index][0] if self.index < len(self.rows) else None
-
-    def take(self, event: int, what: str) -> tuple[int, ...]:
-        """The next row, which must be a ``event`` (a decision the referee will check)."""
-        if self.peek() != event:
-            self.fail(f"{EVENT_NAMES[event]} event ({what})")
-        return self.rows[self.index]
-
-    def expect(self, *fields: int, what: str) -> None:
-        """Assert the next row is exactly ``fields`` (padded with zeros) and consume it."""
-        expected = tuple(int(x) for x in fields) + (0,) * (TRACE_WIDTH - len(fields))
-        if self.index >= len(self.rows) or self.rows[self.index] != expected:
-            self.fail(f"{describe_row(expected)} ({what})")
-        self.index += 1
-
-    def check(self, ok: bool, expected: str) -> None:
-        """Assert a legality condition about the next row (a decision or a chance draw)."""
-        if not ok:
-            self.fail(expected)
+        super().__init__(rows, game_label, "POWER", EVENT_NAMES, describe_row)
 
 
 class Referee:

@@ -34,6 +34,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from trace_cursor import TraceCursor
+
 from simcore.time_barons_state import (
     ABILITY,
     DRAW,
@@ -64,7 +66,6 @@ from simcore.time_barons_state import (
     PLAY,
     REACT,
     RELOCATE,
-    TRACE_WIDTH,
     TRIGGERED,
     TRIGGERS,
     UPGRADE,
@@ -390,50 +391,13 @@ class Table:
         return [lv for lv in range(1, level + 1) if self.stacks[lv]]
 
 
-class Trace:
-    """A cursor over the kernel's trace rows that explains every disagreement."""
+class Trace(TraceCursor):
+    """The shared trace cursor, describing cards by the set's names."""
 
     def __init__(self, rows, game_label: str, names: dict[int, str]):
-        self.rows = [tuple(int(x) for x in row) for row in rows]
-        for i, row in enumerate(self.rows):
-            assert len(row) == TRACE_WIDTH, f"game {game_label}: row {i} has width {len(row)}"
-        self.label = game_label
-        self.names = names
-        self.index = 0
-
-    def describe(self, row) -> str:
-        return describe_row(row, self.names)
-
-    def fail(self, expected: str, wrote: str | None = None, index: int | None = None):
-        index = self.index if index is None else index
-        if wrote is None:
-            wrote = self.describe(self.rows[index]) if index < len(self.rows) else "end of trace"
-        raise AssertionError(
-            f"Time Barons referee, game {self.label!r}, trace row {index}: expected {expected}; "
-            f"the kernel wrote {wrote}"
+        super().__init__(
+            rows, game_label, "Time Barons", EVENT_NAMES, lambda row: describe_row(row, names)
         )
-
-    def peek(self) -> int | None:
-        """The event code of the next row, None at the end of the trace."""
-        return self.rows[self.index][0] if self.index < len(self.rows) else None
-
-    def take(self, event: int, what: str) -> tuple[int, ...]:
-        """The next row, which must be a ``event`` (a decision the referee will check)."""
-        if self.peek() != event:
-            self.fail(f"{EVENT_NAMES[event]} event ({what})")
-        return self.rows[self.index]
-
-    def expect(self, *fields: int, what: str) -> None:
-        """Assert the next row is exactly ``fields`` (padded with zeros) and consume it."""
-        expected = tuple(int(x) for x in fields) + (0,) * (TRACE_WIDTH - len(fields))
-        if self.index >= len(self.rows) or self.rows[self.index] != expected:
-            self.fail(f"{self.describe(expected)} ({what})")
-        self.index += 1
-
-    def check(self, ok: bool, expected: str) -> None:
-        """Assert a legality condition about the next row (a decision or a chance draw)."""
-        if not ok:
-            self.fail(expected)
 
 
 class GameOver(Exception):
