@@ -18,6 +18,7 @@ import numpy as np
 _GAME_MODULES = {
     "power": "simcore.power",
     "power-barons": "simcore.power_barons",
+    "power-struggle": "simcore.power_struggle",
     "time-barons": "simcore.time_barons",
 }
 

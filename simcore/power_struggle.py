@@ -1,0 +1,1602 @@
+"""Power Struggle (../shared/rules/power-struggle.md): the rules as a numba kernel over one state
+array.
+
+The non-standard Event cards, the competence tracks' golden spaces and the Archenemy Competence
+cards are not in the rulebook: they come from a data file (TOML; the shipped one is
+simcore/data/power_struggle_default.toml, a designer's own is the rule parameter ``data``).
+Every choice the rulebook leaves open is a rule parameter below or a documented convention in
+docs/games/power-struggle.md. Decisions come from ``strategies/power_struggle.py``; this module
+only applies rules. State layout and trace format: ``simcore/power_struggle_state.py``.
+"""
+
+import tomllib
+from importlib import resources
+
+import numpy as np
+from numba import njit, prange
+
+from simcore import chunk
+from simcore import power_struggle_state as ps
+from simcore.chunk import (
+    LINEUP_SLOT,
+    N_STANDARD_GAME_COLUMNS,
+    N_STANDARD_SEAT_COLUMNS,
+    TRUNCATED,
+    TURNS,
+    WINNER,
+    WON,
+    block_bounds,
+    lineup_slot,
+    record_event,
+)
+from simcore.power_struggle_state import (
+    BOARD,
+    BOARD_N,
+    BONUS,
+    CHAIRMAN,
+    CHAIRS,
+    COLOUR_CARD,
+    COMMUNICATIONS,
+    COMP_CARD,
+    COMP_CARD_ID,
+    COMP_OF,
+    CONSULT,
+    CONTROLLING,
+    DECLARED,
+    DEPT_TURNS,
+    DEVELOPMENT,
+    DIVISIONS,
+    EMP,
+    ENDING,
+    EVENT_FX,
+    EVENT_WIDTH,
+    FACE,
+    GAME_STATS,
+    HALF,
+    HEAD,
+    HEADS,
+    HELD,
+    HOLDER,
+    HUMAN_RESOURCES,
+    LEGAL,
+    MAX_EMPLOYEES,
+    MEETING_EVENT,
+    MONEY,
+    MOTIVATION,
+    N_DIVISIONS,
+    N_EVENTS,
+    N_GAME_STATS,
+    N_OFFICES,
+    N_PRIVILEGES,
+    N_SEAT_STATS,
+    N_SIZES,
+    N_TRACKS,
+    ORDER,
+    ORDER_SIZE,
+    OWNER,
+    PILE,
+    PLAYERS,
+    PRICE,
+    PRIVILEGES,
+    ROUND,
+    ROWS,
+    SCRATCH,
+    STATE_SIZE,
+    STATS,
+    STOCK,
+    TRACE_LEN,
+    TRACE_WIDTH,
+    TRACK,
+    TRACK_MAX,
+    action_possible,
+    archenemy_now,
+    board_members,
+    consultants,
+    departments,
+    employees,
+    has_vacancy,
+    main_departments,
+    motivation_bonus,
+    occupied,
+    room,
+    routes,
+    share_blocks,
+    share_option_ok,
+    usable,
+    vacancies,
+    victory_points,
+)
+from simcore.registry import Column, Game, ImpactGroup, Param, SpecError
+from simcore.rng import rand_below, seed_game_stream
+from strategies import power_struggle as strategy
+
+RULES = (
+    Param(
+        "data",
+        "path",
+        "",
+        "TOML file with the event cards, track maxima, share blocks, bonus amounts and Archenemy "
+        'Competence cards (format in docs/games/power-struggle.md); "" = the shipped '
+        "simcore/data/power_struggle_default.toml",
+    ),
+    Param(
+        "victory_points",
+        "int",
+        4,
+        "Victory Points a player must declare to end the game (the rulebook's longer variant: 5)",
+        1,
+        6,
+    ),
+    Param(
+        "max_turns",
+        "int",
+        300,
+        "Department Turn cap: a game still running is recorded as truncated",
+        1,
+        100_000,
+    ),
+)
+assert len(RULES) == ps.N_RULES
+
+COMM_SHARES = ("never", "under half", "half or more")
+
+SEAT_COLUMNS = (
+    Column("vp", "Victory Points at the end", "int8"),
+    Column("vp_influence", "1 if it holds the Influence Victory Point (>= 7) at the end", "int8"),
+    Column("vp_shares", "1 if it holds the Shares Victory Point (>= 18)", "int8"),
+    Column("vp_main", "1 if it holds the Main Departments Victory Point (>= 4)", "int8"),
+    Column("vp_corruption", "1 if it holds the Corruption Victory Point (>= 9)", "int8"),
+    Column("vp_counsel", "1 if it has Consultants in >= 3 Divisions", "int8"),
+    Column("vp_archenemy", "1 if it holds the Archenemy Victory Point", "int8"),
+    Column("money", "Pinats at the end", "int32"),
+    Column("influence", "Influence track at the end", "int8"),
+    Column("shares", "Shares track at the end", "int8"),
+    Column("main_departments", "Main Department track at the end", "int8"),
+    Column("corruption", "Corruption track at the end", "int8"),
+    Column("consultants", "Consultants on the Counsel track at the end", "int8"),
+    Column("comm_rounds", "rounds in which it sorted the events (Head of Communications)", "int16"),
+    Column("bribes_offered", "bribe offers it made (first and second attempts)", "int16"),
+    Column("bribes_accepted", "of its offers, accepted", "int16"),
+    Column("bribes_taken", "offers it accepted from others", "int16"),
+    Column("declared", "1 if it declared its Victory Points (which ends the game)", "int8"),
+    Column("actions", "actions it took (not passes)", "int16"),
+    Column("employees", "Employees on the board at the end", "int8"),
+    Column(
+        "comm_share",
+        "share of the rounds in which it sorted the events as Head of Communications",
+        labels=COMM_SHARES,
+    ),
+)
+(
+    S_VP, S_VP_INFLUENCE, S_VP_SHARES, S_VP_MAIN, S_VP_CORRUPTION, S_VP_COUNSEL, S_VP_ARCHENEMY,
+    S_MONEY, S_INFLUENCE, S_SHARES, S_MAIN, S_CORRUPTION, S_CONSULTANTS, S_COMM_ROUNDS,
+    S_BRIBES_OFFERED, S_BRIBES_ACCEPTED, S_BRIBES_TAKEN, S_DECLARED, S_ACTIONS, S_EMPLOYEES,
+    S_COMM_SHARE,
+) = range(len(SEAT_COLUMNS))  # fmt: skip
+assert N_SEAT_STATS == len(SEAT_COLUMNS)
+
+GAME_COLUMNS = (
+    Column("rounds", "rounds begun (Directors' Meetings held)", "int16"),
+    Column("rounds_4", "rounds whose events were sorted for 4 Department Turns", "int16"),
+    Column("rounds_5", "rounds sorted for 5 Department Turns", "int16"),
+    Column("rounds_6", "rounds sorted for 6 Department Turns", "int16"),
+    Column("rounds_7", "rounds sorted for 7 Department Turns", "int16"),
+    Column("winners", "players sharing the win (0 if truncated)", "int8"),
+)
+G_ROUNDS, G_ROUNDS_4, G_WINNERS = 0, 1, 5
+assert N_GAME_STATS == len(GAME_COLUMNS)
+
+GAME = Game(
+    id="power-struggle",
+    title="Power Struggle",
+    min_players=3,
+    max_players=ps.MAX_PLAYERS,
+    rules=RULES,
+    strategies=strategy.STRATEGIES,
+    strategy_param_names=strategy.PARAM_NAMES,
+    default_strategy="builder",
+    game_columns=GAME_COLUMNS,
+    seat_columns=SEAT_COLUMNS,
+    impact=(ImpactGroup("Rounds as Head of Communications", ("comm_share",)),),
+    module=__name__,
+    doc="managers, departments, bribes and shares: the first to declare 4 Victory Points ends it",
+    rulebook="power-struggle.md",
+)
+
+
+# --- the data file --------------------------------------------------------------------------
+
+DEFAULT_DATA = "power_struggle_default.toml"
+DIVISION_KEYS = ("development", "human_resources", "communications", "accounting",
+                 "legal_patents", "controlling")  # fmt: skip
+CARD_KEYS = (*DIVISION_KEYS, "chairman")
+
+
+class EventSet:
+    """The event cards' names by id (for readable traces) and their effect rows."""
+
+    def __init__(self, names: list[str], rows: list[list[int]]):
+        self.names = names
+        self.rows = rows
+
+
+def _data_text(path: str) -> tuple[str, str]:
+    if path == "":
+        shipped = resources.files("simcore").joinpath("data", DEFAULT_DATA)
+        return f"simcore/data/{DEFAULT_DATA}", shipped.read_text()
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return path, handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or "not UTF-8 text"
+        raise SpecError(f"power-struggle: data {path}: cannot read ({reason})") from None
+
+
+def _int(where: str, value, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise SpecError(f"{where}: expected an integer, got {value!r}")
+    if not low <= value <= high:
+        raise SpecError(f"{where}: {value} is not in [{low}, {high}]")
+    return value
+
+
+def _table(where: str, data: dict, key: str, keys: tuple[str, ...]) -> dict:
+    table = data.get(key)
+    if not isinstance(table, dict):
+        raise SpecError(f"{where}: [{key}]: missing, expected a table with {', '.join(keys)}")
+    for name in table:
+        if name not in keys:
+            raise SpecError(f"{where}: {key}.{name}: unknown key (expected {', '.join(keys)})")
+    for name in keys:
+        if name not in table:
+            raise SpecError(f"{where}: {key}.{name}: missing")
+    return table
+
+
+def _int_list(where: str, value, length: int, low: int, high: int) -> list[int]:
+    if not isinstance(value, list) or len(value) != length:
+        raise SpecError(f"{where}: expected a list of {length} integers, got {value!r}")
+    return [_int(f"{where}[{k}]", v, low, high) for k, v in enumerate(value)]
+
+
+def _choice(where: str, value, names: tuple[str, ...]) -> int:
+    if value not in names:
+        raise SpecError(f"{where}: {value!r} is not one of {', '.join(names)}")
+    return names.index(value)
+
+
+EFFECT_KEYS = ("kind", "amount", "who", "per", "division")
+
+
+def _effect(where: str, effect) -> list[int]:
+    """One effect as [kind, who, per, amount, division]."""
+    if not isinstance(effect, dict):
+        raise SpecError(f'{where}: expected a table like {{ kind = "motivation", amount = -1 }}')
+    for key in effect:
+        if key not in EFFECT_KEYS:
+            raise SpecError(f"{where}.{key}: unknown key (expected {', '.join(EFFECT_KEYS)})")
+    kind = _choice(f"{where}.kind", effect.get("kind"), ps.EFFECT_KINDS)
+    who = _choice(f"{where}.who", effect.get("who", "all"), ps.EFFECT_WHO)
+    per = _choice(f"{where}.per", effect.get("per", "flat"), ps.EFFECT_PER)
+    division = -1
+    if kind == ps.FX_FACE_DOWN:
+        division = _choice(f"{where}.division", effect.get("division"), CARD_KEYS)
+    elif "division" in effect:
+        division = _choice(f"{where}.division", effect["division"], DIVISION_KEYS)
+    if kind == ps.FX_FACE_DOWN:
+        amount = 0
+    elif kind == ps.FX_MOTIVATION:
+        amount = _int(f"{where}.amount", effect.get("amount"), -6, 6)
+    elif kind == ps.FX_LOSE:
+        amount = _int(f"{where}.amount", effect.get("amount"), 1, 36)
+    else:
+        amount = _int(f"{where}.amount", effect.get("amount"), 0, 10_000_000)
+    if who == ps.WHO_HEAD and division < 0:
+        raise SpecError(f'{where}.division: who = "head" needs the division whose head it is')
+    if kind == ps.FX_LOSE and "per" in effect:
+        raise SpecError(f"{where}.per: lose_employees takes no per")
+    return [kind, who, per, amount, division]
+
+
+def load_data(path: str, players: int) -> tuple[np.ndarray, EventSet]:
+    """The prepared table part (layout ps.P_*) for ``players`` and the event names, or a
+    one-line SpecError naming the file and the field."""
+    name, text = _data_text(path)
+    where = f"power-struggle: data {name}"
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise SpecError(f"{where}: not valid TOML ({error})") from None
+    top = ("tracks", "shares", "bonus_payment", "archenemy_competence", "events")
+    for key in data:
+        if key not in top:
+            raise SpecError(f"{where}: {key}: unknown key (expected {', '.join(top)})")
+    tracks = _table(where, data, "tracks", ps.TRACKS)
+    maxima = [
+        _int(f"{where}: tracks.{key}", tracks[key], ps.VP_THRESHOLD[k], 1000)
+        for k, key in enumerate(ps.TRACKS)
+    ]
+    shares = _table(where, data, "shares", ("prices", "players_3", "players_4", "players_5"))
+    prices = _int_list(f"{where}: shares.prices", shares["prices"], N_SIZES, 0, 100_000_000)
+    stock_key = f"players_{players}"
+    stock = _int_list(f"{where}: shares.{stock_key}", shares[stock_key], N_SIZES, 0, 100)
+    bonus_table = _table(where, data, "bonus_payment", ps.BONUS_ITEMS)
+    bonus = [
+        _int(f"{where}: bonus_payment.{key}", bonus_table[key], 0, 100_000_000)
+        for key in ps.BONUS_ITEMS
+    ]
+    cards = data.get("archenemy_competence")
+    if not isinstance(cards, list) or not cards or len(cards) > ps.MAX_COMPETENCE_CARDS:
+        raise SpecError(
+            f"{where}: archenemy_competence: expected 1 to {ps.MAX_COMPETENCE_CARDS} "
+            "[[archenemy_competence]] tables"
+        )
+    kept, kept_ids = [], []
+    for k, card in enumerate(cards):
+        at = f"{where}: archenemy_competence[{k}]"
+        if not isinstance(card, dict) or set(card) != {"competences", "players"}:
+            raise SpecError(f"{at}: expected exactly the keys competences and players")
+        comps = card["competences"]
+        if not isinstance(comps, list) or len(comps) != 3 or len(set(map(str, comps))) != 3:
+            raise SpecError(f"{at}.competences: expected 3 different competences")
+        codes = [_choice(f"{at}.competences[{j}]", c, ps.COMPETENCES) for j, c in enumerate(comps)]
+        if players >= _int(f"{at}.players", card["players"], 3, ps.MAX_PLAYERS):
+            kept.extend(codes)
+            kept_ids.append(k)
+    if len(kept_ids) < players:
+        raise SpecError(
+            f"{where}: archenemy_competence: {len(kept_ids)} cards are used at {players} "
+            f"players, fewer than the {players} to deal"
+        )
+    events = data.get("events")
+    if not isinstance(events, list) or not events:
+        raise SpecError(f"{where}: events: expected [[events]] tables")
+    names, rows = [], []
+    for k, event in enumerate(events):
+        at = f"{where}: events[{k}]"
+        if not isinstance(event, dict):
+            raise SpecError(f"{at}: expected a table")
+        for key in event:
+            if key not in ("name", "count", "effects"):
+                raise SpecError(f"{at}.{key}: unknown key (expected name, count, effects)")
+        title = event.get("name")
+        if not isinstance(title, str) or not title.strip():
+            raise SpecError(f"{at}.name: expected a non-empty name")
+        count = _int(f"{at}.count", event.get("count", 1), 1, ps.MAX_EVENTS)
+        effects = event.get("effects")
+        if not isinstance(effects, list) or not 1 <= len(effects) <= ps.MAX_EFFECTS:
+            raise SpecError(f"{at}.effects: expected a list of 1 to {ps.MAX_EFFECTS} effects")
+        row = [len(effects)]
+        for j, effect in enumerate(effects):
+            row.extend(_effect(f"{at}.effects[{j}]", effect))
+        row.extend([0] * (EVENT_WIDTH - len(row)))
+        names.extend([title] * count)
+        rows.extend([row] * count)
+    if not ps.ORDER_SIZE - 2 <= len(rows) <= ps.MAX_EVENTS:
+        raise SpecError(
+            f"{where}: events: {len(rows)} cards, expected {ps.ORDER_SIZE - 2} to {ps.MAX_EVENTS}"
+        )
+    table = np.zeros(ps.PREPARED_SIZE - ps.N_RULES, dtype=np.float64)
+
+    def put(at, values):
+        table[at - ps.N_RULES : at - ps.N_RULES + len(values)] = values
+
+    put(ps.P_TRACK_MAX, maxima)
+    put(ps.P_STOCK, stock)
+    put(ps.P_PRICE, prices)
+    put(ps.P_BONUS, bonus)
+    put(ps.P_N_CARDS, [len(kept_ids)])
+    put(ps.P_CARDS, kept)
+    put(ps.P_CARD_IDS, kept_ids)
+    put(ps.P_N_EVENTS, [len(rows)])
+    put(ps.P_EVENTS, [v for row in rows for v in row])
+    return table, EventSet(names, rows)
+
+
+def prepare(rules: dict, players: int) -> np.ndarray:
+    """The kernel's read-only input: the numeric rules in RULES order (the data path's slot is 0),
+    then the data file's tables for this player count (layout: power_struggle_state P_*)."""
+    table, _ = load_data(rules["data"], players)
+    numbers = [0.0 if p.kind == "path" else p.encode(rules[p.name]) for p in RULES]
+    return np.concatenate([np.array(numbers, dtype=np.float64), table])
+
+
+# --- small transitions ------------------------------------------------------------------------
+# Every function takes the game as (st, rules, sids, prm, rng, trace): the state, the prepared
+# rules, each seat's strategy id and parameter row, the game's random stream, the trace buffer.
+
+
+@njit(cache=True, _nrt=False)
+def stat(seat, which):
+    """Index of one of ``seat``'s statistics in ``st``."""
+    return STATS + N_SEAT_STATS * seat + which
+
+
+@njit(cache=True, _nrt=False)
+def change_money(st, seat, amount, cause, event_id, from_bank, trace):
+    st[MONEY + seat] += amount
+    record_event(trace, st, TRACE_LEN, ps.EV_PAY, seat, amount, st[MONEY + seat], cause,
+                 from_bank, event_id)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def charge(st, seat, due, cause, event_id, trace):
+    """``seat`` pays ``due`` to the Bank, or all it has when that is less; returns what it paid."""
+    paid = min(due, st[MONEY + seat])
+    if paid > 0:
+        change_money(st, seat, -paid, cause, event_id, 0, trace)
+    return paid
+
+
+@njit(cache=True, _nrt=False)
+def gain(st, seat, which, n, cause, trace):
+    """Move ``seat``'s marker ``n`` points up ``which`` track, no further than its golden top
+    space; returns the points gained."""
+    at = TRACK + N_TRACKS * seat + which
+    gained = min(n, st[TRACK_MAX + which] - st[at])
+    st[at] += gained
+    record_event(trace, st, TRACE_LEN, ps.EV_POINTS, seat, which, gained, st[at], cause)
+    return gained
+
+
+@njit(cache=True, _nrt=False)
+def shifted(tracked, vacated):
+    """Where the office ``tracked`` is after ``vacated`` (-1: none) emptied and the offices below
+    it in its division moved up; -1 if ``tracked`` was the vacated one."""
+    if vacated < 0 or tracked < 0 or tracked // ROWS != vacated // ROWS:
+        return tracked
+    if tracked == vacated:
+        return -1
+    return tracked - 1 if tracked > vacated else tracked
+
+
+@njit(cache=True, _nrt=False)
+def vacate(st, office, cause, trace):
+    """Empty ``office`` (its Employees already gone or moved) and move the offices below it up."""
+    division = office // ROWS
+    row = office % ROWS
+    record_event(trace, st, TRACE_LEN, ps.EV_OFFICE, st[OWNER + office], division, row, 0,
+                 st[EMP + office], cause)  # fmt: skip
+    for r in range(row, ROWS - 1):
+        here = ROWS * division + r
+        st[OWNER + here] = st[OWNER + here + 1]
+        st[HEADS + here] = st[HEADS + here + 1]
+        st[EMP + here] = st[EMP + here + 1]
+    last = ROWS * division + ROWS - 1
+    st[OWNER + last] = -1
+    st[HEADS + last] = 0
+    st[EMP + last] = 0
+
+
+@njit(cache=True, _nrt=False)
+def open_office(st, seat, division, heads, staff, cause, trace):
+    """Put ``heads`` Managers of ``seat`` and ``staff`` Employees (at most 6; the excess goes back
+    to the supply) in the topmost vacant office of ``division``; returns its id."""
+    office = ROWS * division + occupied(st, division)
+    st[OWNER + office] = seat
+    st[HEADS + office] = heads
+    st[EMP + office] = min(staff, MAX_EMPLOYEES)
+    record_event(trace, st, TRACE_LEN, ps.EV_OFFICE, seat, division, office % ROWS, heads,
+                 st[EMP + office], cause)  # fmt: skip
+    return office
+
+
+@njit(cache=True, _nrt=False)
+def add_employee(st, office, cause, trace):
+    """One Employee into ``office`` unless it has 6 (then it stays in the supply)."""
+    if st[EMP + office] < MAX_EMPLOYEES:
+        st[EMP + office] += 1
+        record_event(trace, st, TRACE_LEN, ps.EV_EMPLOYEE, st[OWNER + office], office // ROWS,
+                     office % ROWS, 1, st[EMP + office], cause)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def remove_employees(st, office, n, cause, trace):
+    """``n`` Employees of ``office`` back to the supply; a Department left without any closes
+    (its Manager goes back to its owner). Returns the vacated office or -1."""
+    st[EMP + office] -= n
+    record_event(trace, st, TRACE_LEN, ps.EV_EMPLOYEE, st[OWNER + office], office // ROWS,
+                 office % ROWS, -n, st[EMP + office], cause)  # fmt: skip
+    if st[EMP + office] == 0 and st[HEADS + office] == 1:
+        vacate(st, office, ps.O_CLOSED, trace)
+        return office
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def check_office(st, office, seat, need_staff, need_room):
+    if not 0 <= office < N_OFFICES or st[OWNER + office] != seat:
+        raise ValueError("strategy chose an office its player does not own")
+    if need_staff and st[EMP + office] == 0:
+        raise ValueError("strategy chose an office without Employees")
+    if need_room and st[EMP + office] >= MAX_EMPLOYEES:
+        raise ValueError("strategy chose a full office")
+
+
+@njit(cache=True, _nrt=False)
+def dismiss_own(st, seat, division, cause, sids, prm, rng, trace):
+    """``seat`` dismisses one of its Employees of its choice (from ``division`` unless -1)."""
+    office = strategy.choose_fire_office(sids[seat], prm, seat, division, st, rng)
+    check_office(st, office, seat, True, False)
+    if division >= 0 and office // ROWS != division:
+        raise ValueError("strategy dismissed an Employee outside the division")
+    remove_employees(st, office, 1, cause, trace)
+
+
+@njit(cache=True, _nrt=False)
+def board_add(st, seat, cause, trace):
+    """A Manager of ``seat`` into the leftmost vacant chair; with all 5 taken, everyone moves a
+    chair to the left first and the leftmost Manager goes back to its owner."""
+    if st[BOARD_N] == CHAIRS:
+        record_event(trace, st, TRACE_LEN, ps.EV_BOARD_OUT, st[BOARD])
+        board_remove(st, 0)
+    st[BOARD + st[BOARD_N]] = seat
+    st[BOARD_N] += 1
+    record_event(trace, st, TRACE_LEN, ps.EV_BOARD_IN, seat, st[BOARD_N] - 1, cause)
+
+
+@njit(cache=True, _nrt=False)
+def board_remove(st, chair):
+    """Empty ``chair``; the members to its right move left to close the gap."""
+    for c in range(chair, st[BOARD_N] - 1):
+        st[BOARD + c] = st[BOARD + c + 1]
+    st[BOARD_N] -= 1
+    st[BOARD + st[BOARD_N]] = -1
+
+
+@njit(cache=True, _nrt=False)
+def add_consultant(st, seat, division, cause, trace):
+    st[CONSULT + N_DIVISIONS * seat + division] += 1
+    record_event(trace, st, TRACE_LEN, ps.EV_CONSULTANT, seat, division, consultants(st, seat),
+                 cause)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def turn_face_down(st, card, cause, trace):
+    st[FACE + card] = 0
+    record_event(trace, st, TRACE_LEN, ps.EV_FACE_DOWN, card, st[HOLDER + card], cause)
+
+
+@njit(cache=True, _nrt=False)
+def found_department(st, seat, division, from_supply, moved, sids, prm, rng, trace):
+    """A new Department of ``seat`` in ``division`` with ``from_supply`` new Employees, then
+    ``moved`` of its Employees from its other offices (while the new one has room)."""
+    office = open_office(st, seat, division, 1, from_supply, ps.O_CREATE, trace)
+    for _ in range(moved):
+        if st[EMP + office] >= MAX_EMPLOYEES or employees(st, seat, -1) == st[EMP + office]:
+            break
+        source = strategy.choose_source_office(sids[seat], prm, seat, office, st, rng)
+        if source == office:
+            raise ValueError("strategy moved Employees from the new Department into itself")
+        check_office(st, source, seat, True, False)
+        office = shifted(office, remove_employees(st, source, 1, ps.E_TRANSFER_OUT, trace))
+        add_employee(st, office, ps.E_TRANSFER_IN, trace)
+    return office
+
+
+# --- actions ----------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def hire(seat, n, st, sids, prm, rng, trace):
+    """A) ``n`` Employees (2 plus the Human Resources card's extra ones) into offices of its
+    choice."""
+    for _ in range(n):
+        if room(st, seat) == 0:
+            break  # the rest stay in the supply
+        office = strategy.choose_employee_office(sids[seat], prm, seat, st, rng)
+        check_office(st, office, seat, False, True)
+        add_employee(st, office, ps.E_HIRE, trace)
+
+
+@njit(cache=True, _nrt=False)
+def create_two(seat, first, second, n1, n2, st, sids, prm, rng, trace):
+    """B1) n1 + n2 of its Employees into 2 vacant offices (at least 2 each); 1 in each is
+    replaced by a Manager."""
+    need = np.int64(2) if first == second else np.int64(1)
+    if not (0 <= first < N_DIVISIONS and 0 <= second < N_DIVISIONS):
+        raise ValueError("strategy created Departments outside the divisions")
+    if vacancies(st, first) < need or vacancies(st, second) < need:
+        raise ValueError("strategy created Departments in a division without vacant offices")
+    if not (2 <= n1 <= MAX_EMPLOYEES + 1 and 2 <= n2 <= MAX_EMPLOYEES + 1):
+        raise ValueError("strategy placed fewer than 2 or more than 7 Employees")
+    if employees(st, seat, -1) < n1 + n2:
+        raise ValueError("strategy placed more Employees than it has")
+    for _ in range(n1 + n2):
+        source = strategy.choose_source_office(sids[seat], prm, seat, -1, st, rng)
+        check_office(st, source, seat, True, False)
+        remove_employees(st, source, 1, ps.E_TRANSFER_OUT, trace)
+    open_office(st, seat, first, 1, n1 - 1, ps.O_CREATE, trace)
+    open_office(st, seat, second, 1, n2 - 1, ps.O_CREATE, trace)
+
+
+@njit(cache=True, _nrt=False)
+def move_offices(seat, a, b, target, st, trace):
+    """C1) 1 or 2 Departments or 1 Main Department, Managers and Employees, to another division."""
+    check_office(st, a, seat, False, False)
+    count = 1
+    if b >= 0:
+        check_office(st, b, seat, False, False)
+        if a == b or st[HEADS + a] != 1 or st[HEADS + b] != 1:
+            raise ValueError("strategy moved two offices that are not two Departments")
+        count = 2
+    if not 0 <= target < N_DIVISIONS or target == a // ROWS or (b >= 0 and target == b // ROWS):
+        raise ValueError("strategy moved an office within its own division")
+    if vacancies(st, target) < count:
+        raise ValueError("strategy moved offices to a division without room")
+    heads_a = st[HEADS + a]
+    staff_a = st[EMP + a]
+    heads_b = st[HEADS + b] if b >= 0 else 0
+    staff_b = st[EMP + b] if b >= 0 else 0
+    vacate(st, a, ps.O_MOVE_OUT, trace)
+    if b >= 0:
+        vacate(st, shifted(b, a), ps.O_MOVE_OUT, trace)
+    open_office(st, seat, target, heads_a, staff_a, ps.O_MOVE_IN, trace)
+    if b >= 0:
+        open_office(st, seat, target, heads_b, staff_b, ps.O_MOVE_IN, trace)
+
+
+@njit(cache=True, _nrt=False)
+def merge(seat, a, b, target, st, trace):
+    """C2) two of its Departments become a Main Department, in a's office (target -1) or a new
+    office of ``target``; 2 Employees and any over 6 are fired; 1 Main Department point."""
+    check_office(st, a, seat, False, False)
+    check_office(st, b, seat, False, False)
+    if a == b or st[HEADS + a] != 1 or st[HEADS + b] != 1:
+        raise ValueError("strategy merged offices that are not two of its Departments")
+    staff = st[EMP + a] + st[EMP + b]
+    if target < 0:
+        vacate(st, b, ps.O_MERGE_OUT, trace)
+        office = shifted(a, b)
+        st[HEADS + office] = 2
+        st[EMP + office] = staff
+        record_event(trace, st, TRACE_LEN, ps.EV_OFFICE, seat, office // ROWS, office % ROWS, 2,
+                     staff, ps.O_MERGE)  # fmt: skip
+    else:
+        freed = (a // ROWS == target) + (b // ROWS == target)
+        if not 0 <= target < N_DIVISIONS or vacancies(st, target) + freed < 1:
+            raise ValueError("strategy merged into a division without a vacant office")
+        vacate(st, a, ps.O_MERGE_OUT, trace)
+        vacate(st, shifted(b, a), ps.O_MERGE_OUT, trace)
+        office = ROWS * target + occupied(st, target)
+        st[OWNER + office] = seat
+        st[HEADS + office] = 2
+        st[EMP + office] = staff
+        record_event(trace, st, TRACE_LEN, ps.EV_OFFICE, seat, target, office % ROWS, 2, staff,
+                     ps.O_MERGE)  # fmt: skip
+    fired = min(2, staff)
+    if fired > 0:
+        remove_employees(st, office, fired, ps.E_MERGE, trace)
+    if st[EMP + office] > MAX_EMPLOYEES:
+        remove_employees(st, office, st[EMP + office] - MAX_EMPLOYEES, ps.E_EXCESS, trace)
+    gain(st, seat, ps.MAIN, 1, ps.P_MERGE, trace)
+
+
+@njit(cache=True, _nrt=False)
+def resign(seat, division, to_counsel, st, trace):
+    """D) its Divisional Head of ``division`` resigns to the Board Room (with its Department
+    Heads there) or to the Counsel track; its Employees there are fired, its other Departments
+    there close; Main Departments stay; the division's Privilege card turns face down."""
+    if not 0 <= division < N_DIVISIONS or st[HEAD + division] != seat:
+        raise ValueError("strategy resigned a Divisional Head it does not have")
+    st[HEAD + division] = -1
+    turn_face_down(st, division, 0, trace)
+    leaving = 0
+    row = 0
+    while row < ROWS:
+        office = ROWS * division + row
+        if st[OWNER + office] != seat:
+            row += 1
+            continue
+        if st[EMP + office] > 0:
+            fired = st[EMP + office]
+            st[EMP + office] = 0
+            record_event(trace, st, TRACE_LEN, ps.EV_EMPLOYEE, seat, division, row, -fired, 0,
+                         ps.E_RESIGN)  # fmt: skip
+        if st[HEADS + office] == 1:
+            vacate(st, office, ps.O_RESIGN, trace)
+            leaving += 1
+        else:
+            row += 1
+    if to_counsel:
+        add_consultant(st, seat, division, ps.C_RESIGN, trace)
+    else:
+        board_add(st, seat, ps.B_RESIGN_HEAD, trace)
+        for _ in range(leaving):
+            board_add(st, seat, ps.B_RESIGN_DEPARTMENT, trace)
+
+
+@njit(cache=True, _nrt=False)
+def offer(seat, attempt, st, sids, prm, rng, trace):
+    """One bribe attempt (the strategy may skip a second one): (target seat or -1, accepted)."""
+    card, amount = strategy.choose_bribe(sids[seat], prm, seat, attempt, st, rng)
+    if card < 0 and attempt == 2:
+        return -1, False
+    if not 0 <= card < N_PRIVILEGES or st[HOLDER + card] == seat:
+        raise ValueError("strategy bribed for a Privilege card it holds or that does not exist")
+    if amount < ps.MIN_BRIBE or amount % ps.BRIBE_STEP != 0 or amount > st[MONEY + seat]:
+        raise ValueError("strategy offered a bribe it cannot pay or below 50,000")
+    if attempt == 1:
+        gain(st, seat, ps.CORRUPTION, 1, ps.P_BRIBE, trace)
+    target = st[HOLDER + card]
+    st[stat(seat, S_BRIBES_OFFERED)] += 1
+    accepted = strategy.accept_bribe(sids[target], prm, target, seat, card, amount, st, rng)
+    record_event(trace, st, TRACE_LEN, ps.EV_BRIBE, seat, target, card, amount, attempt,
+                 accepted)  # fmt: skip
+    if accepted:
+        change_money(st, seat, -amount, ps.PAY_BRIBE, -1, 0, trace)
+        change_money(st, target, amount, ps.PAY_BRIBE, -1, 0, trace)
+        gain(st, target, ps.CORRUPTION, 1, ps.P_BRIBE, trace)
+        st[HOLDER + card] = seat
+        st[HALF + card] = 1
+        record_event(trace, st, TRACE_LEN, ps.EV_PRIVILEGE, card, seat, 1, st[FACE + card])
+        st[stat(seat, S_BRIBES_ACCEPTED)] += 1
+        st[stat(target, S_BRIBES_TAKEN)] += 1
+    return target, accepted
+
+
+@njit(cache=True, _nrt=False)
+def bribe(seat, st, sids, prm, rng, trace):
+    """E) up to two attempts; each player who declined (and did not accept the second) loses an
+    Employee of the briber's choice."""
+    first, accepted = offer(seat, 1, st, sids, prm, rng, trace)
+    if accepted:
+        return
+    second, accepted = offer(seat, 2, st, sids, prm, rng, trace)
+    for k in range(2):
+        loser = first if k == 0 else second
+        if loser < 0 or (k == 0 and accepted and second == first) or (k == 1 and accepted):
+            continue
+        if k == 1 and loser == first:
+            continue  # declined twice: still one Employee
+        if employees(st, loser, -1) > 0:
+            office = strategy.choose_victim_office(sids[seat], prm, seat, loser, st, rng)
+            check_office(st, office, loser, True, False)
+            remove_employees(st, office, 1, ps.E_BRIBE_LOSS, trace)
+
+
+@njit(cache=True, _nrt=False)
+def buy_shares(seat, paid, received, st, trace):
+    """F4) pay for a block of ``paid`` shares, take one of ``received`` (Accounting: larger)."""
+    if not share_option_ok(st, seat, paid, received):
+        raise ValueError("strategy bought a share block it may not")
+    charge(st, seat, st[PRICE + paid], ps.PAY_SHARES, -1, trace)
+    st[STOCK + received] -= 1
+    st[HELD + (N_SIZES + 1) * seat + received] += 1
+    record_event(trace, st, TRACE_LEN, ps.EV_SHARES, seat, paid, received, st[PRICE + paid],
+                 st[STOCK + received])  # fmt: skip
+    gain(st, seat, ps.SHARES, received, ps.P_SHARES, trace)
+
+
+@njit(cache=True, _nrt=False)
+def develop(seat, count, st, sids, prm, rng, trace):
+    """G) Development: entice ``count`` Employees, each from another player (at most 1 from each
+    with the Bribed half) or from the supply, into its own offices."""
+    taken = 0  # bit p: already took from player p
+    for _ in range(count):
+        if room(st, seat) == 0:
+            break
+        victim_office = strategy.choose_entice(sids[seat], prm, seat, taken, st, rng)
+        if victim_office >= 0:
+            victim = st[OWNER + victim_office] if victim_office < N_OFFICES else -1
+            if victim < 0 or victim == seat or st[EMP + victim_office] == 0:
+                raise ValueError("strategy enticed an Employee from an office it may not")
+            if (taken >> victim) & 1:
+                raise ValueError("strategy enticed twice from the same player")
+            taken |= 1 << victim
+            remove_employees(st, victim_office, 1, ps.E_ENTICE_OUT, trace)
+        office = strategy.choose_employee_office(sids[seat], prm, seat, st, rng)
+        check_office(st, office, seat, False, True)
+        add_employee(st, office, ps.E_ENTICE_IN, trace)
+
+
+@njit(cache=True, _nrt=False)
+def check_division(division):
+    if not 0 <= division < N_DIVISIONS:
+        raise ValueError("strategy chose a division that does not exist")
+
+
+@njit(cache=True, _nrt=False)
+def take_action(seat, st, sids, prm, rng, trace):
+    """One action of ``seat`` (its strategy's choice, checked, then carried out)."""
+    for k in range(5):
+        st[SCRATCH + k] = 0
+    kind = strategy.choose_action(sids[seat], prm, seat, st, rng)
+    if not 0 <= kind < ps.N_ACTIONS or not action_possible(st, seat, kind):
+        raise ValueError("strategy chose an action it cannot take")
+    x = st[SCRATCH + 1]
+    y = st[SCRATCH + 2]
+    z = st[SCRATCH + 3]
+    w = st[SCRATCH + 4]
+    carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace)
+    return kind
+
+
+@njit(cache=True, _nrt=False)
+def carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace):
+    """Action ``kind`` of ``seat`` with its options (ACTION_ARGS; the kernel fills in the
+    Employees a hire, a Human Resources bonus, Development or Legal & Patents give)."""
+    if kind == ps.A_HIRE:
+        x = 2 + motivation_bonus(st, seat, HUMAN_RESOURCES)
+    elif kind == ps.A_CREATE_ONE:
+        z = motivation_bonus(st, seat, HUMAN_RESOURCES)
+    elif kind == ps.A_DEVELOPMENT:
+        x = 1 if usable(st, seat, DEVELOPMENT)[1] == 0 else 3
+    elif kind == ps.A_LEGAL:
+        x = 1 if usable(st, seat, LEGAL)[1] == 0 else 2
+    record_event(trace, st, TRACE_LEN, ps.EV_ACTION, seat, kind, x, y, z, w)
+    if kind != ps.A_PASS:
+        st[stat(seat, S_ACTIONS)] += 1
+    if kind == ps.A_HIRE:
+        hire(seat, x, st, sids, prm, rng, trace)
+    elif kind == ps.A_CREATE_TWO:
+        create_two(seat, x, y, z, w, st, sids, prm, rng, trace)
+    elif kind == ps.A_CREATE_ONE:
+        check_division(x)
+        if not has_vacancy(st, x) or y < 0:
+            raise ValueError("strategy created a Department where no office is vacant")
+        found_department(st, seat, x, 1 + z, y, sids, prm, rng, trace)
+    elif kind == ps.A_MOVE:
+        move_offices(seat, x, y, z, st, trace)
+    elif kind == ps.A_MERGE:
+        merge(seat, x, y, z, st, trace)
+    elif kind == ps.A_RESIGN:
+        resign(seat, x, y == 1, st, trace)
+    elif kind == ps.A_BRIBE:
+        bribe(seat, st, sids, prm, rng, trace)
+    elif kind == ps.A_INFLUENCE:
+        for _ in range(3):
+            dismiss_own(st, seat, -1, ps.E_INFLUENCE, sids, prm, rng, trace)
+        gain(st, seat, ps.INFLUENCE, 1, ps.P_INFLUENCE, trace)
+    elif kind == ps.A_BUY_MAIN:
+        check_division(x)
+        if not has_vacancy(st, x):
+            raise ValueError("strategy bought a Main Department where no office is vacant")
+        charge(st, seat, ps.MAIN_PRICE, ps.PAY_MAIN, -1, trace)
+        open_office(st, seat, x, 2, 0, ps.O_BUY_MAIN, trace)
+        gain(st, seat, ps.MAIN, 1, ps.P_BUY_MAIN, trace)
+    elif kind == ps.A_BUY_CONSULTANT:
+        check_division(x)
+        charge(st, seat, ps.CONSULTANT_PRICE, ps.PAY_CONSULTANT, -1, trace)
+        add_consultant(st, seat, x, ps.C_BOUGHT, trace)
+    elif kind == ps.A_BUY_SHARES:
+        buy_shares(seat, x, y, st, trace)
+    elif kind == ps.A_DEVELOPMENT:
+        develop(seat, x, st, sids, prm, rng, trace)
+    elif kind == ps.A_LEGAL:
+        dismissed = 0
+        for _ in range(x):
+            if employees(st, seat, -1) == 0:
+                break
+            dismiss_own(st, seat, -1, ps.E_LEGAL, sids, prm, rng, trace)
+            dismissed += 1
+        gain(st, seat, ps.INFLUENCE, dismissed, ps.P_LEGAL, trace)
+
+
+# --- events -----------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def per_count(st, seat, per):
+    if per == ps.PER_FLAT:
+        return 1
+    if per == ps.PER_DEPARTMENT:
+        return departments(st, seat, -1)
+    if per == ps.PER_MAIN:
+        return main_departments(st, seat, -1)
+    if per == ps.PER_BOARD:
+        return board_members(st, seat)
+    if per == ps.PER_EMPLOYEE:
+        return employees(st, seat, -1)
+    if per == ps.PER_BLOCK:
+        return share_blocks(st, seat)
+    if per == ps.PER_CONSULTANT:
+        return consultants(st, seat)
+    return ps.divisional_heads(st, seat)
+
+
+@njit(cache=True, _nrt=False)
+def matches(st, seat, who, division, richest, poorest):
+    if who == ps.WHO_ALL:
+        return True
+    if who == ps.WHO_CHAIRMAN:
+        return st[HEAD + CHAIRMAN] == seat
+    if who == ps.WHO_HEAD:
+        return st[HEAD + division] == seat
+    if who == ps.WHO_BOARD:
+        return board_members(st, seat) > 0
+    if who == ps.WHO_RICHEST:
+        return st[MONEY + seat] == richest
+    return st[MONEY + seat] == poorest
+
+
+@njit(cache=True, _nrt=False)
+def set_motivation(st, value, cause, trace):
+    value = max(0, min(ps.MAX_MOTIVATION, value))
+    change = value - st[MOTIVATION]
+    st[MOTIVATION] = value
+    record_event(trace, st, TRACE_LEN, ps.EV_MOTIVATION, value, change, cause)
+
+
+@njit(cache=True, _nrt=False)
+def bonus_payment(st, trace):
+    """The standard event: Pinats per share block, Department, Main Department, Board member and
+    for the Chairman, plus the Controlling card's amount per (Main) Department."""
+    for seat in range(st[PLAYERS]):
+        offices = departments(st, seat, -1)
+        mains = main_departments(st, seat, -1)
+        total = (
+            st[BONUS + 0] * share_blocks(st, seat)
+            + st[BONUS + 1] * offices
+            + st[BONUS + 2] * mains
+            + st[BONUS + 3] * board_members(st, seat)
+            + st[BONUS + 4] * (st[HEAD + CHAIRMAN] == seat)
+            + motivation_bonus(st, seat, CONTROLLING) * (offices + mains)
+        )
+        if total > 0:
+            change_money(st, seat, total, ps.PAY_BONUS, -1, 0, trace)
+
+
+@njit(cache=True, _nrt=False)
+def apply_event(event, position, st, sids, prm, rng, trace):
+    """The event step: the effects of the non-standard event ``event``, in the card's order."""
+    base = EVENT_FX + EVENT_WIDTH * event
+    n_effects = st[base]
+    record_event(trace, st, TRACE_LEN, ps.EV_EVENT, event, position, n_effects)
+    players = st[PLAYERS]
+    for k in range(n_effects):
+        fx = base + 1 + ps.FX_FIELDS * k
+        kind = st[fx]
+        who = st[fx + 1]
+        per = st[fx + 2]
+        amount = st[fx + 3]
+        division = st[fx + 4]
+        if kind == ps.FX_MOTIVATION:
+            set_motivation(st, st[MOTIVATION] + amount, event, trace)
+        elif kind == ps.FX_FACE_DOWN:
+            turn_face_down(st, division, 1, trace)
+        elif kind == ps.FX_MORON:
+            head = st[HEAD + COMMUNICATIONS]
+            if head < 0:
+                continue  # the Divisional Head of Communications has resigned
+            for j in range(1, players):
+                other = (head + j) % players
+                paid = min(amount, st[MONEY + head])
+                if paid > 0:
+                    change_money(st, head, -paid, ps.PAY_MORON, event, 0, trace)
+                change_money(st, other, amount, ps.PAY_MORON, event, amount - paid, trace)
+        else:
+            richest = st[MONEY]
+            poorest = st[MONEY]
+            for seat in range(players):
+                richest = max(richest, st[MONEY + seat])
+                poorest = min(poorest, st[MONEY + seat])
+            for seat in range(players):
+                if not matches(st, seat, who, division, richest, poorest):
+                    continue
+                if kind == ps.FX_LOSE:
+                    for _ in range(amount):
+                        if employees(st, seat, division) == 0:
+                            break
+                        dismiss_own(st, seat, division, ps.E_EVENT, sids, prm, rng, trace)
+                    continue
+                due = amount * per_count(st, seat, per)
+                if due <= 0:
+                    continue
+                if kind == ps.FX_RECEIVE:
+                    change_money(st, seat, due, ps.PAY_EVENT, event, 0, trace)
+                else:
+                    charge(st, seat, due, ps.PAY_EVENT, event, trace)
+
+
+# --- the Directors' Meeting -------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def chairman_privilege(st, rules, sids, prm, rng, trace):
+    """At the start of the meeting the face-up Chairman card's holder may found a Department
+    (Division half: 1 Manager, 1 new Employee, any of its own Employees) or a Main Department
+    (Bribed half: 2 Managers, 1 Main Department point)."""
+    holder = st[HOLDER + CHAIRMAN]
+    if holder < 0 or st[FACE + CHAIRMAN] == 0:
+        return
+    half = st[HALF + CHAIRMAN]
+    st[SCRATCH + 1] = 0
+    division = strategy.choose_chairman_privilege(sids[holder], prm, holder, half, st, rng)
+    if division < 0:
+        return
+    check_division(division)
+    if not has_vacancy(st, division):
+        raise ValueError("strategy used the Chairman card where no office is vacant")
+    if half == 0:
+        moved = st[SCRATCH + 1]
+        office = found_department(st, holder, division, 1, moved, sids, prm, rng, trace)
+    else:
+        office = open_office(st, holder, division, 2, 0, ps.O_CHAIRMAN, trace)
+        gain(st, holder, ps.MAIN, 1, ps.P_CHAIRMAN, trace)
+    record_event(trace, st, TRACE_LEN, ps.EV_CHAIRMAN_USE, holder, half, division,
+                 office % ROWS, st[EMP + office])  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def appoint_chairman(st, trace):
+    """Step 2: the player with the most Board members (tie: the leftmost of them) moves its
+    leftmost member to the Chairman's office; an empty Board: the Chairman card's holder."""
+    if st[BOARD_N] == 0:
+        seat = st[HOLDER + CHAIRMAN]
+        st[HEAD + CHAIRMAN] = seat
+        record_event(trace, st, TRACE_LEN, ps.EV_CHAIRMAN, seat, 1, -1)
+        return
+    best = -1
+    best_count = 0
+    for chair in range(st[BOARD_N]):
+        seat = st[BOARD + chair]
+        count = board_members(st, seat)
+        if count > best_count:
+            best = seat
+            best_count = count
+    chair = 0
+    while st[BOARD + chair] != best:
+        chair += 1
+    board_remove(st, chair)
+    st[HEAD + CHAIRMAN] = best
+    record_event(trace, st, TRACE_LEN, ps.EV_CHAIRMAN, best, 0, chair)
+
+
+@njit(cache=True, _nrt=False)
+def head_claim(st, division, seat):
+    """(Department Heads with a Main Department counting 2, Employees, topmost row or ROWS) of
+    ``seat`` in ``division``."""
+    heads = 0
+    staff = 0
+    top = ROWS
+    for row in range(ROWS):
+        office = ROWS * division + row
+        if st[OWNER + office] == seat:
+            heads += st[HEADS + office]
+            staff += st[EMP + office]
+            top = min(top, row)
+    return heads, staff, top
+
+
+@njit(cache=True, _nrt=False)
+def appoint_heads(st, sids, prm, rng, trace):
+    """Step 3, left to right: most Department Heads, then most Employees, then the topmost
+    office; nobody there: the division's Privilege card holder. Cases A, B, C."""
+    for division in range(N_DIVISIONS):
+        new = -1
+        best_heads = 0
+        best_staff = 0
+        best_top = ROWS
+        for seat in range(st[PLAYERS]):
+            heads, staff, top = head_claim(st, division, seat)
+            if heads == 0:
+                continue
+            if (
+                heads > best_heads
+                or (heads == best_heads and staff > best_staff)
+                or (heads == best_heads and staff == best_staff and top < best_top)
+            ):
+                new = seat
+                best_heads = heads
+                best_staff = staff
+                best_top = top
+        by_card = 0
+        if new < 0:
+            new = st[HOLDER + division]
+            by_card = 1
+        old = st[HEAD + division]
+        displaced_to = -1
+        if old < 0:
+            case = 0
+        elif old == new:
+            case = 1
+        else:
+            case = 2
+            displaced_to = strategy.choose_displaced(sids[old], prm, old, division, st, rng)
+            if displaced_to == 1:
+                add_consultant(st, old, division, ps.C_DISPLACED, trace)
+            elif displaced_to == 0:
+                board_add(st, old, ps.B_DISPLACED, trace)
+            else:
+                raise ValueError("strategy sent a displaced Divisional Head nowhere")
+        st[HEAD + division] = new
+        record_event(trace, st, TRACE_LEN, ps.EV_HEAD, division, new, old, case, displaced_to,
+                     by_card)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def sort_events(st, rules, sids, prm, rng, trace):
+    """Step 7: the Divisional Head of Communications draws 6 of the shuffled non-standard events
+    and orders them with the 2 standard ones (bonus before meeting, meeting 5th or later)."""
+    sorter = st[HEAD + COMMUNICATIONS]
+    n = st[N_EVENTS]
+    for i in range(ORDER_SIZE - 2):
+        j = i + rand_below(rng, n - i)
+        held = st[PILE + i]
+        st[PILE + i] = st[PILE + j]
+        st[PILE + j] = held
+    policy = strategy.order_events(sids[sorter], prm, sorter, st, rng)
+    seen = 0
+    bonus_at = -1
+    meeting_at = -1
+    for position in range(ORDER_SIZE):
+        event = st[ORDER + position]
+        if event == st[ps.BONUS_EVENT]:
+            bonus_at = position
+        elif event == st[MEETING_EVENT]:
+            meeting_at = position
+        else:
+            found = -1
+            for i in range(ORDER_SIZE - 2):
+                if st[PILE + i] == event and not (seen >> i) & 1:
+                    found = i
+            if found < 0:
+                raise ValueError("strategy ordered an event it did not draw")
+            seen |= 1 << found
+    if bonus_at < 0 or meeting_at < ps.MIN_TURNS or bonus_at > meeting_at:
+        raise ValueError("strategy's event order breaks the two ordering rules")
+    st[stat(sorter, S_COMM_ROUNDS)] += 1
+    st[GAME_STATS + G_ROUNDS_4 + meeting_at - ps.MIN_TURNS] += 1
+    record_event(trace, st, TRACE_LEN, ps.EV_ORDER, sorter, meeting_at, policy)
+    for position in range(ORDER_SIZE):
+        record_event(trace, st, TRACE_LEN, ps.EV_ORDER_CARD, position,
+                     trace_event_id(st, st[ORDER + position]))  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def trace_event_id(st, event):
+    if event == st[ps.BONUS_EVENT]:
+        return ps.EV_BONUS_CARD
+    if event == st[MEETING_EVENT]:
+        return ps.EV_MEETING_CARD
+    return event
+
+
+@njit(cache=True, _nrt=False)
+def snapshot(st, trace):
+    if trace.shape[0] == 0:
+        return
+    for seat in range(st[PLAYERS]):
+        t = TRACK + N_TRACKS * seat
+        record_event(trace, st, TRACE_LEN, ps.EV_SNAP_SEAT, seat, st[MONEY + seat], st[t],
+                     st[t + 1], st[t + 2], st[t + 3], consultants(st, seat))  # fmt: skip
+    for office in range(N_OFFICES):
+        if st[OWNER + office] >= 0:
+            record_event(trace, st, TRACE_LEN, ps.EV_SNAP_OFFICE, office // ROWS, office % ROWS,
+                         st[OWNER + office], st[HEADS + office], st[EMP + office])  # fmt: skip
+    for chair in range(st[BOARD_N]):
+        record_event(trace, st, TRACE_LEN, ps.EV_SNAP_BOARD, chair, st[BOARD + chair])
+    record_event(trace, st, TRACE_LEN, ps.EV_SNAP_BOARD, -1, st[HEAD + CHAIRMAN])
+    for card in range(N_PRIVILEGES):
+        record_event(trace, st, TRACE_LEN, ps.EV_SNAP_CARD, card, st[HOLDER + card],
+                     st[HALF + card], st[FACE + card])  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def meeting(st, rules, sids, prm, rng, trace):
+    """Stage I: the Directors' Meeting's 7 steps."""
+    st[ROUND] += 1
+    st[GAME_STATS + G_ROUNDS] += 1
+    # 1. Dismiss the Chairman; from round 2 on the Chairman card and the Bribed Communications
+    # card (face up) act here, in that order.
+    record_event(trace, st, TRACE_LEN, ps.EV_MEETING, st[ROUND], st[HEAD + CHAIRMAN])
+    if st[ROUND] > 1:
+        st[HEAD + CHAIRMAN] = -1
+        chairman_privilege(st, rules, sids, prm, rng, trace)
+        holder = st[HOLDER + COMMUNICATIONS]
+        if st[FACE + COMMUNICATIONS] == 1 and st[HALF + COMMUNICATIONS] == 1:
+            record_event(trace, st, TRACE_LEN, ps.EV_EXTRA_ACTION, holder)
+            take_action(holder, st, sids, prm, rng, trace)
+    # 2. Appoint a new Chairman.  3. Divisional Heads.
+    appoint_chairman(st, trace)
+    appoint_heads(st, sids, prm, rng, trace)
+    # 4. Privilege cards, face up, Division half.
+    for card in range(N_PRIVILEGES):
+        st[HOLDER + card] = st[HEAD + card]
+        st[HALF + card] = 0
+        st[FACE + card] = 1
+        record_event(trace, st, TRACE_LEN, ps.EV_PRIVILEGE, card, st[HOLDER + card], 0, 1)
+    # 5. Influence: the Chairman 2, each Board member 1.
+    for seat in range(st[PLAYERS]):
+        points = board_members(st, seat) + 2 * (st[HEAD + CHAIRMAN] == seat)
+        if points > 0:
+            at = TRACK + N_TRACKS * seat + ps.INFLUENCE
+            gained = min(points, st[TRACK_MAX + ps.INFLUENCE] - st[at])
+            st[at] += gained
+            record_event(trace, st, TRACE_LEN, ps.EV_INFLUENCE, seat, gained, st[at])
+    # 6. Motivation back to 6.  7. Sort the event cards.
+    set_motivation(st, ps.MAX_MOTIVATION, -1, trace)
+    sort_events(st, rules, sids, prm, rng, trace)
+    snapshot(st, trace)
+
+
+# --- Department Turns and the game -------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def department_turns(st, rules, sids, prm, rng, trace):
+    """Stage II: event step, then one action each clockwise from the starting player, until the
+    meeting card turns up. Returns 1 if the game ended, 2 at the turn cap, else 0."""
+    players = st[PLAYERS]
+    target = np.int64(rules[ps.R_VICTORY_POINTS])
+    for position in range(ORDER_SIZE):
+        event = st[ORDER + position]
+        if event == st[MEETING_EVENT]:
+            record_event(trace, st, TRACE_LEN, ps.EV_EVENT, ps.EV_MEETING_CARD, position, 0)
+            return 0
+        if position == 0:
+            st[ps.START_SEAT] = st[HEAD + COMMUNICATIONS]
+        st[DEPT_TURNS] += 1
+        record_event(trace, st, TRACE_LEN, ps.EV_TURN, position + 1, st[DEPT_TURNS],
+                     st[ps.START_SEAT])  # fmt: skip
+        if event == st[ps.BONUS_EVENT]:
+            record_event(trace, st, TRACE_LEN, ps.EV_EVENT, ps.EV_BONUS_CARD, position, 0)
+            bonus_payment(st, trace)
+        else:
+            apply_event(event, position, st, sids, prm, rng, trace)
+        for k in range(players):
+            seat = (st[ps.START_SEAT] + k) % players
+            take_action(seat, st, sids, prm, rng, trace)
+            if st[DECLARED + seat] == 0 and victory_points(st, seat) >= target:
+                declare(st, seat, trace)
+        if st[ENDING] == 1:
+            return 1
+        if st[DEPT_TURNS] >= np.int64(rules[ps.R_MAX_TURNS]):
+            return 2
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def declare(st, seat, trace):
+    """``seat`` announces its Victory Points on its own turn: its Archenemy point, if it has it
+    now, can no longer be lost; the game ends with this Department Turn."""
+    st[ps.ARCH_LOCKED + seat] = archenemy_now(st, seat)
+    st[DECLARED + seat] = 1
+    st[ENDING] = 1
+    st[stat(seat, S_DECLARED)] = 1
+    record_event(trace, st, TRACE_LEN, ps.EV_DECLARE, seat, victory_points(st, seat),
+                 st[ps.ARCH_LOCKED + seat], routes(st, seat))  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def initial_appointments(st, sids, prm, rng, trace):
+    """Three Managers each: clockwise from the starting player, counter-clockwise from the player
+    to its right, clockwise again; each to the Board Room or as a Department Head with 3
+    Employees."""
+    players = st[PLAYERS]
+    start = st[HOLDER + COMMUNICATIONS]
+    for appointment in range(3):
+        for k in range(players):
+            seat = (start + k) % players if appointment != 1 else (start - 1 - k) % players
+            division = strategy.choose_appointment(sids[seat], prm, seat, st, rng)
+            if division < 0:
+                board_add(st, seat, ps.B_APPOINT, trace)
+                record_event(trace, st, TRACE_LEN, ps.EV_APPOINT, seat, appointment, 0, -1,
+                             st[BOARD_N] - 1, 0)  # fmt: skip
+            else:
+                check_division(division)
+                if not has_vacancy(st, division):
+                    raise ValueError("strategy appointed a Department Head to a full division")
+                office = open_office(st, seat, division, 1, 3, ps.O_APPOINT, trace)
+                record_event(trace, st, TRACE_LEN, ps.EV_APPOINT, seat, appointment, 1, division,
+                             office % ROWS, 3)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def shuffle_into(st, at, n, rng):
+    """A uniformly random permutation of 0 .. n-1 into st[at : at + n]."""
+    for i in range(n):
+        st[at + i] = i
+    for i in range(n - 1, 0, -1):
+        j = rand_below(rng, i + 1)
+        held = st[at + i]
+        st[at + i] = st[at + j]
+        st[at + j] = held
+
+
+@njit(cache=True, _nrt=False)
+def set_up(players, st, rules, rng, trace):
+    """The table from the prepared data; money, Archenemy cards, Privilege cards."""
+    st[:] = 0
+    st[PLAYERS] = players
+    for office in range(N_OFFICES):
+        st[OWNER + office] = -1
+    for k in range(N_PRIVILEGES):
+        st[HEAD + k] = -1
+    for chair in range(CHAIRS):
+        st[BOARD + chair] = -1
+    for which in range(N_TRACKS):
+        st[TRACK_MAX + which] = np.int64(rules[ps.P_TRACK_MAX + which])
+    for size in range(1, N_SIZES + 1):
+        st[PRICE + size] = np.int64(rules[ps.P_PRICE + size - 1])
+        st[STOCK + size] = np.int64(rules[ps.P_STOCK + size - 1])
+        record_event(trace, st, TRACE_LEN, ps.EV_STOCK, size, st[STOCK + size], st[PRICE + size])
+    for item in range(len(ps.BONUS_ITEMS)):
+        st[BONUS + item] = np.int64(rules[ps.P_BONUS + item])
+    n_cards = np.int64(rules[ps.P_N_CARDS])
+    st[ps.N_COMP_CARDS] = n_cards
+    for k in range(3 * n_cards):
+        st[COMP_CARD + k] = np.int64(rules[ps.P_CARDS + k])
+    for k in range(n_cards):
+        st[COMP_CARD_ID + k] = np.int64(rules[ps.P_CARD_IDS + k])
+    n_events = np.int64(rules[ps.P_N_EVENTS])
+    st[N_EVENTS] = n_events
+    st[ps.BONUS_EVENT] = n_events
+    st[MEETING_EVENT] = n_events + 1
+    for k in range(EVENT_WIDTH * n_events):
+        st[EVENT_FX + k] = np.int64(rules[ps.P_EVENTS + k])
+    for k in range(n_events):
+        st[PILE + k] = k
+    st[MOTIVATION] = ps.MAX_MOTIVATION
+    # Archenemy Colour cards of the players' colours, then Competence cards: scratch permutations.
+    shuffle_into(st, SCRATCH, players, rng)
+    for seat in range(players):
+        st[COLOUR_CARD + seat] = st[SCRATCH + seat]
+    shuffle_into(st, SCRATCH, n_cards, rng)
+    for seat in range(players):
+        st[COMP_OF + seat] = st[SCRATCH + seat]
+        st[MONEY + seat] = ps.START_MONEY
+        card = st[COMP_OF + seat]
+        record_event(trace, st, TRACE_LEN, ps.EV_SETUP, seat, st[COLOUR_CARD + seat],
+                     st[COMP_CARD_ID + card], st[COMP_CARD + 3 * card],
+                     st[COMP_CARD + 3 * card + 1], st[COMP_CARD + 3 * card + 2],
+                     st[MONEY + seat])  # fmt: skip
+    # Privilege cards shuffled and dealt one at a time from seat 0: seats 0 .. (7 mod n) - 1 get
+    # the extra cards, face up, Division half.
+    shuffle_into(st, SCRATCH, N_PRIVILEGES, rng)
+    for k in range(N_PRIVILEGES):
+        card = st[SCRATCH + k]
+        st[HOLDER + card] = k % players
+        st[FACE + card] = 1
+        record_event(trace, st, TRACE_LEN, ps.EV_DEAL, card, k % players)
+
+
+@njit(cache=True, _nrt=False)
+def winners_of(st, target, ended):
+    """(bitmask of the winners, their Victory Points): among the players with at least
+    ``target`` Victory Points when the game ``ended`` by a declaration, the most Victory Points,
+    then the most money; still tied, they share the win. (0, 0) when it did not end."""
+    winners = 0
+    best_vp = 0
+    best_money = -1
+    if not ended:
+        return winners, best_vp
+    for seat in range(st[PLAYERS]):
+        vp = victory_points(st, seat)
+        if vp < target:
+            continue
+        money = st[MONEY + seat]
+        if vp > best_vp or (vp == best_vp and money > best_money):
+            winners = 1 << seat
+            best_vp = vp
+            best_money = money
+        elif vp == best_vp and money == best_money:
+            winners |= 1 << seat
+    return winners, best_vp
+
+
+@njit(cache=True, _nrt=False)
+def play_game(players, st, rules, sids, prm, rng, trace):
+    """Set up and play one game: (winner or -1, winners bitmask, Department Turns, truncated)."""
+    set_up(players, st, rules, rng, trace)
+    initial_appointments(st, sids, prm, rng, trace)
+    outcome = 0
+    while outcome == 0:
+        meeting(st, rules, sids, prm, rng, trace)
+        outcome = department_turns(st, rules, sids, prm, rng, trace)
+    winners, best_vp = winners_of(st, np.int64(rules[ps.R_VICTORY_POINTS]), outcome == 1)
+    winner = -1
+    n_winners = 0
+    for seat in range(players):
+        if (winners >> seat) & 1:
+            n_winners += 1
+            winner = seat
+    if n_winners != 1:
+        winner = -1
+    st[GAME_STATS + G_WINNERS] = n_winners
+    for seat in range(players):
+        mask = routes(st, seat)
+        st[stat(seat, S_VP)] = victory_points(st, seat)
+        for r in range(ps.N_ROUTES):
+            st[stat(seat, S_VP_INFLUENCE + r)] = (mask >> r) & 1
+        st[stat(seat, S_MONEY)] = st[MONEY + seat]
+        for which in range(N_TRACKS):
+            st[stat(seat, S_INFLUENCE + which)] = st[TRACK + N_TRACKS * seat + which]
+        st[stat(seat, S_CONSULTANTS)] = consultants(st, seat)
+        st[stat(seat, S_EMPLOYEES)] = employees(st, seat, -1)
+        held = st[stat(seat, S_COMM_ROUNDS)]
+        st[stat(seat, S_COMM_SHARE)] = 0 if held == 0 else (2 if 2 * held >= st[ROUND] else 1)
+    snapshot(st, trace)
+    record_event(trace, st, TRACE_LEN, ps.EV_END, winner, st[DEPT_TURNS], outcome == 2,
+                 st[ROUND], winners, best_vp)  # fmt: skip
+    return winner, winners, st[DEPT_TURNS], outcome == 2
+
+
+@njit(cache=True, _nrt=False)
+def play_indexed(
+    players, lineup_ids, lineup_params, seed, game_index, rotate,
+    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
+):  # fmt: skip
+    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
+    for seat in range(players):
+        slot = lineup_slot(game_index, seat, players, rotate)
+        sids[seat] = lineup_ids[slot]
+        for k in range(prm.shape[1]):
+            prm[seat, k] = lineup_params[slot, k]
+        seat_out[g, seat, LINEUP_SLOT] = slot
+    seed_game_stream(seed, game_index, rng)
+    winner, winners, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
+    game_out[g, WINNER] = winner
+    game_out[g, TURNS] = turns
+    game_out[g, TRUNCATED] = truncated
+    for k in range(N_GAME_STATS):
+        game_out[g, N_STANDARD_GAME_COLUMNS + k] = st[GAME_STATS + k]
+    for seat in range(players):
+        seat_out[g, seat, WON] = (winners >> seat) & 1
+        for k in range(N_SEAT_STATS):
+            seat_out[g, seat, N_STANDARD_SEAT_COLUMNS + k] = st[stat(seat, k)]
+
+
+@njit(parallel=True, cache=True)
+def simulate_chunk(
+    rules, players, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out
+):
+    n_games = game_out.shape[0]
+    n_blocks = min(n_games, 64)
+    for block in prange(n_blocks):
+        # Each block owns its scratch state; games never share anything but read-only inputs.
+        st = np.zeros(STATE_SIZE, dtype=np.int64)
+        sids = np.zeros(players, dtype=np.int64)
+        prm = np.zeros((players, lineup_params.shape[1]), dtype=np.float64)
+        rng = np.zeros(4, dtype=np.uint64)
+        no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
+        lo, hi = block_bounds(n_games, n_blocks, block)
+        for g in range(lo, hi):
+            play_indexed(
+                players, lineup_ids, lineup_params, seed, first_index + g, rotate,
+                st, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
+            )  # fmt: skip
+
+
+# --- the interface the runner and the CLI use ---------------------------------------------
+
+
+def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate):
+    """Play ``n_games`` games from ``first_index`` on: (game_out, seat_out) int64 arrays."""
+    game_out, seat_out = chunk.new_outputs(
+        n_games,
+        players,
+        N_STANDARD_GAME_COLUMNS + N_GAME_STATS,
+        N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
+    )
+    simulate_chunk(
+        prepared, players, lineup_ids, lineup_params, np.uint64(seed), first_index, rotate,
+        game_out, seat_out,
+    )  # fmt: skip
+    return game_out, seat_out
+
+
+FIRST_TRACE_ROWS = 8192  # a longer game is played again with a bigger buffer
+
+
+def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
+    """The event trace of one game, exactly as the chunk kernel plays it."""
+    capacity = FIRST_TRACE_ROWS
+    while True:
+        trace = np.zeros((capacity, TRACE_WIDTH), dtype=np.int64)
+        st = np.zeros(STATE_SIZE, dtype=np.int64)
+        play_indexed(
+            players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
+            st, prepared, np.zeros(players, dtype=np.int64),
+            np.zeros((players, lineup_params.shape[1])), np.zeros(4, dtype=np.uint64), trace,
+            0, np.zeros((1, N_STANDARD_GAME_COLUMNS + N_GAME_STATS), dtype=np.int64),
+            np.zeros((1, players, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS), dtype=np.int64),
+        )  # fmt: skip
+        if st[TRACE_LEN] < capacity:  # a full buffer may have dropped events: replay bigger
+            return trace[: st[TRACE_LEN]].copy()
+        capacity *= 4
+
+
+def _office(division: int, row: int) -> str:
+    return f"{DIVISIONS[division]} row {row}"
+
+
+def describe_trace(trace, seat_labels: list[str]) -> list[str]:
+    """A readable log of a trace: set-up, meetings, Department Turns, actions and their results."""
+
+    def who(seat):
+        return f"seat {seat} ({seat_labels[seat]})" if seat >= 0 else "nobody"
+
+    def event_name(event):
+        if event == ps.EV_BONUS_CARD:
+            return "Bonus Payment"
+        if event == ps.EV_MEETING_CARD:
+            return "Directors' Meeting"
+        return f"event card {event}"
+
+    lines = []
+    for row in trace:
+        event, a, b, c, d, e, f, g = (int(x) for x in row)
+        name = ps.EVENT_NAMES[event]
+        if name == "setup":
+            comps = ", ".join(ps.COMPETENCES[k] for k in (d, e, f))
+            enemy = "its own colour" if b == a else f"seat {b}"
+            lines.append(f"{who(a)}: {g:,} Pinats, Archenemy {enemy}, competence card {c} "
+                         f"({comps})")  # fmt: skip
+        elif name == "stock":
+            lines.append(f"   {b} blocks of {a} shares at {c:,}")
+        elif name == "deal":
+            lines.append(f"   {PRIVILEGES[a]} card dealt to {who(b)}")
+        elif name == "appoint":
+            where = "the Board Room" if c == 0 else f"{_office(d, e)} with 3 Employees"
+            lines.append(f"-- appointment {b + 1}: {who(a)} to {where}")
+        elif name == "board_out":
+            lines.append(f"   seat {a}'s leftmost Board member is pushed out")
+        elif name == "board_in":
+            lines.append(f"   seat {a} takes Board chair {b} ({ps.BOARD_CAUSES[c]})")
+        elif name == "meeting":
+            lines.append(f"== round {a}: Directors' Meeting; the Chairman of seat {b} is dismissed"
+                         if b >= 0 else f"== round {a}: Directors' Meeting")  # fmt: skip
+        elif name == "chairman_use":
+            what = "a Department" if b == 0 else "a Main Department"
+            lines.append(f"   {who(a)} uses the Chairman card: {what} in {_office(c, d)}, "
+                         f"{e} Employees")  # fmt: skip
+        elif name == "extra_action":
+            lines.append(f"   {who(a)} takes an extra action (bribed Communications)")
+        elif name == "chairman":
+            source = "from the Board Room" if b == 0 else "from its supply (empty Board)"
+            lines.append(f"   Chairman: {who(a)} {source}")
+        elif name == "head":
+            text = f"   {DIVISIONS[a]}: Divisional Head {who(b)}"
+            if d == 2:
+                text += f", displacing seat {c} to the " + ("Board Room" if e == 0 else "Counsel")
+            if f:
+                text += " (by its Privilege card)"
+            lines.append(text)
+        elif name == "privilege":
+            half = "Division" if c == 0 else "Bribed"
+            face = "face up" if d else "face down"
+            lines.append(f"   {PRIVILEGES[a]} card to seat {b}, {half} half, {face}")
+        elif name == "influence":
+            lines.append(f"   seat {a} scores {b} Influence ({c})")
+        elif name == "motivation":
+            lines.append(f"   Motivation {a} ({b:+d})")
+        elif name == "order":
+            lines.append(f"   seat {a} sorts the events ({ps.ORDER_POLICIES[c]}): {b} "
+                         "Department Turns")  # fmt: skip
+        elif name == "turn":
+            lines.append(f"-- Department Turn {a} (game turn {b}), seat {c} starts")
+        elif name == "event":
+            lines.append(f"   {event_name(a)}")
+        elif name == "pay":
+            bank = f", {e:,} of it from the Bank" if e else ""
+            lines.append(f"   seat {a} {'receives' if b > 0 else 'pays'} {abs(b):,} "
+                         f"({ps.PAY_CAUSES[d]}{bank}): {c:,}")  # fmt: skip
+        elif name == "face_down":
+            lines.append(f"   {PRIVILEGES[a]} card (seat {b}) turned face down")
+        elif name == "action":
+            lines.append(f"   {who(a)}: {ps.ACTIONS[b]} {c} {d} {e} {f}")
+        elif name == "employee":
+            lines.append(f"      seat {a} {_office(b, c)}: {d:+d} Employees -> {e} "
+                         f"({ps.EMPLOYEE_CAUSES[f]})")  # fmt: skip
+        elif name == "office":
+            state = ("vacated", "Department", "Main Department")[d]
+            lines.append(f"      seat {a} {_office(b, c)}: {state}, {e} Employees "
+                         f"({ps.OFFICE_CAUSES[f]})")  # fmt: skip
+        elif name == "consultant":
+            lines.append(f"      seat {a}: Consultant in {DIVISIONS[b]} ({c} in all)")
+        elif name == "points":
+            lines.append(f"      seat {a}: +{c} {ps.TRACKS[b]} -> {d}")
+        elif name == "bribe":
+            answer = "accepts" if f else "declines"
+            lines.append(f"      seat {a} offers seat {b} {d:,} for {PRIVILEGES[c]}: {answer}")
+        elif name == "shares":
+            lines.append(f"      seat {a} pays {d:,} for {b} shares, takes a block of {c}")
+        elif name == "declare":
+            lines.append(f"   {who(a)} declares {b} Victory Points")
+        elif name == "end":
+            result = "truncated by the turn cap" if c else (
+                f"{who(a)} wins" if a >= 0 else f"shared win (seats mask {e})")  # fmt: skip
+            lines.append(f"== after {d} rounds, {b} Department Turns: {result}")
+    return lines
