@@ -36,3 +36,24 @@ def seat_stat_means(run: Run) -> pl.DataFrame:
     )
     order = {label: k for k, label in enumerate(run.strategy_labels)}
     return table.sort(pl.col("strategy").replace_strict(order, default=len(order)))
+
+
+def winner_stat_means(run: Run) -> pl.DataFrame:
+    """[statistic, winning_seats, other_seats]: each numeric per-seat column's mean over the seats
+    that won and over all other seats — how winners win (Power Struggle's Victory Point routes,
+    Power Barons' flushes). A shared win counts for every sharer; truncated games have no winner
+    and count among the others."""
+    columns = seat_stat_columns(run)
+    seats = seats_long(run).with_columns(pl.col("won").cast(pl.Boolean))
+    means = (
+        seats.group_by("won").agg(*(pl.col(c).cast(pl.Float64).mean() for c in columns)).collect()
+    )
+
+    def row_of(won: bool) -> list[float | None]:
+        rows = means.filter(pl.col("won") == won)
+        return [rows[c][0] if len(rows) else None for c in columns]
+
+    return pl.DataFrame(
+        {"statistic": columns, "winning_seats": row_of(True), "other_seats": row_of(False)},
+        schema={"statistic": pl.String, "winning_seats": pl.Float64, "other_seats": pl.Float64},
+    )

@@ -362,6 +362,33 @@ def seat_advantage_figure(result: dict[str, Any]) -> Figure:
     )
 
 
+def winner_stats_figure(means: pl.DataFrame, docs: list[dict[str, str]]) -> Figure:
+    """``seat_stats.winner_stat_means`` as a page: winning seats beside all other seats."""
+    doc_of = {column["name"]: column["doc"] for column in docs}
+
+    def shown(value: float | None) -> str:
+        return "–" if value is None else f"{value:.3g}"
+
+    table = pl.DataFrame(
+        {
+            "statistic (mean)": means["statistic"],
+            "winning seats": [shown(v) for v in means["winning_seats"]],
+            "other seats": [shown(v) for v in means["other_seats"]],
+            "what it counts": [wrap_label(doc_of.get(n, ""), 60) for n in means["statistic"]],
+        }
+    )
+    rows = len(table) + sum(text.count("\n") for text in table["what it counts"])
+    return table_figure(
+        table,
+        "How winners win",
+        "Each count the game records per seat, averaged over the seats that won a game and over "
+        "all other seats (every strategy together; a shared win counts for each sharer). Where "
+        "winners' and others' averages differ most is how games are won at this table.",
+        font_size=9 if rows > 10 else 11,
+        line_height=min(0.06, 0.66 / (rows + 1)),
+    )
+
+
 def seat_stats_figure(means: pl.DataFrame, docs: list[dict[str, str]]) -> Figure:
     """``seat_stats.seat_stat_means`` as a page: one row per statistic, one column per strategy."""
     doc_of = {column["name"]: column["doc"] for column in docs}

@@ -17,7 +17,7 @@ from analyses.dataset import Run, load_run
 from analyses.impact import impact
 from analyses.length import game_length
 from analyses.metrics import ludii_metrics
-from analyses.seat_stats import seat_stat_means
+from analyses.seat_stats import seat_stat_means, winner_stat_means
 from analyses.winrates import by_seat, by_strategy, convergence, matchup_matrix, seat_advantage
 from reports.figures import (
     card_impact_figures,
@@ -31,6 +31,7 @@ from reports.figures import (
     seat_winrate_figure,
     strategy_winrate_figure,
     table_figure,
+    winner_stats_figure,
 )
 
 BLOCK_WIDTH = 44  # characters per line in a title-page column
@@ -117,6 +118,7 @@ def run_pages(run: Run) -> list[Figure]:
     stats = seat_stat_means(run)
     if len(stats.columns) > 2:  # the game declares numeric per-seat columns
         pages.append(seat_stats_figure(stats, run.info["columns"]["seat"]))
+        pages.append(winner_stats_figure(winner_stat_means(run), run.info["columns"]["seat"]))
     pages.extend(impact_figure(group) for group in impact(run))
     for table in card_impact(run):
         pages.extend(card_impact_figures(table))

@@ -356,3 +356,23 @@ def test_seat_stat_means_match_a_direct_average(tmp_path):
             ]
             expected = pd.concat(values).mean()
             assert row[column] == pytest.approx(expected)
+
+
+def test_winner_stat_means_match_a_direct_average(tmp_path):
+    from analyses.seat_stats import seat_stat_columns, winner_stat_means
+
+    run = load_run(make_fake_run(tmp_path, players=4, games=2000))
+    means = winner_stat_means(run)
+    frame = pd.concat([pd.read_parquet(p) for p in sorted(tmp_path.rglob("part-*.parquet"))])
+    seats = pd.concat(
+        frame[[f"s{k}_won", *(f"s{k}_{c}" for c in seat_stat_columns(run))]].set_axis(
+            ["won", *seat_stat_columns(run)], axis=1
+        )
+        for k in range(4)
+    )
+    assert means["statistic"].to_list() == seat_stat_columns(run)
+    for row in means.iter_rows(named=True):
+        column = seats[row["statistic"]]
+        assert row["winning_seats"] == pytest.approx(column[seats["won"] == 1].mean())
+        assert row["other_seats"] == pytest.approx(column[seats["won"] == 0].mean())
+        assert row["winning_seats"] != pytest.approx(row["other_seats"])
