@@ -19,6 +19,7 @@ _GAME_MODULES = {
     "power": "simcore.power",
     "power-barons": "simcore.power_barons",
     "power-struggle": "simcore.power_struggle",
+    "power-the-game": "simcore.power_the_game",
     "time-barons": "simcore.time_barons",
 }
 

@@ -1,0 +1,771 @@
+"""Scripted POWER: The Game players: each round a seat writes its pad, dispatched on an integer id.
+
+All seats write from the same state (``plan`` only reads the board as it stands at the start of
+the round, which every player sees); a seat never sees another's pad. While writing, a seat
+keeps its own armies' pieces as its commands will leave them (PLAN_* in the state), so that it
+does not order a piece twice, spend Power Units twice, or move a piece it has not bought yet.
+
+``random`` writes legal-looking random commands. The archetypes share one planner whose steps
+each read a parameter (columns in ``PARAM_NAMES`` order), in this order: capture a Flag within
+reach, launch or build a Mega-Missile, the rulebook's opening, raid enemy countries with planes
+for Power Units, buy and upgrade pieces, bring Reserve pieces to Headquarters, defend
+Headquarters, blockade an enemy Headquarters, advance ground pieces towards the weakest enemy
+Headquarters' kill squares, and, with commands to spare, push mercenary pieces into its own
+forces (3 players).
+"""
+
+import numpy as np
+from numba import njit
+
+from simcore.power_the_game_state import (
+    B_COUNTRY,
+    B_ROLE,
+    BOMBER,
+    BUILD,
+    BUY,
+    CMD_ARMY,
+    CMD_FROM,
+    CMD_KIND,
+    CMD_OP,
+    CMD_TO,
+    CMD_WIDTH,
+    CNT,
+    FIGHTER,
+    GROUND,
+    GROUP_II_OFFSET,
+    HEAVY_TANK,
+    INFANTRY,
+    LAUNCH,
+    MAX_COMMANDS,
+    MAX_LOC,
+    MAX_MOVES,
+    MAX_NODES,
+    MERCENARY_ARMY,
+    MISSILE,
+    MOVE,
+    N_ARMIES,
+    N_KINDS,
+    OCCUPIED,
+    PAD,
+    PAD_N,
+    PLAN_CNT,
+    PLAN_FREE,
+    PLAN_LOCS,
+    PLAN_LOCS_N,
+    PLAN_N,
+    PLAN_PU,
+    PLAN_TOUCHED,
+    PLAN_TOUCHED_N,
+    PLAYERS,
+    POWER_VALUE,
+    PU,
+    R_BLOCKADE,
+    R_COMMANDS,
+    R_MISSILE_COST,
+    REGIMENT,
+    RESERVE,
+    ROUND,
+    SECTOR,
+    STANDING,
+    TANK,
+    UPGRADE,
+    army_pieces_at,
+    hq_of,
+    is_location,
+    may_command,
+    moves_needed,
+    n_nodes,
+    opponent_at,
+    piece_index,
+    side_of,
+    side_power_at,
+)
+from simcore.registry import Param, Strategy
+from simcore.rng import rand_below, rand_bool
+
+RANDOM, OPENING, RAIDER, TURTLE, BLITZ, BALANCED, MISSILE_BUILDER = range(7)
+
+PARAM_NAMES = (
+    "raiders",
+    "guard",
+    "attack_margin",
+    "advance",
+    "buy",
+    "upgrade",
+    "missile",
+    "blockade",
+    "opening",
+    "p_move",
+)
+RAIDERS, GUARD, ATTACK_MARGIN, ADVANCE, BUY_KIND, UPGRADES, MISSILES, BLOCKADES = range(8)
+OPENING_MOVES, P_MOVE = range(8, 10)
+
+BUYS = ("infantry", "tank", "fighter", "destroyer")  # choice index = the piece kind bought
+BY_VALUE = (7, 5, 6, 4, 3, 2, 1, 0)  # piece kinds, largest power value first
+
+
+def _params(raiders, guard, margin, advance, buy, upgrade, missile, blockade, opening):
+    return (
+        Param("raiders", "int", raiders, "planes sent into enemy countries each round", 0, 10),
+        Param(
+            "guard",
+            "float",
+            guard,
+            "power kept in Headquarters (pieces leave only above it)",
+            0.0,
+            500.0,
+        ),
+        Param(
+            "attack_margin",
+            "float",
+            margin,
+            "attack a Headquarters when the power that can reach it is this many times its defence",
+            1.0,
+            10.0,
+        ),
+        Param("advance", "int", advance, "ground pieces moved towards the enemy each round", 0, 10),
+        Param("buy", "choice", buy, "Group I piece bought with Power Units", choices=BUYS),
+        Param("upgrade", "bool", upgrade, "exchange three like Group I pieces for a Group II"),
+        Param("missile", "bool", missile, "save Power Units for Mega-Missiles and launch them"),
+        Param("blockade", "bool", blockade, "park a stronger piece in a weak enemy Headquarters"),
+        Param("opening", "bool", opening, "play the rulebook's opening in rounds 1 and 2"),
+    )
+
+
+STRATEGIES = (
+    Strategy(
+        "random",
+        RANDOM,
+        "legal-looking random commands: moves within range, exchanges, buys, missiles",
+        (Param("p_move", "float", 0.8, "chance that a command is a move", 0.0, 1.0),),
+    ),
+    Strategy(
+        "opening",
+        OPENING,
+        "the rulebook's opening (two Fighters raid two countries, buy an Infantry, make a "
+        "Regiment), then balanced",
+        _params(2, 20.0, 1.5, 2, "infantry", True, False, False, True),
+    ),
+    Strategy(
+        "raider",
+        RAIDER,
+        "Fighters raid enemy countries every round for Power Units, which buy more Fighters",
+        _params(6, 10.0, 1.5, 0, "fighter", True, False, False, False),
+    ),
+    Strategy(
+        "turtle",
+        TURTLE,
+        "keeps its power in Headquarters and blockades weak enemy Headquarters",
+        _params(1, 60.0, 2.0, 0, "destroyer", True, False, True, False),
+    ),
+    Strategy(
+        "blitz",
+        BLITZ,
+        "Infantry and Tanks march to the enemy's kill squares and storm the Flag",
+        _params(1, 0.0, 1.0, 5, "infantry", True, False, False, False),
+    ),
+    Strategy(
+        "balanced",
+        BALANCED,
+        "some raiding, some advancing, a guarded Headquarters",
+        _params(2, 20.0, 1.5, 2, "infantry", True, False, False, False),
+    ),
+    Strategy(
+        "missile",
+        MISSILE_BUILDER,
+        "raids for Power Units, saves them for a Mega-Missile, strikes the strongest Headquarters",
+        _params(3, 10.0, 1.5, 1, "infantry", False, True, False, False),
+    ),
+)
+assert all(p.name in PARAM_NAMES for s in STRATEGIES for p in s.params)
+
+
+# --- the pad being written -------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def planned(st, army, loc, kind):
+    """Pieces there once the pad's commands so far are carried out."""
+    i = piece_index(army, loc, kind)
+    return st[CNT + i] + st[PLAN_CNT + i]
+
+
+@njit(cache=True, _nrt=False)
+def movable(st, army, loc, kind):
+    """Pieces there that the pad may still order to move."""
+    i = piece_index(army, loc, kind)
+    return st[CNT + i] + st[PLAN_FREE + i]
+
+
+@njit(cache=True, _nrt=False)
+def plan_change(st, i, pieces, free):
+    """Change the pad's picture at piece index ``i`` (kept as differences from the state, listed
+    so that the next pad clears only what this one touched)."""
+    if st[PLAN_CNT + i] == 0 and st[PLAN_FREE + i] == 0:
+        st[PLAN_TOUCHED + st[PLAN_TOUCHED_N]] = i
+        st[PLAN_TOUCHED_N] += 1
+    st[PLAN_CNT + i] += pieces
+    st[PLAN_FREE + i] += free
+
+
+@njit(cache=True, _nrt=False)
+def start_pad(st, seat, board):
+    st[PAD_N + seat] = 0
+    for k in range(st[PLAN_TOUCHED_N]):
+        st[PLAN_CNT + st[PLAN_TOUCHED + k]] = 0
+        st[PLAN_FREE + st[PLAN_TOUCHED + k]] = 0
+    st[PLAN_TOUCHED_N] = 0
+    for army in range(N_ARMIES):
+        st[PLAN_N + army] = 0
+        st[PLAN_PU + army] = st[PU + army]
+        st[PLAN_LOCS_N + army] = 0
+    # Pieces that may move are where the army stood at the start of the round: the steps below
+    # look only there.
+    for node in range(n_nodes(board)):
+        armies = st[OCCUPIED + node]
+        while armies:
+            army = 0
+            while (armies >> army) & 1 == 0:
+                army += 1
+            armies &= ~(1 << army)
+            st[PLAN_LOCS + army * MAX_NODES + st[PLAN_LOCS_N + army]] = node
+            st[PLAN_LOCS_N + army] += 1
+
+
+@njit(cache=True, _nrt=False)
+def own_node(st, army, j):
+    """The j-th board node where the army had pieces at the start of the round."""
+    return st[PLAN_LOCS + army * MAX_NODES + j]
+
+
+@njit(cache=True, _nrt=False)
+def room(st, rules, seat, army):
+    """Can the seat still write a command for ``army``? (its pad's length and, with two armies,
+    each army's share)."""
+    per_army = np.int64(rules[R_COMMANDS])
+    if st[PLAYERS] == 2:
+        return st[PLAN_N + army] < per_army
+    return st[PAD_N + seat] < per_army
+
+
+@njit(cache=True, _nrt=False)
+def write(st, rules, seat, army, op, kind, origin, target):
+    """Append a command to the pad and apply it to the seat's picture of its own pieces."""
+    c = PAD + (seat * MAX_COMMANDS + st[PAD_N + seat]) * CMD_WIDTH
+    st[c + CMD_ARMY] = army
+    st[c + CMD_OP] = op
+    st[c + CMD_KIND] = kind
+    st[c + CMD_FROM] = origin
+    st[c + CMD_TO] = target
+    st[PAD_N + seat] += 1
+    st[PLAN_N + army] += 1
+    if op == MOVE:
+        plan_change(st, piece_index(army, origin, kind), -1, -1)
+        plan_change(st, piece_index(army, target, kind), 1, 0)
+    elif op == UPGRADE:
+        i = piece_index(army, origin, kind)
+        # Fewer than three left: those that may still move are at most those left.
+        plan_change(st, i, -3, min(st[PLAN_FREE + i], st[PLAN_CNT + i] - 3) - st[PLAN_FREE + i])
+        made = piece_index(army, origin, kind + GROUP_II_OFFSET)
+        plan_change(st, made, 1, 1 if origin >= RESERVE else 0)  # Reserve pieces may move on
+    elif op == BUY:
+        st[PLAN_PU + army] -= POWER_VALUE[kind]
+        plan_change(st, piece_index(army, RESERVE + army, kind), 1, 1)
+    elif op == BUILD:
+        # What the kernel will consume is not tracked: the seat plans nothing more there.
+        for k in range(MISSILE):
+            plan_change(st, piece_index(army, origin, k), 0, -movable(st, army, origin, k))
+        plan_change(st, piece_index(army, origin, MISSILE), 1, 0)
+        if origin == RESERVE + army:
+            st[PLAN_PU + army] = 0
+    elif op == LAUNCH:
+        plan_change(st, piece_index(army, origin, MISSILE), -1, 0)
+
+
+@njit(cache=True, _nrt=False)
+def reach(dist, board, kind, origin, target):
+    """Can a piece of ``kind`` at ``origin`` (a node or its army's Reserve) get to node
+    ``target`` this round? From a Reserve only the army's Headquarters is in reach."""
+    if origin >= RESERVE:
+        return target == hq_of(board, origin - RESERVE)
+    return moves_needed(dist, board, kind, origin, target) <= MAX_MOVES[kind]
+
+
+@njit(cache=True, _nrt=False)
+def own_armies(st, seat):
+    """(first army, number of armies) the seat owns (not the mercenary)."""
+    if st[PLAYERS] == 2:
+        return 2 * seat, 2
+    return seat, 1
+
+
+# --- random ----------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def random_move(st, rules, board, dist, seat, army, rng):
+    """A random piece that may still move, to a random node in its reach."""
+    seen = 0
+    pick = -1
+    for loc in range(MAX_LOC):
+        if army_pieces_at(st, army, loc) == 0:
+            continue
+        for kind in range(MISSILE):
+            if movable(st, army, loc, kind) > 0:
+                seen += 1
+                if rand_below(rng, seen) == 0:
+                    pick = loc * N_KINDS + kind
+    if pick < 0:
+        return False
+    origin = pick // N_KINDS
+    kind = pick % N_KINDS
+    seen = 0
+    target = -1
+    for node in range(n_nodes(board)):
+        if node != origin and reach(dist, board, kind, origin, node):
+            seen += 1
+            if rand_below(rng, seen) == 0:
+                target = node
+    if target < 0:
+        return False
+    write(st, rules, seat, army, MOVE, kind, origin, target)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def random_exchange(st, rules, board, seat, army, rng):
+    """A random exchange the seat's pieces allow: an upgrade, a purchase, a missile or a launch."""
+    seen = 0
+    choice = -1
+    for loc in range(MAX_LOC):
+        if not is_location(board, loc):
+            continue
+        for kind in range(GROUP_II_OFFSET):
+            if planned(st, army, loc, kind) >= 3:
+                seen += 1
+                if rand_below(rng, seen) == 0:
+                    choice = loc * N_KINDS + kind
+        if planned(st, army, loc, MISSILE) > 0:
+            seen += 1
+            if rand_below(rng, seen) == 0:
+                choice = loc * N_KINDS + MISSILE
+    for kind in range(GROUP_II_OFFSET):
+        if st[PLAN_PU + army] >= POWER_VALUE[kind]:
+            seen += 1
+            if rand_below(rng, seen) == 0:
+                choice = MAX_LOC * N_KINDS + kind
+    if choice < 0:
+        return False
+    loc = choice // N_KINDS
+    kind = choice % N_KINDS
+    if loc == MAX_LOC:
+        write(st, rules, seat, army, BUY, kind, RESERVE + army, RESERVE + army)
+    elif kind == MISSILE:
+        target = rand_below(rng, n_nodes(board))
+        write(st, rules, seat, army, LAUNCH, MISSILE, loc, target)
+    else:
+        write(st, rules, seat, army, UPGRADE, kind, loc, loc)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def plan_random(prm, seat, st, rules, board, dist, rng):
+    per_army = np.int64(rules[R_COMMANDS])
+    first, n_own = own_armies(st, seat)
+    wanted = 1 + rand_below(rng, per_army * n_own)
+    for _ in range(wanted):
+        army = first + rand_below(rng, n_own)
+        if st[PLAYERS] == 3 and rand_bool(rng, 0.2):
+            army = MERCENARY_ARMY
+        if not may_command(st, seat, army) or not room(st, rules, seat, army):
+            continue
+        if rand_bool(rng, prm[P_MOVE]):
+            if not random_move(st, rules, board, dist, seat, army, rng):
+                random_exchange(st, rules, board, seat, army, rng)
+        elif not random_exchange(st, rules, board, seat, army, rng):
+            random_move(st, rules, board, dist, seat, army, rng)
+
+
+# --- the scripted planner ----------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def enemy_army(st, army, other):
+    return st[STANDING + other] == 1 and side_of(st, other) != side_of(st, army)
+
+
+@njit(cache=True, _nrt=False)
+def weakest_enemy(st, board, army):
+    """The standing enemy army whose Headquarters holds the least power (lowest army on ties)."""
+    best = -1
+    best_power = 0
+    for other in range(N_ARMIES):
+        if enemy_army(st, army, other):
+            power = max(side_power_at(st, side_of(st, other), hq_of(board, other)), 0)
+            if best < 0 or power < best_power:
+                best, best_power = other, power
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def hq_surplus(st, board, prm, army, loc, kind):
+    """May a piece leave ``loc``? Only above the guard when ``loc`` is the army's Headquarters."""
+    if loc != hq_of(board, army):
+        return True
+    left = 0
+    for k in range(N_KINDS):
+        left += planned(st, army, loc, k) * POWER_VALUE[k]
+    return left - POWER_VALUE[kind] >= prm[GUARD]
+
+
+@njit(cache=True, _nrt=False)
+def attack_flags(prm, seat, army, st, rules, board, dist):
+    """Storm the enemy Headquarters where the power in reach beats its defence by the margin."""
+    best_target = -1
+    best_surplus = 0.0
+    for other in range(N_ARMIES):
+        if not enemy_army(st, army, other):
+            continue
+        hq = hq_of(board, other)
+        defence = max(side_power_at(st, side_of(st, other), hq), 0)
+        power = max(side_power_at(st, side_of(st, army), hq), 0)
+        foot = False
+        for j in range(st[PLAN_LOCS_N + army]):
+            loc = own_node(st, army, j)
+            for kind in range(MISSILE):
+                n = movable(st, army, loc, kind)
+                if n > 0 and reach(dist, board, kind, loc, hq):
+                    power += n * POWER_VALUE[kind]
+                    foot = foot or kind == INFANTRY or kind == REGIMENT
+        if foot and power > defence and power >= prm[ATTACK_MARGIN] * defence:
+            surplus = power - prm[ATTACK_MARGIN] * defence
+            if best_target < 0 or surplus > best_surplus:
+                best_target, best_surplus = other, surplus
+    if best_target < 0:
+        return
+    hq = hq_of(board, best_target)
+    defence = max(side_power_at(st, side_of(st, best_target), hq), 0)
+    needed = max(prm[ATTACK_MARGIN] * defence, defence + 1.0)
+    sent = max(side_power_at(st, side_of(st, army), hq), 0)
+    foot_sent = False
+    for kind in (REGIMENT, INFANTRY):  # a Flag needs one of them
+        for j in range(st[PLAN_LOCS_N + army]):
+            loc = own_node(st, army, j)
+            if (
+                not foot_sent
+                and movable(st, army, loc, kind) > 0
+                and reach(dist, board, kind, loc, hq)
+                and room(st, rules, seat, army)
+            ):
+                write(st, rules, seat, army, MOVE, kind, loc, hq)
+                sent += POWER_VALUE[kind]
+                foot_sent = True
+    for kind in BY_VALUE:
+        for j in range(st[PLAN_LOCS_N + army]):
+            loc = own_node(st, army, j)
+            while (
+                sent < needed
+                and movable(st, army, loc, kind) > 0
+                and reach(dist, board, kind, loc, hq)
+                and room(st, rules, seat, army)
+            ):
+                write(st, rules, seat, army, MOVE, kind, loc, hq)
+                sent += POWER_VALUE[kind]
+
+
+@njit(cache=True, _nrt=False)
+def strongest_enemy_hq(st, board, army):
+    best = -1
+    best_power = -1
+    for other in range(N_ARMIES):
+        if enemy_army(st, army, other):
+            power = side_power_at(st, side_of(st, other), hq_of(board, other))
+            if power > best_power:
+                best, best_power = other, power
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def missiles(seat, army, st, rules, board):
+    """Launch any Mega-Missile at the strongest enemy Headquarters; build one in Reserve when
+    its Power Units and pieces there are worth the cost."""
+    target = strongest_enemy_hq(st, board, army)
+    if target < 0:
+        return
+    reserve = RESERVE + army
+    material = st[PLAN_PU + army]
+    for kind in range(MISSILE):
+        material += planned(st, army, reserve, kind) * POWER_VALUE[kind]
+    if material >= rules[R_MISSILE_COST] and room(st, rules, seat, army):
+        write(st, rules, seat, army, BUILD, MISSILE, reserve, reserve)
+    for loc in range(MAX_LOC):
+        if not is_location(board, loc):
+            continue
+        while planned(st, army, loc, MISSILE) > 0 and room(st, rules, seat, army):
+            write(st, rules, seat, army, LAUNCH, MISSILE, loc, hq_of(board, target))
+
+
+@njit(cache=True, _nrt=False)
+def enemy_power_at(st, army, node):
+    """The strongest opposing side's power at ``node`` now (0 if none)."""
+    enemy = 0
+    for side in range(N_ARMIES):
+        if side != side_of(st, army):
+            enemy = max(enemy, side_power_at(st, side, node))
+    return enemy
+
+
+@njit(cache=True, _nrt=False)
+def raid_target(st, board, dist, army, kind, loc, taken, rng):
+    """A sector for a plane at ``loc`` to earn a Power Unit: in an enemy country not yet raided
+    this round (bit in ``taken``), in reach, with the least enemy power there, below the plane's;
+    a random one of those (players should be unpredictable); -1 if none."""
+    best = -1
+    least = POWER_VALUE[kind]
+    seen = 0
+    for node in range(n_nodes(board)):
+        country = board[node, B_COUNTRY]
+        if (
+            country < 0
+            or board[node, B_ROLE] != SECTOR
+            or not enemy_army(st, army, country)
+            or (taken >> country) & 1
+            or not reach(dist, board, kind, loc, node)
+        ):
+            continue
+        enemy = enemy_power_at(st, army, node)
+        if enemy < least:
+            best, least, seen = node, enemy, 1
+        elif enemy == least and best >= 0:
+            seen += 1
+            if rand_below(rng, seen) == 0:
+                best = node
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def raid(prm, seat, army, st, rules, board, dist, rng):
+    """Send up to ``raiders`` planes into different enemy countries."""
+    sent = 0
+    taken = 0
+    for kind in (FIGHTER, BOMBER):
+        for j in range(st[PLAN_LOCS_N + army]):
+            loc = own_node(st, army, j)
+            while movable(st, army, loc, kind) > 0 and sent < prm[RAIDERS]:
+                if not room(st, rules, seat, army):
+                    break
+                if not hq_surplus(st, board, prm, army, loc, kind):
+                    break
+                country = board[loc, B_COUNTRY]
+                if country >= 0 and enemy_army(st, army, country) and (taken >> country) & 1 == 0:
+                    taken |= 1 << country  # already earning there: it stays
+                    break
+                node = raid_target(st, board, dist, army, kind, loc, taken, rng)
+                if node < 0:
+                    break
+                write(st, rules, seat, army, MOVE, kind, loc, node)
+                taken |= 1 << board[node, B_COUNTRY]
+                sent += 1
+
+
+@njit(cache=True, _nrt=False)
+def opening(seat, army, st, rules, board, dist, rng):
+    """The rulebook's quick power value of 20 in the first two rounds: two Fighters into two
+    opponents' countries in round 1; in round 2 their two Power Units buy an Infantry, which
+    moves to Headquarters, where the three Infantry become a Regiment."""
+    hq = hq_of(board, army)
+    if st[ROUND] == 0:
+        taken = 0
+        for _ in range(2):
+            if movable(st, army, hq, FIGHTER) > 0 and room(st, rules, seat, army):
+                node = raid_target(st, board, dist, army, FIGHTER, hq, taken, rng)
+                if node >= 0:
+                    write(st, rules, seat, army, MOVE, FIGHTER, hq, node)
+                    taken |= 1 << board[node, B_COUNTRY]
+        return
+    reserve = RESERVE + army
+    if st[PLAN_PU + army] >= POWER_VALUE[INFANTRY] and room(st, rules, seat, army):
+        write(st, rules, seat, army, BUY, INFANTRY, reserve, reserve)
+    if movable(st, army, reserve, INFANTRY) > 0 and room(st, rules, seat, army):
+        write(st, rules, seat, army, MOVE, INFANTRY, reserve, hq)
+    if planned(st, army, hq, INFANTRY) >= 3 and room(st, rules, seat, army):
+        write(st, rules, seat, army, UPGRADE, INFANTRY, hq, hq)
+
+
+@njit(cache=True, _nrt=False)
+def build_up(prm, seat, army, st, rules, board):
+    """Buy the chosen piece with Power Units (unless saving for a missile), upgrade triples, and
+    bring Reserve pieces to Headquarters."""
+    kind = np.int64(prm[BUY_KIND])
+    reserve = RESERVE + army
+    if prm[MISSILES] == 0:
+        while st[PLAN_PU + army] >= POWER_VALUE[kind] and room(st, rules, seat, army):
+            write(st, rules, seat, army, BUY, kind, reserve, reserve)
+    if prm[UPGRADES] != 0:
+        for loc in range(MAX_LOC):
+            if not is_location(board, loc):
+                continue
+            for k in range(GROUP_II_OFFSET):
+                while planned(st, army, loc, k) >= 3 and room(st, rules, seat, army):
+                    write(st, rules, seat, army, UPGRADE, k, loc, loc)
+    hq = hq_of(board, army)
+    if rules[R_BLOCKADE] != 0 and opponent_at(st, army, hq):
+        return
+    for k in BY_VALUE:
+        if prm[MISSILES] != 0 and k != INFANTRY:
+            continue  # a missile builder keeps its Reserve as material
+        while movable(st, army, reserve, k) > 0 and room(st, rules, seat, army):
+            write(st, rules, seat, army, MOVE, k, reserve, hq)
+
+
+@njit(cache=True, _nrt=False)
+def threat_to(st, board, dist, army, node):
+    """Power of the enemy pieces that could reach ``node`` this round."""
+    threat = 0
+    for other in range(N_ARMIES):
+        if side_of(st, other) == side_of(st, army):
+            continue
+        for loc in range(n_nodes(board)):
+            if army_pieces_at(st, other, loc) == 0:
+                continue
+            for kind in range(MISSILE):
+                n = st[CNT + piece_index(other, loc, kind)]
+                if n > 0 and (loc == node or reach(dist, board, kind, loc, node)):
+                    threat += n * POWER_VALUE[kind]
+    return threat
+
+
+@njit(cache=True, _nrt=False)
+def defend(prm, seat, army, st, rules, board, dist):
+    """With a guard, bring pieces back into Headquarters while the threat outweighs them."""
+    if prm[GUARD] <= 0:
+        return
+    hq = hq_of(board, army)
+    threat = threat_to(st, board, dist, army, hq)
+    held = 0
+    for k in range(N_KINDS):
+        held += planned(st, army, hq, k) * POWER_VALUE[k]
+    for kind in BY_VALUE:
+        for j in range(st[PLAN_LOCS_N + army]):
+            loc = own_node(st, army, j)
+            while (
+                held <= threat
+                and loc != hq
+                and movable(st, army, loc, kind) > 0
+                and reach(dist, board, kind, loc, hq)
+                and room(st, rules, seat, army)
+            ):
+                write(st, rules, seat, army, MOVE, kind, loc, hq)
+                held += POWER_VALUE[kind]
+
+
+@njit(cache=True, _nrt=False)
+def blockade(prm, seat, army, st, rules, board, dist):
+    """Park the largest piece that outweighs it in the weakest enemy Headquarters."""
+    if prm[BLOCKADES] == 0:
+        return
+    target = weakest_enemy(st, board, army)
+    if target < 0:
+        return
+    hq = hq_of(board, target)
+    if side_power_at(st, side_of(st, army), hq) >= 0:
+        return
+    defence = max(side_power_at(st, side_of(st, target), hq), 0)
+    for kind in BY_VALUE:
+        if POWER_VALUE[kind] <= defence:
+            return
+        for j in range(st[PLAN_LOCS_N + army]):
+            loc = own_node(st, army, j)
+            if (
+                movable(st, army, loc, kind) > 0
+                and reach(dist, board, kind, loc, hq)
+                and hq_surplus(st, board, prm, army, loc, kind)
+                and room(st, rules, seat, army)
+            ):
+                write(st, rules, seat, army, MOVE, kind, loc, hq)
+                return
+
+
+@njit(cache=True, _nrt=False)
+def advance(prm, seat, army, st, rules, board, dist):
+    """Move up to ``advance`` ground pieces closer to the weakest enemy Headquarters (towards its
+    kill squares), never into a sector where the enemy stands as strong as the piece."""
+    target = weakest_enemy(st, board, army)
+    if target < 0:
+        return
+    hq = hq_of(board, target)
+    moved = 0
+    for kind in (REGIMENT, HEAVY_TANK, INFANTRY, TANK):
+        for j in range(st[PLAN_LOCS_N + army]):
+            loc = own_node(st, army, j)
+            while (
+                moved < prm[ADVANCE]
+                and movable(st, army, loc, kind) > 0
+                and room(st, rules, seat, army)
+                and hq_surplus(st, board, prm, army, loc, kind)
+            ):
+                best = -1
+                best_dist = dist[GROUND, loc, hq]
+                for node in range(n_nodes(board)):
+                    if node == hq or not reach(dist, board, kind, loc, node):
+                        continue
+                    if dist[GROUND, node, hq] >= best_dist:
+                        continue
+                    if enemy_power_at(st, army, node) >= POWER_VALUE[kind]:
+                        continue
+                    best, best_dist = node, dist[GROUND, node, hq]
+                if best < 0:
+                    break
+                write(st, rules, seat, army, MOVE, kind, loc, best)
+                moved += 1
+
+
+@njit(cache=True, _nrt=False)
+def lure_mercenary(seat, st, rules, board, dist):
+    """3 players, spare commands: move a mercenary piece where the seat's pieces outweigh it,
+    so that they capture it."""
+    mine = side_of(st, seat)
+    for j in range(st[PLAN_LOCS_N + MERCENARY_ARMY]):
+        loc = own_node(st, MERCENARY_ARMY, j)
+        for kind in range(MISSILE):
+            if movable(st, MERCENARY_ARMY, loc, kind) == 0:
+                continue
+            for node in range(n_nodes(board)):
+                if not room(st, rules, seat, MERCENARY_ARMY):
+                    return
+                if (
+                    node != loc
+                    and side_power_at(st, mine, node) > POWER_VALUE[kind]
+                    and reach(dist, board, kind, loc, node)
+                ):
+                    write(st, rules, seat, MERCENARY_ARMY, MOVE, kind, loc, node)
+                    break
+
+
+@njit(cache=True, _nrt=False)
+def plan(sid, prm, seat, st, rules, board, dist, rng):
+    """Write the seat's pad for this round (st[PAD_N + seat] commands at PAD)."""
+    start_pad(st, seat, board)
+    if sid == RANDOM:
+        plan_random(prm, seat, st, rules, board, dist, rng)
+        return
+    first, n_own = own_armies(st, seat)
+    for army in range(first, first + n_own):
+        if st[STANDING + army] == 0:
+            continue
+        attack_flags(prm, seat, army, st, rules, board, dist)
+        if prm[MISSILES] != 0:
+            missiles(seat, army, st, rules, board)
+        if prm[OPENING_MOVES] != 0 and st[ROUND] < 2:
+            opening(seat, army, st, rules, board, dist, rng)
+        defend(prm, seat, army, st, rules, board, dist)
+        raid(prm, seat, army, st, rules, board, dist, rng)
+        build_up(prm, seat, army, st, rules, board)
+        blockade(prm, seat, army, st, rules, board, dist)
+        advance(prm, seat, army, st, rules, board, dist)
+    if st[PLAYERS] == 3 and may_command(st, seat, MERCENARY_ARMY):
+        lure_mercenary(seat, st, rules, board, dist)
+    if st[PAD_N + seat] == 0:
+        for army in range(first, first + n_own):
+            if st[STANDING + army] == 1 and random_move(st, rules, board, dist, seat, army, rng):
+                return
