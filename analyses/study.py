@@ -9,6 +9,7 @@ import polars as pl
 
 from analyses import AnalysisError
 from analyses.dataset import Run, load_run
+from analyses.outcomes import category_columns, category_shares
 from analyses.paired import compare_runs, default_focals
 from analyses.seat_stats import seat_stat_means
 from analyses.winrates import by_seat, by_strategy
@@ -100,6 +101,24 @@ def summary_table(study: StudyDir) -> pl.DataFrame:
             )
         )
     return pl.concat(frames, how="diagonal_relaxed")
+
+
+def category_table(study: StudyDir) -> pl.DataFrame:
+    """How games end in each cell: [cell, arm, players, column, doc, value, games, total, share,
+    ci_low, ci_high] for every categorical game column (analyses.outcomes); empty if none."""
+    frames = [
+        category_shares(cell.run, column["name"]).select(
+            pl.lit(cell.id).alias("cell"),
+            pl.lit(cell.arm).alias("arm"),
+            pl.lit(cell.run.players).alias("players"),
+            pl.lit(column["name"]).alias("column"),
+            pl.lit(column["doc"]).alias("doc"),
+            pl.all(),
+        )
+        for cell in study.cells
+        for column in category_columns(cell.run)
+    ]
+    return pl.concat(frames) if frames else pl.DataFrame()
 
 
 def paired_table(study: StudyDir) -> pl.DataFrame:

@@ -64,12 +64,14 @@ def _rate_bars(
     labels: list[str],
     table: pl.DataFrame,
     trials: str,
-    reference: float,
+    reference: float | None,
     reference_label: str,
+    rate_column: str = "win_rate",
+    rate_name: str = "win rate",
 ) -> None:
-    """Horizontal win-rate bars with Wilson error bars, first row on top, a dashed reference line,
-    and each bar's rate, interval and number of trials written right of the plot."""
-    rate = table["win_rate"].to_numpy()
+    """Horizontal rate bars with Wilson error bars, first row on top, a dashed reference line
+    (if any), and each bar's rate, interval and number of trials written right of the plot."""
+    rate = table[rate_column].to_numpy()
     low = table["ci_low"].to_numpy()
     high = table["ci_high"].to_numpy()
     rows = np.arange(len(labels))
@@ -84,14 +86,15 @@ def _rate_bars(
             va="center",
             fontsize=9,
         )
-    ax.axvline(reference, color="black", linestyle="--", linewidth=1, label=reference_label)
+    if reference is not None:
+        ax.axvline(reference, color="black", linestyle="--", linewidth=1, label=reference_label)
+        ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=9)
     ax.set_yticks(rows, labels)
     ax.invert_yaxis()
-    right = np.nanmax([*high, reference])
+    right = np.nanmax([*high, 0.0 if reference is None else reference])
     ax.set_xlim(0, min(1.0, right * 1.1) if right > 0 else 1.0)
     ax.xaxis.set_major_formatter(PercentFormatter(1.0))
-    ax.set_xlabel("win rate (bars: 95% Wilson confidence interval)")
-    ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), fontsize=9)
+    ax.set_xlabel(f"{rate_name} (bars: 95% Wilson confidence interval)")
 
 
 def seat_winrate_figure(seats: pl.DataFrame, players: int) -> Figure:
@@ -241,6 +244,22 @@ def matchup_figure(matchups: pl.DataFrame, players: int) -> Figure:
     ax.set_ylabel("strategy whose win rate is shown")
     colorbar = fig.colorbar(image, ax=ax, format=PercentFormatter(1.0))
     colorbar.set_label("win rate of the row strategy")
+    return fig
+
+
+def category_figure(shares: pl.DataFrame, doc: str) -> Figure:
+    """``outcomes.category_shares`` of one game column as a page titled by what it records."""
+    fig = page(
+        doc[:1].upper() + doc[1:],
+        f"The share of all {int(shares['total'][0]):,} games in which the game recorded each "
+        "value, with its 95% confidence interval: how games end, and how often each ending "
+        "happens at this table.",
+    )
+    ax = _plot_axes(fig)
+    labels = [wrap_label(value) for value in shares["value"]]
+    _rate_bars(
+        ax, labels, shares, "games", None, "", rate_column="share", rate_name="share of games"
+    )
     return fig
 
 

@@ -17,10 +17,12 @@ from analyses.dataset import Run, load_run
 from analyses.impact import impact
 from analyses.length import game_length
 from analyses.metrics import ludii_metrics
+from analyses.outcomes import category_columns, category_shares
 from analyses.seat_stats import seat_stat_means, winner_stat_means
 from analyses.winrates import by_seat, by_strategy, convergence, matchup_matrix, seat_advantage
 from reports.figures import (
     card_impact_figures,
+    category_figure,
     convergence_figure,
     game_length_figure,
     impact_figure,
@@ -115,6 +117,8 @@ def run_pages(run: Run) -> list[Figure]:
     if not matchups.is_empty():  # a lineup of one label has no pairs to compare
         pages.append(matchup_figure(matchups, run.players))
     pages.append(game_length_figure(game_length(run)))
+    for column in category_columns(run):
+        pages.append(category_figure(category_shares(run, column["name"]), column["doc"]))
     stats = seat_stat_means(run)
     if len(stats.columns) > 2:  # the game declares numeric per-seat columns
         pages.append(seat_stats_figure(stats, run.info["columns"]["seat"]))

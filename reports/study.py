@@ -6,10 +6,19 @@ from pathlib import Path
 
 import numpy as np
 import polars as pl
+from matplotlib import colormaps
 from matplotlib.figure import Figure
+from matplotlib.ticker import PercentFormatter
 
 from analyses.ratings import bradley_terry, pooled_matchups
-from analyses.study import StudyDir, load_study_dir, paired_table, rating_pools, summary_table
+from analyses.study import (
+    StudyDir,
+    category_table,
+    load_study_dir,
+    paired_table,
+    rating_pools,
+    summary_table,
+)
 from reports.figures import (
     TITLE_SIZE,
     _legend_outside,
@@ -97,6 +106,39 @@ def stat_response_figure(summary: pl.DataFrame, axes: list[str], axis: str) -> F
     return fig
 
 
+def category_study_figure(table: pl.DataFrame) -> Figure:
+    """``study.category_table`` rows of one column: a stacked bar of value shares per cell."""
+    doc = table["doc"][0]
+    fig = page(
+        f"{doc[:1].upper() + doc[1:]}, cell by cell",
+        "Each bar is one cell of the study, split into the share of its games that ended with "
+        "each value (printed when at least 4%); the cell's swept values are on the left. Compare "
+        "bars to see how the swept settings change how games end.",
+    )
+    ax = _plot_axes(fig)
+    cells = list(dict.fromkeys(table["cell"]))
+    values = list(dict.fromkeys(table.sort("games", descending=True)["value"]))
+    left = np.zeros(len(cells))
+    colors = [colormaps["tab10"](k % 10) for k in range(len(values))]
+    for value, color in zip(values, colors, strict=True):
+        rows = table.filter(pl.col("value") == value)
+        share_of = dict(zip(rows["cell"], rows["share"], strict=True))
+        shares = np.array([share_of.get(cell, 0.0) for cell in cells])
+        ax.barh(range(len(cells)), shares, left=left, color=color, height=0.6, label=value)
+        for row, (start, share) in enumerate(zip(left, shares, strict=True)):
+            if share >= 0.04:
+                ax.text(start + share / 2, row, f"{100 * share:.0f}%", ha="center", va="center",
+                        fontsize=7)  # fmt: skip
+        left += shares
+    ax.set_yticks(range(len(cells)), [wrap_label(cell, 30) for cell in cells], fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlim(0, 1)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.set_xlabel("share of the cell's games")
+    _legend_outside(ax)
+    return fig
+
+
 def forest_figure(paired: pl.DataFrame) -> Figure:
     """Paired differences arm − baseline with 95% intervals, one row per cell and focal."""
     rows = paired.head(MAX_FOREST_ROWS)
@@ -177,6 +219,10 @@ def study_pages(study: StudyDir, summary: pl.DataFrame) -> list[Figure]:
         pages.append(response_figure(summary, study.axes, axis, "seat"))
         if any(column.startswith("mean_") for column in summary.columns):
             pages.append(stat_response_figure(summary, study.axes, axis))
+    categories = category_table(study)
+    if len(categories):
+        for _, rows in categories.group_by("column", maintain_order=True):
+            pages.append(category_study_figure(rows))
     paired = paired_table(study)
     if not paired.is_empty():
         pages.append(forest_figure(paired))

@@ -87,6 +87,8 @@ def make_fake_run(
         columns[f"s{k}_start_card0"] = pa.array([CARDS[c] for c in card0[:, k]]).dictionary_encode()
         columns[f"s{k}_start_card1"] = pa.array([CARDS[c] for c in card1[:, k]]).dictionary_encode()
     columns["challenges"] = pa.array(rng.integers(0, 9, size=games).astype(np.int32), pa.int32())
+    ending = np.where(truncated, "turn cap", np.where(rng.random(games) < 0.7, "wipe-out", "race"))
+    columns["end"] = pa.array(ending.tolist()).dictionary_encode()
     table = pa.table(columns)
 
     run_dir = tmp_path / "run"
@@ -109,7 +111,10 @@ def make_fake_run(
         },
         "lineup": lineup,
         "columns": {
-            "game": [{"name": "challenges", "doc": "challenges made in the game"}],
+            "game": [
+                {"name": "challenges", "doc": "challenges made in the game"},
+                {"name": "end", "doc": "what ended the game"},
+            ],
             "seat": [{"name": "coins", "doc": "coins held at the end"}],
         },
         "impact": [{"title": "starting character", "columns": ["start_card0", "start_card1"]}],

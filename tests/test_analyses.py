@@ -376,3 +376,20 @@ def test_winner_stat_means_match_a_direct_average(tmp_path):
         assert row["winning_seats"] == pytest.approx(column[seats["won"] == 1].mean())
         assert row["other_seats"] == pytest.approx(column[seats["won"] == 0].mean())
         assert row["winning_seats"] != pytest.approx(row["other_seats"])
+
+
+def test_category_shares_count_each_ending_with_wilson_intervals(tmp_path):
+    from analyses.outcomes import category_columns, category_shares
+    from analyses.stats import wilson_interval
+
+    run = load_run(make_fake_run(tmp_path, players=3, games=3000))
+    assert [c["name"] for c in category_columns(run)] == ["end"]  # numeric columns left out
+    shares = category_shares(run, "end")
+    frame = pd.concat([pd.read_parquet(p) for p in sorted(tmp_path.rglob("part-*.parquet"))])
+    expected = frame["end"].astype(str).value_counts()
+    assert dict(zip(shares["value"], shares["games"], strict=True)) == expected.to_dict()
+    assert shares["games"].to_list() == sorted(expected, reverse=True)
+    assert shares["share"].sum() == pytest.approx(1.0)
+    assert shares.filter(pl.col("value") == "turn cap")["games"][0] == frame["truncated"].sum()
+    for row in shares.iter_rows(named=True):
+        assert (row["ci_low"], row["ci_high"]) == wilson_interval(row["games"], 3000)
