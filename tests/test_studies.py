@@ -196,6 +196,10 @@ def test_compare_refuses_different_seeds(tmp_path):
             ],
         ),
         ("power-seat-advantage.toml", ["Win rate by seat against players"]),
+        (
+            "power-struggle-event-order.toml",
+            ["Paired differences between arms", "What strategies do, against players"],
+        ),
     ],
 )
 def test_shipped_study_runs_end_to_end(tmp_path, name, expected):
