@@ -1016,7 +1016,8 @@ def attack_cancelled(st, cards, rules, sids, prm, rng, trace):
 # --- a turn and a game ----------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+# Inlined into take_turn: a call passing all the game's arrays costs as much as a simple move.
+@njit(cache=True, _nrt=False, inline="always")
 def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
     """Pay for and carry out a legal move of the player on turn."""
     paid = move_cost(st, cards, rules, seat, kind, a, b)
@@ -1148,21 +1149,25 @@ def setup(st, cards, rules, rng, trace):
         st[LOC + card] = UNUSED
         st[OWNER + card] = -1
         st[HOST + card] = -1
+    # Each stack in card id order (one pass over the ids, STACK_END growing), then shuffled.
     pos = 0
     for level in range(1, N_LEVELS + 1):
-        start = pos
-        for card in range(MAX_CARDS):
-            if cards[card, C_TYPE] != NO_TYPE and cards[card, C_LEVEL] == level:
-                st[DECK + pos] = card
-                st[LOC + card] = IN_STACK
-                pos += 1
-        for i in range(pos - 1, start, -1):  # Fisher-Yates
+        st[STACK_TOP + level - 1] = pos
+        st[STACK_END + level - 1] = pos
+        pos += cards[SET_ROW, S_LEVEL_COUNT + level - 1]
+    for card in range(MAX_CARDS):
+        if cards[card, C_TYPE] != NO_TYPE:
+            end = STACK_END + cards[card, C_LEVEL] - 1
+            st[DECK + st[end]] = card
+            st[end] += 1
+            st[LOC + card] = IN_STACK
+    for level in range(1, N_LEVELS + 1):
+        start = st[STACK_TOP + level - 1]
+        for i in range(st[STACK_END + level - 1] - 1, start, -1):  # Fisher-Yates
             j = start + rand_below(rng, i - start + 1)
             swap = st[DECK + i]
             st[DECK + i] = st[DECK + j]
             st[DECK + j] = swap
-        st[STACK_TOP + level - 1] = start
-        st[STACK_END + level - 1] = pos
     starting = np.int64(rules[R_STARTING_FOLLOWERS])
     st[SUPPLY] = np.int64(rules[R_FOLLOWERS]) - 2 * starting
     st[POOL] = np.int64(rules[R_DAMAGE_COUNTERS])

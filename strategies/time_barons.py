@@ -8,6 +8,11 @@ the command line. ``random`` picks uniformly among the legal moves.
 
 A seat sees the public state (sites, followers, damage, levels, stack sizes, the discard pile,
 hand sizes) and its own hand, never the opponent's hand or the stacks' order.
+
+Speed: the valuations run for every option of every step. The functions marked
+``inline="always"`` are called for each option (or per decision with all the game's arrays):
+numba passes every array argument as 7-9 machine words, so such a call costs about as much as
+the work it does; inlined into their callers, they cost nothing to call.
 """
 
 from numba import njit
@@ -204,7 +209,7 @@ def max_requirement(st, cards, site):
     return cards[site, C_MAX_FOLLOWERS]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def effects_value(prm, seat, st, cards, source, base, n_effects):
     """What the effects at ``cards[source, base:]`` are worth to ``seat`` now."""
     other = 1 - seat
@@ -263,7 +268,7 @@ def effects_value(prm, seat, st, cards, source, base, n_effects):
     return value
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def site_card_value(prm, seat, st, cards, card):
     """A site in play is a lasting asset: twice w_site, plus its passives."""
     value = 2.0 * prm[seat, W_SITE]
@@ -279,7 +284,7 @@ def site_card_value(prm, seat, st, cards, card):
     return value
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def attachment_choice(prm, seat, st, cards, card):
     """(value, target site) of an attachment: a harmful one goes on the opponent's site it hurts
     most, a helpful one on the own site with the most followers."""
@@ -322,6 +327,14 @@ def attachment_choice(prm, seat, st, cards, card):
 
 
 @njit(cache=True, _nrt=False)
+def own_turn_ability(cards, site, ability, budget):
+    """Is the site's ``ability`` usable on the owner's turn for at most ``budget`` actions
+    (its follower requirement and once-per-turn use aside)?"""
+    base = C_ABILITIES + ABILITY_WIDTH * ability
+    return cards[site, base + A_TRIGGER] == NO_TRIGGER and cards[site, base + A_COST] <= budget
+
+
+@njit(cache=True, _nrt=False)
 def best_ability(prm, seat, st, cards, site, budget):
     """(value, ability) of the site's best own-turn ability costing at most ``budget`` actions,
     ignoring its follower requirement; (0, -1) if none is worth anything."""
@@ -330,9 +343,9 @@ def best_ability(prm, seat, st, cards, site, budget):
     if is_disabled(st, site):
         return best, chosen
     for ability in range(cards[site, C_N_ABILITIES]):
-        base = C_ABILITIES + ABILITY_WIDTH * ability
-        if cards[site, base + A_TRIGGER] != NO_TRIGGER or cards[site, base + A_COST] > budget:
+        if not own_turn_ability(cards, site, ability, budget):
             continue
+        base = C_ABILITIES + ABILITY_WIDTH * ability
         value = effects_value(
             prm, seat, st, cards, site, base + A_EFFECTS, cards[site, base + A_N_EFFECTS]
         )
@@ -375,32 +388,59 @@ def spare(st, cards, seat, i):
     return max(0, st[ARRANGE + i] - max_requirement(st, cards, site_at(st, seat, i)))
 
 
-@njit(cache=True, _nrt=False)
-def plan_relocation(prm, seat, st, cards, budget):
-    """Write into ARRANGE the arrangement that enables the most valuable ability not yet
-    usable (with ``budget`` actions left to use it), moving followers other sites do not need,
-    largest spare first; return that ability's value (0: none)."""
+@njit(cache=True, _nrt=False, inline="always")
+def relocation_target(prm, seat, st, cards, budget):
+    """(value, index among the seat's sites, followers missing there) of the most valuable
+    ability not yet usable that a relocation would enable (with ``budget`` actions left to use
+    it) by moving followers other sites do not need; (0, -1, 0) if none."""
     n = sites_n(st, seat)
     available = 0
     for i in range(n):
-        st[ARRANGE + i] = st[FOLLOW + site_at(st, seat, i)]
-        available += spare(st, cards, seat, i)
+        site = site_at(st, seat, i)
+        available += max(0, st[FOLLOW + site] - max_requirement(st, cards, site))
     target = -1
     need = 0
     best = 0.0
+    if available == 0:
+        return best, target, need  # every site that lacks followers would stay short
     for i in range(n):
         site = site_at(st, seat, i)
-        if st[USED + site] == 1 or st[FOLLOW + site] >= max_requirement(st, cards, site):
-            continue  # nothing to enable there (checked first: best_ability is the costly part)
+        follow = st[FOLLOW + site]
+        if st[USED + site] == 1 or follow >= max_requirement(st, cards, site):
+            continue  # nothing to enable there
+        if not enables_some_ability(cards, site, follow, follow + available, budget):
+            continue  # whichever ability best_ability picks, it stays short or is usable already
         value, ability = best_ability(prm, seat, st, cards, site, budget)
         if ability < 0 or value <= best:
             continue
-        base = C_ABILITIES + ABILITY_WIDTH * ability
-        missing = cards[site, base + A_FOLLOWERS] - st[FOLLOW + site]
+        missing = cards[site, C_ABILITIES + ABILITY_WIDTH * ability + A_FOLLOWERS] - follow
         if 0 < missing <= available:  # the site lacks followers, so it has none to spare
             best = value
             target = i
             need = missing
+    return best, target, need
+
+
+@njit(cache=True, _nrt=False)
+def enables_some_ability(cards, site, follow, reachable, budget):
+    """Does one of the site's own-turn abilities costing at most ``budget`` need more than
+    ``follow`` followers but at most ``reachable``? (Checked before valuing them: valuing is
+    the costly part.)"""
+    for ability in range(cards[site, C_N_ABILITIES]):
+        required = cards[site, C_ABILITIES + ABILITY_WIDTH * ability + A_FOLLOWERS]
+        if follow < required <= reachable and own_turn_ability(cards, site, ability, budget):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def plan_relocation(prm, seat, st, cards, budget):
+    """Write into ARRANGE the arrangement of ``relocation_target``, moving followers other
+    sites do not need to the target site, largest spare first; return its value (0: none)."""
+    value, target, need = relocation_target(prm, seat, st, cards, budget)
+    n = sites_n(st, seat)
+    for i in range(n):
+        st[ARRANGE + i] = st[FOLLOW + site_at(st, seat, i)]
     while need > 0:
         donor = 0
         for i in range(1, n):
@@ -410,7 +450,7 @@ def plan_relocation(prm, seat, st, cards, budget):
         st[ARRANGE + donor] -= moved
         st[ARRANGE + target] += moved
         need -= moved
-    return best
+    return value
 
 
 @njit(cache=True, _nrt=False)
@@ -501,7 +541,7 @@ def highest_stack(st, seat):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def scripted_move(prm, seat, st, cards, rules):
     """The move with the highest value per action, or END when none is worth anything."""
     actions = st[ACTIONS]
@@ -519,13 +559,15 @@ def scripted_move(prm, seat, st, cards, rules):
             if value > best:
                 best, kind, a, b = value, GAIN, -1, -1  # where: worked out only if it stays best
         if sites_n(st, seat) > 1 and prm[seat, W_RELOCATE] > 0:
-            value = 0.5 * prm[seat, W_RELOCATE] * plan_relocation(prm, seat, st, cards, actions - 1)
+            target_value, _, _ = relocation_target(prm, seat, st, cards, actions - 1)
+            value = 0.5 * prm[seat, W_RELOCATE] * target_value
             if value > best:
                 best, kind, a, b = value, RELOCATE, -1, -1
-    if st[LEVEL + seat] < N_LEVELS and upgrade_cost(st, cards, rules, seat) <= actions:
-        value = STUCK_UPGRADE if stuck(st, seat) else prm[seat, W_UPGRADE]
-        if value > best:
-            best, kind, a, b = value, UPGRADE, -1, -1
+        # An upgrade costs at least 1 action: with none left, its cost is not worth working out.
+        if st[LEVEL + seat] < N_LEVELS and upgrade_cost(st, cards, rules, seat) <= actions:
+            value = STUCK_UPGRADE if stuck(st, seat) else prm[seat, W_UPGRADE]
+            if value > best:
+                best, kind, a, b = value, UPGRADE, -1, -1
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
         for ability in range(cards[site, C_N_ABILITIES]):
@@ -564,7 +606,7 @@ def scripted_move(prm, seat, st, cards, rules):
     return kind, a, b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_move(sid, prm, seat, st, cards, rules, rng):
     """(move, a, b) for the seat on turn; see ``move_is_legal`` for the arguments."""
     if sid == RANDOM:
@@ -676,7 +718,7 @@ def choose_recover(sid, prm, seat, st, cards, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_response(sid, prm, seat, trigger, st, cards, rules, rng):
     """(PASS, -1, -1), (REACT, card, -1) or (TRIGGERED, site, ability) answering ``trigger``;
     scripted seats make the response worth the most, random ones answer half the time."""
