@@ -96,7 +96,8 @@ from simcore.power_barons_state import (
     P_N_SPACES,
     P_TABLES,
     PAWN,
-    PAY_BY,
+    PAY_CARDS,
+    PAY_REACHED,
     PI,
     PLAYED,
     R_BASE_COST,
@@ -104,6 +105,7 @@ from simcore.power_barons_state import (
     R_MAX_TURNS,
     REMOVE,
     RESHUFFLES,
+    SCRATCH,
     SPACE_KIND,
     SPACE_TERRITORY,
     SPACES,
@@ -117,18 +119,20 @@ from simcore.power_barons_state import (
     TRACE_LEN,
     TRACE_WIDTH,
     VALUE,
+    WORD_BITS,
+    WORD_MASK,
     bank_credits,
     bases_in,
     bases_on_board,
     can_place,
     card_at,
+    colour_count,
     colour_credits,
     count_at,
     hand_count,
     hand_value,
     has_base,
     has_won,
-    highest,
     multiplier,
     recount,
     relocate,
@@ -422,34 +426,53 @@ def any_placement(st, players, owner):
 
 
 @njit(cache=True, _nrt=False)
+def has_total(st, reached, total):
+    """Total ``total`` is in the bitset of totals at st[reached]."""
+    return (st[reached + total // WORD_BITS] >> (total % WORD_BITS)) & 1 == 1
+
+
+@njit(cache=True, _nrt=False)
 def pay(seat, cost, st, trace):
     """Move the bank cards with the smallest total of at least ``cost`` to the discard pile (no
     change is given); returns (credits paid, cards paid).
 
-    A 0/1 subset sum over credits: st[PAY_BY + s] is the first card (by id) that reached total
-    s, so following s -> s - value back to 0 names distinct cards. The minimal total is below
-    cost + the largest card, which bounds the table. Cards are taken in id order (not the bank
-    list's order) because which cards pay decides how many return to the drawpile: the choice
-    must depend on the bank's contents alone.
+    A 0/1 subset sum over credits with the bank's cards in id order (not the bank list's order,
+    because which cards pay decides how many return to the drawpile: the choice must depend on
+    the bank's contents alone). The totals reached after each card are a bitset (PAY_REACHED):
+    those before it, and those shifted by its value. The minimal total is below cost + the
+    largest card, which bounds the sets. Following a total back through the first card that
+    reached it (s -> s - value, down to 0) names distinct cards.
     """
-    size = cost + MAX_CARD_VALUE
-    for s in range(size):
-        st[PAY_BY + s] = -1
-    st[PAY_BY] = MAX_CARDS  # total 0: reached by no card
+    words = (cost + MAX_CARD_VALUE + WORD_BITS - 1) // WORD_BITS
+    for w in range(words):
+        st[PAY_REACHED + w] = 0
+    st[PAY_REACHED] = 1  # total 0, before any card
+    n = 0
     for card in range(st[N_CARDS]):
         if st[LOC + card] != BANK + seat:
             continue
-        credits = st[VALUE + card]
-        for s in range(size - 1, credits - 1, -1):
-            if st[PAY_BY + s] == -1 and st[PAY_BY + s - credits] != -1:
-                st[PAY_BY + s] = card
+        st[PAY_CARDS + n] = card
+        before = PAY_REACHED + words * n
+        after = before + words
+        whole, part = divmod(st[VALUE + card], WORD_BITS)
+        for w in range(words):
+            shifted = 0
+            if w >= whole:
+                shifted = (st[before + w - whole] << part) & WORD_MASK
+            if w > whole:
+                shifted |= st[before + w - whole - 1] >> (WORD_BITS - part)
+            st[after + w] = st[before + w] | shifted
+        n += 1
     total = cost
-    while st[PAY_BY + total] == -1:
+    while not has_total(st, PAY_REACHED + words * n, total):
         total += 1
     s = total
     cards = 0
     while s > 0:
-        card = st[PAY_BY + s]
+        first = 0  # the first card after which s was reached
+        while not has_total(st, PAY_REACHED + words * (first + 1), s):
+            first += 1
+        card = st[PAY_CARDS + first]
         s -= st[VALUE + card]
         move_card(card, DISCARD, M_PAY, st, trace)
         cards += 1
@@ -523,7 +546,7 @@ def take(seat, kind, players, st, rules, sids, prm, rng, trace):
             card = strategy.choose_steal(sids[seat], seat, victim, st, rng)
             if not in_hand(st, victim, card):
                 raise ValueError("strategy stole a card the victim does not hold")
-    elif highest(st, HAND + victim, asked) >= 0:
+    elif colour_count(st, HAND + victim, asked) > 0:
         card = strategy.choose_give(sids[victim], prm, victim, asked, st, rng)
         if not in_hand(st, victim, card) or st[COLOUR + card] != asked:
             raise ValueError("strategy gave a card it does not hold or of another colour")
@@ -583,9 +606,8 @@ def behind_by(st, side):
 @njit(cache=True, _nrt=False)
 def holds_unplayed_colour(st, seat):
     """``seat`` holds a Power Card of a colour that has not had its round yet."""
-    for i in range(count_at(st, HAND + seat)):
-        card_colour = st[COLOUR + card_at(st, HAND + seat, i)]
-        if card_colour != PI and not (st[CH_DONE] >> card_colour) & 1:
+    for card_colour in range(N_TYPES):
+        if colour_count(st, HAND + seat, card_colour) > 0 and not (st[CH_DONE] >> card_colour) & 1:
             return True
     return False
 
@@ -736,7 +758,7 @@ def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
         lead_colour, lead = strategy.choose_lead(sids[attacker], attacker, st, rules, rng)
         check_lead(attacker, lead_colour, lead, st)
         follow = -1
-        if highest(st, HAND + defender, lead_colour) >= 0:
+        if colour_count(st, HAND + defender, lead_colour) > 0:
             follow = strategy.choose_follow(sids[defender], defender, lead_colour, st, rng)
             if not in_hand(st, defender, follow) or st[COLOUR + follow] != lead_colour:
                 raise ValueError("strategy did not follow with a card of the led colour")
@@ -815,7 +837,7 @@ def take_turn(seat, players, st, rules, sids, prm, rng, trace):
 def set_up(players, st, rules, rng, trace):
     """The table from the prepared components; supplies, pawns on their owners' INVESTMENTS PAY
     OFF spaces; hand_size cards dealt to each player, one at a time clockwise from seat 0."""
-    st[:] = 0
+    st[:SCRATCH] = 0  # the scratch areas are written before they are read
     n_cards = np.int64(rules[P_N_CARDS])
     n_spaces = np.int64(rules[P_N_SPACES])
     st[N_CARDS] = n_cards

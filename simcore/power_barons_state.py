@@ -11,9 +11,10 @@ numba function touches costs reference counting on each call). It has two parts:
   value, each space's kind and territory, and the deck's count and total value per colour;
 * the **play** state: each card's location (``LOC``: every card is in exactly one place, so cards
   are conserved by construction) with, kept in step by ``relocate``, each location's count,
-  credits and list of cards (queries read a hand, not the deck), the pawns, each seat's Power
-  Base supply and the bases on the board, the challenge in progress, game and per-seat
-  statistics, the purchase and strategy scratch areas and the trace length.
+  credits and list of cards (queries read a hand, not the deck), its count and credits per
+  colour, and each hand ranked (a decision reads the few cards it needs, not the whole hand),
+  the pawns, each seat's Power Base supply and the bases on the board, the challenge in
+  progress, game and per-seat statistics, the purchase scratch area and the trace length.
 
 Card ids are positions in the components file's deck (colours in COLOURS order, then the
 Political Influence cards), 0 .. n_cards-1. Seat k owns territory k.
@@ -91,7 +92,15 @@ COUNT_AT = LOC + MAX_CARDS  # st[COUNT_AT + location]: cards there
 CREDITS_AT = COUNT_AT + N_LOCATIONS  # st[CREDITS_AT + location]: their face value
 MEMBER = CREDITS_AT + N_LOCATIONS  # st[MEMBER + MAX_CARDS * location + i]: its i-th card
 SLOT = MEMBER + MAX_CARDS * N_LOCATIONS  # st[SLOT + card]: the card's i in its location
-PAWN = SLOT + MAX_CARDS  # st[PAWN + seat]: board space
+COLOUR_COUNT_AT = SLOT + MAX_CARDS  # st[COLOUR_COUNT_AT + N_COLOURS * location + colour]
+COLOUR_CREDITS_AT = COLOUR_COUNT_AT + N_COLOURS * N_LOCATIONS  # the same, their face value
+# st[RANKED + RUN * (N_COLOURS * seat + colour) + i], i < the colour's count in the hand: the
+# seat's cards of that colour from the highest down (the order of outranks), so that a colour's
+# highest and lowest cards are the ends of its run. A hand holds at most hand_size cards plus
+# the draws of one INVESTMENTS PAY OFF (one per base there) before it banks back down.
+RUN = MAX_HAND_SIZE + N_TYPES
+RANKED = COLOUR_CREDITS_AT + N_COLOURS * N_LOCATIONS
+PAWN = RANKED + RUN * N_COLOURS * MAX_PLAYERS  # st[PAWN + seat]: board space
 SUPPLY = PAWN + MAX_PLAYERS  # st[SUPPLY + N_TYPES * seat + type]: bases not on the board
 BASES = SUPPLY + N_TYPES * MAX_PLAYERS  # st[BASES + 16 * owner + 4 * territory + type]: 0/1
 # The challenge in progress.
@@ -110,14 +119,20 @@ EMPTY_DRAWS = RESHUFFLES + 1
 N_GAME_STATS = 2
 STATS = RESHUFFLES + N_GAME_STATS  # st[STATS + N_SEAT_STATS * seat + stat]
 N_SEAT_STATS = 15
-PAY_BY = STATS + N_SEAT_STATS * MAX_PLAYERS  # purchase scratch: st[PAY_BY + credits]
-# Strategy scratch (strategies.power_barons.mark_hand): a hand's highest and lowest card of each
-# colour and its second-best Political Influence card, as card ids (-1: none).
-HIGH = PAY_BY + MAX_BASE_COST + MAX_CARD_VALUE  # st[HIGH + colour]
-LOW = HIGH + N_COLOURS  # st[LOW + colour]
-SECOND_PI = LOW + N_COLOURS
-TRACE_LEN = SECOND_PI + 1
-STATE_SIZE = TRACE_LEN + 1
+TRACE_LEN = STATS + N_SEAT_STATS * MAX_PLAYERS
+# Scratch areas, written before they are read (set-up does not clear them).
+SCRATCH = TRACE_LEN + 1
+# Purchase scratch (simcore.power_barons.pay): the bank's cards in id order (st[PAY_CARDS + k]),
+# and the totals reached before the first card and after each as bitsets of 32-bit words (in
+# int64 entries, so that shifts never reach the sign bit): total s is reached after k cards when
+# bit s % 32 of st[PAY_REACHED + words * k + s // 32] is set, ``words`` (up to PAY_WORDS) being
+# what the price needs.
+WORD_BITS = 32
+WORD_MASK = (1 << WORD_BITS) - 1
+PAY_WORDS = (MAX_BASE_COST + MAX_CARD_VALUE + WORD_BITS - 1) // WORD_BITS
+PAY_CARDS = SCRATCH  # st[PAY_CARDS + k]
+PAY_REACHED = PAY_CARDS + MAX_CARDS
+STATE_SIZE = PAY_REACHED + PAY_WORDS * (MAX_CARDS + 1)
 
 # --- trace events -----------------------------------------------------------------------------
 # One int64 row of TRACE_WIDTH per event: [event, a, b, c, d, e, f, g]; unused fields are 0.
@@ -166,12 +181,61 @@ def card_at(st, loc, i):
 
 
 @njit(cache=True, _nrt=False)
+def is_hand(loc):
+    return HAND <= loc < HAND + MAX_PLAYERS
+
+
+@njit(cache=True, _nrt=False)
+def run_start(seat, card_colour):
+    """Where ``seat``'s run of ``card_colour`` starts in ``st`` (see RANKED)."""
+    return RANKED + RUN * (N_COLOURS * seat + card_colour)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _rank_in(st, card, seat):
+    """Insert ``card`` into its colour's run in ``seat``'s hand, before it is counted there."""
+    card_colour = st[COLOUR + card]
+    first = run_start(seat, card_colour)
+    i = colour_count(st, HAND + seat, card_colour)
+    if i == RUN:
+        raise ValueError("more cards of one colour in a hand than its run holds")
+    while i > 0 and outranks(st, card, st[first + i - 1]):
+        st[first + i] = st[first + i - 1]
+        i -= 1
+    st[first + i] = card
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _rank_out(st, card, seat):
+    """Take ``card`` out of its colour's run in ``seat``'s hand, before it is uncounted there."""
+    card_colour = st[COLOUR + card]
+    first = run_start(seat, card_colour)
+    i = 0
+    while st[first + i] != card:
+        i += 1
+    for j in range(i, colour_count(st, HAND + seat, card_colour) - 1):
+        st[first + j] = st[first + j + 1]
+
+
+@njit(cache=True, _nrt=False)
+def _count(st, card, loc, sign):
+    """Add (``sign`` 1) or take away (-1) ``card`` in ``loc``'s counts and credits."""
+    credits = st[VALUE + card]
+    by_colour = N_COLOURS * loc + st[COLOUR + card]
+    st[COUNT_AT + loc] += sign
+    st[CREDITS_AT + loc] += sign * credits
+    st[COLOUR_COUNT_AT + by_colour] += sign
+    st[COLOUR_CREDITS_AT + by_colour] += sign * credits
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def _append(st, card, to):
     i = st[COUNT_AT + to]
     st[MEMBER + MAX_CARDS * to + i] = card
     st[SLOT + card] = i
-    st[COUNT_AT + to] = i + 1
-    st[CREDITS_AT + to] += st[VALUE + card]
+    if is_hand(to):
+        _rank_in(st, card, to - HAND)
+    _count(st, card, to, 1)
     st[LOC + card] = to
 
 
@@ -182,17 +246,22 @@ def relocate(st, card, to):
     last = st[MEMBER + MAX_CARDS * here + st[COUNT_AT + here] - 1]
     st[MEMBER + MAX_CARDS * here + st[SLOT + card]] = last
     st[SLOT + last] = st[SLOT + card]
-    st[COUNT_AT + here] -= 1
-    st[CREDITS_AT + here] -= st[VALUE + card]
+    if is_hand(here):
+        _rank_out(st, card, here - HAND)
+    _count(st, card, here, -1)
     _append(st, card, to)
 
 
 @njit(cache=True, _nrt=False)
 def recount(st):
-    """Rebuild the per-location lists, counts and credits from LOC (set-up, tests)."""
+    """Rebuild the per-location lists, counts, credits and ranked hands from LOC (set-up,
+    tests)."""
     for loc in range(N_LOCATIONS):
         st[COUNT_AT + loc] = 0
         st[CREDITS_AT + loc] = 0
+        for card_colour in range(N_COLOURS):
+            st[COLOUR_COUNT_AT + N_COLOURS * loc + card_colour] = 0
+            st[COLOUR_CREDITS_AT + N_COLOURS * loc + card_colour] = 0
     for card in range(st[N_CARDS]):
         _append(st, card, st[LOC + card])
 
@@ -209,28 +278,65 @@ def credits_at(st, loc):
 
 
 @njit(cache=True, _nrt=False)
-def best_values(st, loc):
-    """The highest card value of each colour at ``loc`` (0 where none), in one pass."""
-    b0 = 0
-    b1 = 0
-    b2 = 0
-    b3 = 0
-    b4 = 0
-    for i in range(st[COUNT_AT + loc]):
-        card = card_at(st, loc, i)
-        v = st[VALUE + card]
-        c = st[COLOUR + card]
-        if c == 0:
-            b0 = max(b0, v)
-        elif c == 1:
-            b1 = max(b1, v)
-        elif c == 2:
-            b2 = max(b2, v)
-        elif c == 3:
-            b3 = max(b3, v)
-        else:
-            b4 = max(b4, v)
-    return (b0, b1, b2, b3, b4)
+def colour_count(st, loc, card_colour):
+    """Cards of ``card_colour`` at ``loc``."""
+    return st[COLOUR_COUNT_AT + N_COLOURS * loc + card_colour]
+
+
+@njit(cache=True, _nrt=False)
+def colour_credits(st, loc, card_colour):
+    """Face value of the cards of ``card_colour`` at ``loc``."""
+    return st[COLOUR_CREDITS_AT + N_COLOURS * loc + card_colour]
+
+
+@njit(cache=True, _nrt=False)
+def colour_run(st, seat, card_colour):
+    """(first, n): ``seat``'s cards of ``card_colour`` are st[first] (its highest) to
+    st[first + n - 1]."""
+    return run_start(seat, card_colour), colour_count(st, HAND + seat, card_colour)
+
+
+@njit(cache=True, _nrt=False)
+def highest(st, seat, card_colour):
+    """``seat``'s highest card of ``card_colour`` (ties: lowest id), or -1."""
+    first, n = colour_run(st, seat, card_colour)
+    return st[first] if n > 0 else -1
+
+
+@njit(cache=True, _nrt=False)
+def lowest(st, seat, card_colour):
+    """``seat``'s lowest card of ``card_colour`` (ties: lowest id), or -1."""
+    first, n = colour_run(st, seat, card_colour)
+    return st[lowest_slot(st, first, n)] if n > 0 else -1
+
+
+@njit(cache=True, _nrt=False)
+def lowest_slot(st, first, n):
+    """Where the lowest card of the run st[first : first + n] (n > 0) is: the first of its cards
+    of the lowest value, as ties go to the lowest id."""
+    low = first + n - 1
+    while low > first and st[VALUE + st[low - 1]] == st[VALUE + st[low]]:
+        low -= 1
+    return low
+
+
+@njit(cache=True, _nrt=False)
+def best_value(st, seat, card_colour):
+    """The value of ``seat``'s highest card of ``card_colour`` (0 if none)."""
+    card = highest(st, seat, card_colour)
+    return st[VALUE + card] if card >= 0 else 0
+
+
+@njit(cache=True, _nrt=False)
+def best_values(st, seat):
+    """The highest card value of each colour in ``seat``'s hand (0 where none)."""
+    return (
+        best_value(st, seat, 0),
+        best_value(st, seat, 1),
+        best_value(st, seat, 2),
+        best_value(st, seat, 3),
+        best_value(st, seat, 4),
+    )
 
 
 @njit(cache=True, _nrt=False)
@@ -246,28 +352,6 @@ def hand_value(st, seat):
 @njit(cache=True, _nrt=False)
 def bank_credits(st, seat):
     return credits_at(st, BANK + seat)
-
-
-@njit(cache=True, _nrt=False)
-def highest(st, loc, card_colour):
-    """The highest card of ``card_colour`` at ``loc`` (ties: lowest id), or -1."""
-    best = -1
-    for i in range(st[COUNT_AT + loc]):
-        card = card_at(st, loc, i)
-        if st[COLOUR + card] == card_colour and (best < 0 or outranks(st, card, best)):
-            best = card
-    return best
-
-
-@njit(cache=True, _nrt=False)
-def lowest(st, loc, card_colour):
-    """The lowest card of ``card_colour`` at ``loc`` (ties: lowest id), or -1."""
-    low = -1
-    for i in range(st[COUNT_AT + loc]):
-        card = card_at(st, loc, i)
-        if st[COLOUR + card] == card_colour and (low < 0 or ranks_below(st, card, low)):
-            low = card
-    return low
 
 
 @njit(cache=True, _nrt=False)
@@ -348,17 +432,6 @@ def progress(st, players, seat):
 @njit(cache=True, _nrt=False)
 def has_won(st, players, seat):
     return progress(st, players, seat) == (players - 1) * types_to_win(players)
-
-
-@njit(cache=True, _nrt=False)
-def colour_credits(st, loc, card_colour):
-    """Face value of the cards of ``card_colour`` at ``loc``."""
-    total = 0
-    for i in range(st[COUNT_AT + loc]):
-        card = card_at(st, loc, i)
-        if st[COLOUR + card] == card_colour:
-            total += st[VALUE + card]
-    return total
 
 
 @njit(cache=True, _nrt=False)

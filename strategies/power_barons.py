@@ -21,14 +21,11 @@ from simcore.power_barons_state import (
     DECK_COUNT,
     DECK_TOTAL,
     HAND,
-    HIGH,
-    LOW,
     N_CARDS,
     N_COLOURS,
     N_TERRITORIES,
     N_TYPES,
     PI,
-    SECOND_PI,
     VALUE,
     bank_credits,
     bases_in,
@@ -36,13 +33,16 @@ from simcore.power_barons_state import (
     best_values,
     can_place,
     card_at,
+    colour_count,
     colour_credits,
+    colour_run,
     count_at,
     hand_count,
     hand_value,
     has_base,
     highest,
     lowest,
+    lowest_slot,
     multiplier,
     outranks,
     progress,
@@ -233,40 +233,62 @@ def useful(st, players, me, territory, base_type):
 
 
 @njit(cache=True, _nrt=False)
-def mark_hand(st, seat):
-    """One pass over ``seat``'s hand: st[HIGH + colour] and st[LOW + colour] are its highest and
-    lowest card of each colour, st[SECOND_PI] its second-best Political Influence card (card
-    ids, -1 for none; ties go to the lower id)."""
+def highest_card(st, seat):
+    """``seat``'s highest card (ties: lowest id), or -1."""
+    best = -1
     for card_colour in range(N_COLOURS):
-        st[HIGH + card_colour] = -1
-        st[LOW + card_colour] = -1
-    st[SECOND_PI] = -1
-    for i in range(hand_count(st, seat)):
-        card = card_at(st, HAND + seat, i)
-        card_colour = st[COLOUR + card]
-        high = st[HIGH + card_colour]
-        if high < 0 or outranks(st, card, high):
-            st[HIGH + card_colour] = card
-            if card_colour == PI:
-                st[SECOND_PI] = high
-        elif card_colour == PI and (st[SECOND_PI] < 0 or outranks(st, card, st[SECOND_PI])):
-            st[SECOND_PI] = card
-        low = st[LOW + card_colour]
-        if low < 0 or ranks_below(st, card, low):
-            st[LOW + card_colour] = card
+        card = highest(st, seat, card_colour)
+        if card >= 0 and (best < 0 or outranks(st, card, best)):
+            best = card
+    return best
 
 
 @njit(cache=True, _nrt=False)
-def keep_priority(st, card):
-    """Hint 1, after mark_hand: 3 for the best card of each colour and the two best Political
-    Influence cards, 2 for a colour's lowest card when the colour has another (a decoy to give
-    away instead of a good card), else 1."""
-    card_colour = st[COLOUR + card]
-    if st[HIGH + card_colour] == card or (card_colour == PI and st[SECOND_PI] == card):
-        return 3
-    if card_colour != PI and st[LOW + card_colour] == card:
-        return 2
-    return 1
+def lowest_card(st, seat):
+    """``seat``'s lowest card (ties: lowest id), or -1."""
+    low = -1
+    for card_colour in range(N_COLOURS):
+        card = lowest(st, seat, card_colour)
+        if card >= 0 and (low < 0 or ranks_below(st, card, low)):
+            low = card
+    return low
+
+
+@njit(cache=True, _nrt=False)
+def bank_candidate(st, seat, card_colour):
+    """(card, keep priority) of the card hint 1 banks first among ``seat``'s cards of
+    ``card_colour``, or (-1, 4) if it has none. Keep priorities: 3 for the colour's best card
+    and the second-best Political Influence card, 2 for a Power Card colour's lowest card when
+    it is not also its best (a decoy to give away instead of a good card), else 1; the candidate
+    is the highest card of the lowest priority, found by its place in the ranked run."""
+    first, n = colour_run(st, seat, card_colour)
+    if n == 0:
+        return -1, 4
+    if card_colour == PI:
+        return (st[first + 2], 1) if n >= 3 else (st[first], 3)
+    decoy = lowest_slot(st, first, n)
+    unprotected = first + 1 if decoy != first + 1 else first + 2  # the highest other card
+    if unprotected < first + n:
+        return st[unprotected], 1
+    if decoy != first:
+        return st[decoy], 2
+    return st[first], 3
+
+
+@njit(cache=True, _nrt=False)
+def least_needed(st, seat):
+    """Hint 1's banking: the highest of ``seat``'s cards of the lowest keep priority (see
+    bank_candidate)."""
+    best = -1
+    best_priority = 4
+    for card_colour in range(N_COLOURS):
+        card, priority = bank_candidate(st, seat, card_colour)
+        if card >= 0 and (
+            priority < best_priority or (priority == best_priority and outranks(st, card, best))
+        ):
+            best = card
+            best_priority = priority
+    return best
 
 
 @njit(cache=True, _nrt=False)
@@ -283,24 +305,11 @@ def bank_choice(sid, banking, late_bases, me, st, rng):
     highest card ("late in the game, bank high-value cards")."""
     if sid == RANDOM:
         return card_at(st, HAND + me, rand_below(rng, hand_count(st, me)))
-    late = banking == BANK_HIGHEST_LATE and bases_on_board(st, me) >= late_bases
-    if banking == BANK_LOWEST or late:
-        pick = -1
-        for i in range(hand_count(st, me)):
-            card = card_at(st, HAND + me, i)
-            if pick < 0 or (ranks_below(st, card, pick) if not late else outranks(st, card, pick)):
-                pick = card
-        return pick
-    mark_hand(st, me)
-    best = -1
-    best_priority = 4
-    for i in range(hand_count(st, me)):
-        card = card_at(st, HAND + me, i)
-        priority = keep_priority(st, card)
-        if priority < best_priority or (priority == best_priority and outranks(st, card, best)):
-            best = card
-            best_priority = priority
-    return best
+    if banking == BANK_HIGHEST_LATE and bases_on_board(st, me) >= late_bases:
+        return highest_card(st, me)
+    if banking == BANK_LOWEST:
+        return lowest_card(st, me)
+    return least_needed(st, me)
 
 
 @njit(cache=True, _nrt=False)
@@ -326,7 +335,7 @@ def choose_colour_to_ask(sid, me, st, rng):
     """TAKE A POWER CARD: the colour ``me`` asks for."""
     if sid == RANDOM:
         return rand_below(rng, N_TYPES)
-    return weakest_colour(best_values(st, HAND + me))
+    return weakest_colour(best_values(st, me))
 
 
 @njit(cache=True, _nrt=False)
@@ -342,8 +351,8 @@ def give_choice(sid, give_away, me, card_colour, st, rng):
     if sid == RANDOM or give_away == GIVE_RANDOM:
         return random_card(st, HAND + me, card_colour, rng)
     if give_away == GIVE_HIGHEST:
-        return highest(st, HAND + me, card_colour)
-    return lowest(st, HAND + me, card_colour)
+        return highest(st, me, card_colour)
+    return lowest(st, me, card_colour)
 
 
 @njit(cache=True, _nrt=False)
@@ -367,12 +376,7 @@ def choose_steal(sid, me, victim, st, rng):
     """SPY AND STEAL: the card ``me`` takes from ``victim``'s hand (not empty): the highest."""
     if sid == RANDOM:
         return card_at(st, HAND + victim, rand_below(rng, hand_count(st, victim)))
-    best = -1
-    for i in range(hand_count(st, victim)):
-        card = card_at(st, HAND + victim, i)
-        if best < 0 or outranks(st, card, best):
-            best = card
-    return best
+    return highest_card(st, victim)
 
 
 @njit(cache=True, _nrt=False)
@@ -492,7 +496,7 @@ def choose_challenge(sid, prm, me, players, st, rng):
     """(defender, declared type, flush 0/1) for ``me``'s challenge."""
     if sid == RANDOM:
         return random_opponent(me, players, rng), rand_below(rng, N_TYPES), 0
-    best = best_values(st, HAND + me)
+    best = best_values(st, me)
     targeting = np.int64(prm[me, TARGETING])
     declare = np.int64(prm[me, DECLARE])
     if sid == FLUSHER:
@@ -543,23 +547,26 @@ def choose_lead(sid, me, st, rules, rng):
     done = st[CH_DONE]
     pick = -1
     n = 0
-    for i in range(hand_count(st, me)):
-        card = card_at(st, HAND + me, i)
-        card_colour = st[COLOUR + card]
-        if card_colour == PI or (done >> card_colour) & 1:
+    for card_colour in range(N_TYPES):
+        if (done >> card_colour) & 1:
             continue
-        n += 1
+        n += colour_count(st, HAND + me, card_colour)
         if sid == RANDOM:
             continue
-        if pick < 0:
-            pick = card
-        elif st[CH_FLUSH] == 1:  # shed the lowest card first
-            if ranks_below(st, card, pick):
+        # A colour's candidate is its lowest card when flushing (shed the lowest card first),
+        # else its highest (the one counting most).
+        if st[CH_FLUSH] == 1:
+            card = lowest(st, me, card_colour)
+            if card >= 0 and (pick < 0 or ranks_below(st, card, pick)):
                 pick = card
-        elif effective(st, rules, card) > effective(st, rules, pick) or (
-            effective(st, rules, card) == effective(st, rules, pick) and card < pick
-        ):
-            pick = card
+        else:
+            card = highest(st, me, card_colour)
+            if card >= 0 and (
+                pick < 0
+                or effective(st, rules, card) > effective(st, rules, pick)
+                or (effective(st, rules, card) == effective(st, rules, pick) and card < pick)
+            ):
+                pick = card
     if sid == RANDOM and n > 0:
         k = rand_below(rng, n)
         for i in range(hand_count(st, me)):
@@ -582,7 +589,7 @@ def choose_follow(sid, me, card_colour, st, rng):
     """The card of ``card_colour`` the defender plays (it holds one): its highest."""
     if sid == RANDOM:
         return random_card(st, HAND + me, card_colour, rng)
-    return highest(st, HAND + me, card_colour)
+    return highest(st, me, card_colour)
 
 
 @njit(cache=True, _nrt=False)
@@ -590,7 +597,7 @@ def expected_remaining(st, rules, me, mine):
     """Credits ``me`` can still add (``mine``: its real best cards) or an unseen hand would add
     on average (not ``mine``: the deck's mean per colour), in the rounds not yet played, plus
     Political Influence in a full challenge."""
-    best = best_values(st, HAND + me) if mine else (0, 0, 0, 0, 0)
+    best = best_values(st, me) if mine else (0, 0, 0, 0, 0)
     total = 0.0
     for card_colour in range(N_TYPES):
         if (st[CH_DONE] >> card_colour) & 1:
@@ -660,10 +667,9 @@ def pi_choice(sid, pi_use, me, st, rng):
     needed = theirs - mine + (1 if attacking else 0)
     enough = -1
     largest = -1
-    for i in range(hand_count(st, me)):
-        card = card_at(st, HAND + me, i)
-        if st[COLOUR + card] != PI:
-            continue
+    first, n = colour_run(st, me, PI)
+    for i in range(first, first + n):
+        card = st[i]
         if st[VALUE + card] >= needed and (enough < 0 or ranks_below(st, card, enough)):
             enough = card
         if largest < 0 or outranks(st, card, largest):
@@ -679,7 +685,7 @@ def choose_purchase(sid, me, players, st, rng):
     """(territory, type) of the base ``me`` buys (a legal placement exists). Hint 2: buy the
     bases you are unlikely to win, so the scripted players buy a needed type in their weakest
     colour, in the territory where they have the most bases."""
-    best = best_values(st, HAND + me)
+    best = best_values(st, me)
     n = 0
     best_territory = -1
     best_type = -1
