@@ -135,12 +135,14 @@ from simcore.power_the_game_state import (
     R_MAX_POWER_UNITS,
     R_MAX_ROUNDS,
     R_MISSILE_COST,
+    REGIMENT,
     RESERVE,
     RESULTS,
     ROLES,
     ROUND,
     SEA,
     SEAT_IN,
+    SHARE_LEFT,
     SHARED,
     ST_CANCELLED,
     ST_COMMANDS,
@@ -630,52 +632,68 @@ def pad_over_limit(st, rules, seat, i):
 
 
 @njit(cache=True, _nrt=False)
+def is_mercenary_move(st, c, kind, origin):
+    return (
+        st[c + CMD_ARMY] == MERCENARY_ARMY
+        and st[c + CMD_OP] == MOVE
+        and st[c + CMD_KIND] == kind
+        and st[c + CMD_FROM] == origin
+    )
+
+
+@njit(cache=True, _nrt=False)
 def mercenary_conflicts(st):
     """3-player game: mercenary moves several seats ordered for the same pieces (same kind and
-    sector) beyond how many are there are cancelled, unless all go to the same place: then the
-    first ones in execution order move the pieces and the rest are carried out with them."""
-    alive = seats_in(st)
-    for j in range(alive):
-        seat = seat_in_turn(st, j)
+    sector) beyond how many are there are cancelled, unless all go to the same place: then they
+    are SHARED, with SHARE_LEFT the pieces standing there (see ``execute_pad``)."""
+    for seat in range(st[PLAYERS]):  # a seat that is out wrote nothing
         for i in range(st[PAD_N + seat]):
             c = pad_at(seat, i)
-            if st[c + CMD_ARMY] != MERCENARY_ARMY or st[c + CMD_OP] != MOVE:
-                continue
             kind = st[c + CMD_KIND]
             origin = st[c + CMD_FROM]
-            if not (0 <= kind < MISSILE and 0 <= origin < MAX_LOC):
+            if not is_mercenary_move(st, c, kind, origin) or not (
+                0 <= kind < MISSILE and 0 <= origin < MAX_LOC
+            ):
                 continue
             seats_mask = 0
             orders = 0
-            before = 0
             same_target = True
-            for j2 in range(alive):
-                other = seat_in_turn(st, j2)
+            for other in range(st[PLAYERS]):
                 for i2 in range(st[PAD_N + other]):
                     c2 = pad_at(other, i2)
-                    if (
-                        st[c2 + CMD_ARMY] == MERCENARY_ARMY
-                        and st[c2 + CMD_OP] == MOVE
-                        and st[c2 + CMD_KIND] == kind
-                        and st[c2 + CMD_FROM] == origin
-                    ):
+                    if is_mercenary_move(st, c2, kind, origin):
                         seats_mask |= 1 << other
                         orders += 1
                         same_target = same_target and st[c2 + CMD_TO] == st[c + CMD_TO]
-                        if j2 < j or (j2 == j and i2 < i):
-                            before += 1
             pieces = count(st, MERCENARY_ARMY, origin, kind)
-            if seats_mask & (seats_mask - 1) == 0 or orders <= pieces:
+            if seats_mask & (seats_mask - 1) == 0 or pieces == 0 or orders <= pieces:
                 continue
-            if not same_target:
-                st[PAD_RESULT + seat * MAX_COMMANDS + i] = X_MERCENARY
-            elif before >= pieces:
-                st[PAD_RESULT + seat * MAX_COMMANDS + i] = SHARED
+            slot = seat * MAX_COMMANDS + i
+            if same_target:
+                st[PAD_RESULT + slot] = SHARED
+                st[SHARE_LEFT + slot] = pieces
+            else:
+                st[PAD_RESULT + slot] = X_MERCENARY
+
+
+@njit(cache=True, _nrt=False)
+def shared_piece_moved(st, kind, origin):
+    """One of the pieces a SHARED group of orders is about moved: one fewer left for them."""
+    for seat in range(st[PLAYERS]):
+        for i in range(st[PAD_N + seat]):
+            slot = seat * MAX_COMMANDS + i
+            if st[PAD_RESULT + slot] == SHARED and is_mercenary_move(
+                st, pad_at(seat, i), kind, origin
+            ):
+                st[SHARE_LEFT + slot] -= 1
 
 
 @njit(cache=True, _nrt=False)
 def execute_pad(seat, st, rules, board, dist, trace):
-    """Read the seat's pad top to bottom, counting the commands carried out in CARRIED."""
+    """Read the seat's pad top to bottom, counting the commands carried out in CARRIED. A SHARED
+    order is judged like any other while pieces of its group are left to move (so it is
+    cancelled when illegal, as the rulebook's "Illegal commands are cancelled"); once they have
+    all moved there, it is carried out with them."""
     for i in range(st[PAD_N + seat]):
         c = pad_at(seat, i)
         army = st[c + CMD_ARMY]
@@ -684,16 +702,17 @@ def execute_pad(seat, st, rules, board, dist, trace):
         origin = st[c + CMD_FROM]
         target = st[c + CMD_TO]
         detail = 0
-        result = st[PAD_RESULT + seat * MAX_COMMANDS + i]
-        if result == EXECUTED:
-            if not (0 <= army < N_ARMIES) or not may_command(st, seat, army):
-                result = X_NOT_YOURS
-            elif pad_over_limit(st, rules, seat, i):
-                result = X_TOO_MANY
-            else:
-                result, detail = check_command(
-                    st, rules, board, dist, army, op, kind, origin, target
-                )
+        slot = seat * MAX_COMMANDS + i
+        verdict = st[PAD_RESULT + slot]
+        result = verdict
+        if not (0 <= army < N_ARMIES) or not may_command(st, seat, army):
+            result = X_NOT_YOURS
+        elif pad_over_limit(st, rules, seat, i):
+            result = X_TOO_MANY
+        elif verdict == EXECUTED or (verdict == SHARED and st[SHARE_LEFT + slot] > 0):
+            result, detail = check_command(st, rules, board, dist, army, op, kind, origin, target)
+            if result == EXECUTED and verdict == SHARED:
+                shared_piece_moved(st, kind, origin)
         if result != EXECUTED:
             record_event(trace, st, TRACE_LEN, EV_EXEC, seat, i, result, detail)
             if result == SHARED:
@@ -836,11 +855,18 @@ def resolve_ties(st, board, trace):
 
 
 @njit(cache=True, _nrt=False)
-def strongest_army(st, side, loc):
-    """The army of ``side`` with the most power at ``loc`` (the lower army on a tie): it receives
-    what the side captures there."""
+def strongest_army(st, side, loc, with_foot):
+    """The army of ``side`` with the most power at ``loc`` (the lower army on a tie), with
+    ``with_foot`` among those with an Infantry or a Regiment there (a Flag falls to one of
+    those): it receives what the side captures there."""
     best = -1
     for army in range(N_ARMIES):
+        if (
+            with_foot
+            and count(st, army, loc, INFANTRY) == 0
+            and count(st, army, loc, REGIMENT) == 0
+        ):
+            continue
         if side_of(st, army) == side and army_pieces_at(st, army, loc) > 0:
             if best < 0 or army_power_at(st, army, loc) > army_power_at(st, best, loc):
                 best = army
@@ -865,7 +891,7 @@ def resolve_battles(st, board, trace):
         while (mask >> winner_side) & 1 == 0:
             winner_side += 1
         record_conflict(st, loc, CAPTURE, winner_side, trace)
-        victor = strongest_army(st, winner_side, loc)
+        victor = strongest_army(st, winner_side, loc, False)
         for army in range(N_ARMIES):
             if side_of(st, army) == winner_side:
                 continue
@@ -952,7 +978,7 @@ def capture_flags(st, board, trace):
                 tied = True
         if best_side < 0 or tied:
             continue
-        captor = strongest_army(st, best_side, hq)
+        captor = strongest_army(st, best_side, hq, True)
         captor_seat = seat_of_army(players, captor)
         record_event(trace, st, TRACE_LEN, EV_FLAG, captor, army, best, defence, captor_seat)
         take_over(st, captor, army, trace)

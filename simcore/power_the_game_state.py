@@ -142,7 +142,8 @@ CMD_WIDTH = 5
 # Results of a command (EV_EXEC c): carried out, or cancelled and why.
 (
     EXECUTED,  # done
-    SHARED,  # a mercenary move other seats also ordered, to the same place: carried out once
+    SHARED,  # a mercenary move other seats also ordered, to the same place: carried out by a
+    # piece an earlier such order moved there
     X_NOT_YOURS,  # the seat may not command this army (not its own, not the mercenary, or out)
     X_TOO_MANY,  # beyond the commands an army gets per round
     X_MALFORMED,  # unknown op or kind, a Mega-Missile moved, a move to where it is
@@ -249,7 +250,10 @@ LOG_WIDTH = 5
 PAD_N = LOG + LOG_WIDTH * MAX_LOG  # + seat: commands written
 PAD = PAD_N + MAX_PLAYERS  # + (seat * MAX_COMMANDS + i) * CMD_WIDTH: the written commands
 PAD_RESULT = PAD + MAX_PLAYERS * MAX_COMMANDS * CMD_WIDTH  # + seat * MAX_COMMANDS + i
-STATS = PAD_RESULT + MAX_PLAYERS * MAX_COMMANDS  # + N_SEAT_STATS * seat + stat
+# A mercenary move several seats ordered to the same place: how many of the pieces that stood
+# there when the pads were written have not moved yet (kept alike on every such order).
+SHARE_LEFT = PAD_RESULT + MAX_PLAYERS * MAX_COMMANDS  # + seat * MAX_COMMANDS + i
+STATS = SHARE_LEFT + MAX_PLAYERS * MAX_COMMANDS  # + N_SEAT_STATS * seat + stat
 # Planning scratch for strategies: the pad's picture of its own pieces as its commands leave
 # them, as differences from CNT (pieces there; pieces it may still order to move), with the list
 # of the entries the pad touched.

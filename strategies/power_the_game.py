@@ -6,18 +6,20 @@ keeps its own armies' pieces as its commands will leave them (PLAN_* in the stat
 does not order a piece twice, spend Power Units twice, or move a piece it has not bought yet.
 
 ``random`` writes legal-looking random commands. The archetypes share one planner whose steps
-each read a parameter (columns in ``PARAM_NAMES`` order), in this order: capture a Flag within
-reach, launch or build a Mega-Missile, the rulebook's opening, raid enemy countries with planes
-for Power Units, buy and upgrade pieces, bring Reserve pieces to Headquarters, defend
-Headquarters, blockade an enemy Headquarters, advance ground pieces towards the weakest enemy
-Headquarters' kill squares, and, with commands to spare, push mercenary pieces into its own
-forces (3 players).
+each read a parameter (columns in ``PARAM_NAMES`` order), in this order: storm an enemy
+Headquarters the power in reach beats, build and launch a Mega-Missile (an Infantry following the
+strike in), the rulebook's opening, defend Headquarters, raid enemy countries with planes for
+Power Units, buy and upgrade pieces, bring Reserve pieces to Headquarters, blockade an enemy
+Headquarters, mass the pieces the guard can spare on the weakest enemy Headquarters (Infantry to
+its kill squares), and, with commands to spare, push mercenary pieces into its own forces
+(3 players).
 """
 
 import numpy as np
 from numba import njit
 
 from simcore.power_the_game_state import (
+    AIR,
     B_COUNTRY,
     B_ROLE,
     BOMBER,
@@ -31,9 +33,7 @@ from simcore.power_the_game_state import (
     CMD_WIDTH,
     CNT,
     FIGHTER,
-    GROUND,
     GROUP_II_OFFSET,
-    HEAVY_TANK,
     INFANTRY,
     LAUNCH,
     MAX_COMMANDS,
@@ -43,6 +43,7 @@ from simcore.power_the_game_state import (
     MERCENARY_ARMY,
     MISSILE,
     MOVE,
+    MOVE_CLASS,
     N_ARMIES,
     N_KINDS,
     OCCUPIED,
@@ -65,9 +66,9 @@ from simcore.power_the_game_state import (
     REGIMENT,
     RESERVE,
     ROUND,
+    SEA,
     SECTOR,
     STANDING,
-    TANK,
     UPGRADE,
     army_pieces_at,
     hq_of,
@@ -123,10 +124,19 @@ def _params(raiders, guard, margin, advance, buy, upgrade, missile, blockade, op
             1.0,
             10.0,
         ),
-        Param("advance", "int", advance, "ground pieces moved towards the enemy each round", 0, 10),
+        Param(
+            "advance",
+            "int",
+            advance,
+            "pieces (ships excepted) massed towards the weakest enemy Headquarters each round",
+            0,
+            10,
+        ),
         Param("buy", "choice", buy, "Group I piece bought with Power Units", choices=BUYS),
         Param("upgrade", "bool", upgrade, "exchange three like Group I pieces for a Group II"),
-        Param("missile", "bool", missile, "save Power Units for Mega-Missiles and launch them"),
+        Param(
+            "missile", "bool", missile, "build Mega-Missiles as soon as affordable and launch them"
+        ),
         Param("blockade", "bool", blockade, "park a stronger piece in a weak enemy Headquarters"),
         Param("opening", "bool", opening, "play the rulebook's opening in rounds 1 and 2"),
     )
@@ -144,13 +154,13 @@ STRATEGIES = (
         OPENING,
         "the rulebook's opening (two Fighters raid two countries, buy an Infantry, make a "
         "Regiment), then balanced",
-        _params(2, 20.0, 1.5, 2, "infantry", True, False, False, True),
+        _params(2, 20.0, 1.1, 4, "infantry", True, False, False, True),
     ),
     Strategy(
         "raider",
         RAIDER,
         "Fighters raid enemy countries every round for Power Units, which buy more Fighters",
-        _params(6, 10.0, 1.5, 0, "fighter", True, False, False, False),
+        _params(6, 10.0, 1.1, 2, "fighter", True, False, False, False),
     ),
     Strategy(
         "turtle",
@@ -162,19 +172,19 @@ STRATEGIES = (
         "blitz",
         BLITZ,
         "Infantry and Tanks march to the enemy's kill squares and storm the Flag",
-        _params(1, 0.0, 1.0, 5, "infantry", True, False, False, False),
+        _params(1, 0.0, 1.0, 8, "infantry", True, False, False, False),
     ),
     Strategy(
         "balanced",
         BALANCED,
         "some raiding, some advancing, a guarded Headquarters",
-        _params(2, 20.0, 1.5, 2, "infantry", True, False, False, False),
+        _params(2, 20.0, 1.1, 4, "infantry", True, False, False, False),
     ),
     Strategy(
         "missile",
         MISSILE_BUILDER,
         "raids for Power Units, saves them for a Mega-Missile, strikes the strongest Headquarters",
-        _params(3, 10.0, 1.5, 1, "infantry", False, True, False, False),
+        _params(2, 40.0, 1.1, 3, "infantry", True, True, False, False),
     ),
 )
 assert all(p.name in PARAM_NAMES for s in STRATEGIES for p in s.params)
@@ -420,7 +430,10 @@ def hq_surplus(st, board, prm, army, loc, kind):
 
 @njit(cache=True, _nrt=False)
 def attack_flags(prm, seat, army, st, rules, board, dist):
-    """Storm the enemy Headquarters where the power in reach beats its defence by the margin."""
+    """Storm the enemy Headquarters where the power in reach beats its defence by the margin,
+    an Infantry or Regiment first to take the Flag. Without one in reach it is still worth it
+    (the rulebook's Hot Tips): the guard is captured and the Reserve blockaded, and the Flag
+    falls to the next Infantry that walks in."""
     best_target = -1
     best_surplus = 0.0
     for other in range(N_ARMIES):
@@ -429,15 +442,13 @@ def attack_flags(prm, seat, army, st, rules, board, dist):
         hq = hq_of(board, other)
         defence = max(side_power_at(st, side_of(st, other), hq), 0)
         power = max(side_power_at(st, side_of(st, army), hq), 0)
-        foot = False
         for j in range(st[PLAN_LOCS_N + army]):
             loc = own_node(st, army, j)
             for kind in range(MISSILE):
                 n = movable(st, army, loc, kind)
                 if n > 0 and reach(dist, board, kind, loc, hq):
                     power += n * POWER_VALUE[kind]
-                    foot = foot or kind == INFANTRY or kind == REGIMENT
-        if foot and power > defence and power >= prm[ATTACK_MARGIN] * defence:
+        if power > defence and power >= prm[ATTACK_MARGIN] * defence:
             surplus = power - prm[ATTACK_MARGIN] * defence
             if best_target < 0 or surplus > best_surplus:
                 best_target, best_surplus = other, surplus
@@ -474,35 +485,64 @@ def attack_flags(prm, seat, army, st, rules, board, dist):
 
 
 @njit(cache=True, _nrt=False)
-def strongest_enemy_hq(st, board, army):
+def foot_in_reach(st, board, dist, army, node):
+    """A place from which one of the army's Infantry or Regiments can still move to ``node``
+    this round, and the kind (-1, -1 if none)."""
+    for kind in (REGIMENT, INFANTRY):
+        for j in range(st[PLAN_LOCS_N + army]):
+            loc = own_node(st, army, j)
+            if movable(st, army, loc, kind) > 0 and reach(dist, board, kind, loc, node):
+                return loc, kind
+    return -1, -1
+
+
+@njit(cache=True, _nrt=False)
+def missile_target(st, board, dist, army):
+    """The enemy army with the strongest Headquarters guard, preferring those an Infantry or
+    Regiment of ours can walk into behind the strike (-1 if none stands)."""
     best = -1
-    best_power = -1
+    best_key = -1
     for other in range(N_ARMIES):
         if enemy_army(st, army, other):
-            power = side_power_at(st, side_of(st, other), hq_of(board, other))
-            if power > best_power:
-                best, best_power = other, power
+            hq = hq_of(board, other)
+            key = max(side_power_at(st, side_of(st, other), hq), 0)
+            if foot_in_reach(st, board, dist, army, hq)[0] >= 0:
+                key += 1_000_000
+            if key > best_key:
+                best, best_key = other, key
     return best
 
 
 @njit(cache=True, _nrt=False)
-def missiles(seat, army, st, rules, board):
-    """Launch any Mega-Missile at the strongest enemy Headquarters; build one in Reserve when
-    its Power Units and pieces there are worth the cost."""
-    target = strongest_enemy_hq(st, board, army)
+def material(st, army, loc):
+    """Power value a Mega-Missile built at ``loc`` could use (Power Units count in a Reserve)."""
+    total = st[PLAN_PU + army] if loc == RESERVE + army else 0
+    for kind in range(MISSILE):
+        total += planned(st, army, loc, kind) * POWER_VALUE[kind]
+    return total
+
+
+@njit(cache=True, _nrt=False)
+def missiles(seat, army, st, rules, board, dist):
+    """Build a Mega-Missile in the Reserve (Power Units and pieces) or in Headquarters (the
+    army's hoard of pieces) once either is worth the cost; launch every missile at the strongest
+    enemy Headquarters guard, with an Infantry or Regiment walking in behind the strike."""
+    target = missile_target(st, board, dist, army)
     if target < 0:
         return
-    reserve = RESERVE + army
-    material = st[PLAN_PU + army]
-    for kind in range(MISSILE):
-        material += planned(st, army, reserve, kind) * POWER_VALUE[kind]
-    if material >= rules[R_MISSILE_COST] and room(st, rules, seat, army):
-        write(st, rules, seat, army, BUILD, MISSILE, reserve, reserve)
+    for loc in (RESERVE + army, hq_of(board, army)):
+        if material(st, army, loc) >= rules[R_MISSILE_COST] and room(st, rules, seat, army):
+            write(st, rules, seat, army, BUILD, MISSILE, loc, loc)
+            break
+    hq = hq_of(board, target)
     for loc in range(MAX_LOC):
         if not is_location(board, loc):
             continue
         while planned(st, army, loc, MISSILE) > 0 and room(st, rules, seat, army):
-            write(st, rules, seat, army, LAUNCH, MISSILE, loc, hq_of(board, target))
+            write(st, rules, seat, army, LAUNCH, MISSILE, loc, hq)
+            origin, kind = foot_in_reach(st, board, dist, army, hq)
+            if origin >= 0 and room(st, rules, seat, army):
+                write(st, rules, seat, army, MOVE, kind, origin, hq)
 
 
 @njit(cache=True, _nrt=False)
@@ -594,13 +634,12 @@ def opening(seat, army, st, rules, board, dist, rng):
 
 @njit(cache=True, _nrt=False)
 def build_up(prm, seat, army, st, rules, board):
-    """Buy the chosen piece with Power Units (unless saving for a missile), upgrade triples, and
-    bring Reserve pieces to Headquarters."""
+    """Buy the chosen piece with Power Units, upgrade triples, and bring Reserve pieces to
+    Headquarters (a missile builder's hoard)."""
     kind = np.int64(prm[BUY_KIND])
     reserve = RESERVE + army
-    if prm[MISSILES] == 0:
-        while st[PLAN_PU + army] >= POWER_VALUE[kind] and room(st, rules, seat, army):
-            write(st, rules, seat, army, BUY, kind, reserve, reserve)
+    while st[PLAN_PU + army] >= POWER_VALUE[kind] and room(st, rules, seat, army):
+        write(st, rules, seat, army, BUY, kind, reserve, reserve)
     if prm[UPGRADES] != 0:
         for loc in range(MAX_LOC):
             if not is_location(board, loc):
@@ -612,8 +651,6 @@ def build_up(prm, seat, army, st, rules, board):
     if rules[R_BLOCKADE] != 0 and opponent_at(st, army, hq):
         return
     for k in BY_VALUE:
-        if prm[MISSILES] != 0 and k != INFANTRY:
-            continue  # a missile builder keeps its Reserve as material
         while movable(st, army, reserve, k) > 0 and room(st, rules, seat, army):
             write(st, rules, seat, army, MOVE, k, reserve, hq)
 
@@ -688,14 +725,20 @@ def blockade(prm, seat, army, st, rules, board, dist):
 
 @njit(cache=True, _nrt=False)
 def advance(prm, seat, army, st, rules, board, dist):
-    """Move up to ``advance`` ground pieces closer to the weakest enemy Headquarters (towards its
-    kill squares), never into a sector where the enemy stands as strong as the piece."""
+    """Mass force for a Flag: move up to ``advance`` pieces the guard can spare (largest first;
+    ground pieces and planes, ships being slow) to the node in their reach nearest the weakest
+    enemy Headquarters, short of it: Infantry and Regiments to its kill squares, the rest beside
+    them, so that ``attack_flags`` finds enough power in reach. Never into a sector where the
+    enemy stands as strong as the piece. The way left is counted in planes' moves: ground
+    pieces take the same routes over several rounds, only stopping at islands."""
     target = weakest_enemy(st, board, army)
     if target < 0:
         return
     hq = hq_of(board, target)
     moved = 0
-    for kind in (REGIMENT, HEAVY_TANK, INFANTRY, TANK):
+    for kind in BY_VALUE:
+        if MOVE_CLASS[kind] == SEA:
+            continue
         for j in range(st[PLAN_LOCS_N + army]):
             loc = own_node(st, army, j)
             while (
@@ -705,15 +748,16 @@ def advance(prm, seat, army, st, rules, board, dist):
                 and hq_surplus(st, board, prm, army, loc, kind)
             ):
                 best = -1
-                best_dist = dist[GROUND, loc, hq]
+                best_dist = dist[AIR, loc, hq]
                 for node in range(n_nodes(board)):
                     if node == hq or not reach(dist, board, kind, loc, node):
                         continue
-                    if dist[GROUND, node, hq] >= best_dist:
+                    to_go = dist[AIR, node, hq]
+                    if to_go >= best_dist:
                         continue
                     if enemy_power_at(st, army, node) >= POWER_VALUE[kind]:
                         continue
-                    best, best_dist = node, dist[GROUND, node, hq]
+                    best, best_dist = node, to_go
                 if best < 0:
                     break
                 write(st, rules, seat, army, MOVE, kind, loc, best)
@@ -755,14 +799,16 @@ def plan(sid, prm, seat, st, rules, board, dist, rng):
             continue
         attack_flags(prm, seat, army, st, rules, board, dist)
         if prm[MISSILES] != 0:
-            missiles(seat, army, st, rules, board)
-        if prm[OPENING_MOVES] != 0 and st[ROUND] < 2:
+            missiles(seat, army, st, rules, board, dist)
+        in_opening = prm[OPENING_MOVES] != 0 and st[ROUND] < 2
+        if in_opening:
             opening(seat, army, st, rules, board, dist, rng)
         defend(prm, seat, army, st, rules, board, dist)
         raid(prm, seat, army, st, rules, board, dist, rng)
         build_up(prm, seat, army, st, rules, board)
         blockade(prm, seat, army, st, rules, board, dist)
-        advance(prm, seat, army, st, rules, board, dist)
+        if not in_opening:  # the Infantry stay for the opening's Regiment
+            advance(prm, seat, army, st, rules, board, dist)
     if st[PLAYERS] == 3 and may_command(st, seat, MERCENARY_ARMY):
         lure_mercenary(seat, st, rules, board, dist)
     if st[PAD_N + seat] == 0:

@@ -124,12 +124,13 @@ def test_results_agree_with_the_end_of_each_game(players, names, rules):
 
 def test_games_end_both_ways_and_the_archetypes_do_what_they_say():
     """Not a property of the rules but of the shipped strategies: against ``random`` a ``blitz``
-    sometimes takes both Flags before a 60-round cap; raiders earn Power Units; with cheaper
-    Mega-Missiles the missile builder launches them."""
-    game_out, seat_out = play(2, ["blitz", "random"], {"max_rounds": 60}, 1500)
-    ends = Counter(game_out[:, END].tolist())
-    assert ends[END_FLAGS] > 0 and ends[END_ROUND_CAP] > 0
+    takes both Flags before a 60-round cap, two ``turtle``s sit out the round cap; raiders earn
+    Power Units; with cheaper Mega-Missiles the missile builder launches them."""
+    game_out, seat_out = play(2, ["blitz", "random"], {"max_rounds": 60}, 500)
+    assert Counter(game_out[:, END].tolist())[END_FLAGS] > 0
     assert seat_out[:, :, SEAT_COLUMN["flags_captured"]].sum() > 0
+    game_out, _ = play(2, ["turtle", "turtle"], {}, 200)
+    assert Counter(game_out[:, END].tolist())[END_ROUND_CAP] > 0
     _, seat_out = play(4, ["missile", "raider", "turtle", "random"], {"missile_cost": 40}, 500)
     by_slot = {slot: seat_out[:, :, SEAT_COLUMN["missiles_launched"]][
         seat_out[:, :, LINEUP_SLOT] == slot].sum() for slot in range(4)}  # fmt: skip
@@ -139,6 +140,19 @@ def test_games_end_both_ways_and_the_archetypes_do_what_they_say():
         units[seat_out[:, :, LINEUP_SLOT] == 1].mean()
         > units[seat_out[:, :, LINEUP_SLOT] == 2].mean()
     )
+
+
+def test_the_archetypes_take_flags_within_the_default_round_cap():
+    """Massing the force the guard can spare on the weakest enemy Headquarters ends a share of
+    the games by Flags at every table size within the default 24 rounds, and the missile
+    builder's hoard reaches the full Mega-Missile cost in time to launch."""
+    for players in (2, 3, 4):
+        lineup = ["balanced", "missile", "blitz", "opening"][:players]
+        game_out, seat_out = play(players, lineup, {}, 200)
+        ends = Counter(game_out[:, END].tolist())
+        assert ends[END_FLAGS] >= 10, (players, ends)
+        missiles = seat_out[:, :, SEAT_COLUMN["missiles_launched"]]
+        assert missiles[seat_out[:, :, LINEUP_SLOT] == 1].sum() > 0, players
 
 
 # --- trace replays ---------------------------------------------------------------------------

@@ -7,13 +7,11 @@ movements, exchanges, Mega-Missile strikes, penalties, bounces, battles, capture
 Flag captures, eliminations, the official's rotation and the end. The sweep covers 2, 3 and 4
 players, every strategy (alone and in mixed lineups) and rule settings that reach the corners of
 the rules (cheap Mega-Missiles, no blockade, a random first official, short and long games, fewer
-commands and Power Units). The game results ``run_chunk`` writes must equal the referee's. A game
-where the referee meets the one known kernel bug is set aside and tracked by a strict xfail. Then
-the rulebook's own examples, played on hand-built positions; the kernel's move tables against the
+commands and Power Units). The game results ``run_chunk`` writes must equal the referee's. Then the
+rulebook's own examples, played on hand-built positions; the kernel's move tables against the
 referee's own search; and tampered traces, which prove the referee can fail.
 """
 
-import re
 from collections import Counter
 from functools import cache
 
@@ -142,18 +140,6 @@ CONFIGS = {
     "2p blitz vs random, 150 rounds": (2, ["blitz", "random"], ["max_rounds=150"], 16, 16),
 }
 
-#: Where the kernel breaks the rulebook: the referee's message in such a game, and why.
-SHARED_AFTER_CANCELLED = re.compile(
-    r"expected exec\([^)]*result=(?!shared)[^)]*\).*the kernel wrote exec\([^)]*result=shared"
-)
-SHARED_AFTER_CANCELLED_WHY = (
-    "kernel bug: several seats order the same mercenary piece to the same place; the first "
-    "order is cancelled (the blockade), yet a later one is judged 'shared' (carried out: no "
-    "penalty, not counted as cancelled) though nothing moved and the same move is illegal "
-    "(Rulebook: 'Illegal commands are cancelled'; such an order is 'carried out' only when the "
-    "piece is moved there). Seen in 3p random, seed 7, game 36, round 17."
-)
-
 
 @cache
 def kernel_games(config: str) -> tuple:
@@ -176,19 +162,12 @@ def kernel_games(config: str) -> tuple:
 
 
 @cache
-def refereed(config: str) -> tuple[dict, dict]:
-    """The referee's final table of every game of a configuration by game index, but for the
-    games where it meets the known kernel bug, set aside by index with the referee's message."""
+def refereed(config: str) -> dict:
+    """The referee's final table of every game of a configuration, by game index."""
     rules, players, traces, *_ = kernel_games(config)
-    tables, set_aside = {}, {}
-    for index, (label, trace) in enumerate(traces):
-        try:
-            tables[index] = replay(trace, rules, players, label)
-        except AssertionError as caught:
-            if not SHARED_AFTER_CANCELLED.search(str(caught)):
-                raise
-            set_aside[index] = str(caught)
-    return tables, set_aside
+    return {
+        index: replay(trace, rules, players, label) for index, (label, trace) in enumerate(traces)
+    }
 
 
 def test_sweep_covers_at_least_1000_games_of_every_size_and_strategy():
@@ -200,18 +179,20 @@ def test_sweep_covers_at_least_1000_games_of_every_size_and_strategy():
 
 @pytest.mark.parametrize("config", list(CONFIGS))
 def test_referee_agrees_with_every_kernel_transition(config):
-    tables, _ = refereed(config)
+    tables = refereed(config)
     _, _, traces, *_ = kernel_games(config)
     for index, table in tables.items():
         label, trace = traces[index]
         assert tuple(trace[-1][:4]) == (EV_END, table.winner, table.rounds, table.end_reason), label
 
 
-@pytest.mark.xfail(strict=True, reason=SHARED_AFTER_CANCELLED_WHY)
 def test_no_shared_mercenary_move_after_a_cancelled_one():
-    """The games the sweep set aside: none, once the kernel is fixed (then the xfail goes)."""
-    set_aside = [message for config in CONFIGS for message in refereed(config)[1].values()]
-    assert not set_aside, set_aside
+    """Seats 2 and 0 ordered the mercenary's Reserve Infantry into its Headquarters; the
+    blockade cancelled seat 2's order, and the kernel once judged seat 0's 'shared' (carried
+    out) though nothing moved (3p random, seed 7, game 36, round 17). The referee replays it."""
+    rules, players, traces, *_ = kernel_games("3p random")
+    label, trace = traces[36]
+    assert replay(trace, rules, players, label).rounds > 17, label
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
@@ -219,7 +200,7 @@ def test_run_chunk_results_agree_with_the_referee(config):
     """The result columns of the same games, played by run_chunk without a trace."""
     _, players, traces, game_out, seat_out = kernel_games(config)
     columns = [c.name for c in GAME.seat_columns]
-    for g, table in refereed(config)[0].items():
+    for g, table in refereed(config).items():
         label = traces[g][0]
         assert game_out[g, chunk.WINNER] == table.winner, label
         assert game_out[g, chunk.TURNS] == table.rounds, label
@@ -237,7 +218,7 @@ def test_sweep_reaches_the_corners_of_the_rules():
     """The sweep is only as good as the situations it meets: count them."""
     seen = Counter()
     for config in CONFIGS:
-        for table in refereed(config)[0].values():
+        for table in refereed(config).values():
             seen.update(table.seen)
     needed = [
         "bounce", "bounce leaves a conflict", "bounce back to a Reserve",

@@ -50,6 +50,7 @@ from simcore.power_the_game_state import (
     MOVE,
     N_ARMIES,
     N_KINDS,
+    N_SEAT_STATS,
     OFFICIAL,
     PAD,
     PAD_N,
@@ -63,9 +64,11 @@ from simcore.power_the_game_state import (
     ROUND,
     SEAT_IN,
     SHARED,
+    ST_CANCELLED,
     STANDING,
     STANDOFF,
     STATE_SIZE,
+    STATS,
     TANK,
     TRACE_LEN,
     TRACE_WIDTH,
@@ -777,6 +780,23 @@ def test_mercenary_moves_of_one_piece_to_the_same_place_are_carried_out():
     assert table.count(MERCENARY_ARMY, "G2", FIGHTER) == 1
 
 
+def test_an_illegal_shared_mercenary_move_is_cancelled_for_every_seat_that_ordered_it():
+    """Seats 2 (the official) and 0 both order the mercenary's one Reserve Infantry into its
+    Headquarters, where Red stands: the blockade cancels seat 2's order, and seat 0's, the same
+    illegal move, is cancelled too (nothing moved there), so seat 0 pays the penalty."""
+    table = Table(3, official=2)
+    table.put(MERCENARY_ARMY, "RV3", INFANTRY)
+    table.put(R, "GHQ", BOMBER)
+    table.units(Y, 2)
+    table.move(0, MERCENARY_ARMY, INFANTRY, "RV3", "GHQ")
+    table.move(2, MERCENARY_ARMY, INFANTRY, "RV3", "GHQ")
+    table.implement()
+    assert table.results(2)[0][0] == X_BLOCKADE and table.results(0)[0][0] == X_BLOCKADE
+    assert table.count(MERCENARY_ARMY, "RV3", INFANTRY) == 1
+    assert table.st[STATS + N_SEAT_STATS * 0 + ST_CANCELLED] == 1
+    assert table.units(Y) == 1  # the penalty
+
+
 def test_two_seats_two_like_mercenary_pieces_both_move_three_seats_cancel():
     table = mercenary_table()
     table.move(0, MERCENARY_ARMY, TANK, "G0", "G2")
@@ -853,3 +873,26 @@ def test_at_the_time_limit_the_highest_power_value_wins_then_the_most_flags():
     assert kernel.winner_at_time(table.st) == Y
     table.st[FLAGS + B] = 2
     assert kernel.winner_at_time(table.st) == -1
+
+
+def test_the_missile_builder_strikes_a_guard_and_an_infantry_walks_in_behind_it():
+    """Rulebook: a Mega-Missile destroys every piece where it lands; the Flag then falls to an
+    Infantry with greater power (any). The missile builder aims at the Headquarters its Infantry
+    can reach and sends it in after the strike."""
+    table = Table()
+    table.put(Y, "RV0", MISSILE)
+    table.put(Y, "B7", INFANTRY)
+    table.put(B, "BHQ", DESTROYER, 2)
+    ids, rows = GAME.encode_strategies([registry.parse_strategy(GAME, "missile")])
+    strategy.plan(
+        ids[0], rows[0], Y, table.st, table.rules, table.board, table.dist, np.zeros(4, np.uint64)
+    )
+    base = PAD + Y * MAX_COMMANDS * CMD_WIDTH
+    assert [
+        tuple(table.st[base + CMD_WIDTH * i : base + CMD_WIDTH * (i + 1)]) for i in range(2)
+    ] == [
+        (Y, LAUNCH, MISSILE, loc("RV0"), loc("BHQ")),
+        (Y, MOVE, INFANTRY, loc("B7"), loc("BHQ")),
+    ]
+    table.implement().resolve()
+    assert table.st[STANDING + B] == 0 and table.count(Y, "BHQ", INFANTRY) == 1
