@@ -200,6 +200,7 @@ def test_compare_refuses_different_seeds(tmp_path):
             "power-struggle-event-order.toml",
             ["Paired differences between arms", "What strategies do, against players"],
         ),
+        ("power-the-game-openings.toml", ["What ended the game, cell by cell"]),
     ],
 )
 def test_shipped_study_runs_end_to_end(tmp_path, name, expected):
