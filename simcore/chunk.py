@@ -32,6 +32,18 @@ def lineup_slot(game_index, seat, players, rotate):
     return seat
 
 
+@njit(cache=True, _nrt=False)
+def seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g):
+    """Seat the lineup for ``game_index``: each seat's strategy id in ``sids`` and parameter row in
+    ``prm``, and the lineup entry it plays in row ``g`` of ``seat_out``."""
+    for seat in range(players):
+        slot = lineup_slot(game_index, seat, players, rotate)
+        sids[seat] = lineup_ids[slot]
+        for k in range(prm.shape[1]):
+            prm[seat, k] = lineup_params[slot, k]
+        seat_out[g, seat, LINEUP_SLOT] = slot
+
+
 @njit(cache=True)
 def block_bounds(n_games, n_blocks, block):
     """First and one-past-last game of ``block`` when ``n_games`` are split into ``n_blocks``."""
@@ -47,6 +59,31 @@ def new_outputs(n_games, players, n_game_columns, n_seat_columns):
     game_out = np.zeros((n_game_columns, n_games), dtype=np.int64).T
     seat_out = np.zeros((players, n_seat_columns, n_games), dtype=np.int64).transpose(2, 0, 1)
     return game_out, seat_out
+
+
+def one_game_scratch(players, lineup_params, n_game_columns, n_seat_columns):
+    """Per-seat strategy ids and parameter rows, a random stream and one output row: what the chunk
+    kernels allocate per block, for playing a single game from Python (traces, tests)."""
+    game_out, seat_out = new_outputs(1, players, n_game_columns, n_seat_columns)
+    sids = np.zeros(players, dtype=np.int64)
+    prm = np.zeros((players, lineup_params.shape[1]), dtype=np.float64)
+    return sids, prm, np.zeros(4, dtype=np.uint64), game_out, seat_out
+
+
+def trace_one_game(play, first_rows, state_size, trace_len_at, trace_width):
+    """The event trace of the game ``play(st, trace)`` plays, as an int64[rows, trace_width] array.
+
+    A full trace buffer drops events, so a game that fills it is played again with four times the
+    rows; it is the same game, because a game is a pure function of its inputs and index.
+    """
+    rows = first_rows
+    while True:
+        trace = np.zeros((rows, trace_width), dtype=np.int64)
+        st = np.zeros(state_size, dtype=np.int64)
+        play(st, trace)
+        if st[trace_len_at] < rows:
+            return trace[: st[trace_len_at]].copy()
+        rows *= 4
 
 
 @njit(cache=True, _nrt=False)

@@ -9,7 +9,6 @@ from numba import njit, prange
 
 from simcore import chunk
 from simcore.chunk import (
-    LINEUP_SLOT,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
     TRUNCATED,
@@ -17,8 +16,8 @@ from simcore.chunk import (
     WINNER,
     WON,
     block_bounds,
-    lineup_slot,
     record_event,
+    seat_lineup,
 )
 from simcore.power_state import (
     ACTION_CLAIM,
@@ -509,12 +508,7 @@ def play_indexed(
     st, rules, sids, prm, rng, trace, g, game_out, seat_out,
 ):  # fmt: skip
     """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
-    for seat in range(players):
-        slot = lineup_slot(game_index, seat, players, rotate)
-        sids[seat] = lineup_ids[slot]
-        for k in range(prm.shape[1]):
-            prm[seat, k] = lineup_params[slot, k]
-        seat_out[g, seat, LINEUP_SLOT] = slot
+    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
     winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
@@ -564,18 +558,18 @@ def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n
 
 def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
     """The event trace of one game, exactly as the chunk kernel plays it."""
-    capacity = 64 + int(prepared[R_MAX_TURNS]) * (24 + players)
-    trace = np.zeros((capacity, TRACE_WIDTH), dtype=np.int64)
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    game_out = np.zeros((1, N_STANDARD_GAME_COLUMNS), dtype=np.int64)
-    seat_out = np.zeros((1, players, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS), dtype=np.int64)
-    play_indexed(
-        players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-        st, prepared, np.zeros(players, dtype=np.int64),
-        np.zeros((players, lineup_params.shape[1])), np.zeros(4, dtype=np.uint64), trace,
-        0, game_out, seat_out,
-    )  # fmt: skip
-    return trace[: st[TRACE_LEN]].copy()
+    sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
+        players, lineup_params, N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS
+    )
+
+    def play(st, trace):
+        play_indexed(
+            players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
+            st, prepared, sids, prm, rng, trace, 0, game_out, seat_out,
+        )  # fmt: skip
+
+    first_rows = 64 + int(prepared[R_MAX_TURNS]) * (24 + players)
+    return chunk.trace_one_game(play, first_rows, STATE_SIZE, TRACE_LEN, TRACE_WIDTH)
 
 
 def describe_trace(trace, seat_labels: list[str]) -> list[str]:

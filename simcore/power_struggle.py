@@ -18,7 +18,6 @@ from numba import njit, prange
 from simcore import chunk
 from simcore import power_struggle_state as ps
 from simcore.chunk import (
-    LINEUP_SLOT,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
     TRUNCATED,
@@ -26,8 +25,8 @@ from simcore.chunk import (
     WINNER,
     WON,
     block_bounds,
-    lineup_slot,
     record_event,
+    seat_lineup,
 )
 from simcore.power_struggle_state import (
     BOARD,
@@ -1419,12 +1418,7 @@ def play_indexed(
     st, rules, sids, prm, rng, trace, g, game_out, seat_out,
 ):  # fmt: skip
     """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
-    for seat in range(players):
-        slot = lineup_slot(game_index, seat, players, rotate)
-        sids[seat] = lineup_ids[slot]
-        for k in range(prm.shape[1]):
-            prm[seat, k] = lineup_params[slot, k]
-        seat_out[g, seat, LINEUP_SLOT] = slot
+    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
     winner, winners, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
@@ -1482,20 +1476,20 @@ FIRST_TRACE_ROWS = 8192  # a longer game is played again with a bigger buffer
 
 def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
     """The event trace of one game, exactly as the chunk kernel plays it."""
-    capacity = FIRST_TRACE_ROWS
-    while True:
-        trace = np.zeros((capacity, TRACE_WIDTH), dtype=np.int64)
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
+    sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
+        players,
+        lineup_params,
+        N_STANDARD_GAME_COLUMNS + N_GAME_STATS,
+        N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
+    )
+
+    def play(st, trace):
         play_indexed(
             players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-            st, prepared, np.zeros(players, dtype=np.int64),
-            np.zeros((players, lineup_params.shape[1])), np.zeros(4, dtype=np.uint64), trace,
-            0, np.zeros((1, N_STANDARD_GAME_COLUMNS + N_GAME_STATS), dtype=np.int64),
-            np.zeros((1, players, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS), dtype=np.int64),
+            st, prepared, sids, prm, rng, trace, 0, game_out, seat_out,
         )  # fmt: skip
-        if st[TRACE_LEN] < capacity:  # a full buffer may have dropped events: replay bigger
-            return trace[: st[TRACE_LEN]].copy()
-        capacity *= 4
+
+    return chunk.trace_one_game(play, FIRST_TRACE_ROWS, STATE_SIZE, TRACE_LEN, TRACE_WIDTH)
 
 
 def _office(division: int, row: int) -> str:

@@ -1,0 +1,68 @@
+"""The chunk protocol's shared pieces: block split, seating, output layout, trace buffers."""
+
+import numpy as np
+import pytest
+
+from simcore import chunk
+
+
+@pytest.mark.parametrize("n_games, n_blocks", [(1, 1), (10, 3), (100, 64), (64, 64)])
+def test_blocks_cover_every_game_once(n_games, n_blocks):
+    games = []
+    for block in range(n_blocks):
+        lo, hi = chunk.block_bounds(n_games, n_blocks, block)
+        games.extend(range(lo, hi))
+    assert games == list(range(n_games))
+
+
+def test_seat_lineup_rotates_every_entry_through_every_seat():
+    players = 3
+    lineup_ids = np.array([10, 11, 12], dtype=np.int64)
+    lineup_params = np.arange(6, dtype=np.float64).reshape(3, 2)
+    _, seat_out = chunk.new_outputs(players, players, 3, 2)
+    sids = np.zeros(players, dtype=np.int64)
+    prm = np.zeros((players, 2))
+    seen = set()
+    for game_index in range(players):
+        chunk.seat_lineup(
+            lineup_ids, lineup_params, game_index, players, True, sids, prm, seat_out, game_index
+        )
+        for seat in range(players):
+            slot = (seat + game_index) % players
+            assert seat_out[game_index, seat, chunk.LINEUP_SLOT] == slot
+            assert sids[seat] == lineup_ids[slot]
+            assert (prm[seat] == lineup_params[slot]).all()
+            seen.add((seat, slot))
+    assert len(seen) == players * players
+
+    chunk.seat_lineup(lineup_ids, lineup_params, 5, players, False, sids, prm, seat_out, 0)
+    assert sids.tolist() == [10, 11, 12]
+
+
+def test_outputs_are_zeroed_and_columns_contiguous():
+    game_out, seat_out = chunk.new_outputs(7, 4, 5, 3)
+    assert game_out.shape == (7, 5) and seat_out.shape == (7, 4, 3)
+    assert not game_out.any() and not seat_out.any()
+    assert game_out[:, 2].flags.c_contiguous and seat_out[:, 1, 2].flags.c_contiguous
+
+
+def test_a_trace_that_fills_its_buffer_is_played_again_bigger():
+    events = 100
+    trace_len_at = 0
+    plays = []
+
+    def play(st, trace):
+        plays.append(trace.shape[0])
+        for event in range(events):
+            chunk.record_event(trace, st, trace_len_at, 1, event)
+
+    trace = chunk.trace_one_game(play, 8, 1, trace_len_at, 8)
+    assert plays == [8, 32, 128]
+    assert trace.shape == (events, 8)
+    assert trace[:, 1].tolist() == list(range(events))
+
+
+def test_recording_into_an_empty_trace_costs_nothing():
+    st = np.zeros(1, dtype=np.int64)
+    chunk.record_event(np.zeros((0, 8), dtype=np.int64), st, 0, 1, 2)
+    assert st[0] == 0
