@@ -17,7 +17,6 @@ from numba import njit, prange
 
 from simcore import chunk
 from simcore.chunk import (
-    LINEUP_SLOT,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
     TRUNCATED,
@@ -25,8 +24,8 @@ from simcore.chunk import (
     WINNER,
     WON,
     block_bounds,
-    lineup_slot,
     record_event,
+    seat_lineup,
 )
 from simcore.registry import CardImpact, Column, Game, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
@@ -42,6 +41,7 @@ from simcore.time_barons_state import (
     ABILITY_WIDTH,
     ACTIONS,
     ACTIVE,
+    ANSWERS,
     ARRANGE,
     ATTACHMENT,
     C_ABILITIES,
@@ -174,14 +174,17 @@ from simcore.time_barons_state import (
     R_STARTING_FOLLOWERS,
     REACT,
     RELOCATE,
+    REQUIRE,
     RESPONDED,
     S_FINGERPRINT,
     S_LEVEL_COUNT,
     S_N_CARDS,
     SET_ROW,
     SITE,
+    SITE_DISCOUNT,
     SITES,
     SITES_N,
+    SPARE,
     ST_DAMAGE,
     ST_DESTROYED,
     ST_DRAWN,
@@ -204,7 +207,9 @@ from simcore.time_barons_state import (
     TYPES,
     UNUSED,
     UPGRADE,
+    UPGRADE_DISCOUNT,
     USED,
+    answers,
     empty_stacks,
     followers,
     hand_card,
@@ -213,11 +218,14 @@ from simcore.time_barons_state import (
     is_candidate,
     is_disabled,
     is_fortified,
+    may_answer,
     move_cost,
     move_is_legal,
     response_is_legal,
     site_at,
+    site_discount,
     sites_n,
+    spare_on,
     stack_left,
 )
 from strategies import time_barons as strategy
@@ -636,8 +644,18 @@ def hand_remove(st, seat, card):
 
 
 @njit(cache=True, _nrt=False)
+def reset_card_facts(st, cards, card):
+    """The card's cached facts (REQUIRE, SITE_DISCOUNT, ANSWERS) as the card table gives them,
+    for a site with no attachments."""
+    st[REQUIRE + card] = cards[card, C_MAX_FOLLOWERS]
+    st[SITE_DISCOUNT + card] = site_discount(cards, card)
+    st[ANSWERS + card] = answers(cards, card)
+
+
+@njit(cache=True, _nrt=False)
 def site_add(st, seat, site):
     """Put a site into play under ``seat``, with no followers, damage or attachments."""
+    st[UPGRADE_DISCOUNT + seat] += st[SITE_DISCOUNT + site]
     st[SITES + MAX_IDS * seat + st[SITES_N + seat]] = site
     st[SITES_N + seat] += 1
     st[LOC + site] = IN_PLAY
@@ -689,11 +707,29 @@ def draw_card(seat, level, cause, st, trace):
 
 
 @njit(cache=True, _nrt=False)
+def set_followers(st, site, count):
+    """Put ``count`` followers on the site in play, keeping its owner's SPARE."""
+    owner = st[OWNER + site]
+    st[SPARE + owner] -= spare_on(st, site)
+    st[FOLLOW + site] = count
+    st[SPARE + owner] += spare_on(st, site)
+
+
+@njit(cache=True, _nrt=False)
+def set_requirement(st, site, require):
+    """Change the requirement of the site in play, keeping its owner's SPARE."""
+    owner = st[OWNER + site]
+    st[SPARE + owner] -= spare_on(st, site)
+    st[REQUIRE + site] = require
+    st[SPARE + owner] += spare_on(st, site)
+
+
+@njit(cache=True, _nrt=False)
 def move_followers(site, amount, st):
     """Add ``amount`` (negative: remove) followers to ``site``; a seat left with none ends the
     game (checked wherever followers leave, so the game stops at once)."""
     owner = st[OWNER + site]
-    st[FOLLOW + site] += amount
+    set_followers(st, site, st[FOLLOW + site] + amount)
     st[N_FOLLOWERS + owner] += amount
     if st[N_FOLLOWERS + owner] == 0:
         st[OVER] = 1
@@ -749,6 +785,8 @@ def destroy_site(site, by, st, cards, trace):
             discard_add(st, card)
             record_event(trace, st, TRACE_LEN, EV_DISCARD, card, holder, FROM_PLAY)
     site_remove(st, owner, site)
+    st[UPGRADE_DISCOUNT + owner] -= st[SITE_DISCOUNT + site]
+    reset_card_facts(st, cards, site)
     if site >= HOMELAND:
         st[LOC + site] = GONE
         st[OWNER + site] = -1
@@ -799,6 +837,9 @@ def attach(card, site, seat, st, cards, trace):
             st[FORTIFY + site] += 1
         elif op == E_DISABLE:
             st[DISABLE + site] += 1
+            set_requirement(st, site, 0)
+            st[UPGRADE_DISCOUNT + st[OWNER + site]] -= st[SITE_DISCOUNT + site]
+            st[SITE_DISCOUNT + site] = 0
         elif op == E_DECAY:
             st[DECAY + site] += n
     record_event(trace, st, TRACE_LEN, EV_ATTACH, card, site, seat)
@@ -840,7 +881,7 @@ def relocate(seat, st, cards, rules, sids, prm, rng, trace):
         raise ValueError("strategy's arrangement does not hold all its followers")
     for i in range(n):
         site = site_at(st, seat, i)
-        st[FOLLOW + site] = st[ARRANGE + i]
+        set_followers(st, site, st[ARRANGE + i])
         record_event(trace, st, TRACE_LEN, EV_ARRANGE, seat, site, st[ARRANGE + i])
 
 
@@ -959,10 +1000,19 @@ def resolve(seat, source, base, n_effects, st, cards, rules, sids, prm, rng, tra
 # --- responses on the opponent's turn -------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+# Inlined into its callers: most windows have nothing that answers the trigger, and then the
+# call of response_window with all the game's arrays would cost more than the test.
+@njit(cache=True, _nrt=False, inline="always")
 def respond(trigger, st, cards, rules, sids, prm, rng, trace):
     """The player not on turn may answer ``trigger`` with reactions from its hand (no action
     cost) and its sites' infinite abilities with that trigger (each once per trigger)."""
+    if may_answer(st, 1 - st[ACTIVE], trigger):  # otherwise the strategy could only pass
+        response_window(trigger, st, cards, rules, sids, prm, rng, trace)
+
+
+@njit(cache=True, _nrt=False)
+def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
+    """``respond`` when the player not on turn has something that answers ``trigger``."""
     seat = 1 - st[ACTIVE]
     for i in range(sites_n(st, seat)):
         st[RESPONDED + site_at(st, seat, i)] = 0
@@ -1001,7 +1051,9 @@ def respond(trigger, st, cards, rules, sids, prm, rng, trace):
             )
 
 
-@njit(cache=True, _nrt=False)
+# Inlined into its callers (like respond, whose test it mostly is): a call passing all the
+# game's arrays costs more than the test.
+@njit(cache=True, _nrt=False, inline="always")
 def attack_cancelled(st, cards, rules, sids, prm, rng, trace):
     """The attacked player's response window, before an attack resolves: cancelled?"""
     st[CANCELLED] = 0
@@ -1083,15 +1135,16 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
         record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
 
 
-@njit(cache=True, _nrt=False)
+# Inlined into take_turn, its only caller in a game: one call per turn saved.
+@njit(cache=True, _nrt=False, inline="always")
 def start_of_turn(seat, st, cards, trace):
     """Once-per-turn abilities become usable again, decay attachments damage their sites, then
     the sites' passives apply."""
-    for i in range(sites_n(st, seat)):
-        st[USED + site_at(st, seat, i)] = 0
-    # Backwards: a destroyed site only shifts the sites after it, already done.
+    # Backwards: a destroyed site only shifts the sites after it, already done (so each site is
+    # visited once, and the reset of USED can share the pass: no decay reads it).
     for i in range(sites_n(st, seat) - 1, -1, -1):
         site = site_at(st, seat, i)
+        st[USED + site] = 0
         if st[DECAY + site] == 0:
             continue
         for card in range(MAX_IDS):
@@ -1149,6 +1202,7 @@ def setup(st, cards, rules, rng, trace):
         st[LOC + card] = UNUSED
         st[OWNER + card] = -1
         st[HOST + card] = -1
+        reset_card_facts(st, cards, card)
     # Each stack in card id order (one pass over the ids, STACK_END growing), then shuffled.
     pos = 0
     for level in range(1, N_LEVELS + 1):
@@ -1266,12 +1320,7 @@ def play_indexed(
     st, cards, rules, sids, prm, rng, trace, g, game_out, seat_out,
 ):  # fmt: skip
     """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
-    for seat in range(2):
-        slot = lineup_slot(game_index, seat, 2, rotate)
-        sids[seat] = lineup_ids[slot]
-        for k in range(prm.shape[1]):
-            prm[seat, k] = lineup_params[slot, k]
-        seat_out[g, seat, LINEUP_SLOT] = slot
+    seat_lineup(lineup_ids, lineup_params, game_index, 2, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
     winner, turns, truncated, reason = play_game(st, cards, rules, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
@@ -1325,24 +1374,26 @@ def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n
     return game_out, seat_out
 
 
+FIRST_TRACE_ROWS = 4096  # a longer game is played again with a bigger buffer
+
+
 def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
     """The event trace of one game, exactly as the chunk kernel plays it."""
     rules, cards = prepared
-    capacity = 4096
-    while True:  # a full buffer drops events: replay with a larger one
-        trace = np.zeros((capacity, TRACE_WIDTH), dtype=np.int64)
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
-        game_out = np.zeros((1, N_STANDARD_GAME_COLUMNS + len(GAME_COLUMNS)), dtype=np.int64)
-        seat_out = np.zeros((1, players, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS), dtype=np.int64)
+    sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
+        players,
+        lineup_params,
+        N_STANDARD_GAME_COLUMNS + len(GAME_COLUMNS),
+        N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
+    )
+
+    def play(st, trace):
         play_indexed(
             lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-            st, cards, rules, np.zeros(players, dtype=np.int64),
-            np.zeros((players, lineup_params.shape[1])), np.zeros(4, dtype=np.uint64), trace,
-            0, game_out, seat_out,
+            st, cards, rules, sids, prm, rng, trace, 0, game_out, seat_out,
         )  # fmt: skip
-        if st[TRACE_LEN] < capacity:
-            return trace[: st[TRACE_LEN]].copy()
-        capacity *= 4
+
+    return chunk.trace_one_game(play, FIRST_TRACE_ROWS, STATE_SIZE, TRACE_LEN, TRACE_WIDTH)
 
 
 def describe_trace(trace, seat_labels: list[str]) -> list[str]:

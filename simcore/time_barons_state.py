@@ -183,7 +183,23 @@ FORTIFY = INTEGRITY_MOD + MAX_IDS  # + site id: attachments that fortify it
 DISABLE = FORTIFY + MAX_IDS  # + site id: attachments that disable it
 DECAY = DISABLE + MAX_IDS  # + site id: its attachments' total "decay"
 RESPONDED = DECAY + MAX_IDS  # + site id: its triggered abilities used in this response window
-STATS = RESPONDED + MAX_IDS  # + N_SEAT_STATS * seat + stat
+# Cached per-card facts, so that valuing moves does not go back to the card table and the DISABLE
+# count for every site on every step (see docs/performance.md). Set from the card table at set-up
+# (kernel: reset_card_facts); REQUIRE and SITE_DISCOUNT are zeroed when an attachment disables
+# the site (kernel: attach) and restored when it leaves play (kernel: destroy_site, the only way
+# out of play).
+REQUIRE = RESPONDED + MAX_IDS  # + site id: followers its most demanding ability needs, or 0
+SITE_DISCOUNT = REQUIRE + MAX_IDS  # + site id: its "upgrade_discount" passives, or 0
+# + card id: bit t set if the card answers trigger t at all (a reaction's trigger, a site's
+# triggered abilities), wherever it is: a cheap superset test before a response window.
+ANSWERS = SITE_DISCOUNT + MAX_IDS
+# + seat: SITE_DISCOUNT summed over the seat's sites in play (kernel: site_add, attach,
+# destroy_site), read by every upgrade valuation.
+UPGRADE_DISCOUNT = ANSWERS + MAX_IDS
+# + seat: spare_on summed over the seat's sites in play, read by every relocation valuation; kept
+# by the kernel's set_followers and set_requirement, the only writers of FOLLOW and REQUIRE in play.
+SPARE = UPGRADE_DISCOUNT + 2
+STATS = SPARE + 2  # + N_SEAT_STATS * seat + stat
 ARRANGE = STATS + 2 * N_SEAT_STATS  # + i: a relocation's followers for the seat's i-th site
 STATE_SIZE = ARRANGE + MAX_IDS
 
@@ -256,16 +272,61 @@ def can_draw(st, seat):
 
 
 @njit(cache=True, _nrt=False)
+def site_discount(cards, site):
+    """What the site's "upgrade_discount" passives take off an upgrade while it is enabled."""
+    discount = 0
+    for k in range(cards[site, C_N_EFFECTS]):
+        if cards[site, C_EFFECTS + 2 * k] == E_UPGRADE_DISCOUNT:
+            discount += cards[site, C_EFFECTS + 2 * k + 1]
+    return discount
+
+
+@njit(cache=True, _nrt=False)
 def upgrade_cost(st, cards, rules, seat):
-    """Actions to upgrade from the seat's level (its sites' "upgrade_discount" lower it, to 1)."""
+    """Actions to upgrade from the seat's level (its enabled sites' "upgrade_discount" lower it,
+    to 1)."""
     cost = np.int64(rules[R_UPGRADE_COST + st[LEVEL + seat] - 1])
+    return max(cost - st[UPGRADE_DISCOUNT + seat], 1)
+
+
+@njit(cache=True, _nrt=False)
+def answers(cards, card):
+    """Bit t set: the card (a reaction, or a site by a triggered ability) answers trigger t."""
+    if cards[card, C_TYPE] == REACTION:
+        return np.int64(1) << cards[card, C_TRIGGER]
+    mask = np.int64(0)
+    if cards[card, C_TYPE] == SITE:
+        for ability in range(cards[card, C_N_ABILITIES]):
+            trigger = cards[card, C_ABILITIES + ABILITY_WIDTH * ability + A_TRIGGER]
+            if trigger != NO_TRIGGER:
+                mask |= np.int64(1) << trigger
+    return mask
+
+
+@njit(cache=True, _nrt=False)
+def may_answer(st, seat, trigger):
+    """Does a card in the seat's hand or a site it has in play answer ``trigger`` at all? When
+    not, no response is legal (most windows): the full legality of each need not be checked."""
+    bit = np.int64(1) << trigger
+    for i in range(hand_n(st, seat)):
+        if st[ANSWERS + hand_card(st, seat, i)] & bit:
+            return True
     for i in range(sites_n(st, seat)):
-        site = site_at(st, seat, i)
-        if not is_disabled(st, site):
-            for k in range(cards[site, C_N_EFFECTS]):
-                if cards[site, C_EFFECTS + 2 * k] == E_UPGRADE_DISCOUNT:
-                    cost -= cards[site, C_EFFECTS + 2 * k + 1]
-    return max(cost, 1)
+        if st[ANSWERS + site_at(st, seat, i)] & bit:
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def max_requirement(st, site):
+    """Followers the site needs for its most demanding ability (0 if disabled or none)."""
+    return st[REQUIRE + site]
+
+
+@njit(cache=True, _nrt=False)
+def spare_on(st, site):
+    """Followers on the site beyond its requirement: what a relocation may take from it."""
+    return max(0, st[FOLLOW + site] - st[REQUIRE + site])
 
 
 @njit(cache=True, _nrt=False)
@@ -279,6 +340,13 @@ def ability_usable(st, cards, seat, site, ability, responding):
         return False
     if ability >= cards[site, C_N_ABILITIES]:
         return False
+    return ability_ready(st, cards, site, ability, responding)
+
+
+@njit(cache=True, _nrt=False)
+def ability_ready(st, cards, site, ability, responding):
+    """``ability_usable`` for one of the site's abilities, the site being in play under the seat
+    and not disabled (the move choice loops over such sites and checks that once per site)."""
     base = C_ABILITIES + ABILITY_WIDTH * ability
     if st[FOLLOW + site] < cards[site, base + A_FOLLOWERS]:
         return False

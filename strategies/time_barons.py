@@ -35,7 +35,6 @@ from simcore.time_barons_state import (
     C_COST,
     C_EFFECTS,
     C_LEVEL,
-    C_MAX_FOLLOWERS,
     C_N_ABILITIES,
     C_N_EFFECTS,
     C_TYPE,
@@ -87,11 +86,12 @@ from simcore.time_barons_state import (
     REACTION,
     RELOCATE,
     SITE,
+    SPARE,
     SUPPLY,
     TRIGGERED,
     UPGRADE,
     USED,
-    ability_usable,
+    ability_ready,
     can_draw,
     followers,
     hand_card,
@@ -100,6 +100,7 @@ from simcore.time_barons_state import (
     is_candidate,
     is_disabled,
     is_fortified,
+    max_requirement,
     move_is_legal,
     response_is_legal,
     site_at,
@@ -199,14 +200,6 @@ def drawable(st, seat):
     for level in range(1, st[LEVEL + seat] + 1):
         n += stack_left(st, level)
     return n
-
-
-@njit(cache=True, _nrt=False)
-def max_requirement(st, cards, site):
-    """Followers the site needs for its most demanding ability (0 if disabled or none)."""
-    if is_disabled(st, site):
-        return 0
-    return cards[site, C_MAX_FOLLOWERS]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -334,7 +327,7 @@ def own_turn_ability(cards, site, ability, budget):
     return cards[site, base + A_TRIGGER] == NO_TRIGGER and cards[site, base + A_COST] <= budget
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def best_ability(prm, seat, st, cards, site, budget):
     """(value, ability) of the site's best own-turn ability costing at most ``budget`` actions,
     ignoring its follower requirement; (0, -1) if none is worth anything."""
@@ -385,7 +378,7 @@ def safest_site(st, cards, seat):
 @njit(cache=True, _nrt=False)
 def spare(st, cards, seat, i):
     """Followers in ARRANGE on the seat's ``i``-th site beyond its own requirement."""
-    return max(0, st[ARRANGE + i] - max_requirement(st, cards, site_at(st, seat, i)))
+    return max(0, st[ARRANGE + i] - max_requirement(st, site_at(st, seat, i)))
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -394,10 +387,7 @@ def relocation_target(prm, seat, st, cards, budget):
     ability not yet usable that a relocation would enable (with ``budget`` actions left to use
     it) by moving followers other sites do not need; (0, -1, 0) if none."""
     n = sites_n(st, seat)
-    available = 0
-    for i in range(n):
-        site = site_at(st, seat, i)
-        available += max(0, st[FOLLOW + site] - max_requirement(st, cards, site))
+    available = st[SPARE + seat]
     target = -1
     need = 0
     best = 0.0
@@ -406,7 +396,7 @@ def relocation_target(prm, seat, st, cards, budget):
     for i in range(n):
         site = site_at(st, seat, i)
         follow = st[FOLLOW + site]
-        if st[USED + site] == 1 or follow >= max_requirement(st, cards, site):
+        if st[USED + site] == 1 or follow >= max_requirement(st, site):
             continue  # nothing to enable there
         if not enables_some_ability(cards, site, follow, follow + available, budget):
             continue  # whichever ability best_ability picks, it stays short or is usable already
@@ -459,7 +449,7 @@ def plan_shelter(st, cards, seat):
     surplus = 0
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
-        st[ARRANGE + i] = min(st[FOLLOW + site], max_requirement(st, cards, site))
+        st[ARRANGE + i] = min(st[FOLLOW + site], max_requirement(st, site))
         surplus += st[FOLLOW + site] - st[ARRANGE + i]
     st[ARRANGE + safest_site(st, cards, seat)] += surplus
 
@@ -570,12 +560,12 @@ def scripted_move(prm, seat, st, cards, rules):
                 best, kind, a, b = value, UPGRADE, -1, -1
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
+        if is_disabled(st, site):
+            continue  # none of its abilities may be used
         for ability in range(cards[site, C_N_ABILITIES]):
-            if not ability_usable(st, cards, seat, site, ability, False):
-                continue
             base = C_ABILITIES + ABILITY_WIDTH * ability
             cost = cards[site, base + A_COST]
-            if cost > actions:
+            if cost > actions or not ability_ready(st, cards, site, ability, False):
                 continue
             value = per_action(
                 effects_value(
@@ -626,7 +616,7 @@ def place_target(st, cards, seat):
     best_deficit = 0
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
-        deficit = max_requirement(st, cards, site) - st[FOLLOW + site]
+        deficit = max_requirement(st, site) - st[FOLLOW + site]
         if deficit > best_deficit:
             best_deficit = deficit
             best = site
@@ -647,12 +637,12 @@ def site_score(st, cards, seat, purpose, n, site):
             return -left
         return 100 + 10 * min(n, f) - left
     if purpose == PICK_KILL or purpose == PICK_STEAL:
-        breaks = f == max_requirement(st, cards, site)  # one less disables its best ability
+        breaks = f == max_requirement(st, site)  # one less disables its best ability
         return 100 * breaks + f
     if purpose == PICK_DESTROY:
         return 10 * f + cards[site, C_LEVEL]
     if purpose == PICK_SACRIFICE:
-        return 100 * (f - max_requirement(st, cards, site)) + f
+        return 100 * (f - max_requirement(st, site)) + f
     if purpose == PICK_REPAIR:
         return st[DAMAGE + site]
     return 0

@@ -68,8 +68,11 @@ from simcore.time_barons_state import (
     POOL,
     REACT,
     RELOCATE,
+    REQUIRE,
+    SITE_DISCOUNT,
     SITES,
     SITES_N,
+    SPARE,
     STACK_END,
     STACK_TOP,
     STATE_SIZE,
@@ -79,6 +82,7 @@ from simcore.time_barons_state import (
     TRIGGERED,
     UNUSED,
     UPGRADE,
+    UPGRADE_DISCOUNT,
     USED,
     integrity,
     is_fortified,
@@ -391,6 +395,13 @@ class Table:
         self.check()
         return site
 
+    def set_followers(self, site: int, count: int) -> None:
+        """Set a site's followers by hand (the supply is the test's business), through the
+        kernel's one writer so that its cached totals stay true."""
+        seat = self.st[OWNER + site]
+        self.st[N_FOLLOWERS + seat] += count - self.st[FOLLOW + site]
+        kernel.set_followers(self.st, site, count)
+
     def attach(self, name: str, site: int, by: int) -> int:
         card = self.pull(name)
         kernel.attach(card, site, by, self.st, self.cards, self.trace)
@@ -451,6 +462,10 @@ class Table:
         assert on_sites + st[SUPPLY] == self.rules_dict["followers"]
         for seat in range(2):
             assert sum(st[FOLLOW + site] for site in self.sites(seat)) == st[N_FOLLOWERS + seat]
+            spare = sum(max(0, st[FOLLOW + s] - st[REQUIRE + s]) for s in self.sites(seat))
+            assert st[SPARE + seat] == spare, "the kernel's cached spare followers are stale"
+            discount = sum(st[SITE_DISCOUNT + s] for s in self.sites(seat))
+            assert st[UPGRADE_DISCOUNT + seat] == discount, "the cached upgrade discount is stale"
         counters = sum(st[DAMAGE + site] for seat in range(2) for site in self.sites(seat))
         assert counters + st[POOL] == self.rules_dict["damage_counters"]
         places = []
@@ -564,8 +579,7 @@ def test_gain_a_follower_from_the_limited_supply(table):
     assert t.st[FOLLOW + home] == 11 and t.st[SUPPLY] == 14 and t.st[ACTIONS] == 2
     assert not t.legal(0, GAIN, HOMELAND + 1), "only onto your own sites"
     t.st[SUPPLY] = 0
-    t.st[FOLLOW + home] += 14  # keep the count: the 14 are on the board
-    t.st[N_FOLLOWERS] += 14
+    t.set_followers(home, t.st[FOLLOW + home] + 14)  # keep the count: the 14 are on the board
     assert not t.legal(0, GAIN, home)
 
 
@@ -837,8 +851,7 @@ def test_steal_moves_opponent_followers_to_your_sites(table):
 def test_gain_takes_what_the_supply_has(table):
     t = table
     t.st[SUPPLY] = 2
-    t.st[FOLLOW + HOMELAND + 1] += 13
-    t.st[N_FOLLOWERS + 1] += 13
+    t.set_followers(HOMELAND + 1, t.st[FOLLOW + HOMELAND + 1] + 13)
     t.effect(0, "gain 3")
     assert t.followers(0) == 12 and t.st[SUPPLY] == 0
 
@@ -940,9 +953,8 @@ def test_the_card_owner_makes_the_choices(card_file):
 
 def test_a_player_without_followers_loses_at_once(table):
     t = table
-    t.st[FOLLOW + HOMELAND + 1] = 1
+    t.set_followers(HOMELAND + 1, 1)
     t.st[SUPPLY] += 9
-    t.st[N_FOLLOWERS + 1] = 1
     cull = t.give(0, "Cull")
     t.move(0, PLAY, cull)
     assert t.st[OVER] == 1 and kernel.end_reason(t.st, t.rules) == END_WIPEOUT
@@ -951,9 +963,8 @@ def test_a_player_without_followers_loses_at_once(table):
 
 def test_effects_stop_when_the_game_is_over(table):
     t = table
-    t.st[FOLLOW + HOMELAND] = 1
+    t.set_followers(HOMELAND, 1)
     t.st[SUPPLY] += 9
-    t.st[N_FOLLOWERS] = 1
     offering = t.give(0, "Offering")  # sacrifice 1 (the last), then gain 3: never happens
     t.move(0, PLAY, offering)
     assert t.followers(0) == 0 and kernel.winner_of(t.st, END_WIPEOUT) == 1
@@ -961,11 +972,9 @@ def test_effects_stop_when_the_game_is_over(table):
 
 def test_nobody_left_is_a_draw(table):
     t = table
-    t.st[FOLLOW + HOMELAND] = 1
-    t.st[FOLLOW + HOMELAND + 1] = 1
+    t.set_followers(HOMELAND, 1)
+    t.set_followers(HOMELAND + 1, 1)
     t.st[SUPPLY] += 18
-    t.st[N_FOLLOWERS] = 1
-    t.st[N_FOLLOWERS + 1] = 1
     t.effect(0, "kill_everywhere 1")
     assert kernel.winner_of(t.st, END_WIPEOUT) == -1
 
