@@ -20,7 +20,6 @@ from numba import njit, prange
 
 from simcore import chunk
 from simcore.chunk import (
-    LINEUP_SLOT,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
     TRUNCATED,
@@ -28,15 +27,18 @@ from simcore.chunk import (
     WINNER,
     WON,
     block_bounds,
-    lineup_slot,
     record_event,
+    seat_lineup,
 )
 from simcore.power_the_game_state import (
     AIR,
+    ARMY_NODES,
     B_ADJ,
     B_COUNTRY,
     B_DEGREE,
     B_NUMBER,
+    B_REACH,
+    B_REACHED_BY,
     B_ROLE,
     B_TERRAIN,
     BOARD_WIDTH,
@@ -80,6 +82,7 @@ from simcore.power_the_game_state import (
     EVENT_NAMES,
     EXECUTED,
     FIGHTER,
+    FILE_WIDTH,
     FIRST_OFFICIAL,
     FIRST_OFFICIAL_RANDOM,
     FIXED,
@@ -90,11 +93,13 @@ from simcore.power_the_game_state import (
     I_FINGERPRINT,
     I_HQ,
     I_NODES,
+    I_SECTORS,
     INFANTRY,
     INFO,
     ISLAND,
     KIND_CODES,
     KIND_NAMES,
+    KIND_NODES,
     LAND,
     LAUNCH,
     LOG,
@@ -108,11 +113,13 @@ from simcore.power_the_game_state import (
     MAX_COMMANDS,
     MAX_DEGREE,
     MAX_LOC,
+    MAX_MOVES,
     MAX_NODES,
     MAX_PLAYERS,
     MERCENARY_ARMY,
     MISSILE,
     MOVE,
+    MOVE_CLASS,
     N_ARMIES,
     N_CLASSES,
     N_KINDS,
@@ -142,6 +149,7 @@ from simcore.power_the_game_state import (
     ROUND,
     SEA,
     SEAT_IN,
+    SECTOR,
     SHARE_LEFT,
     SHARED,
     ST_CANCELLED,
@@ -174,12 +182,12 @@ from simcore.power_the_game_state import (
     army_total_pieces,
     army_total_power,
     check_command,
-    contested,
     count,
     has_foot,
     hq_of,
     may_command,
     n_nodes,
+    next_contested,
     piece_index,
     seat_of_army,
     side_of,
@@ -336,9 +344,12 @@ def load_board(path_text: str) -> Board:
         if missing:
             raise SpecError(f"{path}: country {country}: no sector {country}{missing[0]}")
         table[INFO, I_HQ + c] = hqs[0]
-    digest = hashlib.blake2b(table.tobytes(), digest_size=8).digest()
+    table[:, FILE_WIDTH:] = 0
+    digest = hashlib.blake2b(table[:, :FILE_WIDTH].tobytes(), digest_size=8).digest()
     table[INFO, I_FINGERPRINT] = int.from_bytes(digest, "little") >> 2
-    board = Board(str(path), names, table, move_tables(table))
+    dist = move_tables(table)
+    derive_masks(table, dist)
+    board = Board(str(path), names, table, dist)
     _NAMES_BY_FINGERPRINT[board.fingerprint] = names
     return board
 
@@ -425,6 +436,27 @@ def move_tables(table: np.ndarray) -> np.ndarray:
     return dist
 
 
+def derive_masks(table: np.ndarray, dist: np.ndarray) -> None:
+    """Fill the board table's derived columns: each node's reach per moving kind both ways (from
+    the move tables) and each country's sectors, as bitmasks over the nodes."""
+    n = int(table[INFO, I_NODES])
+    for node in range(n):
+        for kind in range(MISSILE):
+            reached = dist[MOVE_CLASS[kind], node, :n] <= MAX_MOVES[kind]
+            table[node, B_REACH + kind] = bit_mask(np.flatnonzero(reached))
+            reached_by = dist[MOVE_CLASS[kind], :n, node] <= MAX_MOVES[kind]
+            table[node, B_REACHED_BY + kind] = bit_mask(np.flatnonzero(reached_by))
+    for c in range(N_ARMIES):
+        sectors = (table[:n, B_ROLE] == SECTOR) & (table[:n, B_COUNTRY] == c)
+        table[INFO, I_SECTORS + c] = bit_mask(np.flatnonzero(sectors))
+
+
+def bit_mask(nodes) -> int:
+    """The int64 bitmask of ``nodes`` (bit 63 is the sign bit)."""
+    bits = sum(1 << int(node) for node in nodes)
+    return bits - (1 << 64) if bits >= 1 << 63 else bits
+
+
 def prepare(rules: dict, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(encoded rules, board table, move tables): the board file is read here, never in a kernel."""
     board = load_board(rules["board"])
@@ -447,14 +479,27 @@ def stat_add(st, seat, which, amount):
 
 @njit(cache=True, _nrt=False)
 def change(st, army, loc, kind, n):
-    """The one way a count of pieces changes (it keeps POWER_AT, PIECES_AT, OCCUPIED in step)."""
-    st[CNT + piece_index(army, loc, kind)] += n
+    """The one way a count of pieces changes (it keeps POWER_AT, PIECES_AT, OCCUPIED, ARMY_NODES
+    and KIND_NODES in step)."""
+    i = piece_index(army, loc, kind)
+    st[CNT + i] += n
     st[POWER_AT + army * MAX_LOC + loc] += n * POWER_VALUE[kind]
     st[PIECES_AT + army * MAX_LOC + loc] += n
     if st[PIECES_AT + army * MAX_LOC + loc] > 0:
         st[OCCUPIED + loc] |= 1 << army
     else:
         st[OCCUPIED + loc] &= ~(1 << army)
+    if loc >= RESERVE:
+        return
+    node = np.int64(1) << loc
+    if (st[OCCUPIED + loc] >> army) & 1:
+        st[ARMY_NODES + army] |= node
+    else:
+        st[ARMY_NODES + army] &= ~node
+    if st[CNT + i] > 0:
+        st[KIND_NODES + army * N_KINDS + kind] |= node
+    else:
+        st[KIND_NODES + army * N_KINDS + kind] &= ~node
 
 
 @njit(cache=True, _nrt=False)
@@ -468,23 +513,24 @@ def add_pieces(st, army, loc, kind, n, fixed):
 def take_pieces(st, army, loc, kind, n):
     """Remove ``n`` like pieces, those that moved in this round first (latest move first), then
     those made here this round; returns how many of them had moved in."""
-    i = piece_index(army, loc, kind)
+    # One backward pass over the round's log: each piece taken is the latest live move in left,
+    # and the one after it can only be earlier.
+    k = st[LOG_N] - 1
     moved_in = 0
-    for _ in range(n):
-        for k in range(st[LOG_N] - 1, -1, -1):
-            e = LOG + LOG_WIDTH * k
-            if (
-                st[e + LOG_LIVE] == 1
-                and st[e + LOG_ARMY] == army
-                and st[e + LOG_KIND] == kind
-                and st[e + LOG_TO] == loc
-            ):
-                st[e + LOG_LIVE] = 0
-                moved_in += 1
-                break
-        if st[FIXED + i] > 0:
-            st[FIXED + i] -= 1
-        change(st, army, loc, kind, -1)
+    while moved_in < n and k >= 0:
+        e = LOG + LOG_WIDTH * k
+        if (
+            st[e + LOG_LIVE] == 1
+            and st[e + LOG_ARMY] == army
+            and st[e + LOG_KIND] == kind
+            and st[e + LOG_TO] == loc
+        ):
+            st[e + LOG_LIVE] = 0
+            moved_in += 1
+        k -= 1
+    i = piece_index(army, loc, kind)
+    st[FIXED + i] -= min(n, st[FIXED + i])
+    change(st, army, loc, kind, -n)
     return moved_in
 
 
@@ -499,7 +545,7 @@ def log_entry(st, army, kind, origin, target, live):
     st[LOG_N] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # the commonest command
 def move_piece(st, army, kind, origin, target):
     """A piece that may still move goes; it may not move again this round."""
     change(st, army, origin, kind, -1)
@@ -810,48 +856,53 @@ def top_sides(st, loc):
 
 
 @njit(cache=True, _nrt=False)
-def resolve_ties(st, board, trace):
-    """Ties first: where the highest totals tie, the pieces of those sides that moved in this
-    round retreat to where they came from, once; repeated until no tie can bounce."""
+def bounce_tie(st, loc, trace):
+    """Where the highest totals at ``loc`` tie, the pieces of those sides that moved in this round
+    retreat to where they came from; returns whether any did."""
+    present, best, mask = top_sides(st, loc)
+    if present < 2 or mask & (mask - 1) == 0:
+        return False
+    bouncing = False
+    for k in range(st[LOG_N]):
+        e = LOG + LOG_WIDTH * k
+        if (
+            st[e + LOG_LIVE] == 1
+            and st[e + LOG_TO] == loc
+            and (mask >> side_of(st, st[e + LOG_ARMY])) & 1
+        ):
+            bouncing = True
+            break
+    if not bouncing:
+        return False
+    record_conflict(st, loc, BOUNCE, mask, trace)
+    for k in range(st[LOG_N]):
+        e = LOG + LOG_WIDTH * k
+        army = st[e + LOG_ARMY]
+        if st[e + LOG_LIVE] == 1 and st[e + LOG_TO] == loc and (mask >> side_of(st, army)) & 1:
+            kind = st[e + LOG_KIND]
+            origin = st[e + LOG_FROM]
+            change(st, army, loc, kind, -1)
+            st[FIXED + piece_index(army, loc, kind)] -= 1
+            add_pieces(st, army, origin, kind, 1, True)
+            st[e + LOG_TO] = origin
+            st[e + LOG_LIVE] = 0
+            record_event(trace, st, TRACE_LEN, EV_BOUNCE, army, kind, loc, origin)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def resolve_ties(st, trace):
+    """Ties first: contested sectors in node order, each tie bouncing once; the scan repeats
+    until no tie can bounce. (A bounce can contest a later node: the next one is looked up
+    afresh.)"""
     changed = True
     while changed:
         changed = False
-        for loc in range(n_nodes(board)):
-            if not contested(st, loc):
-                continue
-            present, best, mask = top_sides(st, loc)
-            if present < 2 or mask & (mask - 1) == 0:
-                continue
-            bouncing = False
-            for k in range(st[LOG_N]):
-                e = LOG + LOG_WIDTH * k
-                if (
-                    st[e + LOG_LIVE] == 1
-                    and st[e + LOG_TO] == loc
-                    and (mask >> side_of(st, st[e + LOG_ARMY])) & 1
-                ):
-                    bouncing = True
-                    break
-            if not bouncing:
-                continue
-            record_conflict(st, loc, BOUNCE, mask, trace)
-            for k in range(st[LOG_N]):
-                e = LOG + LOG_WIDTH * k
-                army = st[e + LOG_ARMY]
-                if (
-                    st[e + LOG_LIVE] == 1
-                    and st[e + LOG_TO] == loc
-                    and (mask >> side_of(st, army)) & 1
-                ):
-                    kind = st[e + LOG_KIND]
-                    origin = st[e + LOG_FROM]
-                    change(st, army, loc, kind, -1)
-                    st[FIXED + piece_index(army, loc, kind)] -= 1
-                    add_pieces(st, army, origin, kind, 1, True)
-                    st[e + LOG_TO] = origin
-                    st[e + LOG_LIVE] = 0
-                    record_event(trace, st, TRACE_LEN, EV_BOUNCE, army, kind, loc, origin)
-            changed = True
+        loc = next_contested(st, -1)
+        while loc >= 0:
+            if bounce_tie(st, loc, trace):
+                changed = True
+            loc = next_contested(st, loc)
 
 
 @njit(cache=True, _nrt=False)
@@ -874,13 +925,15 @@ def strongest_army(st, side, loc, with_foot):
 
 
 @njit(cache=True, _nrt=False)
-def resolve_battles(st, board, trace):
+def resolve_battles(st, trace):
     """Then battles: the highest total captures every opposing piece into its Reserve; tied
     highest totals whose pieces were all already there stand off."""
     players = st[PLAYERS]
-    for loc in range(n_nodes(board)):
-        if not contested(st, loc):
-            continue
+    loc = -1
+    while True:
+        loc = next_contested(st, loc)
+        if loc < 0:
+            break
         present, best, mask = top_sides(st, loc)
         if present < 2:
             continue
@@ -914,11 +967,10 @@ def collect_power_units(st, rules, board, trace):
         if st[STANDING + army] == 0:
             continue
         mask = 0
-        for node in range(n_nodes(board)):
-            country = board[node, B_COUNTRY]
+        for country in range(N_ARMIES):
+            territory = board[INFO, I_SECTORS + country] | (np.int64(1) << hq_of(board, country))
             if (
-                (st[OCCUPIED + node] >> army) & 1
-                and country >= 0
+                st[ARMY_NODES + army] & territory != 0
                 and st[STANDING + country] == 1
                 and side_of(st, country) != side_of(st, army)
             ):
@@ -1016,11 +1068,12 @@ def snapshot(st, board, trace):
 
 @njit(cache=True, _nrt=False)
 def write_pads(st, rules, board, dist, sids, prm, rng, trace):
-    """Planning: every seat still in writes its pad from the same state."""
+    """Planning: every seat still in writes its pad from the same state (surveyed once)."""
+    strategy.survey(st, board)
     for seat in range(st[PLAYERS]):
         st[PAD_N + seat] = 0
         if st[SEAT_IN + seat] == 1:
-            strategy.plan(sids[seat], prm[seat], seat, st, rules, board, dist, rng)
+            strategy.write_pad(sids[seat], prm[seat], seat, st, rules, board, dist, rng)
             stat_add(st, seat, ST_COMMANDS, st[PAD_N + seat])
             for i in range(st[PAD_N + seat]):
                 c = pad_at(seat, i)
@@ -1056,8 +1109,8 @@ def implement(st, rules, board, dist, trace):
 @njit(cache=True, _nrt=False)
 def resolve(st, rules, board, trace):
     """After the commands: ties, battles, Power Units, Flag captures."""
-    resolve_ties(st, board, trace)
-    resolve_battles(st, board, trace)
+    resolve_ties(st, trace)
+    resolve_battles(st, trace)
     collect_power_units(st, rules, board, trace)
     capture_flags(st, board, trace)
 
@@ -1168,12 +1221,7 @@ def play_indexed(
     st, rules, board, dist, sids, prm, rng, trace, g, game_out, seat_out,
 ):  # fmt: skip
     """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
-    for seat in range(players):
-        slot = lineup_slot(game_index, seat, players, rotate)
-        sids[seat] = lineup_ids[slot]
-        for k in range(prm.shape[1]):
-            prm[seat, k] = lineup_params[slot, k]
-        seat_out[g, seat, LINEUP_SLOT] = slot
+    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
     winner, rounds, reason = play_game(players, st, rules, board, dist, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
@@ -1235,20 +1283,20 @@ FIRST_TRACE_ROWS = 8192  # a longer game is played again with a bigger buffer
 def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
     """The event trace of one game, exactly as the chunk kernel plays it."""
     rules, board, dist = prepared
-    capacity = FIRST_TRACE_ROWS
-    while True:
-        trace = np.zeros((capacity, TRACE_WIDTH), dtype=np.int64)
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
+    sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
+        players,
+        lineup_params,
+        N_STANDARD_GAME_COLUMNS + len(GAME_COLUMNS),
+        N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
+    )
+
+    def play(st, trace):
         play_indexed(
             players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-            st, rules, board, dist, np.zeros(players, dtype=np.int64),
-            np.zeros((players, lineup_params.shape[1])), np.zeros(4, dtype=np.uint64), trace,
-            0, np.zeros((1, N_STANDARD_GAME_COLUMNS + len(GAME_COLUMNS)), dtype=np.int64),
-            np.zeros((1, players, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS), dtype=np.int64),
+            st, rules, board, dist, sids, prm, rng, trace, 0, game_out, seat_out,
         )  # fmt: skip
-        if st[TRACE_LEN] < capacity:  # a full buffer may have dropped events: replay bigger
-            return trace[: st[TRACE_LEN]].copy()
-        capacity *= 4
+
+    return chunk.trace_one_game(play, FIRST_TRACE_ROWS, STATE_SIZE, TRACE_LEN, TRACE_WIDTH)
 
 
 def describe_trace(trace, seat_labels: list[str]) -> list[str]:

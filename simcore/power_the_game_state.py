@@ -13,10 +13,11 @@ lanes S1-S12 = nodes 45-56). A **location** is a board node or a Reserve area: R
 ``a`` is location RESERVE + a (RESERVE = MAX_NODES, whatever the board's size).
 
 ``board`` is ``int64[MAX_NODES + 1, BOARD_WIDTH]``: one row per node (B_* columns) and a last row
-INFO with facts about the whole board (I_* columns). ``dist`` is ``int64[N_CLASSES, MAX_NODES,
-MAX_NODES]``: the fewest moves a piece of that movement class needs from one node to another under
-the terrain rules (UNREACHABLE if it cannot get there at all); a move is legal when that is at most
-the piece's range.
+INFO with facts about the whole board (I_* columns); the columns from FILE_WIDTH on are derived
+(reach and sector bitmasks over the nodes, which is why a board has at most 64 nodes).
+``dist`` is ``int64[N_CLASSES, MAX_NODES, MAX_NODES]``: the fewest moves a piece of that movement
+class needs from one node to another under the terrain rules (UNREACHABLE if it cannot get there
+at all); a move is legal when that is at most the piece's range.
 
 Armies, seats and sides
 -----------------------
@@ -67,6 +68,7 @@ missile is made of, the smallest piece of a penalty, mercenary move conflicts, w
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 # --- sizes ---------------------------------------------------------------------------------
 MAX_NODES = 64
@@ -112,11 +114,19 @@ B_COUNTRY = 2  # 0-3 for a country's sectors and Headquarters, -1 otherwise
 B_NUMBER = 3  # sector number 0-8, sea-lane number (S3 -> 3), else -1
 B_DEGREE = 4
 B_ADJ = 5  # + i: the i-th neighbour
-BOARD_WIDTH = B_ADJ + MAX_DEGREE
+FILE_WIDTH = B_ADJ + MAX_DEGREE  # the columns above hold the board file (I_FINGERPRINT hashes them)
+# Derived columns, filled from the move tables when the board is loaded, so that the planners
+# test and enumerate a piece's reach with a few bit operations instead of scanning every node:
+B_REACH = FILE_WIDTH  # + kind (not MISSILE): bitmask of the nodes a piece of that kind can get
+#                       to from this node in one round (bit n = node n; the node itself included)
+B_REACHED_BY = B_REACH + MISSILE  # + kind: bitmask of the nodes from which such a piece can get
+#                                   here in one round
+BOARD_WIDTH = B_REACHED_BY + MISSILE
 INFO = MAX_NODES  # the board's last row
 I_NODES = 0
 I_FINGERPRINT = 1  # a hash of the board file, repeated in EV_SETUP
 I_HQ = 2  # + country: its Headquarters' node
+I_SECTORS = FILE_WIDTH  # + country (derived): bitmask of its sectors' nodes
 
 # --- rules: positions in the encoded rules vector (order of simcore.power_the_game.RULES) -----
 R_BOARD = 0  # a path: slot 0
@@ -237,7 +247,11 @@ FIXED = CNT + N_ARMIES * MAX_LOC * N_KINDS  # same index: pieces that cannot mov
 POWER_AT = FIXED + N_ARMIES * MAX_LOC * N_KINDS  # + army * MAX_LOC + loc: power value there
 PIECES_AT = POWER_AT + N_ARMIES * MAX_LOC  # + army * MAX_LOC + loc: pieces there
 OCCUPIED = PIECES_AT + N_ARMIES * MAX_LOC  # + loc: bit a set while army a has pieces there
-PU = OCCUPIED + MAX_LOC  # + army: Power Units in its Reserve
+# The same by board node, as bitmasks over the nodes (bit n = node n), so that planners and
+# conflicts visit only the nodes that matter:
+ARMY_NODES = OCCUPIED + MAX_LOC  # + army: the board nodes where it has pieces
+KIND_NODES = ARMY_NODES + N_ARMIES  # + army * N_KINDS + kind: where it has pieces of that kind
+PU = KIND_NODES + N_ARMIES * N_KINDS  # + army: Power Units in its Reserve
 STANDING = PU + N_ARMIES  # + army: 1 while its Flag stands
 FLAGS = STANDING + N_ARMIES  # + army: Flags in its Headquarters (its own and captured ones)
 SEAT_IN = FLAGS + N_ARMIES  # + seat: 1 while the seat has a standing Flag
@@ -262,11 +276,19 @@ PLAN_FREE = PLAN_CNT + N_ARMIES * MAX_LOC * N_KINDS
 PLAN_TOUCHED_N = PLAN_FREE + N_ARMIES * MAX_LOC * N_KINDS
 PLAN_TOUCHED = PLAN_TOUCHED_N + 1  # + i: piece indices
 MAX_TOUCHED = MAX_COMMANDS * (N_KINDS + 1)
-PLAN_LOCS_N = PLAN_TOUCHED + MAX_TOUCHED  # + army: board nodes where it has pieces
-PLAN_LOCS = PLAN_LOCS_N + N_ARMIES  # + army * MAX_NODES + i: those nodes, in increasing order
-PLAN_PU = PLAN_LOCS + N_ARMIES * MAX_NODES  # + army
+PLAN_NODES = PLAN_TOUCHED + MAX_TOUCHED  # + army: bitmask of the board nodes where the picture
+#                                          may have pieces (where it stood, its commands' places)
+PLAN_PU = PLAN_NODES + N_ARMIES  # + army
 PLAN_N = PLAN_PU + N_ARMIES  # + army: commands planned for it
-STATE_SIZE = PLAN_N + N_ARMIES
+# The planners' view of the round, computed once by strategies.survey before the pads are
+# written: planning never changes the state the pads are written from, so these facts hold for
+# every seat's pad (and are not kept up to date by anything else).
+VIEW_SIDE_POWER = PLAN_N + N_ARMIES  # + side * MAX_NODES + node: as side_power_at(side, node)
+VIEW_ENEMY_POWER = VIEW_SIDE_POWER + N_ARMIES * MAX_NODES  # + side * MAX_NODES + node: the
+#                                          strongest other side's power there (0: none)
+VIEW_THREAT = VIEW_ENEMY_POWER + N_ARMIES * MAX_NODES  # + army: power of the pieces of other
+#                                          sides that could reach its Headquarters this round
+STATE_SIZE = VIEW_THREAT + N_ARMIES
 
 
 # --- queries -------------------------------------------------------------------------------
@@ -299,11 +321,25 @@ def army_pieces_at(st, army, loc):
     return st[PIECES_AT + army * MAX_LOC + loc]
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def lowest_node(nodes):
+    """The lowest node of a non-empty bitmask (enumerate: take it, then ``nodes &= nodes - 1``)."""
+    return trailing_zeros(nodes)
+
+
 @njit(cache=True, _nrt=False)
-def contested(st, loc):
-    """More than one army has pieces at ``loc`` (a conflict is possible there)."""
-    armies = st[OCCUPIED + loc]
-    return armies & (armies - 1) != 0
+def next_contested(st, loc):
+    """The first board node after ``loc`` (-1: the first of all) where more than one army has
+    pieces (a conflict is possible there), as the state stands now; -1 if none."""
+    if loc + 1 >= MAX_NODES:
+        return -1
+    seen = 0
+    several = 0
+    for army in range(N_ARMIES):
+        several |= seen & st[ARMY_NODES + army]
+        seen |= st[ARMY_NODES + army]
+    later = several & -(np.int64(1) << (loc + 1))
+    return lowest_node(later) if later != 0 else -1
 
 
 @njit(cache=True, _nrt=False)
@@ -415,7 +451,7 @@ def material_at(st, army, loc):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller, passing 4 arrays
 def check_command(st, rules, board, dist, army, op, kind, origin, target):
     """(result, detail) of a command of ``army`` on the current state: EXECUTED or why it is
     cancelled (who may command the army and the pad's length are checked by the caller)."""

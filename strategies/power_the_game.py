@@ -20,8 +20,10 @@ from numba import njit
 
 from simcore.power_the_game_state import (
     AIR,
+    ARMY_NODES,
     B_COUNTRY,
-    B_ROLE,
+    B_REACH,
+    B_REACHED_BY,
     BOMBER,
     BUILD,
     BUY,
@@ -34,11 +36,13 @@ from simcore.power_the_game_state import (
     CNT,
     FIGHTER,
     GROUP_II_OFFSET,
+    I_SECTORS,
     INFANTRY,
+    INFO,
+    KIND_NODES,
     LAUNCH,
     MAX_COMMANDS,
     MAX_LOC,
-    MAX_MOVES,
     MAX_NODES,
     MERCENARY_ARMY,
     MISSILE,
@@ -51,9 +55,8 @@ from simcore.power_the_game_state import (
     PAD_N,
     PLAN_CNT,
     PLAN_FREE,
-    PLAN_LOCS,
-    PLAN_LOCS_N,
     PLAN_N,
+    PLAN_NODES,
     PLAN_PU,
     PLAN_TOUCHED,
     PLAN_TOUCHED_N,
@@ -67,19 +70,20 @@ from simcore.power_the_game_state import (
     RESERVE,
     ROUND,
     SEA,
-    SECTOR,
     STANDING,
     UPGRADE,
+    VIEW_ENEMY_POWER,
+    VIEW_SIDE_POWER,
+    VIEW_THREAT,
     army_pieces_at,
+    army_power_at,
     hq_of,
-    is_location,
+    lowest_node,
     may_command,
-    moves_needed,
     n_nodes,
     opponent_at,
     piece_index,
     side_of,
-    side_power_at,
 )
 from simcore.registry import Param, Strategy
 from simcore.rng import rand_below, rand_bool
@@ -219,7 +223,70 @@ def plan_change(st, i, pieces, free):
 
 
 @njit(cache=True, _nrt=False)
-def start_pad(st, seat, board):
+def survey(st, board):
+    """The round's view (VIEW_*): each side's power at each node and the strongest other side's,
+    and the power that threatens each Headquarters."""
+    st[VIEW_SIDE_POWER : VIEW_SIDE_POWER + N_ARMIES * MAX_NODES] = -1
+    st[VIEW_ENEMY_POWER : VIEW_ENEMY_POWER + N_ARMIES * MAX_NODES] = 0
+    occupied = 0
+    for army in range(N_ARMIES):
+        occupied |= st[ARMY_NODES + army]
+    while occupied:
+        node = lowest_node(occupied)
+        occupied &= occupied - 1
+        armies = st[OCCUPIED + node]
+        while armies:
+            army = lowest_node(armies)  # the lowest army with pieces there
+            armies &= armies - 1
+            at = VIEW_SIDE_POWER + side_of(st, army) * MAX_NODES + node  # as side_power_at
+            st[at] = max(st[at], 0) + army_power_at(st, army, node)
+        # The strongest other side is the strongest side, or for that side the runner-up.
+        top_side, top, runner_up = -1, 0, 0
+        for side in range(N_ARMIES):
+            power = st[VIEW_SIDE_POWER + side * MAX_NODES + node]
+            if power > top:
+                top_side, top, runner_up = side, power, top
+            elif power > runner_up:
+                runner_up = power
+        for side in range(N_ARMIES):
+            enemy = runner_up if side == top_side else top
+            st[VIEW_ENEMY_POWER + side * MAX_NODES + node] = enemy
+    for target in range(N_ARMIES):
+        hq = hq_of(board, target)
+        threat = 0
+        for army in range(N_ARMIES):
+            if side_of(st, army) == side_of(st, target):
+                continue
+            for kind in range(MISSILE):
+                nodes = kind_nodes_reaching(st, board, army, kind, hq)
+                while nodes:
+                    loc = lowest_node(nodes)
+                    nodes &= nodes - 1
+                    threat += st[CNT + piece_index(army, loc, kind)] * POWER_VALUE[kind]
+        st[VIEW_THREAT + target] = threat
+
+
+@njit(cache=True, _nrt=False)
+def kind_nodes(st, army, kind):
+    """Bitmask of the board nodes where the army has pieces of ``kind``: those the pad may order
+    to move stand there (so the steps below look only there)."""
+    return st[KIND_NODES + army * N_KINDS + kind]
+
+
+@njit(cache=True, _nrt=False)
+def kind_nodes_reaching(st, board, army, kind, target):
+    """Those of ``kind_nodes`` from which such a piece can get to node ``target`` this round."""
+    return kind_nodes(st, army, kind) & board[target, B_REACHED_BY + kind]
+
+
+@njit(cache=True, _nrt=False)
+def side_power(st, side, node):
+    """Power of a side's pieces at a board node, -1 when it has none there (from the view)."""
+    return st[VIEW_SIDE_POWER + side * MAX_NODES + node]
+
+
+@njit(cache=True, _nrt=False)
+def start_pad(st, seat):
     st[PAD_N + seat] = 0
     for k in range(st[PLAN_TOUCHED_N]):
         st[PLAN_CNT + st[PLAN_TOUCHED + k]] = 0
@@ -228,24 +295,18 @@ def start_pad(st, seat, board):
     for army in range(N_ARMIES):
         st[PLAN_N + army] = 0
         st[PLAN_PU + army] = st[PU + army]
-        st[PLAN_LOCS_N + army] = 0
-    # Pieces that may move are where the army stood at the start of the round: the steps below
-    # look only there.
-    for node in range(n_nodes(board)):
-        armies = st[OCCUPIED + node]
-        while armies:
-            army = 0
-            while (armies >> army) & 1 == 0:
-                army += 1
-            armies &= ~(1 << army)
-            st[PLAN_LOCS + army * MAX_NODES + st[PLAN_LOCS_N + army]] = node
-            st[PLAN_LOCS_N + army] += 1
+        st[PLAN_NODES + army] = st[ARMY_NODES + army]
 
 
 @njit(cache=True, _nrt=False)
-def own_node(st, army, j):
-    """The j-th board node where the army had pieces at the start of the round."""
-    return st[PLAN_LOCS + army * MAX_NODES + j]
+def next_place(st, army, loc):
+    """The next location after ``loc`` (-1: the first) where the pad's picture may have the
+    army's pieces: its PLAN_NODES in increasing order, then every Reserve; MAX_LOC after them.
+    Visiting these instead of every location skips only places where it has nothing."""
+    if loc + 1 < RESERVE:
+        later = st[PLAN_NODES + army] & -(np.int64(1) << (loc + 1))
+        return lowest_node(later) if later != 0 else RESERVE
+    return loc + 1
 
 
 @njit(cache=True, _nrt=False)
@@ -272,6 +333,8 @@ def write(st, rules, seat, army, op, kind, origin, target):
     if op == MOVE:
         plan_change(st, piece_index(army, origin, kind), -1, -1)
         plan_change(st, piece_index(army, target, kind), 1, 0)
+        if target < RESERVE:
+            st[PLAN_NODES + army] |= np.int64(1) << target
     elif op == UPGRADE:
         i = piece_index(army, origin, kind)
         # Fewer than three left: those that may still move are at most those left.
@@ -292,13 +355,19 @@ def write(st, rules, seat, army, op, kind, origin, target):
         plan_change(st, piece_index(army, origin, MISSILE), -1, 0)
 
 
-@njit(cache=True, _nrt=False)
-def reach(dist, board, kind, origin, target):
-    """Can a piece of ``kind`` at ``origin`` (a node or its army's Reserve) get to node
-    ``target`` this round? From a Reserve only the army's Headquarters is in reach."""
+@njit(cache=True, _nrt=False, inline="always")
+def reach_mask(board, kind, origin):
+    """Bitmask of the nodes a piece of ``kind`` (not a missile) at ``origin`` (a node or its
+    army's Reserve) can get to this round. From a Reserve only the army's Headquarters."""
     if origin >= RESERVE:
-        return target == hq_of(board, origin - RESERVE)
-    return moves_needed(dist, board, kind, origin, target) <= MAX_MOVES[kind]
+        return np.int64(1) << hq_of(board, origin - RESERVE)
+    return board[origin, B_REACH + kind]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def reach(board, kind, origin, target):
+    """Can a piece of ``kind`` at ``origin`` get to node ``target`` this round?"""
+    return (reach_mask(board, kind, origin) >> target) & 1 == 1
 
 
 @njit(cache=True, _nrt=False)
@@ -332,7 +401,7 @@ def random_move(st, rules, board, dist, seat, army, rng):
     seen = 0
     target = -1
     for node in range(n_nodes(board)):
-        if node != origin and reach(dist, board, kind, origin, node):
+        if node != origin and reach(board, kind, origin, node):
             seen += 1
             if rand_below(rng, seen) == 0:
                 target = node
@@ -347,9 +416,8 @@ def random_exchange(st, rules, board, seat, army, rng):
     """A random exchange the seat's pieces allow: an upgrade, a purchase, a missile or a launch."""
     seen = 0
     choice = -1
-    for loc in range(MAX_LOC):
-        if not is_location(board, loc):
-            continue
+    loc = next_place(st, army, -1)
+    while loc < MAX_LOC:
         for kind in range(GROUP_II_OFFSET):
             if planned(st, army, loc, kind) >= 3:
                 seen += 1
@@ -359,6 +427,7 @@ def random_exchange(st, rules, board, seat, army, rng):
             seen += 1
             if rand_below(rng, seen) == 0:
                 choice = loc * N_KINDS + MISSILE
+        loc = next_place(st, army, loc)
     for kind in range(GROUP_II_OFFSET):
         if st[PLAN_PU + army] >= POWER_VALUE[kind]:
             seen += 1
@@ -411,7 +480,7 @@ def weakest_enemy(st, board, army):
     best_power = 0
     for other in range(N_ARMIES):
         if enemy_army(st, army, other):
-            power = max(side_power_at(st, side_of(st, other), hq_of(board, other)), 0)
+            power = max(side_power(st, side_of(st, other), hq_of(board, other)), 0)
             if best < 0 or power < best_power:
                 best, best_power = other, power
     return best
@@ -440,14 +509,14 @@ def attack_flags(prm, seat, army, st, rules, board, dist):
         if not enemy_army(st, army, other):
             continue
         hq = hq_of(board, other)
-        defence = max(side_power_at(st, side_of(st, other), hq), 0)
-        power = max(side_power_at(st, side_of(st, army), hq), 0)
-        for j in range(st[PLAN_LOCS_N + army]):
-            loc = own_node(st, army, j)
-            for kind in range(MISSILE):
-                n = movable(st, army, loc, kind)
-                if n > 0 and reach(dist, board, kind, loc, hq):
-                    power += n * POWER_VALUE[kind]
+        defence = max(side_power(st, side_of(st, other), hq), 0)
+        power = max(side_power(st, side_of(st, army), hq), 0)
+        for kind in range(MISSILE):
+            nodes = kind_nodes_reaching(st, board, army, kind, hq)
+            while nodes:
+                loc = lowest_node(nodes)
+                nodes &= nodes - 1
+                power += movable(st, army, loc, kind) * POWER_VALUE[kind]
         if power > defence and power >= prm[ATTACK_MARGIN] * defence:
             surplus = power - prm[ATTACK_MARGIN] * defence
             if best_target < 0 or surplus > best_surplus:
@@ -455,30 +524,26 @@ def attack_flags(prm, seat, army, st, rules, board, dist):
     if best_target < 0:
         return
     hq = hq_of(board, best_target)
-    defence = max(side_power_at(st, side_of(st, best_target), hq), 0)
+    defence = max(side_power(st, side_of(st, best_target), hq), 0)
     needed = max(prm[ATTACK_MARGIN] * defence, defence + 1.0)
-    sent = max(side_power_at(st, side_of(st, army), hq), 0)
+    sent = max(side_power(st, side_of(st, army), hq), 0)
     foot_sent = False
     for kind in (REGIMENT, INFANTRY):  # a Flag needs one of them
-        for j in range(st[PLAN_LOCS_N + army]):
-            loc = own_node(st, army, j)
-            if (
-                not foot_sent
-                and movable(st, army, loc, kind) > 0
-                and reach(dist, board, kind, loc, hq)
-                and room(st, rules, seat, army)
-            ):
+        nodes = kind_nodes_reaching(st, board, army, kind, hq)
+        while nodes:
+            loc = lowest_node(nodes)
+            nodes &= nodes - 1
+            if not foot_sent and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army):
                 write(st, rules, seat, army, MOVE, kind, loc, hq)
                 sent += POWER_VALUE[kind]
                 foot_sent = True
     for kind in BY_VALUE:
-        for j in range(st[PLAN_LOCS_N + army]):
-            loc = own_node(st, army, j)
+        nodes = kind_nodes_reaching(st, board, army, kind, hq)
+        while nodes:
+            loc = lowest_node(nodes)
+            nodes &= nodes - 1
             while (
-                sent < needed
-                and movable(st, army, loc, kind) > 0
-                and reach(dist, board, kind, loc, hq)
-                and room(st, rules, seat, army)
+                sent < needed and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army)
             ):
                 write(st, rules, seat, army, MOVE, kind, loc, hq)
                 sent += POWER_VALUE[kind]
@@ -489,9 +554,11 @@ def foot_in_reach(st, board, dist, army, node):
     """A place from which one of the army's Infantry or Regiments can still move to ``node``
     this round, and the kind (-1, -1 if none)."""
     for kind in (REGIMENT, INFANTRY):
-        for j in range(st[PLAN_LOCS_N + army]):
-            loc = own_node(st, army, j)
-            if movable(st, army, loc, kind) > 0 and reach(dist, board, kind, loc, node):
+        nodes = kind_nodes_reaching(st, board, army, kind, node)
+        while nodes:
+            loc = lowest_node(nodes)
+            nodes &= nodes - 1
+            if movable(st, army, loc, kind) > 0:
                 return loc, kind
     return -1, -1
 
@@ -505,7 +572,7 @@ def missile_target(st, board, dist, army):
     for other in range(N_ARMIES):
         if enemy_army(st, army, other):
             hq = hq_of(board, other)
-            key = max(side_power_at(st, side_of(st, other), hq), 0)
+            key = max(side_power(st, side_of(st, other), hq), 0)
             if foot_in_reach(st, board, dist, army, hq)[0] >= 0:
                 key += 1_000_000
             if key > best_key:
@@ -535,24 +602,20 @@ def missiles(seat, army, st, rules, board, dist):
             write(st, rules, seat, army, BUILD, MISSILE, loc, loc)
             break
     hq = hq_of(board, target)
-    for loc in range(MAX_LOC):
-        if not is_location(board, loc):
-            continue
+    loc = next_place(st, army, -1)
+    while loc < MAX_LOC:
         while planned(st, army, loc, MISSILE) > 0 and room(st, rules, seat, army):
             write(st, rules, seat, army, LAUNCH, MISSILE, loc, hq)
             origin, kind = foot_in_reach(st, board, dist, army, hq)
             if origin >= 0 and room(st, rules, seat, army):
                 write(st, rules, seat, army, MOVE, kind, origin, hq)
+        loc = next_place(st, army, loc)
 
 
 @njit(cache=True, _nrt=False)
 def enemy_power_at(st, army, node):
-    """The strongest opposing side's power at ``node`` now (0 if none)."""
-    enemy = 0
-    for side in range(N_ARMIES):
-        if side != side_of(st, army):
-            enemy = max(enemy, side_power_at(st, side, node))
-    return enemy
+    """The strongest opposing side's power at ``node`` now (0 if none), from the view."""
+    return st[VIEW_ENEMY_POWER + side_of(st, army) * MAX_NODES + node]
 
 
 @njit(cache=True, _nrt=False)
@@ -560,19 +623,17 @@ def raid_target(st, board, dist, army, kind, loc, taken, rng):
     """A sector for a plane at ``loc`` to earn a Power Unit: in an enemy country not yet raided
     this round (bit in ``taken``), in reach, with the least enemy power there, below the plane's;
     a random one of those (players should be unpredictable); -1 if none."""
+    sectors = 0
+    for country in range(N_ARMIES):
+        if enemy_army(st, army, country) and (taken >> country) & 1 == 0:
+            sectors |= board[INFO, I_SECTORS + country]
     best = -1
     least = POWER_VALUE[kind]
     seen = 0
-    for node in range(n_nodes(board)):
-        country = board[node, B_COUNTRY]
-        if (
-            country < 0
-            or board[node, B_ROLE] != SECTOR
-            or not enemy_army(st, army, country)
-            or (taken >> country) & 1
-            or not reach(dist, board, kind, loc, node)
-        ):
-            continue
+    targets = sectors & reach_mask(board, kind, loc)
+    while targets != 0:
+        node = lowest_node(targets)
+        targets &= targets - 1
         enemy = enemy_power_at(st, army, node)
         if enemy < least:
             best, least, seen = node, enemy, 1
@@ -589,8 +650,10 @@ def raid(prm, seat, army, st, rules, board, dist, rng):
     sent = 0
     taken = 0
     for kind in (FIGHTER, BOMBER):
-        for j in range(st[PLAN_LOCS_N + army]):
-            loc = own_node(st, army, j)
+        nodes = kind_nodes(st, army, kind)
+        while nodes:
+            loc = lowest_node(nodes)
+            nodes &= nodes - 1
             while movable(st, army, loc, kind) > 0 and sent < prm[RAIDERS]:
                 if not room(st, rules, seat, army):
                     break
@@ -641,12 +704,12 @@ def build_up(prm, seat, army, st, rules, board):
     while st[PLAN_PU + army] >= POWER_VALUE[kind] and room(st, rules, seat, army):
         write(st, rules, seat, army, BUY, kind, reserve, reserve)
     if prm[UPGRADES] != 0:
-        for loc in range(MAX_LOC):
-            if not is_location(board, loc):
-                continue
+        loc = next_place(st, army, -1)
+        while loc < MAX_LOC:
             for k in range(GROUP_II_OFFSET):
                 while planned(st, army, loc, k) >= 3 and room(st, rules, seat, army):
                     write(st, rules, seat, army, UPGRADE, k, loc, loc)
+            loc = next_place(st, army, loc)
     hq = hq_of(board, army)
     if rules[R_BLOCKADE] != 0 and opponent_at(st, army, hq):
         return
@@ -656,41 +719,22 @@ def build_up(prm, seat, army, st, rules, board):
 
 
 @njit(cache=True, _nrt=False)
-def threat_to(st, board, dist, army, node):
-    """Power of the enemy pieces that could reach ``node`` this round."""
-    threat = 0
-    for other in range(N_ARMIES):
-        if side_of(st, other) == side_of(st, army):
-            continue
-        for loc in range(n_nodes(board)):
-            if army_pieces_at(st, other, loc) == 0:
-                continue
-            for kind in range(MISSILE):
-                n = st[CNT + piece_index(other, loc, kind)]
-                if n > 0 and (loc == node or reach(dist, board, kind, loc, node)):
-                    threat += n * POWER_VALUE[kind]
-    return threat
-
-
-@njit(cache=True, _nrt=False)
 def defend(prm, seat, army, st, rules, board, dist):
     """With a guard, bring pieces back into Headquarters while the threat outweighs them."""
     if prm[GUARD] <= 0:
         return
     hq = hq_of(board, army)
-    threat = threat_to(st, board, dist, army, hq)
+    threat = st[VIEW_THREAT + army]
     held = 0
     for k in range(N_KINDS):
         held += planned(st, army, hq, k) * POWER_VALUE[k]
     for kind in BY_VALUE:
-        for j in range(st[PLAN_LOCS_N + army]):
-            loc = own_node(st, army, j)
+        nodes = kind_nodes_reaching(st, board, army, kind, hq) & ~(np.int64(1) << hq)
+        while nodes:
+            loc = lowest_node(nodes)
+            nodes &= nodes - 1
             while (
-                held <= threat
-                and loc != hq
-                and movable(st, army, loc, kind) > 0
-                and reach(dist, board, kind, loc, hq)
-                and room(st, rules, seat, army)
+                held <= threat and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army)
             ):
                 write(st, rules, seat, army, MOVE, kind, loc, hq)
                 held += POWER_VALUE[kind]
@@ -705,22 +749,43 @@ def blockade(prm, seat, army, st, rules, board, dist):
     if target < 0:
         return
     hq = hq_of(board, target)
-    if side_power_at(st, side_of(st, army), hq) >= 0:
+    if side_power(st, side_of(st, army), hq) >= 0:
         return
-    defence = max(side_power_at(st, side_of(st, target), hq), 0)
+    defence = max(side_power(st, side_of(st, target), hq), 0)
     for kind in BY_VALUE:
         if POWER_VALUE[kind] <= defence:
             return
-        for j in range(st[PLAN_LOCS_N + army]):
-            loc = own_node(st, army, j)
+        nodes = kind_nodes_reaching(st, board, army, kind, hq)
+        while nodes:
+            loc = lowest_node(nodes)
+            nodes &= nodes - 1
             if (
                 movable(st, army, loc, kind) > 0
-                and reach(dist, board, kind, loc, hq)
                 and hq_surplus(st, board, prm, army, loc, kind)
                 and room(st, rules, seat, army)
             ):
                 write(st, rules, seat, army, MOVE, kind, loc, hq)
                 return
+
+
+@njit(cache=True, _nrt=False)
+def step_toward(st, board, dist, army, kind, loc, hq):
+    """The node in reach of a piece of ``kind`` at ``loc`` nearest ``hq`` in planes' moves and
+    nearer than ``loc``, other than ``hq`` and where the enemy is weaker than the piece (the
+    lowest such node on ties); -1 if none."""
+    best = -1
+    best_dist = dist[AIR, loc, hq]
+    targets = reach_mask(board, kind, loc) & ~(np.int64(1) << hq)
+    while targets != 0:
+        node = lowest_node(targets)
+        targets &= targets - 1
+        to_go = dist[AIR, node, hq]
+        if to_go >= best_dist:
+            continue
+        if enemy_power_at(st, army, node) >= POWER_VALUE[kind]:
+            continue
+        best, best_dist = node, to_go
+    return best
 
 
 @njit(cache=True, _nrt=False)
@@ -739,28 +804,25 @@ def advance(prm, seat, army, st, rules, board, dist):
     for kind in BY_VALUE:
         if MOVE_CLASS[kind] == SEA:
             continue
-        for j in range(st[PLAN_LOCS_N + army]):
-            loc = own_node(st, army, j)
+        nodes = kind_nodes(st, army, kind)
+        while nodes:
+            loc = lowest_node(nodes)
+            nodes &= nodes - 1
+            if moved >= prm[ADVANCE] or not room(st, rules, seat, army):
+                return  # both only get tighter: nothing more will be written
+            if movable(st, army, loc, kind) == 0 or not hq_surplus(st, board, prm, army, loc, kind):
+                continue
+            # The step depends only on the piece and the round's view: the same for each piece.
+            step = step_toward(st, board, dist, army, kind, loc, hq)
+            if step < 0:
+                continue
             while (
                 moved < prm[ADVANCE]
                 and movable(st, army, loc, kind) > 0
                 and room(st, rules, seat, army)
                 and hq_surplus(st, board, prm, army, loc, kind)
             ):
-                best = -1
-                best_dist = dist[AIR, loc, hq]
-                for node in range(n_nodes(board)):
-                    if node == hq or not reach(dist, board, kind, loc, node):
-                        continue
-                    to_go = dist[AIR, node, hq]
-                    if to_go >= best_dist:
-                        continue
-                    if enemy_power_at(st, army, node) >= POWER_VALUE[kind]:
-                        continue
-                    best, best_dist = node, to_go
-                if best < 0:
-                    break
-                write(st, rules, seat, army, MOVE, kind, loc, best)
+                write(st, rules, seat, army, MOVE, kind, loc, step)
                 moved += 1
 
 
@@ -769,8 +831,10 @@ def lure_mercenary(seat, st, rules, board, dist):
     """3 players, spare commands: move a mercenary piece where the seat's pieces outweigh it,
     so that they capture it."""
     mine = side_of(st, seat)
-    for j in range(st[PLAN_LOCS_N + MERCENARY_ARMY]):
-        loc = own_node(st, MERCENARY_ARMY, j)
+    nodes = st[ARMY_NODES + MERCENARY_ARMY]
+    while nodes:
+        loc = lowest_node(nodes)
+        nodes &= nodes - 1
         for kind in range(MISSILE):
             if movable(st, MERCENARY_ARMY, loc, kind) == 0:
                 continue
@@ -779,8 +843,8 @@ def lure_mercenary(seat, st, rules, board, dist):
                     return
                 if (
                     node != loc
-                    and side_power_at(st, mine, node) > POWER_VALUE[kind]
-                    and reach(dist, board, kind, loc, node)
+                    and side_power(st, mine, node) > POWER_VALUE[kind]
+                    and reach(board, kind, loc, node)
                 ):
                     write(st, rules, seat, MERCENARY_ARMY, MOVE, kind, loc, node)
                     break
@@ -788,8 +852,16 @@ def lure_mercenary(seat, st, rules, board, dist):
 
 @njit(cache=True, _nrt=False)
 def plan(sid, prm, seat, st, rules, board, dist, rng):
-    """Write the seat's pad for this round (st[PAD_N + seat] commands at PAD)."""
-    start_pad(st, seat, board)
+    """Survey the state and write the seat's pad (what a rule test calls on a state it made)."""
+    survey(st, board)
+    write_pad(sid, prm, seat, st, rules, board, dist, rng)
+
+
+@njit(cache=True, _nrt=False)
+def write_pad(sid, prm, seat, st, rules, board, dist, rng):
+    """Write the seat's pad for this round (st[PAD_N + seat] commands at PAD) from the round's
+    survey, which every seat's pad shares."""
+    start_pad(st, seat)
     if sid == RANDOM:
         plan_random(prm, seat, st, rules, board, dist, rng)
         return
