@@ -15,7 +15,6 @@ from numba import njit, prange
 
 from simcore import chunk
 from simcore.chunk import (
-    LINEUP_SLOT,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
     TRUNCATED,
@@ -23,8 +22,8 @@ from simcore.chunk import (
     WINNER,
     WON,
     block_bounds,
-    lineup_slot,
     record_event,
+    seat_lineup,
 )
 from simcore.power_barons_state import (
     BANK,
@@ -120,7 +119,6 @@ from simcore.power_barons_state import (
     TRACE_WIDTH,
     VALUE,
     WORD_BITS,
-    WORD_MASK,
     bank_credits,
     bases_in,
     bases_on_board,
@@ -137,6 +135,7 @@ from simcore.power_barons_state import (
     recount,
     relocate,
     supply_left,
+    turn_over_discard,
 )
 from simcore.registry import Column, Game, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
@@ -330,7 +329,8 @@ def load_components(path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
 
 def prepare(rules: dict, players: int) -> np.ndarray:
     """The kernel's read-only input: the numeric rules in RULES order (the components path's slot
-    is 0), then n_cards, n_spaces and the components tables (layout: power_barons_state P_*)."""
+    is 0), then n_cards, n_spaces, the deck's mean value per Power Card colour and the components
+    tables (layout: power_barons_state P_*)."""
     colours, values, kinds, territories = load_components(rules["components"])
     if len(values) <= players * rules["hand_size"]:
         raise SpecError(
@@ -338,12 +338,16 @@ def prepare(rules: dict, players: int) -> np.ndarray:
             f"{rules['hand_size']} to {players} players and leave a drawpile"
         )
     numbers = [0.0 if p.kind == "path" else p.encode(rules[p.name]) for p in RULES]
+    means = []
+    for card_colour in range(N_TYPES):
+        credits = values[colours == card_colour]
+        means.append(int(credits.sum()) / len(credits) if len(credits) else 0.0)
     return np.concatenate(
-        [np.array([*numbers, len(values), len(kinds)]), colours, values, kinds, territories]
+        [np.array([*numbers, len(values), len(kinds), *means]), colours, values, kinds, territories]
     ).astype(np.float64)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def stat(st, seat, which):
     """Index of one of ``seat``'s statistics in ``st``."""
     return STATS + N_SEAT_STATS * seat + which
@@ -374,8 +378,7 @@ def draw_card(seat, reason, st, rng, trace):
         if n == 0:
             st[EMPTY_DRAWS] += 1
             return False
-        while count_at(st, DISCARD) > 0:
-            relocate(st, card_at(st, DISCARD, 0), DRAWPILE)
+        turn_over_discard(st)
         st[RESHUFFLES] += 1
         record_event(trace, st, TRACE_LEN, EV_RESHUFFLE, n)
     move_card(card_at(st, DRAWPILE, rand_below(rng, n)), HAND + seat, reason, st, trace)
@@ -402,7 +405,7 @@ def restore(seat, st, rules, sids, prm, rng, trace):
         pass
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def in_hand(st, seat, card):
     return 0 <= card < st[N_CARDS] and st[LOC + card] == HAND + seat
 
@@ -425,7 +428,7 @@ def any_placement(st, players, owner):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def has_total(st, reached, total):
     """Total ``total`` is in the bitset of totals at st[reached]."""
     return (st[reached + total // WORD_BITS] >> (total % WORD_BITS)) & 1 == 1
@@ -444,36 +447,48 @@ def pay(seat, cost, st, trace):
     reached it (s -> s - value, down to 0) names distinct cards.
     """
     words = (cost + MAX_CARD_VALUE + WORD_BITS - 1) // WORD_BITS
+    n = 0
+    for card in range(st[N_CARDS]):
+        # Without a branch: every card is written, only the bank's are kept (no mispredictions).
+        st[PAY_CARDS + n] = card
+        n += st[LOC + card] == BANK + seat
     for w in range(words):
         st[PAY_REACHED + w] = 0
     st[PAY_REACHED] = 1  # total 0, before any card
-    n = 0
-    for card in range(st[N_CARDS]):
-        if st[LOC + card] != BANK + seat:
-            continue
-        st[PAY_CARDS + n] = card
-        before = PAY_REACHED + words * n
+    reach = 0  # the cards' sum so far: no total above it is reached, so its words are 0
+    for k in range(n):
+        card_value = st[VALUE + st[PAY_CARDS + k]]
+        reach += card_value
+        live = min(words, reach // WORD_BITS + 1)
+        before = PAY_REACHED + words * k
         after = before + words
-        whole, part = divmod(st[VALUE + card], WORD_BITS)
-        for w in range(words):
-            shifted = 0
-            if w >= whole:
-                shifted = (st[before + w - whole] << part) & WORD_MASK
-            if w > whole:
-                shifted |= st[before + w - whole - 1] >> (WORD_BITS - part)
-            st[after + w] = st[before + w] | shifted
-        n += 1
+        whole, part = divmod(card_value, WORD_BITS)  # the shift: whole words and part bits
+        for w in range(min(whole, live)):
+            st[after + w] = st[before + w]
+        for w in range(whole, live):
+            # Shifted as uint64: an int64 shift right would drag the sign bit in.
+            shifted = np.uint64(st[before + w - whole]) << np.uint64(part)
+            if w > whole and part > 0:
+                shifted |= np.uint64(st[before + w - whole - 1]) >> np.uint64(WORD_BITS - part)
+            st[after + w] = st[before + w] | np.int64(shifted)
+        for w in range(live, words):
+            st[after + w] = 0
     total = cost
     while not has_total(st, PAY_REACHED + words * n, total):
         total += 1
     s = total
     cards = 0
+    reached_after = n  # s is reached after that many cards
     while s > 0:
-        first = 0  # the first card after which s was reached
-        while not has_total(st, PAY_REACHED + words * (first + 1), s):
-            first += 1
+        # The first card after which s was reached: the sets only grow card by card, so it is
+        # found going down while s was reached before the card. And s minus its value was
+        # reached before it, so the next search starts below it: one pass over the cards.
+        first = reached_after - 1
+        while first > 0 and has_total(st, PAY_REACHED + words * first, s):
+            first -= 1
         card = st[PAY_CARDS + first]
         s -= st[VALUE + card]
+        reached_after = first
         move_card(card, DISCARD, M_PAY, st, trace)
         cards += 1
     return total, cards
@@ -595,7 +610,7 @@ def play_card(seat, side, card, st, rules, trace):
         st[CH_PLAYED + side] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def behind_by(st, side):
     """Credits ``side`` must add to be winning (ties go to the defender); <= 0 when winning."""
     mine = st[CH_TOTAL + side]
@@ -603,7 +618,7 @@ def behind_by(st, side):
     return theirs - mine + (1 if side == 0 else 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def holds_unplayed_colour(st, seat):
     """``seat`` holds a Power Card of a colour that has not had its round yet."""
     for card_colour in range(N_TYPES):
@@ -898,12 +913,7 @@ def play_indexed(
     st, rules, sids, prm, rng, trace, g, game_out, seat_out,
 ):  # fmt: skip
     """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
-    for seat in range(players):
-        slot = lineup_slot(game_index, seat, players, rotate)
-        sids[seat] = lineup_ids[slot]
-        for k in range(prm.shape[1]):
-            prm[seat, k] = lineup_params[slot, k]
-        seat_out[g, seat, LINEUP_SLOT] = slot
+    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
     winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
@@ -961,20 +971,20 @@ FIRST_TRACE_ROWS = 2048  # about 45 turns; a longer game is played again with a 
 
 def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
     """The event trace of one game, exactly as the chunk kernel plays it."""
-    capacity = FIRST_TRACE_ROWS
-    while True:
-        trace = np.zeros((capacity, TRACE_WIDTH), dtype=np.int64)
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
+    sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
+        players,
+        lineup_params,
+        N_STANDARD_GAME_COLUMNS + N_GAME_STATS,
+        N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
+    )
+
+    def play(st, trace):
         play_indexed(
             players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-            st, prepared, np.zeros(players, dtype=np.int64),
-            np.zeros((players, lineup_params.shape[1])), np.zeros(4, dtype=np.uint64), trace,
-            0, np.zeros((1, N_STANDARD_GAME_COLUMNS + N_GAME_STATS), dtype=np.int64),
-            np.zeros((1, players, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS), dtype=np.int64),
+            st, prepared, sids, prm, rng, trace, 0, game_out, seat_out,
         )  # fmt: skip
-        if st[TRACE_LEN] < capacity:  # a full buffer may have dropped events: replay bigger
-            return trace[: st[TRACE_LEN]].copy()
-        capacity *= 4
+
+    return chunk.trace_one_game(play, FIRST_TRACE_ROWS, STATE_SIZE, TRACE_LEN, TRACE_WIDTH)
 
 
 def _location(code: int) -> str:

@@ -11,8 +11,9 @@ numba function touches costs reference counting on each call). It has two parts:
   value, each space's kind and territory, and the deck's count and total value per colour;
 * the **play** state: each card's location (``LOC``: every card is in exactly one place, so cards
   are conserved by construction) with, kept in step by ``relocate``, each location's count,
-  credits and list of cards (queries read a hand, not the deck), its count and credits per
-  colour, and each hand ranked (a decision reads the few cards it needs, not the whole hand),
+  credits and list of cards (queries read a hand, not the deck), and each hand's count and
+  credits per colour and its cards ranked (a decision reads the few cards it needs, not the
+  whole hand),
   the pawns, each seat's Power Base supply and the bases on the board, the challenge in
   progress, game and per-seat statistics, the purchase scratch area and the trace length.
 
@@ -66,7 +67,10 @@ R_MAX_TURNS = 4
 N_RULES = 5
 P_N_CARDS = N_RULES
 P_N_SPACES = N_RULES + 1
-P_TABLES = N_RULES + 2  # colours[n_cards], values[n_cards], kinds[n_spaces], territories[...]
+# The deck's mean card value per Power Card colour (0 for a colour without cards), prepared once
+# rather than divided at every surrender option: the same float64 division.
+P_DECK_MEAN = N_RULES + 2
+P_TABLES = P_DECK_MEAN + N_TYPES  # colours[n_cards], values[n_cards], kinds[...], territories[...]
 
 MAX_PLAYERS = 4
 MAX_CARDS = 200
@@ -92,8 +96,11 @@ COUNT_AT = LOC + MAX_CARDS  # st[COUNT_AT + location]: cards there
 CREDITS_AT = COUNT_AT + N_LOCATIONS  # st[CREDITS_AT + location]: their face value
 MEMBER = CREDITS_AT + N_LOCATIONS  # st[MEMBER + MAX_CARDS * location + i]: its i-th card
 SLOT = MEMBER + MAX_CARDS * N_LOCATIONS  # st[SLOT + card]: the card's i in its location
-COLOUR_COUNT_AT = SLOT + MAX_CARDS  # st[COLOUR_COUNT_AT + N_COLOURS * location + colour]
-COLOUR_CREDITS_AT = COLOUR_COUNT_AT + N_COLOURS * N_LOCATIONS  # the same, their face value
+# st[COLOUR_COUNT_AT + N_COLOURS * location + colour] and st[COLOUR_CREDITS_AT + ...]: the cards of
+# that colour there and their face value, kept for the hands only (no decision asks about the
+# colours of another place, and every card move would pay for them).
+COLOUR_COUNT_AT = SLOT + MAX_CARDS
+COLOUR_CREDITS_AT = COLOUR_COUNT_AT + N_COLOURS * N_LOCATIONS
 # st[RANKED + RUN * (N_COLOURS * seat + colour) + i], i < the colour's count in the hand: the
 # seat's cards of that colour from the highest down (the order of outranks), so that a colour's
 # highest and lowest cards are the ends of its run. A hand holds at most hand_size cards plus
@@ -123,12 +130,11 @@ TRACE_LEN = STATS + N_SEAT_STATS * MAX_PLAYERS
 # Scratch areas, written before they are read (set-up does not clear them).
 SCRATCH = TRACE_LEN + 1
 # Purchase scratch (simcore.power_barons.pay): the bank's cards in id order (st[PAY_CARDS + k]),
-# and the totals reached before the first card and after each as bitsets of 32-bit words (in
-# int64 entries, so that shifts never reach the sign bit): total s is reached after k cards when
-# bit s % 32 of st[PAY_REACHED + words * k + s // 32] is set, ``words`` (up to PAY_WORDS) being
-# what the price needs.
-WORD_BITS = 32
-WORD_MASK = (1 << WORD_BITS) - 1
+# and the totals reached before the first card and after each as bitsets of 64-bit words (the
+# int64 entries hold the bit patterns; pay shifts bits between words as uint64): total s is
+# reached after k cards when bit s % 64 of st[PAY_REACHED + words * k + s // 64] is set,
+# ``words`` (up to PAY_WORDS) being what the price needs.
+WORD_BITS = 64
 PAY_WORDS = (MAX_BASE_COST + MAX_CARD_VALUE + WORD_BITS - 1) // WORD_BITS
 PAY_CARDS = SCRATCH  # st[PAY_CARDS + k]
 PAY_REACHED = PAY_CARDS + MAX_CARDS
@@ -162,30 +168,32 @@ EVENT_NAMES = (
 
 
 # --- read-only queries ------------------------------------------------------------------------
+# The small queries that decisions ask dozens of times a turn are inline="always": each numba
+# call passes ``st`` as 7 machine words and saves and restores registers around a load or two.
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def value(st, card):
     return st[VALUE + card]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def colour(st, card):
     return st[COLOUR + card]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def card_at(st, loc, i):
     """The ``i``-th card (0 <= i < count_at) at ``loc``, in no particular order."""
     return st[MEMBER + MAX_CARDS * loc + i]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def is_hand(loc):
     return HAND <= loc < HAND + MAX_PLAYERS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def run_start(seat, card_colour):
     """Where ``seat``'s run of ``card_colour`` starts in ``st`` (see RANKED)."""
     return RANKED + RUN * (N_COLOURS * seat + card_colour)
@@ -217,15 +225,20 @@ def _rank_out(st, card, seat):
         st[first + j] = st[first + j + 1]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _count(st, card, loc, sign):
-    """Add (``sign`` 1) or take away (-1) ``card`` in ``loc``'s counts and credits."""
-    credits = st[VALUE + card]
-    by_colour = N_COLOURS * loc + st[COLOUR + card]
+    """Add (``sign`` 1) or take away (-1) ``card`` in ``loc``'s count and credits."""
     st[COUNT_AT + loc] += sign
-    st[CREDITS_AT + loc] += sign * credits
+    st[CREDITS_AT + loc] += sign * st[VALUE + card]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _count_colour(st, card, hand_loc, sign):
+    """Add (``sign`` 1) or take away (-1) ``card`` in the count and credits of its colour in the
+    hand at ``hand_loc``."""
+    by_colour = N_COLOURS * hand_loc + st[COLOUR + card]
     st[COLOUR_COUNT_AT + by_colour] += sign
-    st[COLOUR_CREDITS_AT + by_colour] += sign * credits
+    st[COLOUR_CREDITS_AT + by_colour] += sign * st[VALUE + card]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -235,6 +248,7 @@ def _append(st, card, to):
     st[SLOT + card] = i
     if is_hand(to):
         _rank_in(st, card, to - HAND)
+        _count_colour(st, card, to, 1)
     _count(st, card, to, 1)
     st[LOC + card] = to
 
@@ -248,8 +262,27 @@ def relocate(st, card, to):
     st[SLOT + last] = st[SLOT + card]
     if is_hand(here):
         _rank_out(st, card, here - HAND)
+        _count_colour(st, card, here, -1)
     _count(st, card, here, -1)
     _append(st, card, to)
+
+
+@njit(cache=True, _nrt=False)
+def turn_over_discard(st):
+    """The discard pile becomes the drawpile (which is empty): what relocating the discard pile's
+    first card to the drawpile until none is left gives, in one pass. Each such move fills the
+    gap with the pile's last card, so the drawpile lists the discard pile's first card, then the
+    others from its last back to its second."""
+    n = st[COUNT_AT + DISCARD]
+    for k in range(n):
+        card = st[MEMBER + MAX_CARDS * DISCARD + (n - k if k > 0 else 0)]
+        st[MEMBER + MAX_CARDS * DRAWPILE + k] = card
+        st[SLOT + card] = k
+        st[LOC + card] = DRAWPILE
+    st[COUNT_AT + DRAWPILE] = n
+    st[CREDITS_AT + DRAWPILE] = st[CREDITS_AT + DISCARD]
+    st[COUNT_AT + DISCARD] = 0
+    st[CREDITS_AT + DISCARD] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -266,51 +299,51 @@ def recount(st):
         _append(st, card, st[LOC + card])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def count_at(st, loc):
     return st[COUNT_AT + loc]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def credits_at(st, loc):
     """Face value of the cards at ``loc`` (a hand's value, a bank's credits)."""
     return st[CREDITS_AT + loc]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def colour_count(st, loc, card_colour):
-    """Cards of ``card_colour`` at ``loc``."""
+    """Cards of ``card_colour`` at ``loc`` (a hand)."""
     return st[COLOUR_COUNT_AT + N_COLOURS * loc + card_colour]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def colour_credits(st, loc, card_colour):
-    """Face value of the cards of ``card_colour`` at ``loc``."""
+    """Face value of the cards of ``card_colour`` at ``loc`` (a hand)."""
     return st[COLOUR_CREDITS_AT + N_COLOURS * loc + card_colour]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def colour_run(st, seat, card_colour):
     """(first, n): ``seat``'s cards of ``card_colour`` are st[first] (its highest) to
     st[first + n - 1]."""
     return run_start(seat, card_colour), colour_count(st, HAND + seat, card_colour)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def highest(st, seat, card_colour):
     """``seat``'s highest card of ``card_colour`` (ties: lowest id), or -1."""
     first, n = colour_run(st, seat, card_colour)
     return st[first] if n > 0 else -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def lowest(st, seat, card_colour):
     """``seat``'s lowest card of ``card_colour`` (ties: lowest id), or -1."""
     first, n = colour_run(st, seat, card_colour)
     return st[lowest_slot(st, first, n)] if n > 0 else -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def lowest_slot(st, first, n):
     """Where the lowest card of the run st[first : first + n] (n > 0) is: the first of its cards
     of the lowest value, as ties go to the lowest id."""
@@ -320,14 +353,14 @@ def lowest_slot(st, first, n):
     return low
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def best_value(st, seat, card_colour):
     """The value of ``seat``'s highest card of ``card_colour`` (0 if none)."""
     card = highest(st, seat, card_colour)
     return st[VALUE + card] if card >= 0 else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def best_values(st, seat):
     """The highest card value of each colour in ``seat``'s hand (0 where none)."""
     return (
@@ -339,22 +372,22 @@ def best_values(st, seat):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def hand_count(st, seat):
     return count_at(st, HAND + seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def hand_value(st, seat):
     return credits_at(st, HAND + seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def bank_credits(st, seat):
     return credits_at(st, BANK + seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def ranks_below(st, card, other):
     """``card`` is lower than ``other``: a lower value, or the same value and a lower id."""
     return st[VALUE + card] < st[VALUE + other] or (
@@ -362,7 +395,7 @@ def ranks_below(st, card, other):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def outranks(st, card, other):
     """``card`` is higher than ``other``: a higher value, or the same value and a lower id (the
     fixed tie-break of every 'highest' and 'lowest' choice)."""
@@ -371,12 +404,12 @@ def outranks(st, card, other):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def has_base(st, owner, territory, base_type):
     return st[BASES + 16 * owner + 4 * territory + base_type] == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def bases_in(st, owner, territory):
     n = 0
     for base_type in range(N_TYPES):
@@ -400,13 +433,13 @@ def supply_left(st, owner):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def types_to_win(players):
     """Different Power Bases needed in every opponent's territory: 4 at 3 players, 3 at 4."""
     return 4 if players == 3 else 3
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def can_place(st, players, owner, territory, base_type):
     """``owner`` may put a base of ``base_type`` in ``territory``: an opponent's territory, a base
     of that type left in its supply, and none of its own of that type there yet."""
@@ -418,7 +451,7 @@ def can_place(st, players, owner, territory, base_type):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def progress(st, players, seat):
     """Bases that count towards ``seat``'s win: per opponent territory, up to types_to_win."""
     need = types_to_win(players)
@@ -434,7 +467,7 @@ def has_won(st, players, seat):
     return progress(st, players, seat) == (players - 1) * types_to_win(players)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def multiplier(st, rules, card_colour):
     """What a card of ``card_colour`` counts for in the challenge in progress: the declared
     type's colour is multiplied (doubled by the rulebook), everything else counts face value."""

@@ -25,11 +25,13 @@ from simcore.power_barons_state import (
     N_COLOURS,
     N_TERRITORIES,
     N_TYPES,
+    P_DECK_MEAN,
     PI,
     VALUE,
     bank_credits,
     bases_in,
     bases_on_board,
+    best_value,
     best_values,
     can_place,
     card_at,
@@ -194,9 +196,11 @@ STRATEGIES = (
 
 
 # --- what a seat sees ----------------------------------------------------------------------
+# Helpers called for every opponent or colour of a decision are inline="always" (a numba call
+# passes each array as 7-9 machine words).
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def leader_score(st, players, seat):
     """Who is ahead: bases that count towards a win, then credits banked."""
     return progress(st, players, seat) * 100_000 + bank_credits(st, seat)
@@ -221,7 +225,7 @@ def random_opponent(me, players, rng):
     return (me + 1 + rand_below(rng, players - 1)) % players
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def useful(st, players, me, territory, base_type):
     """A base there would count towards ``me``'s win."""
     if not can_place(st, players, me, territory, base_type):
@@ -254,7 +258,7 @@ def lowest_card(st, seat):
     return low
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def bank_candidate(st, seat, card_colour):
     """(card, keep priority) of the card hint 1 banks first among ``seat``'s cards of
     ``card_colour``, or (-1, 4) if it has none. Keep priorities: 3 for the colour's best card
@@ -312,7 +316,7 @@ def bank_choice(sid, banking, late_bases, me, st, rng):
     return least_needed(st, me)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def weakest_colour(best):
     """The Power Card colour whose best card (``best``: best_values of a hand) is lowest."""
     weakest = 0
@@ -385,30 +389,29 @@ def choose_removal(sid, me, players, st, rng):
 
     The scripted players hit the leader among the opponents with bases, in the territory where it
     has the most."""
-    pick = 0
     if sid == RANDOM:
         n = 0
         for owner in range(players):
             if owner != me:
-                for territory in range(N_TERRITORIES):
-                    n += bases_in(st, owner, territory)
+                n += bases_on_board(st, owner)
         pick = rand_below(rng, n)
+        for owner in range(players):
+            if owner == me:
+                continue
+            for territory in range(N_TERRITORIES):
+                for base_type in range(N_TYPES):
+                    if has_base(st, owner, territory, base_type):
+                        if pick == 0:
+                            return owner, territory, base_type
+                        pick -= 1
     best_owner = -1
     best_score = -1
     for owner in range(players):
-        if owner == me:
-            continue
-        for territory in range(N_TERRITORIES):
-            for base_type in range(N_TYPES):
-                if not has_base(st, owner, territory, base_type):
-                    continue
-                if sid == RANDOM:
-                    if pick == 0:
-                        return owner, territory, base_type
-                    pick -= 1
-                elif leader_score(st, players, owner) > best_score:
-                    best_owner = owner
-                    best_score = leader_score(st, players, owner)
+        if owner != me and bases_on_board(st, owner) > 0:
+            score = leader_score(st, players, owner)
+            if score > best_score:
+                best_owner = owner
+                best_score = score
     best_territory = 0
     for territory in range(1, N_TERRITORIES):
         if bases_in(st, best_owner, territory) > bases_in(st, best_owner, best_territory):
@@ -422,7 +425,7 @@ def choose_removal(sid, me, players, st, rng):
 # --- the challenge ---------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def strongest_useful_type(st, players, me, defender, best):
     """Hint 2: the type ``me`` still needs in ``defender``'s territory in which its best card
     (``best``: best_values of its hand) is highest; -1 if it needs none there."""
@@ -435,7 +438,7 @@ def strongest_useful_type(st, players, me, defender, best):
     return strongest
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def strongest_colour(best):
     strongest = 0
     for card_colour in range(1, N_TYPES):
@@ -455,7 +458,7 @@ def poorest(st, players, me):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def target_score(targeting, st, players, me, other):
     """How much ``me`` wants to challenge ``other`` under ``targeting`` (a TARGETINGS index;
     higher is better, never negative): leader and rechallenge by leader_score, poorest by the
@@ -487,8 +490,14 @@ def declared_type(declare, st, players, me, defender, best, rng):
                 if k == 0:
                     return base_type
                 k -= 1
-    base_type = strongest_useful_type(st, players, me, defender, best)
-    return base_type if base_type >= 0 else strongest_colour(best)
+    return strongest_declaration(strongest_useful_type(st, players, me, defender, best), best)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def strongest_declaration(needed_type, best):
+    """declare=strongest: ``needed_type`` (strongest_useful_type in the defender's territory), or
+    its strongest colour if it needs none there."""
+    return needed_type if needed_type >= 0 else strongest_colour(best)
 
 
 @njit(cache=True, _nrt=False)
@@ -517,6 +526,9 @@ def choose_challenge(sid, prm, me, players, st, rng):
         if defender >= 0:
             return defender, strongest, 0
     defender = -1
+    # The type it needs most in the defender's territory, kept from the search so that declaring
+    # the strongest does not look for it again; -1 (none) for the fallback.
+    defender_type = -1
     best_score = -1
     fallback = -1  # it needs nothing anywhere it can still place: play for credits
     fallback_score = -1
@@ -526,15 +538,20 @@ def choose_challenge(sid, prm, me, players, st, rng):
         if score > fallback_score:
             fallback = other
             fallback_score = score
-        if score > best_score and strongest_useful_type(st, players, me, other, best) >= 0:
-            defender = other
-            best_score = score
+        if score > best_score:
+            needed_type = strongest_useful_type(st, players, me, other, best)
+            if needed_type >= 0:
+                defender = other
+                defender_type = needed_type
+                best_score = score
     if defender < 0:
         defender = fallback
-    return defender, declared_type(declare, st, players, me, defender, best, rng), 0
+    if declare == DECLARE_RANDOM:
+        return defender, declared_type(declare, st, players, me, defender, best, rng), 0
+    return defender, strongest_declaration(defender_type, best), 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def effective(st, rules, card):
     """What ``card`` would count for in the challenge in progress."""
     return st[VALUE + card] * multiplier(st, rules, st[COLOUR + card])
@@ -592,21 +609,19 @@ def choose_follow(sid, me, card_colour, st, rng):
     return highest(st, me, card_colour)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def expected_remaining(st, rules, me, mine):
     """Credits ``me`` can still add (``mine``: its real best cards) or an unseen hand would add
     on average (not ``mine``: the deck's mean per colour), in the rounds not yet played, plus
     Political Influence in a full challenge."""
-    best = best_values(st, me) if mine else (0, 0, 0, 0, 0)
     total = 0.0
     for card_colour in range(N_TYPES):
         if (st[CH_DONE] >> card_colour) & 1:
             continue
-        if mine:
-            total += best[card_colour] * multiplier(st, rules, card_colour)
+        if mine:  # only the colours still to come: their best cards are looked up, no others
+            total += best_value(st, me, card_colour) * multiplier(st, rules, card_colour)
         elif st[DECK_COUNT + card_colour] > 0:
-            mean = st[DECK_TOTAL + card_colour] / st[DECK_COUNT + card_colour]
-            total += mean * multiplier(st, rules, card_colour)
+            total += rules[P_DECK_MEAN + card_colour] * multiplier(st, rules, card_colour)
     if st[CH_LIMITED] == 0:
         if mine:
             total += colour_credits(st, HAND + me, PI)
