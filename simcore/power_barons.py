@@ -27,7 +27,6 @@ from simcore.chunk import (
 )
 from simcore.power_barons_state import (
     BANK,
-    BASES,
     CH_ATTACKER,
     CH_DECLARED,
     CH_DEFENDER,
@@ -134,6 +133,7 @@ from simcore.power_barons_state import (
     multiplier,
     recount,
     relocate,
+    set_base,
     supply_left,
     turn_over_discard,
 )
@@ -414,12 +414,6 @@ def in_hand(st, seat, card):
 
 
 @njit(cache=True, _nrt=False)
-def place_base(owner, territory, base_type, st):
-    st[BASES + 16 * owner + 4 * territory + base_type] = 1
-    st[SUPPLY + N_TYPES * owner + base_type] -= 1
-
-
-@njit(cache=True, _nrt=False)
 def any_placement(st, players, owner):
     for territory in range(players):
         for base_type in range(N_TYPES):
@@ -504,7 +498,7 @@ def buy(seat, players, st, rules, sids, prm, rng, trace):
     if not can_place(st, players, seat, territory, base_type):
         raise ValueError("strategy bought a Power Base it cannot place there")
     paid, cards = pay(seat, cost, st, trace)
-    place_base(seat, territory, base_type, st)
+    set_base(st, seat, territory, base_type, 1)
     st[stat(st, seat, BASES_BOUGHT)] += 1
     record_event(
         trace,
@@ -587,8 +581,7 @@ def remove(seat, players, st, sids, rng, trace):
         raise ValueError("strategy removed a base that is not an opponent's")
     if not 0 <= base_type < N_TYPES or not has_base(st, owner, territory, base_type):
         raise ValueError("strategy removed a base that is not on the board")
-    st[BASES + 16 * owner + 4 * territory + base_type] = 0
-    st[SUPPLY + N_TYPES * owner + base_type] += 1
+    set_base(st, owner, territory, base_type, 0)
     st[stat(st, seat, BASES_REMOVED)] += 1
     st[stat(st, owner, BASES_LOST)] += 1
     record_event(trace, st, TRACE_LEN, EV_REMOVE, seat, owner, territory, base_type)
@@ -710,7 +703,7 @@ def resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trac
     declared = st[CH_DECLARED]
     placed = 0
     if winner == attacker and can_place(st, players, attacker, defender, declared):
-        place_base(attacker, defender, declared, st)
+        set_base(st, attacker, defender, declared, 1)
         st[stat(st, attacker, BASES_WON)] += 1
         placed = 1
     st[stat(st, winner, CHALLENGES_WON)] += 1

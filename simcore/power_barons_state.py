@@ -110,8 +110,12 @@ RANKED = COLOUR_CREDITS_AT + N_COLOURS * N_LOCATIONS
 PAWN = RANKED + RUN * N_COLOURS * MAX_PLAYERS  # st[PAWN + seat]: board space
 SUPPLY = PAWN + MAX_PLAYERS  # st[SUPPLY + N_TYPES * seat + type]: bases not on the board
 BASES = SUPPLY + N_TYPES * MAX_PLAYERS  # st[BASES + 16 * owner + 4 * territory + type]: 0/1
+# Counts of BASES kept in step by set_base (its only writer), because the strategies ask for a
+# seat's bases in a territory or on the board many times a turn and bases move rarely:
+BASES_IN = BASES + MAX_PLAYERS * N_TERRITORIES * N_TYPES  # st[BASES_IN + 4 * owner + territory]
+ON_BOARD = BASES_IN + MAX_PLAYERS * N_TERRITORIES  # st[ON_BOARD + owner]
 # The challenge in progress.
-CH_ATTACKER = BASES + MAX_PLAYERS * N_TERRITORIES * N_TYPES
+CH_ATTACKER = ON_BOARD + MAX_PLAYERS
 CH_DEFENDER = CH_ATTACKER + 1
 CH_DECLARED = CH_ATTACKER + 2  # declared Power Base type: its colour counts multiplied
 CH_LIMITED = CH_ATTACKER + 3  # 1 on a Limited Challenge (no Political Influence round)
@@ -411,18 +415,23 @@ def has_base(st, owner, territory, base_type):
 
 @njit(cache=True, _nrt=False, inline="always")
 def bases_in(st, owner, territory):
-    n = 0
-    for base_type in range(N_TYPES):
-        n += st[BASES + 16 * owner + 4 * territory + base_type]
-    return n
+    return st[BASES_IN + N_TERRITORIES * owner + territory]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def bases_on_board(st, owner):
+    return st[ON_BOARD + owner]
 
 
 @njit(cache=True, _nrt=False)
-def bases_on_board(st, owner):
-    n = 0
-    for territory in range(N_TERRITORIES):
-        n += bases_in(st, owner, territory)
-    return n
+def set_base(st, owner, territory, base_type, present):
+    """Puts ``owner``'s base of ``base_type`` on ``territory`` (``present`` 1) or back into its
+    supply (0). The only writer of BASES, so that SUPPLY, BASES_IN and ON_BOARD stay in step."""
+    change = present - st[BASES + 16 * owner + 4 * territory + base_type]
+    st[BASES + 16 * owner + 4 * territory + base_type] = present
+    st[SUPPLY + N_TYPES * owner + base_type] -= change
+    st[BASES_IN + N_TERRITORIES * owner + territory] += change
+    st[ON_BOARD + owner] += change
 
 
 @njit(cache=True, _nrt=False)

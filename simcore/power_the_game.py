@@ -34,6 +34,7 @@ from simcore.power_the_game_state import (
     AIR,
     ARMY_NODES,
     B_ADJ,
+    B_AIR_RING,
     B_COUNTRY,
     B_DEGREE,
     B_NUMBER,
@@ -132,6 +133,8 @@ from simcore.power_the_game_state import (
     PAD_N,
     PAD_RESULT,
     PIECES_AT,
+    PLAN_CNT,
+    PLAN_NODES,
     PLAYERS,
     POWER_AT,
     POWER_UNIT,
@@ -437,8 +440,9 @@ def move_tables(table: np.ndarray) -> np.ndarray:
 
 
 def derive_masks(table: np.ndarray, dist: np.ndarray) -> None:
-    """Fill the board table's derived columns: each node's reach per moving kind both ways (from
-    the move tables) and each country's sectors, as bitmasks over the nodes."""
+    """Fill the board table's derived columns: each node's reach per moving kind both ways and
+    its rings of nodes by planes' moves to it (from the move tables), and each country's
+    sectors, as bitmasks over the nodes."""
     n = int(table[INFO, I_NODES])
     for node in range(n):
         for kind in range(MISSILE):
@@ -446,6 +450,8 @@ def derive_masks(table: np.ndarray, dist: np.ndarray) -> None:
             table[node, B_REACH + kind] = bit_mask(np.flatnonzero(reached))
             reached_by = dist[MOVE_CLASS[kind], :n, node] <= MAX_MOVES[kind]
             table[node, B_REACHED_BY + kind] = bit_mask(np.flatnonzero(reached_by))
+        for d in range(MAX_NODES):
+            table[node, B_AIR_RING + d] = bit_mask(np.flatnonzero(dist[AIR, :n, node] == d))
     for c in range(N_ARMIES):
         sectors = (table[:n, B_ROLE] == SECTOR) & (table[:n, B_COUNTRY] == c)
         table[INFO, I_SECTORS + c] = bit_mask(np.flatnonzero(sectors))
@@ -1131,7 +1137,10 @@ def play_round(st, rules, board, dist, sids, prm, rng, trace):
 @njit(cache=True, _nrt=False)
 def setup(players, st, rules, board, rng, trace):
     """Every army in its Headquarters with its Flag and two of each Group I piece."""
-    st[:] = 0
+    # All but the pad's planning picture, much of the state: it is zero but for the entries its
+    # list (PLAN_TOUCHED) names, and the next pad's start_pad clears those (the list is kept).
+    st[:PLAN_CNT] = 0
+    st[PLAN_NODES:] = 0
     st[PLAYERS] = players
     if rules[R_FIRST_OFFICIAL] == FIRST_OFFICIAL_RANDOM:
         st[OFFICIAL] = rand_below(rng, players)

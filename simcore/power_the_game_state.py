@@ -121,7 +121,10 @@ B_REACH = FILE_WIDTH  # + kind (not MISSILE): bitmask of the nodes a piece of th
 #                       to from this node in one round (bit n = node n; the node itself included)
 B_REACHED_BY = B_REACH + MISSILE  # + kind: bitmask of the nodes from which such a piece can get
 #                                   here in one round
-BOARD_WIDTH = B_REACHED_BY + MISSILE
+B_AIR_RING = B_REACHED_BY + MISSILE  # + d (0 to MAX_NODES - 1): bitmask of the nodes d planes'
+#                                      moves from this node, so that the planners can look for a
+#                                      node near a Headquarters nearest first
+BOARD_WIDTH = B_AIR_RING + MAX_NODES
 INFO = MAX_NODES  # the board's last row
 I_NODES = 0
 I_FINGERPRINT = 1  # a hash of the board file, repeated in EV_SETUP

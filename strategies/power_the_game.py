@@ -21,6 +21,7 @@ from numba import njit
 from simcore.power_the_game_state import (
     AIR,
     ARMY_NODES,
+    B_AIR_RING,
     B_COUNTRY,
     B_REACH,
     B_REACHED_BY,
@@ -320,7 +321,7 @@ def room(st, rules, seat, army):
 
 
 @njit(cache=True, _nrt=False)
-def write(st, rules, seat, army, op, kind, origin, target):
+def write(st, seat, army, op, kind, origin, target):
     """Append a command to the pad and apply it to the seat's picture of its own pieces."""
     c = PAD + (seat * MAX_COMMANDS + st[PAD_N + seat]) * CMD_WIDTH
     st[c + CMD_ARMY] = army
@@ -382,7 +383,7 @@ def own_armies(st, seat):
 
 
 @njit(cache=True, _nrt=False)
-def random_move(st, rules, board, dist, seat, army, rng):
+def random_move(st, board, seat, army, rng):
     """A random piece that may still move, to a random node in its reach."""
     seen = 0
     pick = -1
@@ -407,12 +408,12 @@ def random_move(st, rules, board, dist, seat, army, rng):
                 target = node
     if target < 0:
         return False
-    write(st, rules, seat, army, MOVE, kind, origin, target)
+    write(st, seat, army, MOVE, kind, origin, target)
     return True
 
 
 @njit(cache=True, _nrt=False)
-def random_exchange(st, rules, board, seat, army, rng):
+def random_exchange(st, board, seat, army, rng):
     """A random exchange the seat's pieces allow: an upgrade, a purchase, a missile or a launch."""
     seen = 0
     choice = -1
@@ -438,17 +439,17 @@ def random_exchange(st, rules, board, seat, army, rng):
     loc = choice // N_KINDS
     kind = choice % N_KINDS
     if loc == MAX_LOC:
-        write(st, rules, seat, army, BUY, kind, RESERVE + army, RESERVE + army)
+        write(st, seat, army, BUY, kind, RESERVE + army, RESERVE + army)
     elif kind == MISSILE:
         target = rand_below(rng, n_nodes(board))
-        write(st, rules, seat, army, LAUNCH, MISSILE, loc, target)
+        write(st, seat, army, LAUNCH, MISSILE, loc, target)
     else:
-        write(st, rules, seat, army, UPGRADE, kind, loc, loc)
+        write(st, seat, army, UPGRADE, kind, loc, loc)
     return True
 
 
 @njit(cache=True, _nrt=False)
-def plan_random(prm, seat, st, rules, board, dist, rng):
+def plan_random(prm, seat, st, rules, board, rng):
     per_army = np.int64(rules[R_COMMANDS])
     first, n_own = own_armies(st, seat)
     wanted = 1 + rand_below(rng, per_army * n_own)
@@ -459,10 +460,10 @@ def plan_random(prm, seat, st, rules, board, dist, rng):
         if not may_command(st, seat, army) or not room(st, rules, seat, army):
             continue
         if rand_bool(rng, prm[P_MOVE]):
-            if not random_move(st, rules, board, dist, seat, army, rng):
-                random_exchange(st, rules, board, seat, army, rng)
-        elif not random_exchange(st, rules, board, seat, army, rng):
-            random_move(st, rules, board, dist, seat, army, rng)
+            if not random_move(st, board, seat, army, rng):
+                random_exchange(st, board, seat, army, rng)
+        elif not random_exchange(st, board, seat, army, rng):
+            random_move(st, board, seat, army, rng)
 
 
 # --- the scripted planner ----------------------------------------------------------------------
@@ -498,7 +499,7 @@ def hq_surplus(st, board, prm, army, loc, kind):
 
 
 @njit(cache=True, _nrt=False)
-def attack_flags(prm, seat, army, st, rules, board, dist):
+def attack_flags(prm, seat, army, st, rules, board):
     """Storm the enemy Headquarters where the power in reach beats its defence by the margin,
     an Infantry or Regiment first to take the Flag. Without one in reach it is still worth it
     (the rulebook's Hot Tips): the guard is captured and the Reserve blockaded, and the Flag
@@ -534,7 +535,7 @@ def attack_flags(prm, seat, army, st, rules, board, dist):
             loc = lowest_node(nodes)
             nodes &= nodes - 1
             if not foot_sent and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army):
-                write(st, rules, seat, army, MOVE, kind, loc, hq)
+                write(st, seat, army, MOVE, kind, loc, hq)
                 sent += POWER_VALUE[kind]
                 foot_sent = True
     for kind in BY_VALUE:
@@ -545,12 +546,12 @@ def attack_flags(prm, seat, army, st, rules, board, dist):
             while (
                 sent < needed and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army)
             ):
-                write(st, rules, seat, army, MOVE, kind, loc, hq)
+                write(st, seat, army, MOVE, kind, loc, hq)
                 sent += POWER_VALUE[kind]
 
 
 @njit(cache=True, _nrt=False)
-def foot_in_reach(st, board, dist, army, node):
+def foot_in_reach(st, board, army, node):
     """A place from which one of the army's Infantry or Regiments can still move to ``node``
     this round, and the kind (-1, -1 if none)."""
     for kind in (REGIMENT, INFANTRY):
@@ -564,7 +565,7 @@ def foot_in_reach(st, board, dist, army, node):
 
 
 @njit(cache=True, _nrt=False)
-def missile_target(st, board, dist, army):
+def missile_target(st, board, army):
     """The enemy army with the strongest Headquarters guard, preferring those an Infantry or
     Regiment of ours can walk into behind the strike (-1 if none stands)."""
     best = -1
@@ -573,7 +574,7 @@ def missile_target(st, board, dist, army):
         if enemy_army(st, army, other):
             hq = hq_of(board, other)
             key = max(side_power(st, side_of(st, other), hq), 0)
-            if foot_in_reach(st, board, dist, army, hq)[0] >= 0:
+            if foot_in_reach(st, board, army, hq)[0] >= 0:
                 key += 1_000_000
             if key > best_key:
                 best, best_key = other, key
@@ -590,25 +591,25 @@ def material(st, army, loc):
 
 
 @njit(cache=True, _nrt=False)
-def missiles(seat, army, st, rules, board, dist):
+def missiles(seat, army, st, rules, board):
     """Build a Mega-Missile in the Reserve (Power Units and pieces) or in Headquarters (the
     army's hoard of pieces) once either is worth the cost; launch every missile at the strongest
     enemy Headquarters guard, with an Infantry or Regiment walking in behind the strike."""
-    target = missile_target(st, board, dist, army)
+    target = missile_target(st, board, army)
     if target < 0:
         return
     for loc in (RESERVE + army, hq_of(board, army)):
         if material(st, army, loc) >= rules[R_MISSILE_COST] and room(st, rules, seat, army):
-            write(st, rules, seat, army, BUILD, MISSILE, loc, loc)
+            write(st, seat, army, BUILD, MISSILE, loc, loc)
             break
     hq = hq_of(board, target)
     loc = next_place(st, army, -1)
     while loc < MAX_LOC:
         while planned(st, army, loc, MISSILE) > 0 and room(st, rules, seat, army):
-            write(st, rules, seat, army, LAUNCH, MISSILE, loc, hq)
-            origin, kind = foot_in_reach(st, board, dist, army, hq)
+            write(st, seat, army, LAUNCH, MISSILE, loc, hq)
+            origin, kind = foot_in_reach(st, board, army, hq)
             if origin >= 0 and room(st, rules, seat, army):
-                write(st, rules, seat, army, MOVE, kind, origin, hq)
+                write(st, seat, army, MOVE, kind, origin, hq)
         loc = next_place(st, army, loc)
 
 
@@ -619,7 +620,7 @@ def enemy_power_at(st, army, node):
 
 
 @njit(cache=True, _nrt=False)
-def raid_target(st, board, dist, army, kind, loc, taken, rng):
+def raid_target(st, board, army, kind, loc, taken, rng):
     """A sector for a plane at ``loc`` to earn a Power Unit: in an enemy country not yet raided
     this round (bit in ``taken``), in reach, with the least enemy power there, below the plane's;
     a random one of those (players should be unpredictable); -1 if none."""
@@ -645,7 +646,7 @@ def raid_target(st, board, dist, army, kind, loc, taken, rng):
 
 
 @njit(cache=True, _nrt=False)
-def raid(prm, seat, army, st, rules, board, dist, rng):
+def raid(prm, seat, army, st, rules, board, rng):
     """Send up to ``raiders`` planes into different enemy countries."""
     sent = 0
     taken = 0
@@ -663,16 +664,16 @@ def raid(prm, seat, army, st, rules, board, dist, rng):
                 if country >= 0 and enemy_army(st, army, country) and (taken >> country) & 1 == 0:
                     taken |= 1 << country  # already earning there: it stays
                     break
-                node = raid_target(st, board, dist, army, kind, loc, taken, rng)
+                node = raid_target(st, board, army, kind, loc, taken, rng)
                 if node < 0:
                     break
-                write(st, rules, seat, army, MOVE, kind, loc, node)
+                write(st, seat, army, MOVE, kind, loc, node)
                 taken |= 1 << board[node, B_COUNTRY]
                 sent += 1
 
 
 @njit(cache=True, _nrt=False)
-def opening(seat, army, st, rules, board, dist, rng):
+def opening(seat, army, st, rules, board, rng):
     """The rulebook's quick power value of 20 in the first two rounds: two Fighters into two
     opponents' countries in round 1; in round 2 their two Power Units buy an Infantry, which
     moves to Headquarters, where the three Infantry become a Regiment."""
@@ -681,18 +682,18 @@ def opening(seat, army, st, rules, board, dist, rng):
         taken = 0
         for _ in range(2):
             if movable(st, army, hq, FIGHTER) > 0 and room(st, rules, seat, army):
-                node = raid_target(st, board, dist, army, FIGHTER, hq, taken, rng)
+                node = raid_target(st, board, army, FIGHTER, hq, taken, rng)
                 if node >= 0:
-                    write(st, rules, seat, army, MOVE, FIGHTER, hq, node)
+                    write(st, seat, army, MOVE, FIGHTER, hq, node)
                     taken |= 1 << board[node, B_COUNTRY]
         return
     reserve = RESERVE + army
     if st[PLAN_PU + army] >= POWER_VALUE[INFANTRY] and room(st, rules, seat, army):
-        write(st, rules, seat, army, BUY, INFANTRY, reserve, reserve)
+        write(st, seat, army, BUY, INFANTRY, reserve, reserve)
     if movable(st, army, reserve, INFANTRY) > 0 and room(st, rules, seat, army):
-        write(st, rules, seat, army, MOVE, INFANTRY, reserve, hq)
+        write(st, seat, army, MOVE, INFANTRY, reserve, hq)
     if planned(st, army, hq, INFANTRY) >= 3 and room(st, rules, seat, army):
-        write(st, rules, seat, army, UPGRADE, INFANTRY, hq, hq)
+        write(st, seat, army, UPGRADE, INFANTRY, hq, hq)
 
 
 @njit(cache=True, _nrt=False)
@@ -702,24 +703,24 @@ def build_up(prm, seat, army, st, rules, board):
     kind = np.int64(prm[BUY_KIND])
     reserve = RESERVE + army
     while st[PLAN_PU + army] >= POWER_VALUE[kind] and room(st, rules, seat, army):
-        write(st, rules, seat, army, BUY, kind, reserve, reserve)
+        write(st, seat, army, BUY, kind, reserve, reserve)
     if prm[UPGRADES] != 0:
         loc = next_place(st, army, -1)
         while loc < MAX_LOC:
             for k in range(GROUP_II_OFFSET):
                 while planned(st, army, loc, k) >= 3 and room(st, rules, seat, army):
-                    write(st, rules, seat, army, UPGRADE, k, loc, loc)
+                    write(st, seat, army, UPGRADE, k, loc, loc)
             loc = next_place(st, army, loc)
     hq = hq_of(board, army)
     if rules[R_BLOCKADE] != 0 and opponent_at(st, army, hq):
         return
     for k in BY_VALUE:
         while movable(st, army, reserve, k) > 0 and room(st, rules, seat, army):
-            write(st, rules, seat, army, MOVE, k, reserve, hq)
+            write(st, seat, army, MOVE, k, reserve, hq)
 
 
 @njit(cache=True, _nrt=False)
-def defend(prm, seat, army, st, rules, board, dist):
+def defend(prm, seat, army, st, rules, board):
     """With a guard, bring pieces back into Headquarters while the threat outweighs them."""
     if prm[GUARD] <= 0:
         return
@@ -736,16 +737,16 @@ def defend(prm, seat, army, st, rules, board, dist):
             while (
                 held <= threat and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army)
             ):
-                write(st, rules, seat, army, MOVE, kind, loc, hq)
+                write(st, seat, army, MOVE, kind, loc, hq)
                 held += POWER_VALUE[kind]
 
 
 @njit(cache=True, _nrt=False)
-def blockade(prm, seat, army, st, rules, board, dist):
-    """Park the largest piece that outweighs it in the weakest enemy Headquarters."""
+def blockade(prm, seat, army, target, st, rules, board):
+    """Park the largest piece that outweighs it in the Headquarters of ``target``, the weakest
+    enemy army (-1 if none)."""
     if prm[BLOCKADES] == 0:
         return
-    target = weakest_enemy(st, board, army)
     if target < 0:
         return
     hq = hq_of(board, target)
@@ -764,7 +765,7 @@ def blockade(prm, seat, army, st, rules, board, dist):
                 and hq_surplus(st, board, prm, army, loc, kind)
                 and room(st, rules, seat, army)
             ):
-                write(st, rules, seat, army, MOVE, kind, loc, hq)
+                write(st, seat, army, MOVE, kind, loc, hq)
                 return
 
 
@@ -773,30 +774,28 @@ def step_toward(st, board, dist, army, kind, loc, hq):
     """The node in reach of a piece of ``kind`` at ``loc`` nearest ``hq`` in planes' moves and
     nearer than ``loc``, other than ``hq`` and where the enemy is weaker than the piece (the
     lowest such node on ties); -1 if none."""
-    best = -1
-    best_dist = dist[AIR, loc, hq]
-    targets = reach_mask(board, kind, loc) & ~(np.int64(1) << hq)
-    while targets != 0:
-        node = lowest_node(targets)
-        targets &= targets - 1
-        to_go = dist[AIR, node, hq]
-        if to_go >= best_dist:
-            continue
-        if enemy_power_at(st, army, node) >= POWER_VALUE[kind]:
-            continue
-        best, best_dist = node, to_go
-    return best
+    targets = reach_mask(board, kind, loc)
+    # Ring by ring outward from hq (ring 0 is hq itself), so that the first node the enemy does
+    # not outweigh is the answer.
+    for to_go in range(1, min(dist[AIR, loc, hq], MAX_NODES)):
+        nodes = targets & board[hq, B_AIR_RING + to_go]
+        while nodes != 0:
+            node = lowest_node(nodes)
+            nodes &= nodes - 1
+            if enemy_power_at(st, army, node) < POWER_VALUE[kind]:
+                return node
+    return -1
 
 
 @njit(cache=True, _nrt=False)
-def advance(prm, seat, army, st, rules, board, dist):
+def advance(prm, seat, army, target, st, rules, board, dist):
     """Mass force for a Flag: move up to ``advance`` pieces the guard can spare (largest first;
     ground pieces and planes, ships being slow) to the node in their reach nearest the weakest
     enemy Headquarters, short of it: Infantry and Regiments to its kill squares, the rest beside
     them, so that ``attack_flags`` finds enough power in reach. Never into a sector where the
     enemy stands as strong as the piece. The way left is counted in planes' moves: ground
-    pieces take the same routes over several rounds, only stopping at islands."""
-    target = weakest_enemy(st, board, army)
+    pieces take the same routes over several rounds, only stopping at islands. ``target`` is the
+    weakest enemy army (-1 if none)."""
     if target < 0:
         return
     hq = hq_of(board, target)
@@ -822,12 +821,12 @@ def advance(prm, seat, army, st, rules, board, dist):
                 and room(st, rules, seat, army)
                 and hq_surplus(st, board, prm, army, loc, kind)
             ):
-                write(st, rules, seat, army, MOVE, kind, loc, step)
+                write(st, seat, army, MOVE, kind, loc, step)
                 moved += 1
 
 
 @njit(cache=True, _nrt=False)
-def lure_mercenary(seat, st, rules, board, dist):
+def lure_mercenary(seat, st, rules, board):
     """3 players, spare commands: move a mercenary piece where the seat's pieces outweigh it,
     so that they capture it."""
     mine = side_of(st, seat)
@@ -846,7 +845,7 @@ def lure_mercenary(seat, st, rules, board, dist):
                     and side_power(st, mine, node) > POWER_VALUE[kind]
                     and reach(board, kind, loc, node)
                 ):
-                    write(st, rules, seat, MERCENARY_ARMY, MOVE, kind, loc, node)
+                    write(st, seat, MERCENARY_ARMY, MOVE, kind, loc, node)
                     break
 
 
@@ -863,27 +862,29 @@ def write_pad(sid, prm, seat, st, rules, board, dist, rng):
     survey, which every seat's pad shares."""
     start_pad(st, seat)
     if sid == RANDOM:
-        plan_random(prm, seat, st, rules, board, dist, rng)
+        plan_random(prm, seat, st, rules, board, rng)
         return
     first, n_own = own_armies(st, seat)
     for army in range(first, first + n_own):
         if st[STANDING + army] == 0:
             continue
-        attack_flags(prm, seat, army, st, rules, board, dist)
+        attack_flags(prm, seat, army, st, rules, board)
         if prm[MISSILES] != 0:
-            missiles(seat, army, st, rules, board, dist)
+            missiles(seat, army, st, rules, board)
         in_opening = prm[OPENING_MOVES] != 0 and st[ROUND] < 2
         if in_opening:
-            opening(seat, army, st, rules, board, dist, rng)
-        defend(prm, seat, army, st, rules, board, dist)
-        raid(prm, seat, army, st, rules, board, dist, rng)
+            opening(seat, army, st, rules, board, rng)
+        defend(prm, seat, army, st, rules, board)
+        raid(prm, seat, army, st, rules, board, rng)
         build_up(prm, seat, army, st, rules, board)
-        blockade(prm, seat, army, st, rules, board, dist)
+        # From the round's view, so the same for both (pads written so far do not change it).
+        target = weakest_enemy(st, board, army)
+        blockade(prm, seat, army, target, st, rules, board)
         if not in_opening:  # the Infantry stay for the opening's Regiment
-            advance(prm, seat, army, st, rules, board, dist)
+            advance(prm, seat, army, target, st, rules, board, dist)
     if st[PLAYERS] == 3 and may_command(st, seat, MERCENARY_ARMY):
-        lure_mercenary(seat, st, rules, board, dist)
+        lure_mercenary(seat, st, rules, board)
     if st[PAD_N + seat] == 0:
         for army in range(first, first + n_own):
-            if st[STANDING + army] == 1 and random_move(st, rules, board, dist, seat, army, rng):
+            if st[STANDING + army] == 1 and random_move(st, board, seat, army, rng):
                 return

@@ -24,6 +24,7 @@ from simcore import registry
 from simcore.power_barons_state import (
     BANK,
     BASES,
+    BASES_IN,
     CH_ATTACKER,
     CH_DECLARED,
     CH_DEFENDER,
@@ -67,6 +68,7 @@ from simcore.power_barons_state import (
     N_CARDS,
     N_LOCATIONS,
     N_TYPES,
+    ON_BOARD,
     PAWN,
     PLAYED,
     RESHUFFLES,
@@ -84,6 +86,7 @@ from simcore.power_barons_state import (
     has_base,
     has_won,
     recount,
+    set_base,
 )
 from simcore.registry import SpecError
 from simcore.rng import seed_game_stream
@@ -159,8 +162,7 @@ class Table:
         return next(c for c in range(self.st[N_CARDS]) if self.st[LOC + c] == where)
 
     def base(self, owner: int, territory: int, base_type: int) -> None:
-        self.st[BASES + 16 * owner + 4 * territory + base_type] = 1
-        self.st[SUPPLY + N_TYPES * owner + base_type] -= 1
+        set_base(self.st, owner, territory, base_type, 1)
 
     def start_challenge(self, attacker, defender, declared, limited=0, flush=0, done=0):
         st = self.st
@@ -207,6 +209,12 @@ class Table:
             for base_type in range(N_TYPES):
                 placed = sum(st[BASES + 16 * owner + 4 * t + base_type] for t in range(4))
                 assert placed + st[SUPPLY + N_TYPES * owner + base_type] == self.per_type
+            for territory in range(4):
+                placed = st[
+                    BASES + 16 * owner + 4 * territory : BASES + 16 * owner + 4 * territory + 4
+                ]
+                assert st[BASES_IN + 4 * owner + territory] == placed.sum(), "stale BASES_IN"
+            assert st[ON_BOARD + owner] == st[BASES + 16 * owner : BASES + 16 * owner + 16].sum()
 
     # -- transitions --
 
@@ -822,8 +830,7 @@ def test_rechallenge_goes_to_the_leader_among_territories_holding_its_strongest_
     table = targeting_table("baron:targeting=rechallenge,late_bases=2")
     table.bank(2, [(PI, 50), (PI, 50), (PI, 40)])  # Africa's owner now leads
     assert challenge_of_seat_0(table) == (AFRICA, T, 0)
-    table.st[BASES + 16 * 0 + 4 * AFRICA + T] = 0  # its T base in Africa goes; Europe keeps one
-    table.st[SUPPLY + T] += 1
+    set_base(table.st, 0, AFRICA, T, 0)  # its T base in Africa goes; Europe keeps one
     table.base(0, AFRICA, C)  # still 2 bases on the board
     assert challenge_of_seat_0(table) == (EUROPE, T, 0)
 
@@ -1038,7 +1045,7 @@ def test_win_needs_all_types_at_3_players_and_3_types_at_4(players, need):
         for base_type in range(need):
             table.base(0, territory, base_type)
     assert has_won(table.st, players, 0)
-    table.st[BASES + 4 * opponents[-1]] = 0
+    set_base(table.st, 0, opponents[-1], 0, 0)
     assert not has_won(table.st, players, 0)
 
 
