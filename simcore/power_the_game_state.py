@@ -69,6 +69,7 @@ missile is made of, the smallest piece of a penalty, mercenary move conflicts, w
 import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import overload
 
 # --- sizes ---------------------------------------------------------------------------------
 MAX_NODES = 64
@@ -324,10 +325,19 @@ def army_pieces_at(st, army, loc):
     return st[PIECES_AT + army * MAX_LOC + loc]
 
 
-@njit(cache=True, _nrt=False, inline="always")
 def lowest_node(nodes):
-    """The lowest node of a non-empty bitmask (enumerate: take it, then ``nodes &= nodes - 1``)."""
-    return trailing_zeros(nodes)
+    """The lowest node of a non-empty bitmask (enumerate: take it, then ``nodes &= nodes - 1``).
+
+    This body runs as plain Python (``NUMBA_DISABLE_JIT=1``); compiled code uses the processor's
+    count-trailing-zeros instruction through the overload below, which numba cannot run as Python.
+    """
+    nodes = int(nodes)
+    return (nodes & -nodes).bit_length() - 1
+
+
+@overload(lowest_node, inline="always")
+def _lowest_node_compiled(nodes):
+    return lambda nodes: trailing_zeros(nodes)
 
 
 @njit(cache=True, _nrt=False)
