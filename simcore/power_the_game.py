@@ -191,6 +191,7 @@ from simcore.power_the_game_state import (
     may_command,
     n_nodes,
     next_contested,
+    opponent_at,
     piece_index,
     seat_of_army,
     side_of,
@@ -483,7 +484,8 @@ def stat_add(st, seat, which, amount):
         st[STATS + N_SEAT_STATS * seat + which] += amount
 
 
-@njit(cache=True, _nrt=False)
+# Hot, and LLVM stops inlining it by itself once its callers are inlined into bigger functions.
+@njit(cache=True, _nrt=False, inline="always")
 def change(st, army, loc, kind, n):
     """The one way a count of pieces changes (it keeps POWER_AT, PIECES_AT, OCCUPIED, ARMY_NODES
     and KIND_NODES in step)."""
@@ -508,7 +510,7 @@ def change(st, army, loc, kind, n):
         st[KIND_NODES + army * N_KINDS + kind] &= ~node
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # hot, small
 def add_pieces(st, army, loc, kind, n, fixed):
     change(st, army, loc, kind, n)
     if fixed:
@@ -602,7 +604,7 @@ def strike(st, target, trace):
         st[PU + army] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: execute_pad
 def apply_command(st, rules, army, op, kind, origin, target, trace):
     """Carry out a command ``check_command`` found legal; returns EV_EXEC's detail when it is
     only known afterwards (the consumed pieces that had moved in, the power value used)."""
@@ -636,18 +638,9 @@ def pad_at(seat, i):
 
 
 @njit(cache=True, _nrt=False)
-def seat_in_turn(st, j):
-    """The j-th seat still in, counting clockwise from the official."""
-    players = st[PLAYERS]
-    seat = st[OFFICIAL]
-    found = 0
-    for _ in range(2 * players):
-        if st[SEAT_IN + seat] == 1:
-            if found == j:
-                return seat
-            found += 1
-        seat = (seat + 1) % players
-    return -1
+def next_seat(st, seat):
+    """The seat to the left (clockwise), in or out."""
+    return seat + 1 if seat + 1 < st[PLAYERS] else 0
 
 
 @njit(cache=True, _nrt=False)
@@ -740,7 +733,7 @@ def shared_piece_moved(st, kind, origin):
                 st[SHARE_LEFT + slot] -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: implement
 def execute_pad(seat, st, rules, board, dist, trace):
     """Read the seat's pad top to bottom, counting the commands carried out in CARRIED. A SHARED
     order is judged like any other while pieces of its group are left to move (so it is
@@ -1023,6 +1016,8 @@ def capture_flags(st, board, trace):
         if st[STANDING + army] == 0:
             continue
         hq = hq_of(board, army)
+        if not opponent_at(st, army, hq):
+            continue  # nobody there to take it (the common case)
         defender = side_of(st, army)
         defence = max(side_power_at(st, defender, hq), 0)
         best_side, best, tied = -1, -1, False
@@ -1103,13 +1098,15 @@ def implement(st, rules, board, dist, trace):
     st[PAD_RESULT : PAD_RESULT + MAX_PLAYERS * MAX_COMMANDS] = EXECUTED
     if st[PLAYERS] == 3:
         mercenary_conflicts(st)
-    alive = seats_in(st)
-    for j in range(alive):
-        execute_pad(seat_in_turn(st, j), st, rules, board, dist, trace)
-    for j in range(alive):
-        seat = seat_in_turn(st, j)
-        if st[CARRIED + seat] == 0:
+    seat = st[OFFICIAL]
+    for _ in range(st[PLAYERS]):
+        if st[SEAT_IN + seat] == 1:
+            execute_pad(seat, st, rules, board, dist, trace)
+        seat = next_seat(st, seat)
+    for _ in range(st[PLAYERS]):  # back at the official
+        if st[SEAT_IN + seat] == 1 and st[CARRIED + seat] == 0:
             penalty(seat, st, trace)
+        seat = next_seat(st, seat)
 
 
 @njit(cache=True, _nrt=False)

@@ -282,7 +282,9 @@ PLAN_TOUCHED = PLAN_TOUCHED_N + 1  # + i: piece indices
 MAX_TOUCHED = MAX_COMMANDS * (N_KINDS + 1)
 PLAN_NODES = PLAN_TOUCHED + MAX_TOUCHED  # + army: bitmask of the board nodes where the picture
 #                                          may have pieces (where it stood, its commands' places)
-PLAN_PU = PLAN_NODES + N_ARMIES  # + army
+PLAN_TRIPLES = PLAN_NODES + N_ARMIES  # + army: bitmask of the board nodes where the pad's moves
+#                                       brought three or more like Group I pieces together
+PLAN_PU = PLAN_TRIPLES + N_ARMIES  # + army
 PLAN_N = PLAN_PU + N_ARMIES  # + army: commands planned for it
 # The planners' view of the round, computed once by strategies.survey before the pads are
 # written: planning never changes the state the pads are written from, so these facts hold for
@@ -292,7 +294,10 @@ VIEW_ENEMY_POWER = VIEW_SIDE_POWER + N_ARMIES * MAX_NODES  # + side * MAX_NODES 
 #                                          strongest other side's power there (0: none)
 VIEW_THREAT = VIEW_ENEMY_POWER + N_ARMIES * MAX_NODES  # + army: power of the pieces of other
 #                                          sides that could reach its Headquarters this round
-STATE_SIZE = VIEW_THREAT + N_ARMIES
+VIEW_REACH = VIEW_THREAT + N_ARMIES  # + army * N_ARMIES + target (of another side): power of the
+#                                      army's pieces that could reach target's Headquarters this
+#                                      round (the parts VIEW_THREAT sums; 0 for the same side)
+STATE_SIZE = VIEW_REACH + N_ARMIES * N_ARMIES
 
 
 # --- queries -------------------------------------------------------------------------------
@@ -364,8 +369,11 @@ def side_of(st, army):
 def side_power_at(st, side, loc):
     """Power of a side's pieces at ``loc``, or -1 when it has none there."""
     total = -1
-    for army in range(N_ARMIES):
-        if side_of(st, army) == side and army_pieces_at(st, army, loc) > 0:
+    armies = st[OCCUPIED + loc]  # those with pieces there, lowest first
+    while armies:
+        army = lowest_node(armies)
+        armies &= armies - 1
+        if side_of(st, army) == side:
             total = max(total, 0) + army_power_at(st, army, loc)
     return total
 
@@ -441,7 +449,7 @@ def moves_needed(dist, board, kind, origin, target):
     return dist[cls, origin, target]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # small, hot in planning and execution
 def opponent_at(st, army, loc):
     """A piece of another side than ``army``'s stands at ``loc``."""
     mine = side_of(st, army)

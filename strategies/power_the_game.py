@@ -61,6 +61,7 @@ from simcore.power_the_game_state import (
     PLAN_PU,
     PLAN_TOUCHED,
     PLAN_TOUCHED_N,
+    PLAN_TRIPLES,
     PLAYERS,
     POWER_VALUE,
     PU,
@@ -74,6 +75,7 @@ from simcore.power_the_game_state import (
     STANDING,
     UPGRADE,
     VIEW_ENEMY_POWER,
+    VIEW_REACH,
     VIEW_SIDE_POWER,
     VIEW_THREAT,
     army_pieces_at,
@@ -226,7 +228,8 @@ def plan_change(st, i, pieces, free):
 @njit(cache=True, _nrt=False)
 def survey(st, board):
     """The round's view (VIEW_*): each side's power at each node and the strongest other side's,
-    and the power that threatens each Headquarters."""
+    the power each army could bring to each enemy Headquarters, and their sum per Headquarters
+    (its threat)."""
     st[VIEW_SIDE_POWER : VIEW_SIDE_POWER + N_ARMIES * MAX_NODES] = -1
     st[VIEW_ENEMY_POWER : VIEW_ENEMY_POWER + N_ARMIES * MAX_NODES] = 0
     occupied = 0
@@ -256,14 +259,16 @@ def survey(st, board):
         hq = hq_of(board, target)
         threat = 0
         for army in range(N_ARMIES):
-            if side_of(st, army) == side_of(st, target):
-                continue
-            for kind in range(MISSILE):
-                nodes = kind_nodes_reaching(st, board, army, kind, hq)
-                while nodes:
-                    loc = lowest_node(nodes)
-                    nodes &= nodes - 1
-                    threat += st[CNT + piece_index(army, loc, kind)] * POWER_VALUE[kind]
+            in_reach = 0
+            if side_of(st, army) != side_of(st, target):
+                for kind in range(MISSILE):
+                    nodes = kind_nodes_reaching(st, board, army, kind, hq)
+                    while nodes:
+                        loc = lowest_node(nodes)
+                        nodes &= nodes - 1
+                        in_reach += st[CNT + piece_index(army, loc, kind)] * POWER_VALUE[kind]
+            st[VIEW_REACH + army * N_ARMIES + target] = in_reach
+            threat += in_reach
         st[VIEW_THREAT + target] = threat
 
 
@@ -286,7 +291,7 @@ def side_power(st, side, node):
     return st[VIEW_SIDE_POWER + side * MAX_NODES + node]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def start_pad(st, seat):
     st[PAD_N + seat] = 0
     for k in range(st[PLAN_TOUCHED_N]):
@@ -297,6 +302,7 @@ def start_pad(st, seat):
         st[PLAN_N + army] = 0
         st[PLAN_PU + army] = st[PU + army]
         st[PLAN_NODES + army] = st[ARMY_NODES + army]
+        st[PLAN_TRIPLES + army] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -336,6 +342,8 @@ def write(st, seat, army, op, kind, origin, target):
         plan_change(st, piece_index(army, target, kind), 1, 0)
         if target < RESERVE:
             st[PLAN_NODES + army] |= np.int64(1) << target
+            if kind < GROUP_II_OFFSET and planned(st, army, target, kind) >= 3:
+                st[PLAN_TRIPLES + army] |= np.int64(1) << target
     elif op == UPGRADE:
         i = piece_index(army, origin, kind)
         # Fewer than three left: those that may still move are at most those left.
@@ -387,25 +395,30 @@ def random_move(st, board, seat, army, rng):
     """A random piece that may still move, to a random node in its reach."""
     seen = 0
     pick = -1
-    for loc in range(MAX_LOC):
-        if army_pieces_at(st, army, loc) == 0:
-            continue
-        for kind in range(MISSILE):
-            if movable(st, army, loc, kind) > 0:
-                seen += 1
-                if rand_below(rng, seen) == 0:
-                    pick = loc * N_KINDS + kind
+    loc = next_place(st, army, -1)  # every place with pieces, in increasing order
+    while loc < MAX_LOC:
+        if army_pieces_at(st, army, loc) > 0:
+            for kind in range(MISSILE):
+                if movable(st, army, loc, kind) > 0:
+                    seen += 1
+                    if rand_below(rng, seen) == 0:
+                        pick = loc * N_KINDS + kind
+        loc = next_place(st, army, loc)
     if pick < 0:
         return False
     origin = pick // N_KINDS
     kind = pick % N_KINDS
     seen = 0
     target = -1
-    for node in range(n_nodes(board)):
-        if node != origin and reach(board, kind, origin, node):
-            seen += 1
-            if rand_below(rng, seen) == 0:
-                target = node
+    nodes = reach_mask(board, kind, origin)
+    if origin < RESERVE:
+        nodes &= ~(np.int64(1) << origin)  # not where it stands
+    while nodes:
+        node = lowest_node(nodes)
+        nodes &= nodes - 1
+        seen += 1
+        if rand_below(rng, seen) == 0:
+            target = node
     if target < 0:
         return False
     write(st, seat, army, MOVE, kind, origin, target)
@@ -474,7 +487,7 @@ def enemy_army(st, army, other):
     return st[STANDING + other] == 1 and side_of(st, other) != side_of(st, army)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def weakest_enemy(st, board, army):
     """The standing enemy army whose Headquarters holds the least power (lowest army on ties)."""
     best = -1
@@ -487,7 +500,7 @@ def weakest_enemy(st, board, army):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # small, passes three arrays
 def hq_surplus(st, board, prm, army, loc, kind):
     """May a piece leave ``loc``? Only above the guard when ``loc`` is the army's Headquarters."""
     if loc != hq_of(board, army):
@@ -498,7 +511,7 @@ def hq_surplus(st, board, prm, army, loc, kind):
     return left - POWER_VALUE[kind] >= prm[GUARD]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def attack_flags(prm, seat, army, st, rules, board):
     """Storm the enemy Headquarters where the power in reach beats its defence by the margin,
     an Infantry or Regiment first to take the Flag. Without one in reach it is still worth it
@@ -511,13 +524,10 @@ def attack_flags(prm, seat, army, st, rules, board):
             continue
         hq = hq_of(board, other)
         defence = max(side_power(st, side_of(st, other), hq), 0)
+        # The army's first step: the pad has not moved any of its pieces yet, so all of those
+        # in reach may move (the survey added them up).
         power = max(side_power(st, side_of(st, army), hq), 0)
-        for kind in range(MISSILE):
-            nodes = kind_nodes_reaching(st, board, army, kind, hq)
-            while nodes:
-                loc = lowest_node(nodes)
-                nodes &= nodes - 1
-                power += movable(st, army, loc, kind) * POWER_VALUE[kind]
+        power += st[VIEW_REACH + army * N_ARMIES + other]
         if power > defence and power >= prm[ATTACK_MARGIN] * defence:
             surplus = power - prm[ATTACK_MARGIN] * defence
             if best_target < 0 or surplus > best_surplus:
@@ -590,7 +600,7 @@ def material(st, army, loc):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def missiles(seat, army, st, rules, board):
     """Build a Mega-Missile in the Reserve (Power Units and pieces) or in Headquarters (the
     army's hoard of pieces) once either is worth the cost; launch every missile at the strongest
@@ -619,7 +629,7 @@ def enemy_power_at(st, army, node):
     return st[VIEW_ENEMY_POWER + side_of(st, army) * MAX_NODES + node]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # passes three arrays, once per plane
 def raid_target(st, board, army, kind, loc, taken, rng):
     """A sector for a plane at ``loc`` to earn a Power Unit: in an enemy country not yet raided
     this round (bit in ``taken``), in reach, with the least enemy power there, below the plane's;
@@ -645,7 +655,7 @@ def raid_target(st, board, army, kind, loc, taken, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def raid(prm, seat, army, st, rules, board, rng):
     """Send up to ``raiders`` planes into different enemy countries."""
     sent = 0
@@ -672,7 +682,7 @@ def raid(prm, seat, army, st, rules, board, rng):
                 sent += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def opening(seat, army, st, rules, board, rng):
     """The rulebook's quick power value of 20 in the first two rounds: two Fighters into two
     opponents' countries in round 1; in round 2 their two Power Units buy an Infantry, which
@@ -696,7 +706,15 @@ def opening(seat, army, st, rules, board, rng):
         write(st, seat, army, UPGRADE, INFANTRY, hq, hq)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # two calls, in build_up
+def upgrade_triples(st, rules, seat, army, loc):
+    """Exchange every three like Group I pieces the pad's picture has at ``loc``."""
+    for k in range(GROUP_II_OFFSET):
+        while planned(st, army, loc, k) >= 3 and room(st, rules, seat, army):
+            write(st, seat, army, UPGRADE, k, loc, loc)
+
+
+@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def build_up(prm, seat, army, st, rules, board):
     """Buy the chosen piece with Power Units, upgrade triples, and bring Reserve pieces to
     Headquarters (a missile builder's hoard)."""
@@ -705,12 +723,16 @@ def build_up(prm, seat, army, st, rules, board):
     while st[PLAN_PU + army] >= POWER_VALUE[kind] and room(st, rules, seat, army):
         write(st, seat, army, BUY, kind, reserve, reserve)
     if prm[UPGRADES] != 0:
-        loc = next_place(st, army, -1)
-        while loc < MAX_LOC:
-            for k in range(GROUP_II_OFFSET):
-                while planned(st, army, loc, k) >= 3 and room(st, rules, seat, army):
-                    write(st, seat, army, UPGRADE, k, loc, loc)
-            loc = next_place(st, army, loc)
+        # Three like pieces stand only where the army has three pieces or more, where the pad's
+        # moves brought them together, or in its own Reserve (an army's pieces are never in
+        # another's); the places in increasing order, as next_place gives them.
+        nodes = st[PLAN_NODES + army]
+        while nodes:
+            loc = lowest_node(nodes)
+            nodes &= nodes - 1
+            if army_pieces_at(st, army, loc) >= 3 or (st[PLAN_TRIPLES + army] >> loc) & 1:
+                upgrade_triples(st, rules, seat, army, loc)
+        upgrade_triples(st, rules, seat, army, reserve)
     hq = hq_of(board, army)
     if rules[R_BLOCKADE] != 0 and opponent_at(st, army, hq):
         return
@@ -719,7 +741,7 @@ def build_up(prm, seat, army, st, rules, board):
             write(st, seat, army, MOVE, k, reserve, hq)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def defend(prm, seat, army, st, rules, board):
     """With a guard, bring pieces back into Headquarters while the threat outweighs them."""
     if prm[GUARD] <= 0:
@@ -730,6 +752,8 @@ def defend(prm, seat, army, st, rules, board):
     for k in range(N_KINDS):
         held += planned(st, army, hq, k) * POWER_VALUE[k]
     for kind in BY_VALUE:
+        if held > threat:
+            return  # held only grows: nothing more comes back
         nodes = kind_nodes_reaching(st, board, army, kind, hq) & ~(np.int64(1) << hq)
         while nodes:
             loc = lowest_node(nodes)
@@ -741,7 +765,7 @@ def defend(prm, seat, army, st, rules, board):
                 held += POWER_VALUE[kind]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def blockade(prm, seat, army, target, st, rules, board):
     """Park the largest piece that outweighs it in the Headquarters of ``target``, the weakest
     enemy army (-1 if none)."""
@@ -769,7 +793,7 @@ def blockade(prm, seat, army, target, st, rules, board):
                 return
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: advance
 def step_toward(st, board, dist, army, kind, loc, hq):
     """The node in reach of a piece of ``kind`` at ``loc`` nearest ``hq`` in planes' moves and
     nearer than ``loc``, other than ``hq`` and where the enemy is weaker than the piece (the
@@ -787,7 +811,7 @@ def step_toward(st, board, dist, army, kind, loc, hq):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def advance(prm, seat, army, target, st, rules, board, dist):
     """Mass force for a Flag: move up to ``advance`` pieces the guard can spare (largest first;
     ground pieces and planes, ships being slow) to the node in their reach nearest the weakest
