@@ -27,6 +27,8 @@ from simcore.chunk import (
 )
 from simcore.power_barons_state import (
     BANK,
+    BANK_WORDS,
+    BANKED,
     CH_ATTACKER,
     CH_DECLARED,
     CH_DEFENDER,
@@ -98,12 +100,14 @@ from simcore.power_barons_state import (
     PAY_REACHED,
     PI,
     PLAYED,
+    PLAYERS,
     R_BASE_COST,
     R_HAND_SIZE,
     R_MAX_TURNS,
     REMOVE,
     RESHUFFLES,
     SCRATCH,
+    SET_BITS,
     SPACE_KIND,
     SPACE_TERRITORY,
     SPACES,
@@ -130,6 +134,8 @@ from simcore.power_barons_state import (
     hand_value,
     has_base,
     has_won,
+    ix,
+    lowest_member,
     multiplier,
     recount,
     relocate,
@@ -356,6 +362,9 @@ def stat(st, seat, which):
 # --- cards ----------------------------------------------------------------------------------
 # Every function takes the game as (st, rules, sids, prm, rng, trace): the state, the prepared
 # rules, each seat's strategy id and parameter row, the game's random stream, the trace buffer.
+# The steps that run once or more a turn and are called from one or a few places (challenge,
+# resolve, surrender_options, buy, play_card, check_lead) are inline="always": each call passed
+# its arrays as up to ~45 machine words on the stack.
 
 
 @njit(cache=True, _nrt=False)
@@ -425,7 +434,7 @@ def any_placement(st, players, owner):
 @njit(cache=True, _nrt=False, inline="always")
 def has_total(st, reached, total):
     """Total ``total`` is in the bitset of totals at st[reached]."""
-    return (st[reached + total // WORD_BITS] >> (total % WORD_BITS)) & 1 == 1
+    return (st[ix(reached + total // WORD_BITS)] >> (total % WORD_BITS)) & 1 == 1
 
 
 @njit(cache=True, _nrt=False)
@@ -433,40 +442,42 @@ def pay(seat, cost, st, trace):
     """Move the bank cards with the smallest total of at least ``cost`` to the discard pile (no
     change is given); returns (credits paid, cards paid).
 
-    A 0/1 subset sum over credits with the bank's cards in id order (not the bank list's order,
-    because which cards pay decides how many return to the drawpile: the choice must depend on
-    the bank's contents alone). The totals reached after each card are a bitset (PAY_REACHED):
+    A 0/1 subset sum over credits with the bank's cards in id order (the order of its set: which
+    cards pay decides how many return to the drawpile, so the choice must depend on the bank's
+    contents alone). The totals reached after each card are a bitset (PAY_REACHED):
     those before it, and those shifted by its value. The minimal total is below cost + the
     largest card, which bounds the sets. Following a total back through the first card that
     reached it (s -> s - value, down to 0) names distinct cards.
     """
     words = (cost + MAX_CARD_VALUE + WORD_BITS - 1) // WORD_BITS
     n = 0
-    for card in range(st[N_CARDS]):
-        # Without a branch: every card is written, only the bank's are kept (no mispredictions).
-        st[PAY_CARDS + n] = card
-        n += st[LOC + card] == BANK + seat
+    for w in range(BANK_WORDS):
+        members = st[ix(BANKED + BANK_WORDS * seat + w)]
+        while members != 0:
+            st[ix(PAY_CARDS + n)] = SET_BITS * w + lowest_member(members)
+            n += 1
+            members &= members - 1
     for w in range(words):
-        st[PAY_REACHED + w] = 0
+        st[ix(PAY_REACHED + w)] = 0
     st[PAY_REACHED] = 1  # total 0, before any card
     reach = 0  # the cards' sum so far: no total above it is reached, so its words are 0
     for k in range(n):
-        card_value = st[VALUE + st[PAY_CARDS + k]]
+        card_value = st[ix(VALUE + st[ix(PAY_CARDS + k)])]
         reach += card_value
         live = min(words, reach // WORD_BITS + 1)
         before = PAY_REACHED + words * k
         after = before + words
         whole, part = divmod(card_value, WORD_BITS)  # the shift: whole words and part bits
         for w in range(min(whole, live)):
-            st[after + w] = st[before + w]
+            st[ix(after + w)] = st[ix(before + w)]
         for w in range(whole, live):
             # Shifted as uint64: an int64 shift right would drag the sign bit in.
-            shifted = np.uint64(st[before + w - whole]) << np.uint64(part)
+            shifted = np.uint64(st[ix(before + w - whole)]) << np.uint64(part)
             if w > whole and part > 0:
-                shifted |= np.uint64(st[before + w - whole - 1]) >> np.uint64(WORD_BITS - part)
-            st[after + w] = st[before + w] | np.int64(shifted)
+                shifted |= np.uint64(st[ix(before + w - whole - 1)]) >> np.uint64(WORD_BITS - part)
+            st[ix(after + w)] = st[ix(before + w)] | np.int64(shifted)
         for w in range(live, words):
-            st[after + w] = 0
+            st[ix(after + w)] = 0
     total = cost
     while not has_total(st, PAY_REACHED + words * n, total):
         total += 1
@@ -480,15 +491,15 @@ def pay(seat, cost, st, trace):
         first = reached_after - 1
         while first > 0 and has_total(st, PAY_REACHED + words * first, s):
             first -= 1
-        card = st[PAY_CARDS + first]
-        s -= st[VALUE + card]
+        card = st[ix(PAY_CARDS + first)]
+        s -= st[ix(VALUE + card)]
         reached_after = first
         move_card(card, DISCARD, M_PAY, st, trace)
         cards += 1
     return total, cards
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def buy(seat, players, st, rules, sids, prm, rng, trace):
     """Step 4: with base_cost credits banked the player must buy one Power Base; True if it did."""
     cost = np.int64(rules[R_BASE_COST])
@@ -590,7 +601,7 @@ def remove(seat, players, st, sids, rng, trace):
 # --- the challenge --------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_card(seat, side, card, st, rules, trace):
     """``seat`` (side 0 attacker, 1 defender) puts ``card`` on the table: a Power Card counts its
     face value times its colour's multiplier, a Political Influence card its face value."""
@@ -620,7 +631,7 @@ def holds_unplayed_colour(st, seat):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def check_lead(attacker, lead_colour, lead, st):
     """The attacker leads a card of a new colour when it holds one, else calls out a new colour."""
     if not 0 <= lead_colour < N_TYPES or (st[CH_DONE] >> lead_colour) & 1:
@@ -632,7 +643,7 @@ def check_lead(attacker, lead_colour, lead, st):
         raise ValueError("strategy led a card without holding one of a new colour")
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def surrender_options(rnd, st, rules, sids, prm, rng, trace):
     """After a round: the lower total may surrender, then the higher (ties: attacker first).
     Returns the seat that surrendered, or -1."""
@@ -683,7 +694,7 @@ def influence_round(st, rules, sids, prm, rng, trace):
     return attacker  # not reached
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trace):
     """WINNING A CHALLENGE: the winner banks the loser's played cards, the loser refills its
     hand, the winner takes its own cards back, and a winning attacker places its declared base
@@ -728,7 +739,7 @@ def resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trac
     return placed
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
     """Step 3, the compulsory challenge. Returns 1 if the attacker placed a Power Base."""
     defender, declared, flush = strategy.choose_challenge(
@@ -850,6 +861,7 @@ def set_up(players, st, rules, rng, trace):
     n_spaces = np.int64(rules[P_N_SPACES])
     st[N_CARDS] = n_cards
     st[N_SPACES] = n_spaces
+    st[PLAYERS] = players
     for card in range(n_cards):
         card_colour = np.int64(rules[P_TABLES + card])
         st[COLOUR + card] = card_colour

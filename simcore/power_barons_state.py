@@ -7,13 +7,13 @@ A game's whole state is one int64 array ``st`` (one array, not several, because 
 numba function touches costs reference counting on each call). It has two parts:
 
 * the **table**, copied at set-up from the prepared components (``simcore.power_barons.prepare``)
-  and constant during a game: the number of cards and board spaces, each card's colour and
+  and constant during a game: the number of players, cards and board spaces, each card's colour and
   value, each space's kind and territory, and the deck's count and total value per colour;
 * the **play** state: each card's location (``LOC``: every card is in exactly one place, so cards
   are conserved by construction) with, kept in step by ``relocate``, each location's count,
-  credits and list of cards (queries read a hand, not the deck), and each hand's count and
-  credits per colour and its cards ranked (a decision reads the few cards it needs, not the
-  whole hand),
+  credits and list of cards (queries read a hand, not the deck; a bank keeps a set of card ids
+  instead), and each hand's count and credits per colour and its cards ranked (a decision reads
+  the few cards it needs, not the whole hand),
   the pawns, each seat's Power Base supply and the bases on the board, the challenge in
   progress, game and per-seat statistics, the purchase scratch area and the trace length.
 
@@ -23,6 +23,8 @@ Political Influence cards), 0 .. n_cards-1. Seat k owns territory k.
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import overload
 
 COLOURS = ("Transportation", "Communications", "Finance", "Energy", "Political Influence")
 TRANSPORTATION, COMMUNICATIONS, FINANCE, ENERGY, PI = range(5)
@@ -83,7 +85,8 @@ MAX_HAND_SIZE = 12
 # The table (constant during a game).
 N_CARDS = 0
 N_SPACES = 1
-COLOUR = 2  # st[COLOUR + card]: 0-3 Power Card colour, 4 Political Influence
+PLAYERS = 2
+COLOUR = 3  # st[COLOUR + card]: 0-3 Power Card colour, 4 Political Influence
 VALUE = COLOUR + MAX_CARDS  # st[VALUE + card]: credits
 SPACE_KIND = VALUE + MAX_CARDS  # st[SPACE_KIND + space]
 SPACE_TERRITORY = SPACE_KIND + MAX_SPACES  # st[SPACE_TERRITORY + space]: -1 unless investments
@@ -94,8 +97,10 @@ LOC = DECK_TOTAL + N_COLOURS  # st[LOC + card]: location code
 # Kept in step with LOC by relocate, so that a query reads one location's cards, not the deck:
 COUNT_AT = LOC + MAX_CARDS  # st[COUNT_AT + location]: cards there
 CREDITS_AT = COUNT_AT + N_LOCATIONS  # st[CREDITS_AT + location]: their face value
-MEMBER = CREDITS_AT + N_LOCATIONS  # st[MEMBER + MAX_CARDS * location + i]: its i-th card
-SLOT = MEMBER + MAX_CARDS * N_LOCATIONS  # st[SLOT + card]: the card's i in its location
+# st[MEMBER + MAX_CARDS * location + i]: its i-th card, and st[SLOT + card]: the card's i in its
+# location, for every location but the banks (see BANKED).
+MEMBER = CREDITS_AT + N_LOCATIONS
+SLOT = MEMBER + MAX_CARDS * N_LOCATIONS
 # st[COLOUR_COUNT_AT + N_COLOURS * location + colour] and st[COLOUR_CREDITS_AT + ...]: the cards of
 # that colour there and their face value, kept for the hands only (no decision asks about the
 # colours of another place, and every card move would pay for them).
@@ -107,15 +112,25 @@ COLOUR_CREDITS_AT = COLOUR_COUNT_AT + N_COLOURS * N_LOCATIONS
 # the draws of one INVESTMENTS PAY OFF (one per base there) before it banks back down.
 RUN = MAX_HAND_SIZE + N_TYPES
 RANKED = COLOUR_CREDITS_AT + N_COLOURS * N_LOCATIONS
-PAWN = RANKED + RUN * N_COLOURS * MAX_PLAYERS  # st[PAWN + seat]: board space
+# A bank is a set of card ids, not a list: st[BANKED + BANK_WORDS * seat + w] has bit b set when
+# card SET_BITS * w + b is in the seat's bank. Nothing reads a bank's cards in list order, and
+# pay needs them in id order: the set gives that order without a scan of the deck, and a card
+# goes in or out of a bank by one bit instead of a list's gap filling (1/3 of all card moves).
+# 32 of the int64's bits, so that a set stays a positive number (plain Python runs the same code).
+SET_BITS = 32
+BANK_WORDS = (MAX_CARDS + SET_BITS - 1) // SET_BITS
+BANKED = RANKED + RUN * N_COLOURS * MAX_PLAYERS
+PAWN = BANKED + BANK_WORDS * MAX_PLAYERS  # st[PAWN + seat]: board space
 SUPPLY = PAWN + MAX_PLAYERS  # st[SUPPLY + N_TYPES * seat + type]: bases not on the board
 BASES = SUPPLY + N_TYPES * MAX_PLAYERS  # st[BASES + 16 * owner + 4 * territory + type]: 0/1
 # Counts of BASES kept in step by set_base (its only writer), because the strategies ask for a
-# seat's bases in a territory or on the board many times a turn and bases move rarely:
+# seat's bases in a territory or on the board, and who is ahead, many times a turn and bases move
+# rarely:
 BASES_IN = BASES + MAX_PLAYERS * N_TERRITORIES * N_TYPES  # st[BASES_IN + 4 * owner + territory]
 ON_BOARD = BASES_IN + MAX_PLAYERS * N_TERRITORIES  # st[ON_BOARD + owner]
+PROGRESS = ON_BOARD + MAX_PLAYERS  # st[PROGRESS + owner]: see progress
 # The challenge in progress.
-CH_ATTACKER = ON_BOARD + MAX_PLAYERS
+CH_ATTACKER = PROGRESS + MAX_PLAYERS
 CH_DEFENDER = CH_ATTACKER + 1
 CH_DECLARED = CH_ATTACKER + 2  # declared Power Base type: its colour counts multiplied
 CH_LIMITED = CH_ATTACKER + 3  # 1 on a Limited Challenge (no Political Influence round)
@@ -177,24 +192,60 @@ EVENT_NAMES = (
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def ix(i):
+    """The ``st`` index ``i`` as an unsigned number, for the card move (~540 a game) and the
+    queries below: numba gives every lookup with a signed index a negative-index wraparound (3-4
+    instructions), and none with an unsigned one. So ``i`` must never be negative: it would not
+    wrap around but read outside ``st``."""
+    return np.uint64(i)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def value(st, card):
-    return st[VALUE + card]
+    return st[ix(VALUE + card)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def colour(st, card):
-    return st[COLOUR + card]
+    return st[ix(COLOUR + card)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def card_at(st, loc, i):
-    """The ``i``-th card (0 <= i < count_at) at ``loc``, in no particular order."""
-    return st[MEMBER + MAX_CARDS * loc + i]
+    """The ``i``-th card (0 <= i < count_at) at ``loc`` (not a bank), in no particular order."""
+    return st[ix(MEMBER + MAX_CARDS * loc + i)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def is_hand(loc):
     return HAND <= loc < HAND + MAX_PLAYERS
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_bank(loc):
+    return BANK <= loc < BANK + MAX_PLAYERS
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def banked_word(seat, card):
+    """Where the bit of ``card`` in ``seat``'s bank set is in ``st`` (see BANKED)."""
+    return BANKED + BANK_WORDS * seat + card // SET_BITS
+
+
+def lowest_member(members):
+    """The lowest card id in a non-empty word of a set (enumerate: take it, then
+    ``members &= members - 1``).
+
+    This body runs as plain Python (``NUMBA_DISABLE_JIT=1``); compiled code uses the processor's
+    count-trailing-zeros instruction through the overload below, which numba cannot run as Python.
+    """
+    members = int(members)
+    return (members & -members).bit_length() - 1
+
+
+@overload(lowest_member, inline="always")
+def _lowest_member_compiled(members):
+    return lambda members: trailing_zeros(members)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -206,67 +257,74 @@ def run_start(seat, card_colour):
 @njit(cache=True, _nrt=False, inline="always")
 def _rank_in(st, card, seat):
     """Insert ``card`` into its colour's run in ``seat``'s hand, before it is counted there."""
-    card_colour = st[COLOUR + card]
+    card_colour = st[ix(COLOUR + card)]
     first = run_start(seat, card_colour)
     i = colour_count(st, HAND + seat, card_colour)
     if i == RUN:
         raise ValueError("more cards of one colour in a hand than its run holds")
-    while i > 0 and outranks(st, card, st[first + i - 1]):
-        st[first + i] = st[first + i - 1]
+    while i > 0 and outranks(st, card, st[ix(first + i - 1)]):
+        st[ix(first + i)] = st[ix(first + i - 1)]
         i -= 1
-    st[first + i] = card
+    st[ix(first + i)] = card
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _rank_out(st, card, seat):
     """Take ``card`` out of its colour's run in ``seat``'s hand, before it is uncounted there."""
-    card_colour = st[COLOUR + card]
+    card_colour = st[ix(COLOUR + card)]
     first = run_start(seat, card_colour)
     i = 0
-    while st[first + i] != card:
+    while st[ix(first + i)] != card:
         i += 1
     for j in range(i, colour_count(st, HAND + seat, card_colour) - 1):
-        st[first + j] = st[first + j + 1]
+        st[ix(first + j)] = st[ix(first + j + 1)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _count(st, card, loc, sign):
     """Add (``sign`` 1) or take away (-1) ``card`` in ``loc``'s count and credits."""
-    st[COUNT_AT + loc] += sign
-    st[CREDITS_AT + loc] += sign * st[VALUE + card]
+    st[ix(COUNT_AT + loc)] += sign
+    st[ix(CREDITS_AT + loc)] += sign * st[ix(VALUE + card)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _count_colour(st, card, hand_loc, sign):
     """Add (``sign`` 1) or take away (-1) ``card`` in the count and credits of its colour in the
     hand at ``hand_loc``."""
-    by_colour = N_COLOURS * hand_loc + st[COLOUR + card]
-    st[COLOUR_COUNT_AT + by_colour] += sign
-    st[COLOUR_CREDITS_AT + by_colour] += sign * st[VALUE + card]
+    by_colour = N_COLOURS * hand_loc + st[ix(COLOUR + card)]
+    st[ix(COLOUR_COUNT_AT + by_colour)] += sign
+    st[ix(COLOUR_CREDITS_AT + by_colour)] += sign * st[ix(VALUE + card)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def _append(st, card, to):
-    i = st[COUNT_AT + to]
-    st[MEMBER + MAX_CARDS * to + i] = card
-    st[SLOT + card] = i
-    if is_hand(to):
-        _rank_in(st, card, to - HAND)
-        _count_colour(st, card, to, 1)
+    if is_bank(to):
+        st[ix(banked_word(to - BANK, card))] |= 1 << (card % SET_BITS)
+    else:
+        i = st[ix(COUNT_AT + to)]
+        st[ix(MEMBER + MAX_CARDS * to + i)] = card
+        st[ix(SLOT + card)] = i
+        if is_hand(to):
+            _rank_in(st, card, to - HAND)
+            _count_colour(st, card, to, 1)
     _count(st, card, to, 1)
-    st[LOC + card] = to
+    st[ix(LOC + card)] = to
 
 
 @njit(cache=True, _nrt=False)
 def relocate(st, card, to):
-    """Put ``card`` at ``to``; its old place's last card fills the gap it leaves."""
-    here = st[LOC + card]
-    last = st[MEMBER + MAX_CARDS * here + st[COUNT_AT + here] - 1]
-    st[MEMBER + MAX_CARDS * here + st[SLOT + card]] = last
-    st[SLOT + last] = st[SLOT + card]
-    if is_hand(here):
-        _rank_out(st, card, here - HAND)
-        _count_colour(st, card, here, -1)
+    """Put ``card`` at ``to``; in a list, its old place's last card fills the gap it leaves."""
+    here = st[ix(LOC + card)]
+    if is_bank(here):
+        st[ix(banked_word(here - BANK, card))] &= ~(1 << (card % SET_BITS))
+    else:
+        slot = st[ix(SLOT + card)]
+        last = st[ix(MEMBER + MAX_CARDS * here + st[ix(COUNT_AT + here)] - 1)]
+        st[ix(MEMBER + MAX_CARDS * here + slot)] = last
+        st[ix(SLOT + last)] = slot
+        if is_hand(here):
+            _rank_out(st, card, here - HAND)
+            _count_colour(st, card, here, -1)
     _count(st, card, here, -1)
     _append(st, card, to)
 
@@ -291,39 +349,41 @@ def turn_over_discard(st):
 
 @njit(cache=True, _nrt=False)
 def recount(st):
-    """Rebuild the per-location lists, counts, credits and ranked hands from LOC (set-up,
-    tests)."""
+    """Rebuild the per-location lists, bank sets, counts, credits and ranked hands from LOC
+    (set-up, tests)."""
     for loc in range(N_LOCATIONS):
         st[COUNT_AT + loc] = 0
         st[CREDITS_AT + loc] = 0
         for card_colour in range(N_COLOURS):
             st[COLOUR_COUNT_AT + N_COLOURS * loc + card_colour] = 0
             st[COLOUR_CREDITS_AT + N_COLOURS * loc + card_colour] = 0
+    for w in range(BANK_WORDS * MAX_PLAYERS):
+        st[BANKED + w] = 0
     for card in range(st[N_CARDS]):
         _append(st, card, st[LOC + card])
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def count_at(st, loc):
-    return st[COUNT_AT + loc]
+    return st[ix(COUNT_AT + loc)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def credits_at(st, loc):
     """Face value of the cards at ``loc`` (a hand's value, a bank's credits)."""
-    return st[CREDITS_AT + loc]
+    return st[ix(CREDITS_AT + loc)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def colour_count(st, loc, card_colour):
     """Cards of ``card_colour`` at ``loc`` (a hand)."""
-    return st[COLOUR_COUNT_AT + N_COLOURS * loc + card_colour]
+    return st[ix(COLOUR_COUNT_AT + N_COLOURS * loc + card_colour)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def colour_credits(st, loc, card_colour):
     """Face value of the cards of ``card_colour`` at ``loc`` (a hand)."""
-    return st[COLOUR_CREDITS_AT + N_COLOURS * loc + card_colour]
+    return st[ix(COLOUR_CREDITS_AT + N_COLOURS * loc + card_colour)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -337,14 +397,14 @@ def colour_run(st, seat, card_colour):
 def highest(st, seat, card_colour):
     """``seat``'s highest card of ``card_colour`` (ties: lowest id), or -1."""
     first, n = colour_run(st, seat, card_colour)
-    return st[first] if n > 0 else -1
+    return st[ix(first)] if n > 0 else -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def lowest(st, seat, card_colour):
     """``seat``'s lowest card of ``card_colour`` (ties: lowest id), or -1."""
     first, n = colour_run(st, seat, card_colour)
-    return st[lowest_slot(st, first, n)] if n > 0 else -1
+    return st[ix(lowest_slot(st, first, n))] if n > 0 else -1
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -352,7 +412,7 @@ def lowest_slot(st, first, n):
     """Where the lowest card of the run st[first : first + n] (n > 0) is: the first of its cards
     of the lowest value, as ties go to the lowest id."""
     low = first + n - 1
-    while low > first and st[VALUE + st[low - 1]] == st[VALUE + st[low]]:
+    while low > first and st[ix(VALUE + st[ix(low - 1)])] == st[ix(VALUE + st[ix(low)])]:
         low -= 1
     return low
 
@@ -361,7 +421,7 @@ def lowest_slot(st, first, n):
 def best_value(st, seat, card_colour):
     """The value of ``seat``'s highest card of ``card_colour`` (0 if none)."""
     card = highest(st, seat, card_colour)
-    return st[VALUE + card] if card >= 0 else 0
+    return st[ix(VALUE + card)] if card >= 0 else 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -394,8 +454,8 @@ def bank_credits(st, seat):
 @njit(cache=True, _nrt=False, inline="always")
 def ranks_below(st, card, other):
     """``card`` is lower than ``other``: a lower value, or the same value and a lower id."""
-    return st[VALUE + card] < st[VALUE + other] or (
-        st[VALUE + card] == st[VALUE + other] and card < other
+    return st[ix(VALUE + card)] < st[ix(VALUE + other)] or (
+        st[ix(VALUE + card)] == st[ix(VALUE + other)] and card < other
     )
 
 
@@ -403,35 +463,40 @@ def ranks_below(st, card, other):
 def outranks(st, card, other):
     """``card`` is higher than ``other``: a higher value, or the same value and a lower id (the
     fixed tie-break of every 'highest' and 'lowest' choice)."""
-    return st[VALUE + card] > st[VALUE + other] or (
-        st[VALUE + card] == st[VALUE + other] and card < other
+    return st[ix(VALUE + card)] > st[ix(VALUE + other)] or (
+        st[ix(VALUE + card)] == st[ix(VALUE + other)] and card < other
     )
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def has_base(st, owner, territory, base_type):
-    return st[BASES + 16 * owner + 4 * territory + base_type] == 1
+    return st[ix(BASES + 16 * owner + 4 * territory + base_type)] == 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def bases_in(st, owner, territory):
-    return st[BASES_IN + N_TERRITORIES * owner + territory]
+    return st[ix(BASES_IN + N_TERRITORIES * owner + territory)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def bases_on_board(st, owner):
-    return st[ON_BOARD + owner]
+    return st[ix(ON_BOARD + owner)]
 
 
 @njit(cache=True, _nrt=False)
 def set_base(st, owner, territory, base_type, present):
     """Puts ``owner``'s base of ``base_type`` on ``territory`` (``present`` 1) or back into its
-    supply (0). The only writer of BASES, so that SUPPLY, BASES_IN and ON_BOARD stay in step."""
+    supply (0). The only writer of BASES, so that SUPPLY, BASES_IN, ON_BOARD and PROGRESS stay in
+    step."""
     change = present - st[BASES + 16 * owner + 4 * territory + base_type]
     st[BASES + 16 * owner + 4 * territory + base_type] = present
     st[SUPPLY + N_TYPES * owner + base_type] -= change
-    st[BASES_IN + N_TERRITORIES * owner + territory] += change
+    before = st[BASES_IN + N_TERRITORIES * owner + territory]
+    st[BASES_IN + N_TERRITORIES * owner + territory] = before + change
     st[ON_BOARD + owner] += change
+    if territory != owner and territory < st[PLAYERS]:
+        need = types_to_win(st[PLAYERS])
+        st[PROGRESS + owner] += min(before + change, need) - min(before, need)
 
 
 @njit(cache=True, _nrt=False)
@@ -455,25 +520,22 @@ def can_place(st, players, owner, territory, base_type):
     return (
         0 <= territory < players
         and territory != owner
-        and st[SUPPLY + N_TYPES * owner + base_type] > 0
+        and st[ix(SUPPLY + N_TYPES * owner + base_type)] > 0
         and not has_base(st, owner, territory, base_type)
     )
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def progress(st, players, seat):
-    """Bases that count towards ``seat``'s win: per opponent territory, up to types_to_win."""
-    need = types_to_win(players)
-    n = 0
-    for territory in range(players):
-        if territory != seat:
-            n += min(bases_in(st, seat, territory), need)
-    return n
+def progress(st, seat):
+    """Bases that count towards ``seat``'s win: per opponent territory, up to types_to_win (kept
+    by set_base: a sum over territories in every comparison of who is ahead cost more than the
+    upkeep when a base moves)."""
+    return st[ix(PROGRESS + seat)]
 
 
 @njit(cache=True, _nrt=False)
 def has_won(st, players, seat):
-    return progress(st, players, seat) == (players - 1) * types_to_win(players)
+    return progress(st, seat) == (players - 1) * types_to_win(players)
 
 
 @njit(cache=True, _nrt=False, inline="always")

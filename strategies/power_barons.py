@@ -43,6 +43,7 @@ from simcore.power_barons_state import (
     hand_value,
     has_base,
     highest,
+    ix,
     lowest,
     lowest_slot,
     multiplier,
@@ -201,9 +202,9 @@ STRATEGIES = (
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def leader_score(st, players, seat):
+def leader_score(st, seat):
     """Who is ahead: bases that count towards a win, then credits banked."""
-    return progress(st, players, seat) * 100_000 + bank_credits(st, seat)
+    return progress(st, seat) * 100_000 + bank_credits(st, seat)
 
 
 @njit(cache=True, _nrt=False)
@@ -213,7 +214,7 @@ def leader(st, players, me):
     best_score = -1
     for step in range(1, players):
         other = (me + step) % players
-        score = leader_score(st, players, other)
+        score = leader_score(st, other)
         if score > best_score:
             best = other
             best_score = score
@@ -269,14 +270,14 @@ def bank_candidate(st, seat, card_colour):
     if n == 0:
         return -1, 4
     if card_colour == PI:
-        return (st[first + 2], 1) if n >= 3 else (st[first], 3)
+        return (st[ix(first + 2)], 1) if n >= 3 else (st[ix(first)], 3)
     decoy = lowest_slot(st, first, n)
     unprotected = first + 1 if decoy != first + 1 else first + 2  # the highest other card
     if unprotected < first + n:
-        return st[unprotected], 1
+        return st[ix(unprotected)], 1
     if decoy != first:
-        return st[decoy], 2
-    return st[first], 3
+        return st[ix(decoy)], 2
+    return st[ix(first)], 3
 
 
 @njit(cache=True, _nrt=False)
@@ -364,11 +365,11 @@ def random_card(st, loc, card_colour, rng):
     """A uniformly random card of ``card_colour`` at ``loc`` (there is one)."""
     n = 0
     for i in range(count_at(st, loc)):
-        n += st[COLOUR + card_at(st, loc, i)] == card_colour
+        n += st[ix(COLOUR + card_at(st, loc, i))] == card_colour
     k = rand_below(rng, n)
     for i in range(count_at(st, loc)):
         card = card_at(st, loc, i)
-        if st[COLOUR + card] == card_colour:
+        if st[ix(COLOUR + card)] == card_colour:
             if k == 0:
                 return card
             k -= 1
@@ -408,7 +409,7 @@ def choose_removal(sid, me, players, st, rng):
     best_score = -1
     for owner in range(players):
         if owner != me and bases_on_board(st, owner) > 0:
-            score = leader_score(st, players, owner)
+            score = leader_score(st, owner)
             if score > best_score:
                 best_owner = owner
                 best_score = score
@@ -469,8 +470,8 @@ def target_score(targeting, st, players, me, other):
         n = 0
         for base_type in range(N_TYPES):
             n += useful(st, players, me, other, base_type)
-        return n * 100_000_000 + leader_score(st, players, other)
-    return leader_score(st, players, other)
+        return n * 100_000_000 + leader_score(st, other)
+    return leader_score(st, other)
 
 
 @njit(cache=True, _nrt=False)
@@ -520,9 +521,9 @@ def choose_challenge(sid, prm, me, players, st, rng):
         best_score = -1
         for step in range(1, players):
             other = (me + step) % players
-            if has_base(st, me, other, strongest) and leader_score(st, players, other) > best_score:
+            if has_base(st, me, other, strongest) and leader_score(st, other) > best_score:
                 defender = other
-                best_score = leader_score(st, players, other)
+                best_score = leader_score(st, other)
         if defender >= 0:
             return defender, strongest, 0
     defender = -1
@@ -554,7 +555,7 @@ def choose_challenge(sid, prm, me, players, st, rng):
 @njit(cache=True, _nrt=False, inline="always")
 def effective(st, rules, card):
     """What ``card`` would count for in the challenge in progress."""
-    return st[VALUE + card] * multiplier(st, rules, st[COLOUR + card])
+    return st[ix(VALUE + card)] * multiplier(st, rules, st[ix(COLOUR + card)])
 
 
 @njit(cache=True, _nrt=False)
@@ -588,13 +589,13 @@ def choose_lead(sid, me, st, rules, rng):
         k = rand_below(rng, n)
         for i in range(hand_count(st, me)):
             card = card_at(st, HAND + me, i)
-            card_colour = st[COLOUR + card]
+            card_colour = st[ix(COLOUR + card)]
             if card_colour != PI and not (done >> card_colour) & 1:
                 if k == 0:
                     return card_colour, card
                 k -= 1
     if pick >= 0:
-        return st[COLOUR + pick], pick
+        return st[ix(COLOUR + pick)], pick
     for card_colour in range(N_TYPES):
         if not (done >> card_colour) & 1:
             return card_colour, -1
@@ -620,7 +621,7 @@ def expected_remaining(st, rules, me, mine):
             continue
         if mine:  # only the colours still to come: their best cards are looked up, no others
             total += best_value(st, me, card_colour) * multiplier(st, rules, card_colour)
-        elif st[DECK_COUNT + card_colour] > 0:
+        elif st[ix(DECK_COUNT + card_colour)] > 0:
             total += rules[P_DECK_MEAN + card_colour] * multiplier(st, rules, card_colour)
     if st[CH_LIMITED] == 0:
         if mine:
@@ -648,14 +649,14 @@ def surrender_choice(sid, margin, pi_use, me, st, rules, rng):
     if attacking and st[CH_FLUSH] == 1:
         return st[CH_ROUND] >= 3  # play out all four rounds, shedding four low cards
     opponent_side = 1 if attacking else 0
-    mine = st[CH_TOTAL + 1 - opponent_side]
-    theirs = st[CH_TOTAL + opponent_side]
+    mine = st[ix(CH_TOTAL + 1 - opponent_side)]
+    theirs = st[ix(CH_TOTAL + opponent_side)]
     deficit = theirs - mine + (1 if attacking else 0)  # ties go to the defender
     if deficit <= 0:
         return False
     if st[CH_ROUND] == 4:
         return pi_use == PI_NEVER
-    opponent = st[CH_ATTACKER + opponent_side]
+    opponent = st[ix(CH_ATTACKER + opponent_side)]
     catch_up = expected_remaining(st, rules, me, True) - expected_remaining(
         st, rules, opponent, False
     )
@@ -677,15 +678,15 @@ def pi_choice(sid, pi_use, me, st, rng):
     if sid == RANDOM:
         return random_card(st, HAND + me, PI, rng)
     attacking = me == st[CH_ATTACKER]
-    mine = st[CH_TOTAL + (0 if attacking else 1)]
-    theirs = st[CH_TOTAL + (1 if attacking else 0)]
+    mine = st[ix(CH_TOTAL + (0 if attacking else 1))]
+    theirs = st[ix(CH_TOTAL + (1 if attacking else 0))]
     needed = theirs - mine + (1 if attacking else 0)
     enough = -1
     largest = -1
     first, n = colour_run(st, me, PI)
     for i in range(first, first + n):
-        card = st[i]
-        if st[VALUE + card] >= needed and (enough < 0 or ranks_below(st, card, enough)):
+        card = st[ix(i)]
+        if st[ix(VALUE + card)] >= needed and (enough < 0 or ranks_below(st, card, enough)):
             enough = card
         if largest < 0 or outranks(st, card, largest):
             largest = card

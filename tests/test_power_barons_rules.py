@@ -23,6 +23,8 @@ from simcore import power_barons as kernel
 from simcore import registry
 from simcore.power_barons_state import (
     BANK,
+    BANK_WORDS,
+    BANKED,
     BASES,
     BASES_IN,
     CH_ATTACKER,
@@ -71,6 +73,7 @@ from simcore.power_barons_state import (
     ON_BOARD,
     PAWN,
     PLAYED,
+    PROGRESS,
     RESHUFFLES,
     SPY,
     STATE_SIZE,
@@ -87,6 +90,7 @@ from simcore.power_barons_state import (
     has_won,
     recount,
     set_base,
+    types_to_win,
 )
 from simcore.registry import SpecError
 from simcore.rng import seed_game_stream
@@ -202,6 +206,8 @@ class Table:
         assert (
             copy[CREDITS_AT : CREDITS_AT + N_LOCATIONS] == st[CREDITS_AT : CREDITS_AT + N_LOCATIONS]
         ).all()
+        banked = slice(BANKED, BANKED + BANK_WORDS * self.players)
+        assert (copy[banked] == st[banked]).all(), "stale BANKED"
         if not in_challenge:
             for seat in range(self.players):
                 assert st[COUNT_AT + PLAYED + seat] == 0, "a card was left on the table"
@@ -215,6 +221,12 @@ class Table:
                 ]
                 assert st[BASES_IN + 4 * owner + territory] == placed.sum(), "stale BASES_IN"
             assert st[ON_BOARD + owner] == st[BASES + 16 * owner : BASES + 16 * owner + 16].sum()
+            counted = sum(
+                min(st[BASES_IN + 4 * owner + territory], types_to_win(self.players))
+                for territory in range(self.players)
+                if territory != owner
+            )
+            assert st[PROGRESS + owner] == counted, "stale PROGRESS"
 
     # -- transitions --
 
