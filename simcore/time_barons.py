@@ -38,6 +38,8 @@ from simcore.time_barons_state import (
     A_N_EFFECTS,
     A_TRIGGER,
     ABILITY,
+    ABILITY_SITES,
+    ABILITY_SITES_N,
     ABILITY_WIDTH,
     ACTIONS,
     ACTIVE,
@@ -145,6 +147,7 @@ from simcore.time_barons_state import (
     N_FOLLOWERS,
     N_LEVELS,
     N_SEAT_STATS,
+    NO_BOUND,
     NO_TYPE,
     ON_ATTACK,
     ON_RELOCATE,
@@ -183,6 +186,7 @@ from simcore.time_barons_state import (
     SITE,
     SITE_DISCOUNT,
     SITES,
+    SITES_BOUND,
     SITES_N,
     SPARE,
     ST_DAMAGE,
@@ -209,11 +213,13 @@ from simcore.time_barons_state import (
     UPGRADE,
     UPGRADE_DISCOUNT,
     USED,
+    VALUE_BOUND,
     answers,
     empty_stacks,
     followers,
     hand_card,
     hand_n,
+    has_own_turn_ability,
     integrity,
     is_candidate,
     is_disabled,
@@ -620,6 +626,7 @@ def hand_add(st, seat, card):
     st[HAND_N + seat] += 1
     st[LOC + card] = IN_HAND
     st[OWNER + card] = seat
+    st[VALUE_BOUND + card] = NO_BOUND  # it may have been another seat's
     mark_card(st, seat, ST_DRAWN, ST_DRAWN_MASK, card)
 
 
@@ -658,6 +665,10 @@ def site_add(st, seat, site):
     st[UPGRADE_DISCOUNT + seat] += st[SITE_DISCOUNT + site]
     st[SITES + MAX_IDS * seat + st[SITES_N + seat]] = site
     st[SITES_N + seat] += 1
+    if has_own_turn_ability(st, site):
+        st[ABILITY_SITES + MAX_IDS * seat + st[ABILITY_SITES_N + seat]] = site
+        st[ABILITY_SITES_N + seat] += 1
+        st[SITES_BOUND + seat] = NO_BOUND
     st[LOC + site] = IN_PLAY
     st[OWNER + site] = seat
     st[FOLLOW + site] = 0
@@ -668,11 +679,15 @@ def site_add(st, seat, site):
     st[FORTIFY + site] = 0
     st[DISABLE + site] = 0
     st[DECAY + site] = 0
+    st[VALUE_BOUND + site] = NO_BOUND  # its owner may differ from the last time it was in play
 
 
 @njit(cache=True, _nrt=False)
 def site_remove(st, seat, site):
     list_remove(st, SITES + MAX_IDS * seat, SITES_N + seat, site)
+    if has_own_turn_ability(st, site):
+        list_remove(st, ABILITY_SITES + MAX_IDS * seat, ABILITY_SITES_N + seat, site)
+        st[SITES_BOUND + seat] = NO_BOUND
 
 
 @njit(cache=True, _nrt=False)

@@ -191,7 +191,8 @@ RESPONDED = DECAY + MAX_IDS  # + site id: its triggered abilities used in this r
 REQUIRE = RESPONDED + MAX_IDS  # + site id: followers its most demanding ability needs, or 0
 SITE_DISCOUNT = REQUIRE + MAX_IDS  # + site id: its "upgrade_discount" passives, or 0
 # + card id: bit t set if the card answers trigger t at all (a reaction's trigger, a site's
-# triggered abilities), wherever it is: a cheap superset test before a response window.
+# triggered abilities), wherever it is: a cheap superset test before a response window. Bit
+# NO_TRIGGER: a site with an ability used on its owner's own turn.
 ANSWERS = SITE_DISCOUNT + MAX_IDS
 # + seat: SITE_DISCOUNT summed over the seat's sites in play (kernel: site_add, attach,
 # destroy_site), read by every upgrade valuation.
@@ -199,7 +200,24 @@ UPGRADE_DISCOUNT = ANSWERS + MAX_IDS
 # + seat: spare_on summed over the seat's sites in play, read by every relocation valuation; kept
 # by the kernel's set_followers and set_requirement, the only writers of FOLLOW and REQUIRE in play.
 SPARE = UPGRADE_DISCOUNT + 2
-STATS = SPARE + 2  # + N_SEAT_STATS * seat + stat
+# + seat: how many of the seat's sites in play have an own-turn ability, and at
+# + MAX_IDS * seat + i: those sites, in the order of SITES. Kept by the kernel's site_add and
+# site_remove, the only writers of SITES: the move choice looks for abilities to use or enable
+# only there (a Homeland and sites with only passives or triggered abilities have none).
+ABILITY_SITES_N = SPARE + 2
+ABILITY_SITES = ABILITY_SITES_N + 2
+# + card id: the strategies' cache of an upper bound on what the card is worth to the seat that
+# holds it or has it in play (a float64 stored as its bit pattern; strategies: value_bound). It
+# depends only on the card and that seat's weights, so the kernel's hand_add and site_add, the
+# only ways into a hand or into play, forget it (NO_BOUND) and the strategy works it out when
+# first asked.
+VALUE_BOUND = ABILITY_SITES + 2 * MAX_IDS
+NO_BOUND = -1  # not worked out yet (a bound is >= 0, so its bit pattern never is negative)
+# + seat: the strategies' cache of the largest VALUE_BOUND of the seat's ABILITY_SITES, the most
+# a relocation can enable (strategies: sites_value_bound); the kernel forgets it (NO_BOUND)
+# whenever that list changes (set-up leaves 0, the bit pattern of 0.0, right for no sites).
+SITES_BOUND = VALUE_BOUND + MAX_IDS
+STATS = SITES_BOUND + 2  # + N_SEAT_STATS * seat + stat
 ARRANGE = STATS + 2 * N_SEAT_STATS  # + i: a relocation's followers for the seat's i-th site
 STATE_SIZE = ARRANGE + MAX_IDS
 
@@ -225,6 +243,16 @@ def sites_n(st, seat):
 @njit(cache=True, _nrt=False)
 def site_at(st, seat, i):
     return st[SITES + MAX_IDS * seat + i]
+
+
+@njit(cache=True, _nrt=False)
+def ability_sites_n(st, seat):
+    return st[ABILITY_SITES_N + seat]
+
+
+@njit(cache=True, _nrt=False)
+def ability_site_at(st, seat, i):
+    return st[ABILITY_SITES + MAX_IDS * seat + i]
 
 
 @njit(cache=True, _nrt=False)
@@ -291,16 +319,20 @@ def upgrade_cost(st, cards, rules, seat):
 
 @njit(cache=True, _nrt=False)
 def answers(cards, card):
-    """Bit t set: the card (a reaction, or a site by a triggered ability) answers trigger t."""
+    """Bit t set: the card (a reaction, or a site by a triggered ability) answers trigger t;
+    bit NO_TRIGGER: a site with an ability used on its owner's own turn."""
     if cards[card, C_TYPE] == REACTION:
         return np.int64(1) << cards[card, C_TRIGGER]
     mask = np.int64(0)
     if cards[card, C_TYPE] == SITE:
         for ability in range(cards[card, C_N_ABILITIES]):
-            trigger = cards[card, C_ABILITIES + ABILITY_WIDTH * ability + A_TRIGGER]
-            if trigger != NO_TRIGGER:
-                mask |= np.int64(1) << trigger
+            mask |= np.int64(1) << cards[card, C_ABILITIES + ABILITY_WIDTH * ability + A_TRIGGER]
     return mask
+
+
+@njit(cache=True, _nrt=False)
+def has_own_turn_ability(st, site):
+    return st[ANSWERS + site] & (np.int64(1) << NO_TRIGGER) != 0
 
 
 @njit(cache=True, _nrt=False)

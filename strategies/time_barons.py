@@ -15,6 +15,7 @@ numba passes every array argument as 7-9 machine words, so such a call costs abo
 the work it does; inlined into their callers, they cost nothing to call.
 """
 
+import numpy as np
 from numba import njit
 
 from simcore.registry import Param, Strategy
@@ -72,6 +73,7 @@ from simcore.time_barons_state import (
     LEVEL,
     MAX_ABILITIES,
     N_LEVELS,
+    NO_BOUND,
     NO_TRIGGER,
     PASS,
     PICK_DAMAGE,
@@ -86,12 +88,16 @@ from simcore.time_barons_state import (
     REACTION,
     RELOCATE,
     SITE,
+    SITES_BOUND,
     SPARE,
     SUPPLY,
     TRIGGERED,
     UPGRADE,
     USED,
+    VALUE_BOUND,
     ability_ready,
+    ability_site_at,
+    ability_sites_n,
     can_draw,
     followers,
     hand_card,
@@ -261,6 +267,98 @@ def effects_value(prm, seat, st, cards, source, base, n_effects):
     return value
 
 
+@njit(cache=True, _nrt=False)
+def effects_bound(prm, seat, cards, source, base, n_effects):
+    """An upper bound on ``effects_value`` of these effects for ``seat`` in any state (inf when
+    the value grows with the board). Each term is the one of ``effects_value`` with every count
+    the state caps it by (followers, supply, cards left...) at its largest, ``n``, and the terms
+    that only lower the value left out; the weights are >= 0 (their Param range) and rounding
+    is monotonic, so every partial sum stays at least the real one. Keep it beside
+    ``effects_value``: a term that grows there must grow here."""
+    value = 0.0
+    w_attack = prm[seat, W_ATTACK]
+    w_follower = prm[seat, W_FOLLOWER]
+    for k in range(n_effects):
+        op = cards[source, base + 2 * k]
+        n = cards[source, base + 2 * k + 1]
+        if op == E_DAMAGE or op == E_KILL:
+            value += w_attack * n
+        elif op == E_DAMAGE_EACH or op == E_KILL_EVERYWHERE or op == E_DESTROY:
+            return np.inf
+        elif op == E_STEAL:
+            value += (w_attack + w_follower) * n
+        elif op == E_GAIN:
+            value += w_follower * n
+        elif op == E_ACTIONS:
+            value += n
+        elif op == E_DRAW or op == E_RECOVER:
+            value += prm[seat, W_DRAW] * n  # draw_value is at most w_draw
+        elif op == E_REPAIR:
+            value += 0.5 * n
+        elif op == E_DISCARD:
+            value += 0.5 * w_attack * n
+        elif op == E_RELOCATE:
+            value += 0.1
+        elif op == E_CANCEL:
+            value += CANCEL_VALUE * w_attack
+    return value
+
+
+# Inlined into the loops that value options: the bound is looked up for most options.
+@njit(cache=True, _nrt=False, inline="always")
+def value_bound(prm, seat, st, cards, card):
+    """An upper bound, for any state and budget, on what ``card`` is worth to ``seat`` on its
+    turn: an event in its hand by ``effects_value``, an attachment there by
+    ``attachment_choice``, its site in play by ``best_ability`` (so by each of its own-turn
+    abilities). Lets the move choice pass over an option that cannot beat the best so far
+    without valuing it."""
+    bits = st[VALUE_BOUND + card]
+    if bits == NO_BOUND:
+        bits = work_out_value_bound(prm, seat, st, cards, card)
+    return np.int64(bits).view(np.float64)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def sites_value_bound(prm, seat, st, cards):
+    """The largest ``value_bound`` of the seat's sites with own-turn abilities: no relocation
+    can enable an ability worth more. Cached in st[SITES_BOUND + seat] (the kernel forgets it
+    when a site with such abilities enters or leaves play)."""
+    bits = st[SITES_BOUND + seat]
+    if bits == NO_BOUND:
+        bound = 0.0
+        for i in range(ability_sites_n(st, seat)):
+            bound = max(bound, value_bound(prm, seat, st, cards, ability_site_at(st, seat, i)))
+        bits = np.float64(bound).view(np.int64)
+        st[SITES_BOUND + seat] = bits
+    return np.int64(bits).view(np.float64)
+
+
+@njit(cache=True, _nrt=False)
+def work_out_value_bound(prm, seat, st, cards, card):
+    """``value_bound`` of the card, cached in st[VALUE_BOUND + card] as its bit pattern: it
+    depends only on the card and the seat's weights, so it holds while the card stays in the
+    seat's hand or in play (the kernel's hand_add and site_add forget it)."""
+    if cards[card, C_TYPE] == SITE:
+        bound = 0.0
+        for ability in range(cards[card, C_N_ABILITIES]):
+            base = C_ABILITIES + ABILITY_WIDTH * ability
+            if cards[card, base + A_TRIGGER] == NO_TRIGGER:
+                bound = max(
+                    bound,
+                    effects_bound(
+                        prm, seat, cards, card, base + A_EFFECTS, cards[card, base + A_N_EFFECTS]
+                    ),
+                )
+    elif cards[card, C_TYPE] == ATTACHMENT:
+        harm, benefit, _ = attachment_effect(cards, card)
+        bound = attachment_worth(prm, seat, harm, benefit)
+    else:
+        bound = effects_bound(prm, seat, cards, card, C_EFFECTS, cards[card, C_N_EFFECTS])
+    bits = np.float64(bound).view(np.int64)
+    st[VALUE_BOUND + card] = bits
+    return bits
+
+
 @njit(cache=True, _nrt=False, inline="always")
 def site_card_value(prm, seat, st, cards, card):
     """A site in play is a lasting asset: twice w_site, plus its passives."""
@@ -278,9 +376,8 @@ def site_card_value(prm, seat, st, cards, card):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def attachment_choice(prm, seat, st, cards, card):
-    """(value, target site) of an attachment: a harmful one goes on the opponent's site it hurts
-    most, a helpful one on the own site with the most followers."""
+def attachment_effect(cards, card):
+    """(harm, benefit, integrity change) of an attachment's effects on the site it goes on."""
     harm = 0
     benefit = 0
     integrity_change = 0
@@ -299,6 +396,23 @@ def attachment_choice(prm, seat, st, cards, card):
             harm += 2
         elif op == E_DECAY:
             harm += 2 * n
+    return harm, benefit, integrity_change
+
+
+@njit(cache=True, _nrt=False)
+def attachment_worth(prm, seat, harm, benefit):
+    """What an attachment is worth when it has a target: its harm on the opponent's site if it
+    harms more than it helps, else its benefit on an own site with followers."""
+    if harm > benefit:
+        return prm[seat, W_ATTACK] * harm
+    return 0.5 * prm[seat, W_SITE] * benefit
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def attachment_choice(prm, seat, st, cards, card):
+    """(value, target site) of an attachment: a harmful one goes on the opponent's site it hurts
+    most, a helpful one on the own site with the most followers."""
+    harm, benefit, integrity_change = attachment_effect(cards, card)
     owner = 1 - seat if harm > benefit else seat
     target = -1
     best = -1
@@ -310,13 +424,9 @@ def attachment_choice(prm, seat, st, cards, card):
         if score > best:
             best = score
             target = site
-    if target < 0:
-        return 0.0, -1
-    if owner != seat:
-        return prm[seat, W_ATTACK] * harm, target
-    if best == 0:
+    if target < 0 or owner == seat and best == 0:
         return 0.0, target
-    return 0.5 * prm[seat, W_SITE] * benefit, target
+    return attachment_worth(prm, seat, harm, benefit), target
 
 
 @njit(cache=True, _nrt=False)
@@ -381,23 +491,36 @@ def spare(st, cards, seat, i):
     return max(0, st[ARRANGE + i] - max_requirement(st, site_at(st, seat, i)))
 
 
+@njit(cache=True, _nrt=False)
+def relocation_value(prm, seat, target_value):
+    """What a relocation enabling an ability worth ``target_value`` is worth as a move."""
+    return 0.5 * prm[seat, W_RELOCATE] * target_value
+
+
 @njit(cache=True, _nrt=False, inline="always")
-def relocation_target(prm, seat, st, cards, budget):
-    """(value, index among the seat's sites, followers missing there) of the most valuable
-    ability not yet usable that a relocation would enable (with ``budget`` actions left to use
-    it) by moving followers other sites do not need; (0, -1, 0) if none."""
-    n = sites_n(st, seat)
+def relocation_target(prm, seat, st, cards, budget, beat):
+    """(value, site, followers missing there) of the most valuable ability not yet usable
+    that a relocation would enable (with ``budget`` actions left to use it) by moving followers
+    other sites do not need; (0, -1, 0) if none.
+
+    Only a relocation worth more than ``beat`` matters to the caller: sites whose abilities
+    cannot make it so (by ``value_bound``) are passed over unvalued. The result is exact when
+    the best relocation is worth more than ``beat``, else it is worth at most ``beat`` too; a
+    negative ``beat`` passes over no site."""
     available = st[SPARE + seat]
     target = -1
     need = 0
     best = 0.0
     if available == 0:
         return best, target, need  # every site that lacks followers would stay short
-    for i in range(n):
-        site = site_at(st, seat, i)
+    for i in range(ability_sites_n(st, seat)):
+        site = ability_site_at(st, seat, i)
         follow = st[FOLLOW + site]
         if st[USED + site] == 1 or follow >= max_requirement(st, site):
             continue  # nothing to enable there
+        bound = value_bound(prm, seat, st, cards, site)
+        if beat >= 0.0 and relocation_value(prm, seat, bound) <= beat:
+            continue  # valuing its abilities is the costly part, and it cannot win
         if not enables_some_ability(cards, site, follow, follow + available, budget):
             continue  # whichever ability best_ability picks, it stays short or is usable already
         value, ability = best_ability(prm, seat, st, cards, site, budget)
@@ -406,7 +529,7 @@ def relocation_target(prm, seat, st, cards, budget):
         missing = cards[site, C_ABILITIES + ABILITY_WIDTH * ability + A_FOLLOWERS] - follow
         if 0 < missing <= available:  # the site lacks followers, so it has none to spare
             best = value
-            target = i
+            target = site
             need = missing
     return best, target, need
 
@@ -427,10 +550,14 @@ def enables_some_ability(cards, site, follow, reachable, budget):
 def plan_relocation(prm, seat, st, cards, budget):
     """Write into ARRANGE the arrangement of ``relocation_target``, moving followers other
     sites do not need to the target site, largest spare first; return its value (0: none)."""
-    value, target, need = relocation_target(prm, seat, st, cards, budget)
+    value, target_site, need = relocation_target(prm, seat, st, cards, budget, -1.0)
     n = sites_n(st, seat)
+    target = -1
     for i in range(n):
-        st[ARRANGE + i] = st[FOLLOW + site_at(st, seat, i)]
+        site = site_at(st, seat, i)
+        st[ARRANGE + i] = st[FOLLOW + site]
+        if site == target_site:
+            target = i
     while need > 0:
         donor = 0
         for i in range(1, n):
@@ -548,9 +675,13 @@ def scripted_move(prm, seat, st, cards, rules):
             value = prm[seat, W_FOLLOWER]
             if value > best:
                 best, kind, a, b = value, GAIN, -1, -1  # where: worked out only if it stays best
-        if sites_n(st, seat) > 1 and prm[seat, W_RELOCATE] > 0:
-            target_value, _, _ = relocation_target(prm, seat, st, cards, actions - 1)
-            value = 0.5 * prm[seat, W_RELOCATE] * target_value
+        if (
+            sites_n(st, seat) > 1
+            and prm[seat, W_RELOCATE] > 0
+            and relocation_value(prm, seat, sites_value_bound(prm, seat, st, cards)) > best
+        ):
+            target_value, _, _ = relocation_target(prm, seat, st, cards, actions - 1, best)
+            value = relocation_value(prm, seat, target_value)
             if value > best:
                 best, kind, a, b = value, RELOCATE, -1, -1
         # An upgrade costs at least 1 action: with none left, its cost is not worth working out.
@@ -558,8 +689,8 @@ def scripted_move(prm, seat, st, cards, rules):
             value = STUCK_UPGRADE if stuck(st, seat) else prm[seat, W_UPGRADE]
             if value > best:
                 best, kind, a, b = value, UPGRADE, -1, -1
-    for i in range(sites_n(st, seat)):
-        site = site_at(st, seat, i)
+    for i in range(ability_sites_n(st, seat)):
+        site = ability_site_at(st, seat, i)
         if is_disabled(st, site):
             continue  # none of its abilities may be used
         for ability in range(cards[site, C_N_ABILITIES]):
@@ -567,6 +698,8 @@ def scripted_move(prm, seat, st, cards, rules):
             cost = cards[site, base + A_COST]
             if cost > actions or not ability_ready(st, cards, site, ability, False):
                 continue
+            if per_action(value_bound(prm, seat, st, cards, site), cost) <= best:
+                continue  # it cannot win: not worth valuing
             value = per_action(
                 effects_value(
                     prm, seat, st, cards, site, base + A_EFFECTS, cards[site, base + A_N_EFFECTS]
@@ -585,8 +718,12 @@ def scripted_move(prm, seat, st, cards, rules):
         if kind_of_card == SITE:
             value = site_card_value(prm, seat, st, cards, card)
         elif kind_of_card == EVENT:
+            if per_action(value_bound(prm, seat, st, cards, card), cost) <= best:
+                continue  # it cannot win: not worth valuing
             value = effects_value(prm, seat, st, cards, card, C_EFFECTS, cards[card, C_N_EFFECTS])
         else:
+            if per_action(value_bound(prm, seat, st, cards, card), cost) <= best:
+                continue  # it cannot win: not worth valuing
             value, target = attachment_choice(prm, seat, st, cards, card)
         value = per_action(value, cost)
         if value > best:

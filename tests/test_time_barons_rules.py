@@ -31,9 +31,15 @@ from simcore.time_barons_state import (
     A_EFFECTS,
     A_FOLLOWERS,
     ABILITY,
+    ABILITY_SITES,
+    ABILITY_SITES_N,
     ACTIONS,
     ACTIVE,
+    ATTACHMENT,
     C_ABILITIES,
+    C_EFFECTS,
+    C_N_EFFECTS,
+    C_TYPE,
     DAMAGE,
     DECK,
     DISCARD,
@@ -61,6 +67,7 @@ from simcore.time_barons_state import (
     LOC,
     MAX_IDS,
     N_FOLLOWERS,
+    NO_BOUND,
     OPS,
     OVER,
     OWNER,
@@ -71,6 +78,7 @@ from simcore.time_barons_state import (
     REQUIRE,
     SITE_DISCOUNT,
     SITES,
+    SITES_BOUND,
     SITES_N,
     SPARE,
     STACK_END,
@@ -84,11 +92,17 @@ from simcore.time_barons_state import (
     UPGRADE,
     UPGRADE_DISCOUNT,
     USED,
+    VALUE_BOUND,
+    has_own_turn_ability,
     integrity,
     is_fortified,
     move_is_legal,
     stack_left,
 )
+from simcore.time_barons_state import (
+    EVENT as EVENT_TYPE,
+)
+from strategies import time_barons as strategy
 
 GAME = registry.make("time-barons")
 
@@ -466,6 +480,42 @@ class Table:
             assert st[SPARE + seat] == spare, "the kernel's cached spare followers are stale"
             discount = sum(st[SITE_DISCOUNT + s] for s in self.sites(seat))
             assert st[UPGRADE_DISCOUNT + seat] == discount, "the cached upgrade discount is stale"
+            with_abilities = [s for s in self.sites(seat) if has_own_turn_ability(st, s)]
+            first = ABILITY_SITES + MAX_IDS * seat
+            listed = list(st[first : first + st[ABILITY_SITES_N + seat]])
+            assert listed == with_abilities, "the kernel's list of ability sites is stale"
+            fresh = st.copy()
+            fresh[SITES_BOUND + seat] = NO_BOUND
+            bounds = [
+                strategy.value_bound(self.prm, seat, st.copy(), self.cards, s) for s in listed
+            ]
+            assert strategy.sites_value_bound(self.prm, seat, fresh, self.cards) == max(
+                bounds + [0]
+            )
+            assert st[SITES_BOUND + seat] in (NO_BOUND, fresh[SITES_BOUND + seat]), "stale bound"
+            events = [card for card in self.hand(seat) if self.cards[card, C_TYPE] == EVENT_TYPE]
+            attachments = [c for c in self.hand(seat) if self.cards[c, C_TYPE] == ATTACHMENT]
+            for card in self.sites(seat) + events + attachments:
+                fresh = st.copy()
+                fresh[VALUE_BOUND + card] = NO_BOUND
+                bound = strategy.value_bound(self.prm, seat, fresh, self.cards, card)
+                cached = st[VALUE_BOUND + card]
+                assert cached in (NO_BOUND, fresh[VALUE_BOUND + card]), "a value bound is stale"
+                if card in events:
+                    value = strategy.effects_value(
+                        self.prm,
+                        seat,
+                        st,
+                        self.cards,
+                        card,
+                        C_EFFECTS,
+                        self.cards[card, C_N_EFFECTS],
+                    )
+                elif card in attachments:
+                    value, _ = strategy.attachment_choice(self.prm, seat, st, self.cards, card)
+                else:
+                    value, _ = strategy.best_ability(self.prm, seat, st, self.cards, card, 100)
+                assert value <= bound, "a card is worth more than its value bound"
         counters = sum(st[DAMAGE + site] for seat in range(2) for site in self.sites(seat))
         assert counters + st[POOL] == self.rules_dict["damage_counters"]
         places = []
