@@ -25,6 +25,7 @@ from simcore.chunk import (
     record_event,
     seat_lineup,
 )
+from simcore.intrinsics import ix, lowest_bit
 from simcore.power_barons_state import (
     BANK,
     BANK_WORDS,
@@ -134,8 +135,6 @@ from simcore.power_barons_state import (
     hand_value,
     has_base,
     has_won,
-    ix,
-    lowest_member,
     multiplier,
     recount,
     relocate,
@@ -454,7 +453,7 @@ def pay(seat, cost, st, trace):
     for w in range(BANK_WORDS):
         members = st[ix(BANKED + BANK_WORDS * seat + w)]
         while members != 0:
-            st[ix(PAY_CARDS + n)] = SET_BITS * w + lowest_member(members)
+            st[ix(PAY_CARDS + n)] = SET_BITS * w + lowest_bit(members)
             n += 1
             members &= members - 1
     for w in range(words):

@@ -23,8 +23,8 @@ Political Influence cards), 0 .. n_cards-1. Seat k owns territory k.
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import overload
+
+from simcore.intrinsics import ix
 
 COLOURS = ("Transportation", "Communications", "Finance", "Energy", "Political Influence")
 TRANSPORTATION, COMMUNICATIONS, FINANCE, ENERGY, PI = range(5)
@@ -192,15 +192,6 @@ EVENT_NAMES = (
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def ix(i):
-    """The ``st`` index ``i`` as an unsigned number, for the card move (~540 a game) and the
-    queries below: numba gives every lookup with a signed index a negative-index wraparound (3-4
-    instructions), and none with an unsigned one. So ``i`` must never be negative: it would not
-    wrap around but read outside ``st``."""
-    return np.uint64(i)
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def value(st, card):
     return st[ix(VALUE + card)]
 
@@ -230,22 +221,6 @@ def is_bank(loc):
 def banked_word(seat, card):
     """Where the bit of ``card`` in ``seat``'s bank set is in ``st`` (see BANKED)."""
     return BANKED + BANK_WORDS * seat + card // SET_BITS
-
-
-def lowest_member(members):
-    """The lowest card id in a non-empty word of a set (enumerate: take it, then
-    ``members &= members - 1``).
-
-    This body runs as plain Python (``NUMBA_DISABLE_JIT=1``); compiled code uses the processor's
-    count-trailing-zeros instruction through the overload below, which numba cannot run as Python.
-    """
-    members = int(members)
-    return (members & -members).bit_length() - 1
-
-
-@overload(lowest_member, inline="always")
-def _lowest_member_compiled(members):
-    return lambda members: trailing_zeros(members)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -68,8 +68,8 @@ missile is made of, the smallest piece of a penalty, mercenary move conflicts, w
 
 import numpy as np
 from numba import njit
-from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import overload
+
+from simcore.intrinsics import lowest_bit
 
 # --- sizes ---------------------------------------------------------------------------------
 MAX_NODES = 64
@@ -330,21 +330,6 @@ def army_pieces_at(st, army, loc):
     return st[PIECES_AT + army * MAX_LOC + loc]
 
 
-def lowest_node(nodes):
-    """The lowest node of a non-empty bitmask (enumerate: take it, then ``nodes &= nodes - 1``).
-
-    This body runs as plain Python (``NUMBA_DISABLE_JIT=1``); compiled code uses the processor's
-    count-trailing-zeros instruction through the overload below, which numba cannot run as Python.
-    """
-    nodes = int(nodes)
-    return (nodes & -nodes).bit_length() - 1
-
-
-@overload(lowest_node, inline="always")
-def _lowest_node_compiled(nodes):
-    return lambda nodes: trailing_zeros(nodes)
-
-
 @njit(cache=True, _nrt=False)
 def next_contested(st, loc):
     """The first board node after ``loc`` (-1: the first of all) where more than one army has
@@ -357,7 +342,7 @@ def next_contested(st, loc):
         several |= seen & st[ARMY_NODES + army]
         seen |= st[ARMY_NODES + army]
     later = several & -(np.int64(1) << (loc + 1))
-    return lowest_node(later) if later != 0 else -1
+    return lowest_bit(later) if later != 0 else -1
 
 
 @njit(cache=True, _nrt=False)
@@ -371,7 +356,7 @@ def side_power_at(st, side, loc):
     total = -1
     armies = st[OCCUPIED + loc]  # those with pieces there, lowest first
     while armies:
-        army = lowest_node(armies)
+        army = lowest_bit(armies)
         armies &= armies - 1
         if side_of(st, army) == side:
             total = max(total, 0) + army_power_at(st, army, loc)

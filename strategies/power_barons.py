@@ -10,6 +10,7 @@ public banks, bases, hand sizes and cards on the table, and a hand it was shown 
 import numpy as np
 from numba import njit
 
+from simcore.intrinsics import ix
 from simcore.power_barons_state import (
     CH_ATTACKER,
     CH_DONE,
@@ -43,7 +44,6 @@ from simcore.power_barons_state import (
     hand_value,
     has_base,
     highest,
-    ix,
     lowest,
     lowest_slot,
     multiplier,

@@ -18,6 +18,7 @@ its kill squares), and, with commands to spare, push mercenary pieces into its o
 import numpy as np
 from numba import njit
 
+from simcore.intrinsics import lowest_bit
 from simcore.power_the_game_state import (
     AIR,
     ARMY_NODES,
@@ -81,7 +82,6 @@ from simcore.power_the_game_state import (
     army_pieces_at,
     army_power_at,
     hq_of,
-    lowest_node,
     may_command,
     n_nodes,
     opponent_at,
@@ -236,11 +236,11 @@ def survey(st, board):
     for army in range(N_ARMIES):
         occupied |= st[ARMY_NODES + army]
     while occupied:
-        node = lowest_node(occupied)
+        node = lowest_bit(occupied)
         occupied &= occupied - 1
         armies = st[OCCUPIED + node]
         while armies:
-            army = lowest_node(armies)  # the lowest army with pieces there
+            army = lowest_bit(armies)  # the lowest army with pieces there
             armies &= armies - 1
             at = VIEW_SIDE_POWER + side_of(st, army) * MAX_NODES + node  # as side_power_at
             st[at] = max(st[at], 0) + army_power_at(st, army, node)
@@ -264,7 +264,7 @@ def survey(st, board):
                 for kind in range(MISSILE):
                     nodes = kind_nodes_reaching(st, board, army, kind, hq)
                     while nodes:
-                        loc = lowest_node(nodes)
+                        loc = lowest_bit(nodes)
                         nodes &= nodes - 1
                         in_reach += st[CNT + piece_index(army, loc, kind)] * POWER_VALUE[kind]
             st[VIEW_REACH + army * N_ARMIES + target] = in_reach
@@ -312,7 +312,7 @@ def next_place(st, army, loc):
     Visiting these instead of every location skips only places where it has nothing."""
     if loc + 1 < RESERVE:
         later = st[PLAN_NODES + army] & -(np.int64(1) << (loc + 1))
-        return lowest_node(later) if later != 0 else RESERVE
+        return lowest_bit(later) if later != 0 else RESERVE
     return loc + 1
 
 
@@ -414,7 +414,7 @@ def random_move(st, board, seat, army, rng):
     if origin < RESERVE:
         nodes &= ~(np.int64(1) << origin)  # not where it stands
     while nodes:
-        node = lowest_node(nodes)
+        node = lowest_bit(nodes)
         nodes &= nodes - 1
         seen += 1
         if rand_below(rng, seen) == 0:
@@ -542,7 +542,7 @@ def attack_flags(prm, seat, army, st, rules, board):
     for kind in (REGIMENT, INFANTRY):  # a Flag needs one of them
         nodes = kind_nodes_reaching(st, board, army, kind, hq)
         while nodes:
-            loc = lowest_node(nodes)
+            loc = lowest_bit(nodes)
             nodes &= nodes - 1
             if not foot_sent and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army):
                 write(st, seat, army, MOVE, kind, loc, hq)
@@ -551,7 +551,7 @@ def attack_flags(prm, seat, army, st, rules, board):
     for kind in BY_VALUE:
         nodes = kind_nodes_reaching(st, board, army, kind, hq)
         while nodes:
-            loc = lowest_node(nodes)
+            loc = lowest_bit(nodes)
             nodes &= nodes - 1
             while (
                 sent < needed and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army)
@@ -567,7 +567,7 @@ def foot_in_reach(st, board, army, node):
     for kind in (REGIMENT, INFANTRY):
         nodes = kind_nodes_reaching(st, board, army, kind, node)
         while nodes:
-            loc = lowest_node(nodes)
+            loc = lowest_bit(nodes)
             nodes &= nodes - 1
             if movable(st, army, loc, kind) > 0:
                 return loc, kind
@@ -643,7 +643,7 @@ def raid_target(st, board, army, kind, loc, taken, rng):
     seen = 0
     targets = sectors & reach_mask(board, kind, loc)
     while targets != 0:
-        node = lowest_node(targets)
+        node = lowest_bit(targets)
         targets &= targets - 1
         enemy = enemy_power_at(st, army, node)
         if enemy < least:
@@ -663,7 +663,7 @@ def raid(prm, seat, army, st, rules, board, rng):
     for kind in (FIGHTER, BOMBER):
         nodes = kind_nodes(st, army, kind)
         while nodes:
-            loc = lowest_node(nodes)
+            loc = lowest_bit(nodes)
             nodes &= nodes - 1
             while movable(st, army, loc, kind) > 0 and sent < prm[RAIDERS]:
                 if not room(st, rules, seat, army):
@@ -728,7 +728,7 @@ def build_up(prm, seat, army, st, rules, board):
         # another's); the places in increasing order, as next_place gives them.
         nodes = st[PLAN_NODES + army]
         while nodes:
-            loc = lowest_node(nodes)
+            loc = lowest_bit(nodes)
             nodes &= nodes - 1
             if army_pieces_at(st, army, loc) >= 3 or (st[PLAN_TRIPLES + army] >> loc) & 1:
                 upgrade_triples(st, rules, seat, army, loc)
@@ -756,7 +756,7 @@ def defend(prm, seat, army, st, rules, board):
             return  # held only grows: nothing more comes back
         nodes = kind_nodes_reaching(st, board, army, kind, hq) & ~(np.int64(1) << hq)
         while nodes:
-            loc = lowest_node(nodes)
+            loc = lowest_bit(nodes)
             nodes &= nodes - 1
             while (
                 held <= threat and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army)
@@ -782,7 +782,7 @@ def blockade(prm, seat, army, target, st, rules, board):
             return
         nodes = kind_nodes_reaching(st, board, army, kind, hq)
         while nodes:
-            loc = lowest_node(nodes)
+            loc = lowest_bit(nodes)
             nodes &= nodes - 1
             if (
                 movable(st, army, loc, kind) > 0
@@ -804,7 +804,7 @@ def step_toward(st, board, dist, army, kind, loc, hq):
     for to_go in range(1, min(dist[AIR, loc, hq], MAX_NODES)):
         nodes = targets & board[hq, B_AIR_RING + to_go]
         while nodes != 0:
-            node = lowest_node(nodes)
+            node = lowest_bit(nodes)
             nodes &= nodes - 1
             if enemy_power_at(st, army, node) < POWER_VALUE[kind]:
                 return node
@@ -829,7 +829,7 @@ def advance(prm, seat, army, target, st, rules, board, dist):
             continue
         nodes = kind_nodes(st, army, kind)
         while nodes:
-            loc = lowest_node(nodes)
+            loc = lowest_bit(nodes)
             nodes &= nodes - 1
             if moved >= prm[ADVANCE] or not room(st, rules, seat, army):
                 return  # both only get tighter: nothing more will be written
@@ -856,7 +856,7 @@ def lure_mercenary(seat, st, rules, board):
     mine = side_of(st, seat)
     nodes = st[ARMY_NODES + MERCENARY_ARMY]
     while nodes:
-        loc = lowest_node(nodes)
+        loc = lowest_bit(nodes)
         nodes &= nodes - 1
         for kind in range(MISSILE):
             if movable(st, MERCENARY_ARMY, loc, kind) == 0:

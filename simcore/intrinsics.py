@@ -1,0 +1,32 @@
+"""Machine-level helpers the kernels share, each with a plain-Python body so that
+``NUMBA_DISABLE_JIT=1`` runs (tests/test_plain_python.py) play the same games."""
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import overload
+
+
+def lowest_bit(bits):
+    """The position of the lowest set bit of a non-empty bitmask (enumerate a set: take it, then
+    ``bits &= bits - 1``).
+
+    This body runs as plain Python; compiled code uses the processor's count-trailing-zeros
+    instruction through the overload below, which numba cannot run as Python.
+    """
+    bits = int(bits)
+    return (bits & -bits).bit_length() - 1
+
+
+@overload(lowest_bit, inline="always")
+def _lowest_bit_compiled(bits):
+    return lambda bits: trailing_zeros(bits)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def ix(i):
+    """The array index ``i`` as an unsigned number, for the hottest lookups: numba gives every
+    lookup with a signed index a negative-index wraparound (3-4 instructions), and none with an
+    unsigned one. So ``i`` must never be negative: it would not wrap around but read outside the
+    array."""
+    return np.uint64(i)
