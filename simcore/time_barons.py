@@ -27,6 +27,7 @@ from simcore.chunk import (
     record_event,
     seat_lineup,
 )
+from simcore.intrinsics import ix
 from simcore.registry import CardImpact, Column, Game, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
 from simcore.time_barons_state import (
@@ -609,7 +610,7 @@ def prepare(rules: dict, players: int) -> tuple[np.ndarray, np.ndarray]:
 
 @njit(cache=True, _nrt=False)
 def stat_add(st, seat, stat, amount):
-    st[STATS + N_SEAT_STATS * seat + stat] += amount
+    st[ix(STATS + N_SEAT_STATS * seat + stat)] += amount
 
 
 @njit(cache=True, _nrt=False)
@@ -617,69 +618,70 @@ def mark_card(st, seat, stat, mask_stat, card):
     """Count a level card as drawn or played by ``seat`` and set its bit in the seat's mask."""
     stat_add(st, seat, stat, 1)
     if card < MAX_CARDS:
-        st[STATS + N_SEAT_STATS * seat + mask_stat] |= np.int64(1) << np.int64(card)
+        st[ix(STATS + N_SEAT_STATS * seat + mask_stat)] |= np.int64(1) << np.int64(card)
 
 
 @njit(cache=True, _nrt=False)
 def hand_add(st, seat, card):
-    st[HAND + MAX_IDS * seat + st[HAND_N + seat]] = card
-    st[HAND_N + seat] += 1
-    st[LOC + card] = IN_HAND
-    st[OWNER + card] = seat
-    st[VALUE_BOUND + card] = NO_BOUND  # it may have been another seat's
+    st[HAND + MAX_IDS * seat + st[ix(HAND_N + seat)]] = card
+    st[ix(HAND_N + seat)] += 1
+    st[ix(LOC + card)] = IN_HAND
+    st[ix(OWNER + card)] = seat
+    st[ix(VALUE_BOUND + card)] = NO_BOUND  # it may have been another seat's
     mark_card(st, seat, ST_DRAWN, ST_DRAWN_MASK, card)
 
 
-@njit(cache=True, _nrt=False)
+# Inlined: a hand card or site leaves its list on most moves, and the call cost as much as the
+# few steps of the search.
+@njit(cache=True, _nrt=False, inline="always")
 def list_remove(st, base, count_at, item):
     """Take ``item`` out of the list st[base : base + st[count_at]], keeping the others' order."""
-    n = st[count_at]
-    found = False
-    for i in range(n):
-        if found:
-            st[base + i - 1] = st[base + i]
-        elif st[base + i] == item:
-            found = True
-    st[count_at] = n - 1
+    n = st[ix(count_at)]
+    i = 0
+    while i < n and st[ix(base + i)] != item:
+        i += 1
+    for j in range(base + i, base + n - 1):  # the items after it move up one place
+        st[ix(j)] = st[ix(j + 1)]
+    st[ix(count_at)] = n - 1
 
 
 @njit(cache=True, _nrt=False)
 def hand_remove(st, seat, card):
     """Take ``card`` out of ``seat``'s hand, keeping the order of the others."""
     list_remove(st, HAND + MAX_IDS * seat, HAND_N + seat, card)
-    st[OWNER + card] = -1
+    st[ix(OWNER + card)] = -1
 
 
 @njit(cache=True, _nrt=False)
 def reset_card_facts(st, cards, card):
     """The card's cached facts (REQUIRE, SITE_DISCOUNT, ANSWERS) as the card table gives them,
     for a site with no attachments."""
-    st[REQUIRE + card] = cards[card, C_MAX_FOLLOWERS]
-    st[SITE_DISCOUNT + card] = site_discount(cards, card)
-    st[ANSWERS + card] = answers(cards, card)
+    st[ix(REQUIRE + card)] = cards[ix(card), C_MAX_FOLLOWERS]
+    st[ix(SITE_DISCOUNT + card)] = site_discount(cards, card)
+    st[ix(ANSWERS + card)] = answers(cards, card)
 
 
 @njit(cache=True, _nrt=False)
 def site_add(st, seat, site):
     """Put a site into play under ``seat``, with no followers, damage or attachments."""
-    st[UPGRADE_DISCOUNT + seat] += st[SITE_DISCOUNT + site]
-    st[SITES + MAX_IDS * seat + st[SITES_N + seat]] = site
-    st[SITES_N + seat] += 1
+    st[ix(UPGRADE_DISCOUNT + seat)] += st[ix(SITE_DISCOUNT + site)]
+    st[SITES + MAX_IDS * seat + st[ix(SITES_N + seat)]] = site
+    st[ix(SITES_N + seat)] += 1
     if has_own_turn_ability(st, site):
-        st[ABILITY_SITES + MAX_IDS * seat + st[ABILITY_SITES_N + seat]] = site
-        st[ABILITY_SITES_N + seat] += 1
-        st[SITES_BOUND + seat] = NO_BOUND
-    st[LOC + site] = IN_PLAY
-    st[OWNER + site] = seat
-    st[FOLLOW + site] = 0
-    st[DAMAGE + site] = 0
-    st[USED + site] = 0
-    st[RESPONDED + site] = 0
-    st[INTEGRITY_MOD + site] = 0
-    st[FORTIFY + site] = 0
-    st[DISABLE + site] = 0
-    st[DECAY + site] = 0
-    st[VALUE_BOUND + site] = NO_BOUND  # its owner may differ from the last time it was in play
+        st[ABILITY_SITES + MAX_IDS * seat + st[ix(ABILITY_SITES_N + seat)]] = site
+        st[ix(ABILITY_SITES_N + seat)] += 1
+        st[ix(SITES_BOUND + seat)] = NO_BOUND
+    st[ix(LOC + site)] = IN_PLAY
+    st[ix(OWNER + site)] = seat
+    st[ix(FOLLOW + site)] = 0
+    st[ix(DAMAGE + site)] = 0
+    st[ix(USED + site)] = 0
+    st[ix(RESPONDED + site)] = 0
+    st[ix(INTEGRITY_MOD + site)] = 0
+    st[ix(FORTIFY + site)] = 0
+    st[ix(DISABLE + site)] = 0
+    st[ix(DECAY + site)] = 0
+    st[ix(VALUE_BOUND + site)] = NO_BOUND  # its owner may differ from the last time it was in play
 
 
 @njit(cache=True, _nrt=False)
@@ -687,24 +689,24 @@ def site_remove(st, seat, site):
     list_remove(st, SITES + MAX_IDS * seat, SITES_N + seat, site)
     if has_own_turn_ability(st, site):
         list_remove(st, ABILITY_SITES + MAX_IDS * seat, ABILITY_SITES_N + seat, site)
-        st[SITES_BOUND + seat] = NO_BOUND
+        st[ix(SITES_BOUND + seat)] = NO_BOUND
 
 
 @njit(cache=True, _nrt=False)
 def discard_add(st, card):
     st[DISCARD + st[DISCARD_N]] = card
     st[DISCARD_N] += 1
-    st[LOC + card] = IN_DISCARD
-    st[OWNER + card] = -1
-    st[HOST + card] = -1
+    st[ix(LOC + card)] = IN_DISCARD
+    st[ix(OWNER + card)] = -1
+    st[ix(HOST + card)] = -1
 
 
 @njit(cache=True, _nrt=False)
 def discard_take(st, i):
     """Remove the ``i``-th card of the discard pile (oldest first) and return it."""
-    card = st[DISCARD + i]
+    card = st[ix(DISCARD + i)]
     for j in range(i + 1, st[DISCARD_N]):
-        st[DISCARD + j - 1] = st[DISCARD + j]
+        st[ix(DISCARD + j - 1)] = st[ix(DISCARD + j)]
     st[DISCARD_N] -= 1
     return card
 
@@ -712,8 +714,8 @@ def discard_take(st, i):
 @njit(cache=True, _nrt=False)
 def draw_card(seat, level, cause, st, trace):
     """The top card of the ``level`` stack into ``seat``'s hand."""
-    card = st[DECK + st[STACK_TOP + level - 1]]
-    st[STACK_TOP + level - 1] += 1
+    card = st[DECK + st[ix(STACK_TOP + level - 1)]]
+    st[ix(STACK_TOP + level - 1)] += 1
     hand_add(st, seat, card)
     record_event(trace, st, TRACE_LEN, EV_DRAW, seat, card, level, cause)
 
@@ -724,29 +726,29 @@ def draw_card(seat, level, cause, st, trace):
 @njit(cache=True, _nrt=False)
 def set_followers(st, site, count):
     """Put ``count`` followers on the site in play, keeping its owner's SPARE."""
-    owner = st[OWNER + site]
-    st[SPARE + owner] -= spare_on(st, site)
-    st[FOLLOW + site] = count
-    st[SPARE + owner] += spare_on(st, site)
+    owner = st[ix(OWNER + site)]
+    st[ix(SPARE + owner)] -= spare_on(st, site)
+    st[ix(FOLLOW + site)] = count
+    st[ix(SPARE + owner)] += spare_on(st, site)
 
 
 @njit(cache=True, _nrt=False)
 def set_requirement(st, site, require):
     """Change the requirement of the site in play, keeping its owner's SPARE."""
-    owner = st[OWNER + site]
-    st[SPARE + owner] -= spare_on(st, site)
-    st[REQUIRE + site] = require
-    st[SPARE + owner] += spare_on(st, site)
+    owner = st[ix(OWNER + site)]
+    st[ix(SPARE + owner)] -= spare_on(st, site)
+    st[ix(REQUIRE + site)] = require
+    st[ix(SPARE + owner)] += spare_on(st, site)
 
 
 @njit(cache=True, _nrt=False)
 def move_followers(site, amount, st):
     """Add ``amount`` (negative: remove) followers to ``site``; a seat left with none ends the
     game (checked wherever followers leave, so the game stops at once)."""
-    owner = st[OWNER + site]
-    set_followers(st, site, st[FOLLOW + site] + amount)
-    st[N_FOLLOWERS + owner] += amount
-    if st[N_FOLLOWERS + owner] == 0:
+    owner = st[ix(OWNER + site)]
+    set_followers(st, site, st[ix(FOLLOW + site)] + amount)
+    st[ix(N_FOLLOWERS + owner)] += amount
+    if st[ix(N_FOLLOWERS + owner)] == 0:
         st[OVER] = 1
 
 
@@ -770,9 +772,9 @@ def credit(st, by, victim, stat, amount):
 @njit(cache=True, _nrt=False)
 def kill_on(site, amount, by, st, trace):
     """Kill up to ``amount`` followers on ``site`` (they return to the supply)."""
-    amount = min(amount, st[FOLLOW + site])
+    amount = min(amount, st[ix(FOLLOW + site)])
     if amount > 0:
-        owner = st[OWNER + site]
+        owner = st[ix(OWNER + site)]
         move_followers(site, -amount, st)
         st[SUPPLY] += amount
         credit(st, by, owner, ST_KILLS, amount)
@@ -783,28 +785,28 @@ def kill_on(site, amount, by, st, trace):
 def destroy_site(site, by, st, cards, trace):
     """Kill its followers, return its counters, discard it and its attachments (a Homeland is
     removed from the game instead of discarded)."""
-    owner = st[OWNER + site]
-    killed = st[FOLLOW + site]
-    counters = st[DAMAGE + site]
+    owner = st[ix(OWNER + site)]
+    killed = st[ix(FOLLOW + site)]
+    counters = st[ix(DAMAGE + site)]
     if killed > 0:
         move_followers(site, -killed, st)
     st[SUPPLY] += killed
     st[POOL] += counters
-    st[DAMAGE + site] = 0
+    st[ix(DAMAGE + site)] = 0
     credit(st, by, owner, ST_KILLS, killed)
     credit(st, by, owner, ST_DESTROYED, 1)
     record_event(trace, st, TRACE_LEN, EV_DESTROY, site, owner, killed, counters)
     for card in range(MAX_IDS):
-        if st[LOC + card] == IN_PLAY and st[HOST + card] == site:
-            holder = st[OWNER + card]
+        if st[ix(LOC + card)] == IN_PLAY and st[ix(HOST + card)] == site:
+            holder = st[ix(OWNER + card)]
             discard_add(st, card)
             record_event(trace, st, TRACE_LEN, EV_DISCARD, card, holder, FROM_PLAY)
     site_remove(st, owner, site)
-    st[UPGRADE_DISCOUNT + owner] -= st[SITE_DISCOUNT + site]
+    st[ix(UPGRADE_DISCOUNT + owner)] -= st[ix(SITE_DISCOUNT + site)]
     reset_card_facts(st, cards, site)
     if site >= HOMELAND:
-        st[LOC + site] = GONE
-        st[OWNER + site] = -1
+        st[ix(LOC + site)] = GONE
+        st[ix(OWNER + site)] = -1
     else:
         discard_add(st, site)
         record_event(trace, st, TRACE_LEN, EV_DISCARD, site, owner, FROM_PLAY)
@@ -813,7 +815,7 @@ def destroy_site(site, by, st, cards, trace):
 @njit(cache=True, _nrt=False)
 def check_destroyed(site, by, st, cards, trace):
     """A site whose damage counters reach its integrity is destroyed."""
-    if st[LOC + site] == IN_PLAY and st[DAMAGE + site] >= integrity(st, cards, site):
+    if st[ix(LOC + site)] == IN_PLAY and st[ix(DAMAGE + site)] >= integrity(st, cards, site):
         destroy_site(site, by, st, cards, trace)
 
 
@@ -821,16 +823,16 @@ def check_destroyed(site, by, st, cards, trace):
 def damage_site(site, amount, by, st, cards, trace):
     """Kill ``amount`` followers on the site (none if it is fortified) and place ``amount``
     damage counters (as many as the pool has); destroy it if they reach its integrity."""
-    owner = st[OWNER + site]
+    owner = st[ix(OWNER + site)]
     killed = 0
     if not is_fortified(st, cards, site):
-        killed = min(amount, st[FOLLOW + site])
+        killed = min(amount, st[ix(FOLLOW + site)])
         if killed > 0:
             move_followers(site, -killed, st)
             st[SUPPLY] += killed
     placed = min(amount, st[POOL])
     st[POOL] -= placed
-    st[DAMAGE + site] += placed
+    st[ix(DAMAGE + site)] += placed
     credit(st, by, owner, ST_DAMAGE, amount)
     credit(st, by, owner, ST_KILLS, killed)
     record_event(trace, st, TRACE_LEN, EV_DAMAGE, site, owner, amount, placed, killed)
@@ -840,23 +842,23 @@ def damage_site(site, amount, by, st, cards, trace):
 @njit(cache=True, _nrt=False)
 def attach(card, site, seat, st, cards, trace):
     """``seat``'s attachment onto ``site`` (either player's): its effects apply while attached."""
-    st[LOC + card] = IN_PLAY
-    st[OWNER + card] = seat
-    st[HOST + card] = site
-    for k in range(cards[card, C_N_EFFECTS]):
-        op = cards[card, C_EFFECTS + 2 * k]
-        n = cards[card, C_EFFECTS + 2 * k + 1]
+    st[ix(LOC + card)] = IN_PLAY
+    st[ix(OWNER + card)] = seat
+    st[ix(HOST + card)] = site
+    for k in range(cards[ix(card), C_N_EFFECTS]):
+        op = cards[ix(card), ix(C_EFFECTS + 2 * k)]
+        n = cards[ix(card), ix(C_EFFECTS + 2 * k + 1)]
         if op == E_INTEGRITY:
-            st[INTEGRITY_MOD + site] += n
+            st[ix(INTEGRITY_MOD + site)] += n
         elif op == E_FORTIFY:
-            st[FORTIFY + site] += 1
+            st[ix(FORTIFY + site)] += 1
         elif op == E_DISABLE:
-            st[DISABLE + site] += 1
+            st[ix(DISABLE + site)] += 1
             set_requirement(st, site, 0)
-            st[UPGRADE_DISCOUNT + st[OWNER + site]] -= st[SITE_DISCOUNT + site]
-            st[SITE_DISCOUNT + site] = 0
+            st[UPGRADE_DISCOUNT + st[ix(OWNER + site)]] -= st[ix(SITE_DISCOUNT + site)]
+            st[ix(SITE_DISCOUNT + site)] = 0
         elif op == E_DECAY:
-            st[DECAY + site] += n
+            st[ix(DECAY + site)] += n
     record_event(trace, st, TRACE_LEN, EV_ATTACH, card, site, seat)
     check_destroyed(site, seat, st, cards, trace)
 
@@ -889,15 +891,15 @@ def relocate(seat, st, cards, rules, sids, prm, rng, trace):
     strategy.choose_arrangement(sids[seat], prm, seat, st, cards, rules, rng)
     total = 0
     for i in range(n):
-        if st[ARRANGE + i] < 0:
+        if st[ix(ARRANGE + i)] < 0:
             raise ValueError("strategy arranged a negative number of followers")
-        total += st[ARRANGE + i]
+        total += st[ix(ARRANGE + i)]
     if total != followers(st, seat):
         raise ValueError("strategy's arrangement does not hold all its followers")
     for i in range(n):
         site = site_at(st, seat, i)
-        set_followers(st, site, st[ARRANGE + i])
-        record_event(trace, st, TRACE_LEN, EV_ARRANGE, seat, site, st[ARRANGE + i])
+        set_followers(st, site, st[ix(ARRANGE + i)])
+        record_event(trace, st, TRACE_LEN, EV_ARRANGE, seat, site, st[ix(ARRANGE + i)])
 
 
 @njit(cache=True, _nrt=False)
@@ -958,7 +960,7 @@ def apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace):
             level = strategy.choose_stack(sids[seat], prm, seat, st, rng)
             if level == 0:
                 return
-            if level < 0 or level > st[LEVEL + seat] or stack_left(st, level) == 0:
+            if level < 0 or level > st[ix(LEVEL + seat)] or stack_left(st, level) == 0:
                 raise ValueError("strategy drew from a stack it cannot draw from")
             draw_card(seat, level, DRAW_EFFECT, st, trace)
     elif op == E_REPAIR:
@@ -966,7 +968,7 @@ def apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace):
             if not has_candidate(st, seat, PICK_REPAIR):
                 return
             site = pick_site(seat, PICK_REPAIR, 1, st, cards, sids, prm, rng)
-            st[DAMAGE + site] -= 1
+            st[ix(DAMAGE + site)] -= 1
             st[POOL] += 1
             record_event(trace, st, TRACE_LEN, EV_REPAIR, site, seat, 1)
     elif op == E_RECOVER:
@@ -1006,8 +1008,8 @@ def resolve(seat, source, base, n_effects, st, cards, rules, sids, prm, rng, tra
     for k in range(n_effects):
         if st[OVER] == 1:
             return
-        op = cards[source, base + 2 * k]
-        n = cards[source, base + 2 * k + 1]
+        op = cards[ix(source), ix(base + 2 * k)]
+        n = cards[ix(source), ix(base + 2 * k + 1)]
         record_event(trace, st, TRACE_LEN, EV_EFFECT, seat, source, op, n)
         apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace)
 
@@ -1030,7 +1032,7 @@ def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
     """``respond`` when the player not on turn has something that answers ``trigger``."""
     seat = 1 - st[ACTIVE]
     for i in range(sites_n(st, seat)):
-        st[RESPONDED + site_at(st, seat, i)] = 0
+        st[ix(RESPONDED + site_at(st, seat, i))] = 0
     for _ in range(MOVE_CAP):
         if st[OVER] == 1:
             return
@@ -1044,18 +1046,28 @@ def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
             hand_remove(st, seat, a)
             mark_card(st, seat, ST_PLAYED, ST_PLAYED_MASK, a)
             resolve(
-                seat, a, C_EFFECTS, cards[a, C_N_EFFECTS], st, cards, rules, sids, prm, rng, trace
+                seat,
+                a,
+                C_EFFECTS,
+                cards[ix(a), C_N_EFFECTS],
+                st,
+                cards,
+                rules,
+                sids,
+                prm,
+                rng,
+                trace,
             )
             discard_add(st, a)
             record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
         else:
-            st[RESPONDED + a] |= np.int64(1) << np.int64(b)
+            st[ix(RESPONDED + a)] |= np.int64(1) << np.int64(b)
             base = C_ABILITIES + ABILITY_WIDTH * b
             resolve(
                 seat,
                 a,
                 base + A_EFFECTS,
-                cards[a, base + A_N_EFFECTS],
+                cards[ix(a), ix(base + A_N_EFFECTS)],
                 st,
                 cards,
                 rules,
@@ -1098,13 +1110,13 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
         relocate(seat, st, cards, rules, sids, prm, rng, trace)
         respond(ON_RELOCATE, st, cards, rules, sids, prm, rng, trace)
     elif kind == UPGRADE:
-        st[LEVEL + seat] += 1
+        st[ix(LEVEL + seat)] += 1
         respond(ON_UPGRADE, st, cards, rules, sids, prm, rng, trace)
     elif kind == ABILITY:
         base = C_ABILITIES + ABILITY_WIDTH * b
-        if cards[a, base + A_INFINITE] == 0:
-            st[USED + a] = 1
-        if cards[a, base + A_HARMFUL] == 1 and attack_cancelled(
+        if cards[ix(a), ix(base + A_INFINITE)] == 0:
+            st[ix(USED + a)] = 1
+        if cards[ix(a), ix(base + A_HARMFUL)] == 1 and attack_cancelled(
             st, cards, rules, sids, prm, rng, trace
         ):
             return
@@ -1112,7 +1124,7 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
             seat,
             a,
             base + A_EFFECTS,
-            cards[a, base + A_N_EFFECTS],
+            cards[ix(a), ix(base + A_N_EFFECTS)],
             st,
             cards,
             rules,
@@ -1124,27 +1136,40 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
     elif kind == PLAY:
         hand_remove(st, seat, a)
         mark_card(st, seat, ST_PLAYED, ST_PLAYED_MASK, a)
-        kind_of_card = cards[a, C_TYPE]
+        kind_of_card = cards[ix(a), C_TYPE]
         if kind_of_card == SITE:
             site_add(st, seat, a)
             respond(ON_SITE, st, cards, rules, sids, prm, rng, trace)
             return
         if kind_of_card == ATTACHMENT:
-            on_opponent = st[OWNER + b] != seat
+            on_opponent = st[ix(OWNER + b)] != seat
             if on_opponent and attack_cancelled(st, cards, rules, sids, prm, rng, trace):
                 discard_add(st, a)
                 record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
-            elif st[LOC + b] != IN_PLAY:  # the response destroyed the site: nothing to attach to
+            elif (
+                st[ix(LOC + b)] != IN_PLAY
+            ):  # the response destroyed the site: nothing to attach to
                 discard_add(st, a)
                 record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
             else:
                 attach(a, b, seat, st, cards, trace)
             return
         if not (
-            cards[a, C_HARMFUL] == 1 and attack_cancelled(st, cards, rules, sids, prm, rng, trace)
+            cards[ix(a), C_HARMFUL] == 1
+            and attack_cancelled(st, cards, rules, sids, prm, rng, trace)
         ):
             resolve(
-                seat, a, C_EFFECTS, cards[a, C_N_EFFECTS], st, cards, rules, sids, prm, rng, trace
+                seat,
+                a,
+                C_EFFECTS,
+                cards[ix(a), C_N_EFFECTS],
+                st,
+                cards,
+                rules,
+                sids,
+                prm,
+                rng,
+                trace,
             )
         discard_add(st, a)
         record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
@@ -1159,28 +1184,31 @@ def start_of_turn(seat, st, cards, trace):
     # visited once, and the reset of USED can share the pass: no decay reads it).
     for i in range(sites_n(st, seat) - 1, -1, -1):
         site = site_at(st, seat, i)
-        st[USED + site] = 0
-        if st[DECAY + site] == 0:
+        st[ix(USED + site)] = 0
+        if st[ix(DECAY + site)] == 0:
             continue
         for card in range(MAX_IDS):
-            if st[LOC + site] != IN_PLAY or st[OVER] == 1:
+            if st[ix(LOC + site)] != IN_PLAY or st[OVER] == 1:
                 break
-            if st[LOC + card] != IN_PLAY or st[HOST + card] != site:
+            if st[ix(LOC + card)] != IN_PLAY or st[ix(HOST + card)] != site:
                 continue
-            for k in range(cards[card, C_N_EFFECTS]):
-                if cards[card, C_EFFECTS + 2 * k] == E_DECAY and st[LOC + site] == IN_PLAY:
-                    n = cards[card, C_EFFECTS + 2 * k + 1]
+            for k in range(cards[ix(card), C_N_EFFECTS]):
+                if (
+                    cards[ix(card), ix(C_EFFECTS + 2 * k)] == E_DECAY
+                    and st[ix(LOC + site)] == IN_PLAY
+                ):
+                    n = cards[ix(card), ix(C_EFFECTS + 2 * k + 1)]
                     record_event(
-                        trace, st, TRACE_LEN, EV_EFFECT, st[OWNER + card], card, E_DECAY, n
+                        trace, st, TRACE_LEN, EV_EFFECT, st[ix(OWNER + card)], card, E_DECAY, n
                     )
-                    damage_site(site, n, st[OWNER + card], st, cards, trace)
+                    damage_site(site, n, st[ix(OWNER + card)], st, cards, trace)
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
         if is_disabled(st, site) or st[OVER] == 1:
             continue
-        for k in range(cards[site, C_N_EFFECTS]):
-            op = cards[site, C_EFFECTS + 2 * k]
-            n = cards[site, C_EFFECTS + 2 * k + 1]
+        for k in range(cards[ix(site), C_N_EFFECTS]):
+            op = cards[ix(site), ix(C_EFFECTS + 2 * k)]
+            n = cards[ix(site), ix(C_EFFECTS + 2 * k + 1)]
             if op == E_START_ACTIONS or op == E_START_GAIN:
                 record_event(trace, st, TRACE_LEN, EV_EFFECT, seat, site, op, n)
             if op == E_START_ACTIONS:

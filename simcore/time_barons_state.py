@@ -20,6 +20,8 @@ fields, per-seat statistics and a scratch area for relocations.
 import numpy as np
 from numba import njit
 
+from simcore.intrinsics import ix
+
 MAX_CARDS = 64  # level cards in a set: a seat's drawn / played cards are one int64 bitmask each
 HOMELAND = MAX_CARDS  # card id of seat 0's Homeland; seat 1's is HOMELAND + 1
 MAX_IDS = MAX_CARDS + 2
@@ -227,59 +229,59 @@ STATE_SIZE = ARRANGE + MAX_IDS
 
 @njit(cache=True, _nrt=False)
 def hand_n(st, seat):
-    return st[HAND_N + seat]
+    return st[ix(HAND_N + seat)]
 
 
 @njit(cache=True, _nrt=False)
 def hand_card(st, seat, i):
-    return st[HAND + MAX_IDS * seat + i]
+    return st[ix(HAND + MAX_IDS * seat + i)]
 
 
 @njit(cache=True, _nrt=False)
 def sites_n(st, seat):
-    return st[SITES_N + seat]
+    return st[ix(SITES_N + seat)]
 
 
 @njit(cache=True, _nrt=False)
 def site_at(st, seat, i):
-    return st[SITES + MAX_IDS * seat + i]
+    return st[ix(SITES + MAX_IDS * seat + i)]
 
 
 @njit(cache=True, _nrt=False)
 def ability_sites_n(st, seat):
-    return st[ABILITY_SITES_N + seat]
+    return st[ix(ABILITY_SITES_N + seat)]
 
 
 @njit(cache=True, _nrt=False)
 def ability_site_at(st, seat, i):
-    return st[ABILITY_SITES + MAX_IDS * seat + i]
+    return st[ix(ABILITY_SITES + MAX_IDS * seat + i)]
 
 
 @njit(cache=True, _nrt=False)
 def followers(st, seat):
-    return st[N_FOLLOWERS + seat]
+    return st[ix(N_FOLLOWERS + seat)]
 
 
 @njit(cache=True, _nrt=False)
 def integrity(st, cards, site):
     """The site's integrity with its attachments' modifiers."""
-    return cards[site, C_INTEGRITY] + st[INTEGRITY_MOD + site]
+    return cards[ix(site), C_INTEGRITY] + st[ix(INTEGRITY_MOD + site)]
 
 
 @njit(cache=True, _nrt=False)
 def is_fortified(st, cards, site):
-    return cards[site, C_FORTIFIED] == 1 or st[FORTIFY + site] > 0
+    return cards[ix(site), C_FORTIFIED] == 1 or st[ix(FORTIFY + site)] > 0
 
 
 @njit(cache=True, _nrt=False)
 def is_disabled(st, site):
     """A disabled site's abilities cannot be used and its passives do not apply."""
-    return st[DISABLE + site] > 0
+    return st[ix(DISABLE + site)] > 0
 
 
 @njit(cache=True, _nrt=False)
 def stack_left(st, level):
-    return st[STACK_END + level - 1] - st[STACK_TOP + level - 1]
+    return st[ix(STACK_END + level - 1)] - st[ix(STACK_TOP + level - 1)]
 
 
 @njit(cache=True, _nrt=False)
@@ -293,7 +295,7 @@ def empty_stacks(st):
 @njit(cache=True, _nrt=False)
 def can_draw(st, seat):
     """Some stack of a level at most the seat's is not empty."""
-    for level in range(1, st[LEVEL + seat] + 1):
+    for level in range(1, st[ix(LEVEL + seat)] + 1):
         if stack_left(st, level) > 0:
             return True
     return False
@@ -303,9 +305,9 @@ def can_draw(st, seat):
 def site_discount(cards, site):
     """What the site's "upgrade_discount" passives take off an upgrade while it is enabled."""
     discount = 0
-    for k in range(cards[site, C_N_EFFECTS]):
-        if cards[site, C_EFFECTS + 2 * k] == E_UPGRADE_DISCOUNT:
-            discount += cards[site, C_EFFECTS + 2 * k + 1]
+    for k in range(cards[ix(site), C_N_EFFECTS]):
+        if cards[ix(site), ix(C_EFFECTS + 2 * k)] == E_UPGRADE_DISCOUNT:
+            discount += cards[ix(site), ix(C_EFFECTS + 2 * k + 1)]
     return discount
 
 
@@ -313,26 +315,29 @@ def site_discount(cards, site):
 def upgrade_cost(st, cards, rules, seat):
     """Actions to upgrade from the seat's level (its enabled sites' "upgrade_discount" lower it,
     to 1)."""
-    cost = np.int64(rules[R_UPGRADE_COST + st[LEVEL + seat] - 1])
-    return max(cost - st[UPGRADE_DISCOUNT + seat], 1)
+    cost = np.int64(rules[R_UPGRADE_COST + st[ix(LEVEL + seat)] - 1])
+    return max(cost - st[ix(UPGRADE_DISCOUNT + seat)], 1)
 
 
 @njit(cache=True, _nrt=False)
 def answers(cards, card):
     """Bit t set: the card (a reaction, or a site by a triggered ability) answers trigger t;
     bit NO_TRIGGER: a site with an ability used on its owner's own turn."""
-    if cards[card, C_TYPE] == REACTION:
-        return np.int64(1) << cards[card, C_TRIGGER]
+    if cards[ix(card), C_TYPE] == REACTION:
+        return np.int64(1) << cards[ix(card), C_TRIGGER]
     mask = np.int64(0)
-    if cards[card, C_TYPE] == SITE:
-        for ability in range(cards[card, C_N_ABILITIES]):
-            mask |= np.int64(1) << cards[card, C_ABILITIES + ABILITY_WIDTH * ability + A_TRIGGER]
+    if cards[ix(card), C_TYPE] == SITE:
+        for ability in range(cards[ix(card), C_N_ABILITIES]):
+            mask |= (
+                np.int64(1)
+                << cards[ix(card), ix(C_ABILITIES + ABILITY_WIDTH * ability + A_TRIGGER)]
+            )
     return mask
 
 
 @njit(cache=True, _nrt=False)
 def has_own_turn_ability(st, site):
-    return st[ANSWERS + site] & (np.int64(1) << NO_TRIGGER) != 0
+    return st[ix(ANSWERS + site)] & (np.int64(1) << NO_TRIGGER) != 0
 
 
 @njit(cache=True, _nrt=False)
@@ -341,10 +346,10 @@ def may_answer(st, seat, trigger):
     not, no response is legal (most windows): the full legality of each need not be checked."""
     bit = np.int64(1) << trigger
     for i in range(hand_n(st, seat)):
-        if st[ANSWERS + hand_card(st, seat, i)] & bit:
+        if st[ix(ANSWERS + hand_card(st, seat, i))] & bit:
             return True
     for i in range(sites_n(st, seat)):
-        if st[ANSWERS + site_at(st, seat, i)] & bit:
+        if st[ix(ANSWERS + site_at(st, seat, i))] & bit:
             return True
     return False
 
@@ -352,13 +357,13 @@ def may_answer(st, seat, trigger):
 @njit(cache=True, _nrt=False)
 def max_requirement(st, site):
     """Followers the site needs for its most demanding ability (0 if disabled or none)."""
-    return st[REQUIRE + site]
+    return st[ix(REQUIRE + site)]
 
 
 @njit(cache=True, _nrt=False)
 def spare_on(st, site):
     """Followers on the site beyond its requirement: what a relocation may take from it."""
-    return max(0, st[FOLLOW + site] - st[REQUIRE + site])
+    return max(0, st[ix(FOLLOW + site)] - st[ix(REQUIRE + site)])
 
 
 @njit(cache=True, _nrt=False)
@@ -368,9 +373,9 @@ def ability_usable(st, cards, seat, site, ability, responding):
     Outside a response window (``responding`` False): not triggered, and once-per-turn ones not
     yet used this turn. In a window: only triggered ones, each once per window.
     """
-    if st[OWNER + site] != seat or st[LOC + site] != IN_PLAY or is_disabled(st, site):
+    if st[ix(OWNER + site)] != seat or st[ix(LOC + site)] != IN_PLAY or is_disabled(st, site):
         return False
-    if ability >= cards[site, C_N_ABILITIES]:
+    if ability >= cards[ix(site), C_N_ABILITIES]:
         return False
     return ability_ready(st, cards, site, ability, responding)
 
@@ -380,14 +385,14 @@ def ability_ready(st, cards, site, ability, responding):
     """``ability_usable`` for one of the site's abilities, the site being in play under the seat
     and not disabled (the move choice loops over such sites and checks that once per site)."""
     base = C_ABILITIES + ABILITY_WIDTH * ability
-    if st[FOLLOW + site] < cards[site, base + A_FOLLOWERS]:
+    if st[ix(FOLLOW + site)] < cards[ix(site), ix(base + A_FOLLOWERS)]:
         return False
-    triggered = cards[site, base + A_TRIGGER] != NO_TRIGGER
+    triggered = cards[ix(site), ix(base + A_TRIGGER)] != NO_TRIGGER
     if responding:
-        return triggered and (st[RESPONDED + site] >> ability) & 1 == 0
+        return triggered and (st[ix(RESPONDED + site)] >> ability) & 1 == 0
     if triggered:
         return False
-    return cards[site, base + A_INFINITE] == 1 or st[USED + site] == 0
+    return cards[ix(site), ix(base + A_INFINITE)] == 1 or st[ix(USED + site)] == 0
 
 
 # --- trace events ---------------------------------------------------------------------------
@@ -443,25 +448,28 @@ def move_cost(st, cards, rules, seat, kind, a, b):
     if kind == DRAW or kind == GAIN or kind == RELOCATE:
         return 1
     if kind == PLAY:
-        return cards[a, C_COST]
+        return cards[ix(a), C_COST]
     if kind == UPGRADE:
         return upgrade_cost(st, cards, rules, seat)
     if kind == ABILITY:
-        return cards[a, C_ABILITIES + ABILITY_WIDTH * b + A_COST]
+        return cards[ix(a), ix(C_ABILITIES + ABILITY_WIDTH * b + A_COST)]
     return 0
 
 
 @njit(cache=True, _nrt=False)
 def is_site_in_play(st, cards, card):
-    return 0 <= card < MAX_IDS and st[LOC + card] == IN_PLAY and cards[card, C_TYPE] == SITE
+    return 0 <= card < MAX_IDS and st[ix(LOC + card)] == IN_PLAY and cards[ix(card), C_TYPE] == SITE
 
 
 @njit(cache=True, _nrt=False)
 def in_hand_of(st, seat, card):
-    return 0 <= card < MAX_IDS and st[LOC + card] == IN_HAND and st[OWNER + card] == seat
+    return 0 <= card < MAX_IDS and st[ix(LOC + card)] == IN_HAND and st[ix(OWNER + card)] == seat
 
 
-@njit(cache=True, _nrt=False)
+# Inlined: the kernel checks every move a strategy makes, and a call passing three arrays costs
+# as much as the check; inlined where ``kind`` is a constant (the random strategy's move list),
+# only that kind's branch is left.
+@njit(cache=True, _nrt=False, inline="always")
 def move_is_legal(st, cards, rules, seat, kind, a, b):
     """May ``seat``, on its turn, make move ``kind`` with arguments ``a``, ``b``?
 
@@ -471,21 +479,21 @@ def move_is_legal(st, cards, rules, seat, kind, a, b):
     if kind == END:
         return True
     if kind == DRAW:
-        if a < 1 or a > st[LEVEL + seat] or stack_left(st, a) == 0:
+        if a < 1 or a > st[ix(LEVEL + seat)] or stack_left(st, a) == 0:
             return False
     elif kind == GAIN:
-        if st[SUPPLY] == 0 or not is_site_in_play(st, cards, a) or st[OWNER + a] != seat:
+        if st[SUPPLY] == 0 or not is_site_in_play(st, cards, a) or st[ix(OWNER + a)] != seat:
             return False
     elif kind == RELOCATE:
         if sites_n(st, seat) == 0:
             return False
     elif kind == PLAY:
-        if not in_hand_of(st, seat, a) or cards[a, C_TYPE] == REACTION:
+        if not in_hand_of(st, seat, a) or cards[ix(a), C_TYPE] == REACTION:
             return False
-        if cards[a, C_TYPE] == ATTACHMENT and not is_site_in_play(st, cards, b):
+        if cards[ix(a), C_TYPE] == ATTACHMENT and not is_site_in_play(st, cards, b):
             return False
     elif kind == UPGRADE:
-        if st[LEVEL + seat] >= N_LEVELS:
+        if st[ix(LEVEL + seat)] >= N_LEVELS:
             return False
     elif kind == ABILITY:
         if not is_site_in_play(st, cards, a) or b < 0 or b >= MAX_ABILITIES:
@@ -504,15 +512,15 @@ def response_is_legal(st, cards, seat, trigger, kind, a, b):
     if kind == REACT:
         return (
             in_hand_of(st, seat, a)
-            and cards[a, C_TYPE] == REACTION
-            and cards[a, C_TRIGGER] == trigger
+            and cards[ix(a), C_TYPE] == REACTION
+            and cards[ix(a), C_TRIGGER] == trigger
         )
     if kind == TRIGGERED:
         return (
             is_site_in_play(st, cards, a)
             and 0 <= b < MAX_ABILITIES
             and ability_usable(st, cards, seat, a, b, True)
-            and cards[a, C_ABILITIES + ABILITY_WIDTH * b + A_TRIGGER] == trigger
+            and cards[ix(a), ix(C_ABILITIES + ABILITY_WIDTH * b + A_TRIGGER)] == trigger
         )
     return kind == PASS
 
@@ -524,15 +532,15 @@ def is_candidate(st, seat, purpose, site):
     Opponent sites: PICK_DAMAGE any, PICK_KILL and PICK_STEAL with followers, PICK_DESTROY not a
     Homeland. Own sites: PICK_PLACE any, PICK_SACRIFICE with followers, PICK_REPAIR damaged.
     """
-    if site < 0 or site >= MAX_IDS or st[LOC + site] != IN_PLAY or st[HOST + site] >= 0:
+    if site < 0 or site >= MAX_IDS or st[ix(LOC + site)] != IN_PLAY or st[ix(HOST + site)] >= 0:
         return False
     owner = 1 - seat if purpose <= PICK_STEAL else seat
-    if st[OWNER + site] != owner:
+    if st[ix(OWNER + site)] != owner:
         return False
     if purpose == PICK_KILL or purpose == PICK_STEAL or purpose == PICK_SACRIFICE:
-        return st[FOLLOW + site] > 0
+        return st[ix(FOLLOW + site)] > 0
     if purpose == PICK_DESTROY:
         return site < HOMELAND
     if purpose == PICK_REPAIR:
-        return st[DAMAGE + site] > 0
+        return st[ix(DAMAGE + site)] > 0
     return True

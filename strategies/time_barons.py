@@ -18,6 +18,7 @@ the work it does; inlined into their callers, they cost nothing to call.
 import numpy as np
 from numba import njit
 
+from simcore.intrinsics import ix
 from simcore.registry import Param, Strategy
 from simcore.rng import rand_below, rand_bool
 from simcore.time_barons_state import (
@@ -193,7 +194,7 @@ def stuck(st, seat):
     """No stack the seat may draw from has cards, but a higher one does: it must upgrade."""
     if can_draw(st, seat):
         return False
-    for level in range(st[LEVEL + seat] + 1, N_LEVELS + 1):
+    for level in range(st[ix(LEVEL + seat)] + 1, N_LEVELS + 1):
         if stack_left(st, level) > 0:
             return True
     return False
@@ -203,7 +204,7 @@ def stuck(st, seat):
 def drawable(st, seat):
     """Cards left in the stacks the seat may draw from."""
     n = 0
-    for level in range(1, st[LEVEL + seat] + 1):
+    for level in range(1, st[ix(LEVEL + seat)] + 1):
         n += stack_left(st, level)
     return n
 
@@ -216,8 +217,8 @@ def effects_value(prm, seat, st, cards, source, base, n_effects):
     w_attack = prm[seat, W_ATTACK]
     w_follower = prm[seat, W_FOLLOWER]
     for k in range(n_effects):
-        op = cards[source, base + 2 * k]
-        n = cards[source, base + 2 * k + 1]
+        op = cards[ix(source), ix(base + 2 * k)]
+        n = cards[ix(source), ix(base + 2 * k + 1)]
         if op == E_DAMAGE:
             if sites_n(st, other) > 0:
                 value += w_attack * n
@@ -227,15 +228,15 @@ def effects_value(prm, seat, st, cards, source, base, n_effects):
             value += w_attack * min(n, followers(st, other))
         elif op == E_KILL_EVERYWHERE:
             for i in range(sites_n(st, other)):
-                value += w_attack * min(n, st[FOLLOW + site_at(st, other, i)])
+                value += w_attack * min(n, st[ix(FOLLOW + site_at(st, other, i))])
             for i in range(sites_n(st, seat)):
-                value -= w_follower * min(n, st[FOLLOW + site_at(st, seat, i)])
+                value -= w_follower * min(n, st[ix(FOLLOW + site_at(st, seat, i))])
         elif op == E_DESTROY:
             best = -1
             for i in range(sites_n(st, other)):
                 site = site_at(st, other, i)
                 if site < HOMELAND:
-                    best = max(best, st[FOLLOW + site])
+                    best = max(best, st[ix(FOLLOW + site)])
             if best >= 0:
                 value += w_attack * (3 + best)
         elif op == E_STEAL:
@@ -250,7 +251,7 @@ def effects_value(prm, seat, st, cards, source, base, n_effects):
         elif op == E_REPAIR:
             damage = 0
             for i in range(sites_n(st, seat)):
-                damage += st[DAMAGE + site_at(st, seat, i)]
+                damage += st[ix(DAMAGE + site_at(st, seat, i))]
             value += 0.5 * min(n, damage)
         elif op == E_RECOVER:
             value += prm[seat, W_DRAW] * min(n, st[DISCARD_N])
@@ -279,8 +280,8 @@ def effects_bound(prm, seat, cards, source, base, n_effects):
     w_attack = prm[seat, W_ATTACK]
     w_follower = prm[seat, W_FOLLOWER]
     for k in range(n_effects):
-        op = cards[source, base + 2 * k]
-        n = cards[source, base + 2 * k + 1]
+        op = cards[ix(source), ix(base + 2 * k)]
+        n = cards[ix(source), ix(base + 2 * k + 1)]
         if op == E_DAMAGE or op == E_KILL:
             value += w_attack * n
         elif op == E_DAMAGE_EACH or op == E_KILL_EVERYWHERE or op == E_DESTROY:
@@ -312,7 +313,7 @@ def value_bound(prm, seat, st, cards, card):
     ``attachment_choice``, its site in play by ``best_ability`` (so by each of its own-turn
     abilities). Lets the move choice pass over an option that cannot beat the best so far
     without valuing it."""
-    bits = st[VALUE_BOUND + card]
+    bits = st[ix(VALUE_BOUND + card)]
     if bits == NO_BOUND:
         bits = work_out_value_bound(prm, seat, st, cards, card)
     return np.int64(bits).view(np.float64)
@@ -323,13 +324,13 @@ def sites_value_bound(prm, seat, st, cards):
     """The largest ``value_bound`` of the seat's sites with own-turn abilities: no relocation
     can enable an ability worth more. Cached in st[SITES_BOUND + seat] (the kernel forgets it
     when a site with such abilities enters or leaves play)."""
-    bits = st[SITES_BOUND + seat]
+    bits = st[ix(SITES_BOUND + seat)]
     if bits == NO_BOUND:
         bound = 0.0
         for i in range(ability_sites_n(st, seat)):
             bound = max(bound, value_bound(prm, seat, st, cards, ability_site_at(st, seat, i)))
         bits = np.float64(bound).view(np.int64)
-        st[SITES_BOUND + seat] = bits
+        st[ix(SITES_BOUND + seat)] = bits
     return np.int64(bits).view(np.float64)
 
 
@@ -338,24 +339,29 @@ def work_out_value_bound(prm, seat, st, cards, card):
     """``value_bound`` of the card, cached in st[VALUE_BOUND + card] as its bit pattern: it
     depends only on the card and the seat's weights, so it holds while the card stays in the
     seat's hand or in play (the kernel's hand_add and site_add forget it)."""
-    if cards[card, C_TYPE] == SITE:
+    if cards[ix(card), C_TYPE] == SITE:
         bound = 0.0
-        for ability in range(cards[card, C_N_ABILITIES]):
+        for ability in range(cards[ix(card), C_N_ABILITIES]):
             base = C_ABILITIES + ABILITY_WIDTH * ability
-            if cards[card, base + A_TRIGGER] == NO_TRIGGER:
+            if cards[ix(card), ix(base + A_TRIGGER)] == NO_TRIGGER:
                 bound = max(
                     bound,
                     effects_bound(
-                        prm, seat, cards, card, base + A_EFFECTS, cards[card, base + A_N_EFFECTS]
+                        prm,
+                        seat,
+                        cards,
+                        card,
+                        base + A_EFFECTS,
+                        cards[ix(card), ix(base + A_N_EFFECTS)],
                     ),
                 )
-    elif cards[card, C_TYPE] == ATTACHMENT:
+    elif cards[ix(card), C_TYPE] == ATTACHMENT:
         harm, benefit, _ = attachment_effect(cards, card)
         bound = attachment_worth(prm, seat, harm, benefit)
     else:
-        bound = effects_bound(prm, seat, cards, card, C_EFFECTS, cards[card, C_N_EFFECTS])
+        bound = effects_bound(prm, seat, cards, card, C_EFFECTS, cards[ix(card), C_N_EFFECTS])
     bits = np.float64(bound).view(np.int64)
-    st[VALUE_BOUND + card] = bits
+    st[ix(VALUE_BOUND + card)] = bits
     return bits
 
 
@@ -363,14 +369,14 @@ def work_out_value_bound(prm, seat, st, cards, card):
 def site_card_value(prm, seat, st, cards, card):
     """A site in play is a lasting asset: twice w_site, plus its passives."""
     value = 2.0 * prm[seat, W_SITE]
-    for k in range(cards[card, C_N_EFFECTS]):
-        op = cards[card, C_EFFECTS + 2 * k]
-        n = cards[card, C_EFFECTS + 2 * k + 1]
+    for k in range(cards[ix(card), C_N_EFFECTS]):
+        op = cards[ix(card), ix(C_EFFECTS + 2 * k)]
+        n = cards[ix(card), ix(C_EFFECTS + 2 * k + 1)]
         if op == E_START_GAIN:
             value += prm[seat, W_FOLLOWER] * n
         elif op == E_START_ACTIONS:
             value += 2.0 * n
-        elif op == E_UPGRADE_DISCOUNT and st[LEVEL + seat] < N_LEVELS:
+        elif op == E_UPGRADE_DISCOUNT and st[ix(LEVEL + seat)] < N_LEVELS:
             value += 0.5 * prm[seat, W_UPGRADE] * n
     return value
 
@@ -381,9 +387,9 @@ def attachment_effect(cards, card):
     harm = 0
     benefit = 0
     integrity_change = 0
-    for k in range(cards[card, C_N_EFFECTS]):
-        op = cards[card, C_EFFECTS + 2 * k]
-        n = cards[card, C_EFFECTS + 2 * k + 1]
+    for k in range(cards[ix(card), C_N_EFFECTS]):
+        op = cards[ix(card), ix(C_EFFECTS + 2 * k)]
+        n = cards[ix(card), ix(C_EFFECTS + 2 * k + 1)]
         if op == E_INTEGRITY:
             integrity_change += n
             if n < 0:
@@ -418,8 +424,8 @@ def attachment_choice(prm, seat, st, cards, card):
     best = -1
     for i in range(sites_n(st, owner)):
         site = site_at(st, owner, i)
-        score = st[FOLLOW + site]
-        if owner != seat and st[DAMAGE + site] >= integrity(st, cards, site) + integrity_change:
+        score = st[ix(FOLLOW + site)]
+        if owner != seat and st[ix(DAMAGE + site)] >= integrity(st, cards, site) + integrity_change:
             score += 100  # it would be destroyed at once
         if score > best:
             best = score
@@ -434,7 +440,10 @@ def own_turn_ability(cards, site, ability, budget):
     """Is the site's ``ability`` usable on the owner's turn for at most ``budget`` actions
     (its follower requirement and once-per-turn use aside)?"""
     base = C_ABILITIES + ABILITY_WIDTH * ability
-    return cards[site, base + A_TRIGGER] == NO_TRIGGER and cards[site, base + A_COST] <= budget
+    return (
+        cards[ix(site), ix(base + A_TRIGGER)] == NO_TRIGGER
+        and cards[ix(site), ix(base + A_COST)] <= budget
+    )
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -445,12 +454,12 @@ def best_ability(prm, seat, st, cards, site, budget):
     chosen = -1
     if is_disabled(st, site):
         return best, chosen
-    for ability in range(cards[site, C_N_ABILITIES]):
+    for ability in range(cards[ix(site), C_N_ABILITIES]):
         if not own_turn_ability(cards, site, ability, budget):
             continue
         base = C_ABILITIES + ABILITY_WIDTH * ability
         value = effects_value(
-            prm, seat, st, cards, site, base + A_EFFECTS, cards[site, base + A_N_EFFECTS]
+            prm, seat, st, cards, site, base + A_EFFECTS, cards[ix(site), ix(base + A_N_EFFECTS)]
         )
         if value > best:
             best = value
@@ -476,7 +485,7 @@ def safest_site(st, cards, seat):
     best_score = -1
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
-        score = integrity(st, cards, site) - st[DAMAGE + site]
+        score = integrity(st, cards, site) - st[ix(DAMAGE + site)]
         if is_fortified(st, cards, site):
             score += 1000
         if score > best_score:
@@ -488,7 +497,7 @@ def safest_site(st, cards, seat):
 @njit(cache=True, _nrt=False)
 def spare(st, cards, seat, i):
     """Followers in ARRANGE on the seat's ``i``-th site beyond its own requirement."""
-    return max(0, st[ARRANGE + i] - max_requirement(st, site_at(st, seat, i)))
+    return max(0, st[ix(ARRANGE + i)] - max_requirement(st, site_at(st, seat, i)))
 
 
 @njit(cache=True, _nrt=False)
@@ -507,7 +516,7 @@ def relocation_target(prm, seat, st, cards, budget, beat):
     cannot make it so (by ``value_bound``) are passed over unvalued. The result is exact when
     the best relocation is worth more than ``beat``, else it is worth at most ``beat`` too; a
     negative ``beat`` passes over no site."""
-    available = st[SPARE + seat]
+    available = st[ix(SPARE + seat)]
     target = -1
     need = 0
     best = 0.0
@@ -515,8 +524,8 @@ def relocation_target(prm, seat, st, cards, budget, beat):
         return best, target, need  # every site that lacks followers would stay short
     for i in range(ability_sites_n(st, seat)):
         site = ability_site_at(st, seat, i)
-        follow = st[FOLLOW + site]
-        if st[USED + site] == 1 or follow >= max_requirement(st, site):
+        follow = st[ix(FOLLOW + site)]
+        if st[ix(USED + site)] == 1 or follow >= max_requirement(st, site):
             continue  # nothing to enable there
         bound = value_bound(prm, seat, st, cards, site)
         if beat >= 0.0 and relocation_value(prm, seat, bound) <= beat:
@@ -526,7 +535,7 @@ def relocation_target(prm, seat, st, cards, budget, beat):
         value, ability = best_ability(prm, seat, st, cards, site, budget)
         if ability < 0 or value <= best:
             continue
-        missing = cards[site, C_ABILITIES + ABILITY_WIDTH * ability + A_FOLLOWERS] - follow
+        missing = cards[ix(site), ix(C_ABILITIES + ABILITY_WIDTH * ability + A_FOLLOWERS)] - follow
         if 0 < missing <= available:  # the site lacks followers, so it has none to spare
             best = value
             target = site
@@ -539,8 +548,8 @@ def enables_some_ability(cards, site, follow, reachable, budget):
     """Does one of the site's own-turn abilities costing at most ``budget`` need more than
     ``follow`` followers but at most ``reachable``? (Checked before valuing them: valuing is
     the costly part.)"""
-    for ability in range(cards[site, C_N_ABILITIES]):
-        required = cards[site, C_ABILITIES + ABILITY_WIDTH * ability + A_FOLLOWERS]
+    for ability in range(cards[ix(site), C_N_ABILITIES]):
+        required = cards[ix(site), ix(C_ABILITIES + ABILITY_WIDTH * ability + A_FOLLOWERS)]
         if follow < required <= reachable and own_turn_ability(cards, site, ability, budget):
             return True
     return False
@@ -555,7 +564,7 @@ def plan_relocation(prm, seat, st, cards, budget):
     target = -1
     for i in range(n):
         site = site_at(st, seat, i)
-        st[ARRANGE + i] = st[FOLLOW + site]
+        st[ix(ARRANGE + i)] = st[ix(FOLLOW + site)]
         if site == target_site:
             target = i
     while need > 0:
@@ -564,8 +573,8 @@ def plan_relocation(prm, seat, st, cards, budget):
             if spare(st, cards, seat, i) > spare(st, cards, seat, donor):
                 donor = i
         moved = min(need, spare(st, cards, seat, donor))
-        st[ARRANGE + donor] -= moved
-        st[ARRANGE + target] += moved
+        st[ix(ARRANGE + donor)] -= moved
+        st[ix(ARRANGE + target)] += moved
         need -= moved
     return value
 
@@ -576,9 +585,9 @@ def plan_shelter(st, cards, seat):
     surplus = 0
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
-        st[ARRANGE + i] = min(st[FOLLOW + site], max_requirement(st, site))
-        surplus += st[FOLLOW + site] - st[ARRANGE + i]
-    st[ARRANGE + safest_site(st, cards, seat)] += surplus
+        st[ix(ARRANGE + i)] = min(st[ix(FOLLOW + site)], max_requirement(st, site))
+        surplus += st[ix(FOLLOW + site)] - st[ix(ARRANGE + i)]
+    st[ix(ARRANGE + safest_site(st, cards, seat))] += surplus
 
 
 @njit(cache=True, _nrt=False)
@@ -587,9 +596,9 @@ def choose_arrangement(sid, prm, seat, st, cards, rules, rng):
     n = sites_n(st, seat)
     if sid == RANDOM:
         for i in range(n):
-            st[ARRANGE + i] = 0
+            st[ix(ARRANGE + i)] = 0
         for _ in range(followers(st, seat)):
-            st[ARRANGE + rand_below(rng, n)] += 1
+            st[ix(ARRANGE + rand_below(rng, n))] += 1
     elif st[ACTIVE] == seat:
         plan_relocation(prm, seat, st, cards, st[ACTIONS])
     else:
@@ -633,7 +642,7 @@ def nth_move(st, cards, rules, seat, pick):
                 count += 1
     for i in range(hand_n(st, seat)):
         card = hand_card(st, seat, i)
-        if cards[card, C_TYPE] != ATTACHMENT:
+        if cards[ix(card), C_TYPE] != ATTACHMENT:
             if move_is_legal(st, cards, rules, seat, PLAY, card, -1):
                 if pick == count:
                     return count, PLAY, card, -1
@@ -652,7 +661,7 @@ def nth_move(st, cards, rules, seat, pick):
 @njit(cache=True, _nrt=False)
 def highest_stack(st, seat):
     """The highest level stack the seat may draw from that has cards, 0 if none."""
-    for level in range(st[LEVEL + seat], 0, -1):
+    for level in range(st[ix(LEVEL + seat)], 0, -1):
         if stack_left(st, level) > 0:
             return level
     return 0
@@ -685,7 +694,7 @@ def scripted_move(prm, seat, st, cards, rules):
             if value > best:
                 best, kind, a, b = value, RELOCATE, -1, -1
         # An upgrade costs at least 1 action: with none left, its cost is not worth working out.
-        if st[LEVEL + seat] < N_LEVELS and upgrade_cost(st, cards, rules, seat) <= actions:
+        if st[ix(LEVEL + seat)] < N_LEVELS and upgrade_cost(st, cards, rules, seat) <= actions:
             value = STUCK_UPGRADE if stuck(st, seat) else prm[seat, W_UPGRADE]
             if value > best:
                 best, kind, a, b = value, UPGRADE, -1, -1
@@ -693,16 +702,22 @@ def scripted_move(prm, seat, st, cards, rules):
         site = ability_site_at(st, seat, i)
         if is_disabled(st, site):
             continue  # none of its abilities may be used
-        for ability in range(cards[site, C_N_ABILITIES]):
+        for ability in range(cards[ix(site), C_N_ABILITIES]):
             base = C_ABILITIES + ABILITY_WIDTH * ability
-            cost = cards[site, base + A_COST]
+            cost = cards[ix(site), ix(base + A_COST)]
             if cost > actions or not ability_ready(st, cards, site, ability, False):
                 continue
             if per_action(value_bound(prm, seat, st, cards, site), cost) <= best:
                 continue  # it cannot win: not worth valuing
             value = per_action(
                 effects_value(
-                    prm, seat, st, cards, site, base + A_EFFECTS, cards[site, base + A_N_EFFECTS]
+                    prm,
+                    seat,
+                    st,
+                    cards,
+                    site,
+                    base + A_EFFECTS,
+                    cards[ix(site), ix(base + A_N_EFFECTS)],
                 ),
                 cost,
             )
@@ -710,8 +725,8 @@ def scripted_move(prm, seat, st, cards, rules):
                 best, kind, a, b = value, ABILITY, site, ability
     for i in range(hand_n(st, seat)):
         card = hand_card(st, seat, i)
-        cost = cards[card, C_COST]
-        kind_of_card = cards[card, C_TYPE]
+        cost = cards[ix(card), C_COST]
+        kind_of_card = cards[ix(card), C_TYPE]
         if cost > actions or kind_of_card == REACTION:
             continue
         target = -1
@@ -720,7 +735,9 @@ def scripted_move(prm, seat, st, cards, rules):
         elif kind_of_card == EVENT:
             if per_action(value_bound(prm, seat, st, cards, card), cost) <= best:
                 continue  # it cannot win: not worth valuing
-            value = effects_value(prm, seat, st, cards, card, C_EFFECTS, cards[card, C_N_EFFECTS])
+            value = effects_value(
+                prm, seat, st, cards, card, C_EFFECTS, cards[ix(card), C_N_EFFECTS]
+            )
         else:
             if per_action(value_bound(prm, seat, st, cards, card), cost) <= best:
                 continue  # it cannot win: not worth valuing
@@ -753,7 +770,7 @@ def place_target(st, cards, seat):
     best_deficit = 0
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
-        deficit = max_requirement(st, site) - st[FOLLOW + site]
+        deficit = max_requirement(st, site) - st[ix(FOLLOW + site)]
         if deficit > best_deficit:
             best_deficit = deficit
             best = site
@@ -765,9 +782,9 @@ def place_target(st, cards, seat):
 @njit(cache=True, _nrt=False)
 def site_score(st, cards, seat, purpose, n, site):
     """How much ``seat`` wants ``site`` for ``purpose`` (higher is better)."""
-    f = st[FOLLOW + site]
+    f = st[ix(FOLLOW + site)]
     if purpose == PICK_DAMAGE:
-        left = integrity(st, cards, site) - st[DAMAGE + site]
+        left = integrity(st, cards, site) - st[ix(DAMAGE + site)]
         if n >= left:
             return 1000 + 10 * f
         if is_fortified(st, cards, site):
@@ -777,11 +794,11 @@ def site_score(st, cards, seat, purpose, n, site):
         breaks = f == max_requirement(st, site)  # one less disables its best ability
         return 100 * breaks + f
     if purpose == PICK_DESTROY:
-        return 10 * f + cards[site, C_LEVEL]
+        return 10 * f + cards[ix(site), C_LEVEL]
     if purpose == PICK_SACRIFICE:
         return 100 * (f - max_requirement(st, site)) + f
     if purpose == PICK_REPAIR:
-        return st[DAMAGE + site]
+        return st[ix(DAMAGE + site)]
     return 0
 
 
@@ -819,12 +836,12 @@ def choose_stack(sid, prm, seat, st, rng):
     """The level to draw from (at most the seat's, with cards), 0 if there is none."""
     if sid == RANDOM:
         n = 0
-        for level in range(1, st[LEVEL + seat] + 1):
+        for level in range(1, st[ix(LEVEL + seat)] + 1):
             n += stack_left(st, level) > 0
         if n == 0:
             return 0
         pick = rand_below(rng, n)
-        for level in range(1, st[LEVEL + seat] + 1):
+        for level in range(1, st[ix(LEVEL + seat)] + 1):
             if stack_left(st, level) > 0:
                 if pick == 0:
                     return level
@@ -858,17 +875,25 @@ def choose_response(sid, prm, seat, trigger, st, cards, rules, rng):
         card = hand_card(st, seat, i)
         if response_is_legal(st, cards, seat, trigger, REACT, card, -1):
             count += 1
-            value = effects_value(prm, seat, st, cards, card, C_EFFECTS, cards[card, C_N_EFFECTS])
+            value = effects_value(
+                prm, seat, st, cards, card, C_EFFECTS, cards[ix(card), C_N_EFFECTS]
+            )
             if value > best:
                 best, kind, a, b = value, REACT, card, -1
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
-        for ability in range(cards[site, C_N_ABILITIES]):
+        for ability in range(cards[ix(site), C_N_ABILITIES]):
             if response_is_legal(st, cards, seat, trigger, TRIGGERED, site, ability):
                 count += 1
                 base = C_ABILITIES + ABILITY_WIDTH * ability
                 value = effects_value(
-                    prm, seat, st, cards, site, base + A_EFFECTS, cards[site, base + A_N_EFFECTS]
+                    prm,
+                    seat,
+                    st,
+                    cards,
+                    site,
+                    base + A_EFFECTS,
+                    cards[ix(site), ix(base + A_N_EFFECTS)],
                 )
                 if value > best:
                     best, kind, a, b = value, TRIGGERED, site, ability
@@ -885,7 +910,7 @@ def choose_response(sid, prm, seat, trigger, st, cards, rules, rng):
             pick -= 1
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
-        for ability in range(cards[site, C_N_ABILITIES]):
+        for ability in range(cards[ix(site), C_N_ABILITIES]):
             if response_is_legal(st, cards, seat, trigger, TRIGGERED, site, ability):
                 if pick == 0:
                     return TRIGGERED, site, ability
