@@ -724,21 +724,19 @@ def draw_card(seat, level, cause, st, trace):
 
 
 @njit(cache=True, _nrt=False)
-def set_followers(st, site, count):
-    """Put ``count`` followers on the site in play, keeping its owner's SPARE."""
+def set_spare_input(st, site, field, value):
+    """Set ``st[field + site]`` of the site in play, where ``field`` is FOLLOW or REQUIRE (the
+    two inputs of ``spare_on``), keeping its owner's SPARE."""
     owner = st[ix(OWNER + site)]
     st[ix(SPARE + owner)] -= spare_on(st, site)
-    st[ix(FOLLOW + site)] = count
+    st[ix(field + site)] = value
     st[ix(SPARE + owner)] += spare_on(st, site)
 
 
 @njit(cache=True, _nrt=False)
-def set_requirement(st, site, require):
-    """Change the requirement of the site in play, keeping its owner's SPARE."""
-    owner = st[ix(OWNER + site)]
-    st[ix(SPARE + owner)] -= spare_on(st, site)
-    st[ix(REQUIRE + site)] = require
-    st[ix(SPARE + owner)] += spare_on(st, site)
+def set_followers(st, site, count):
+    """Put ``count`` followers on the site in play, keeping its owner's SPARE."""
+    set_spare_input(st, site, FOLLOW, count)
 
 
 @njit(cache=True, _nrt=False)
@@ -854,7 +852,7 @@ def attach(card, site, seat, st, cards, trace):
             st[ix(FORTIFY + site)] += 1
         elif op == E_DISABLE:
             st[ix(DISABLE + site)] += 1
-            set_requirement(st, site, 0)
+            set_spare_input(st, site, REQUIRE, 0)
             st[UPGRADE_DISCOUNT + st[ix(OWNER + site)]] -= st[ix(SITE_DISCOUNT + site)]
             st[ix(SITE_DISCOUNT + site)] = 0
         elif op == E_DECAY:

@@ -200,7 +200,7 @@ ANSWERS = SITE_DISCOUNT + MAX_IDS
 # destroy_site), read by every upgrade valuation.
 UPGRADE_DISCOUNT = ANSWERS + MAX_IDS
 # + seat: spare_on summed over the seat's sites in play, read by every relocation valuation; kept
-# by the kernel's set_followers and set_requirement, the only writers of FOLLOW and REQUIRE in play.
+# by the kernel's set_spare_input, the only writer of FOLLOW and REQUIRE in play.
 SPARE = UPGRADE_DISCOUNT + 2
 # + seat: how many of the seat's sites in play have an own-turn ability, and at
 # + MAX_IDS * seat + i: those sites, in the order of SITES. Kept by the kernel's site_add and
