@@ -123,12 +123,6 @@ def _spec(game, players, strategies, settings, seed, games, rotate):
     return runner.build_spec(game, players, strategies or [], settings or [], seed, games, rotate)
 
 
-def _player_counts(game) -> str:
-    if game.min_players == game.max_players:
-        return str(game.min_players)
-    return f"{game.min_players}-{game.max_players}"
-
-
 # --- commands ---------------------------------------------------------------------------------
 
 
@@ -144,11 +138,11 @@ def games(
     if game is None:
         for game_id in registry.game_ids():
             g = registry.make(game_id)
-            typer.echo(f"{g.id:<16} {g.title} ({_player_counts(g)} players): {g.doc}")
+            typer.echo(f"{g.id:<16} {g.title} ({g.player_counts()} players): {g.doc}")
         typer.echo("\nDetails: powerlab games GAME")
         return
     g = registry.make(game)
-    typer.echo(f"{g.title} [{g.id}], {_player_counts(g)} players: {g.doc}")
+    typer.echo(f"{g.title} [{g.id}], {g.player_counts()} players: {g.doc}")
     typer.echo(f"Rulebook: shared/rules/{g.rulebook}; modelling choices: docs/games/{g.id}.md\n")
     typer.echo("Rule parameters (--set key=value):")
     for p in g.rules:
@@ -376,11 +370,19 @@ def bench(
         ),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", help="Number of players (one game only)."),
+    ] = None,
+    strategy: StrategyOpt = None,
+    settings: SetOpt = None,
 ) -> None:
     """Games per second after warm-up (compile excluded), 1 thread and all threads.
 
     Each game is benchmarked at its bench spec: 4 players (or the nearest allowed count), the
-    default strategy in every seat, default rules.
+    default strategy in every seat, default rules. For one game, --players, --strategy and --set
+    bench the lineup and rules of a study instead (scripted strategies differ several-fold in
+    speed).
     """
     import numba
 
@@ -388,16 +390,25 @@ def bench(
 
     if games < 1 or repeat < 1:
         raise BadInput("--games and --repeat must be at least 1")
+    spec_options = []
+    if players is not None:
+        spec_options += ["--players", str(players)]
+    for entry in strategy or []:
+        spec_options += ["--strategy", entry]
+    for entry in settings or []:
+        spec_options += ["--set", entry]
+    if spec_options and len(game_ids or []) != 1:
+        raise BadInput("--players, --strategy and --set need exactly one game to bench")
     results = {}
     for game_id in game_ids or registry.game_ids():
         g = registry.make(game_id)
-        players = min(max(4, g.min_players), g.max_players)
-        spec = _spec(game_id, players, [], [], 1, games, True)
+        seats = players if players is not None else min(max(4, g.min_players), g.max_players)
+        spec = _spec(game_id, seats, strategy, settings, 1, games, True)
         kernel = g.kernel()
-        prepared = kernel.prepare(spec.rules, players)
+        prepared = kernel.prepare(spec.rules, seats)
         ids, params = g.encode_strategies(spec.seat_strategies())
 
-        def measure(n: int, kernel=kernel, args=(prepared, players, ids, params)) -> float:
+        def measure(n: int, kernel=kernel, args=(prepared, seats, ids, params)) -> float:
             best = float("inf")
             for _ in range(repeat):
                 t0 = time.perf_counter()
@@ -405,8 +416,8 @@ def bench(
                 best = min(best, time.perf_counter() - t0)
             return n / best
 
-        kernel.run_chunk(prepared, players, ids, params, 1, 0, 1000, True)  # warm-up: compile
-        entry = {"players": players, "games": games}
+        kernel.run_chunk(prepared, seats, ids, params, 1, 0, 1000, True)  # warm-up: compile
+        entry = {"players": seats, "lineup": spec.lineup(), "games": games}
         thread_counts = sorted({1, numba.config.NUMBA_NUM_THREADS})
         for threads in thread_counts:
             runner.set_threads(threads)
@@ -415,7 +426,7 @@ def bench(
             python_games = max(20, games // 20_000)
             child = subprocess.run(
                 [sys.executable, "-m", "cli", "bench", game_id, "--games", str(python_games),
-                 "--repeat", "1", "--json"],
+                 "--repeat", "1", "--json", *spec_options],
                 env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
                 capture_output=True, text=True, cwd=Path(__file__).parent,
             )  # fmt: skip
@@ -441,7 +452,11 @@ def bench(
             for k, v in entry.items()
             if isinstance(v, dict)
         )
-        line = f"{game_id} ({entry['players']} players, {games} games, best of {repeat}): {rates}"
+        lineup = ", ".join(entry["lineup"])
+        line = (
+            f"{game_id} ({entry['players']} players: {lineup}; {games} games, best of {repeat}): "
+            f"{rates}"
+        )
         if "dask" in entry:
             d = entry["dask"]
             line += (

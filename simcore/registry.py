@@ -196,11 +196,15 @@ class Game:
         known = ", ".join(s.name for s in self.strategies)
         raise SpecError(f"{self.id}: unknown strategy {name!r} (known: {known})")
 
+    def player_counts(self) -> str:
+        """The allowed player counts as a designer writes them: "2" or "3-6"."""
+        if self.min_players == self.max_players:
+            return str(self.min_players)
+        return f"{self.min_players}-{self.max_players}"
+
     def check_players(self, players: int) -> None:
         if not self.min_players <= players <= self.max_players:
-            raise SpecError(
-                f"{self.id} is for {self.min_players}-{self.max_players} players, not {players}"
-            )
+            raise SpecError(f"{self.id} is for {self.player_counts()} players, not {players}")
 
     def rules_with_defaults(self, overrides: dict) -> dict:
         rules = {p.name: p.default for p in self.rules}

@@ -113,6 +113,18 @@ def test_bench_json_reports_games_per_second():
     assert entry["1"]["games_per_s"] > 0
 
 
+def test_bench_measures_the_lineup_and_rules_given():
+    result = powerlab(
+        "bench", "power", "-p", 3, "-s", "honest", "-s", "bluffer", "-s", "counter",
+        "--set", "overthrow_cost=6", "--games", 2000, "--repeat", 1, "--json",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    entry = json.loads(result.stdout)["power"]
+    assert entry["players"] == 3
+    assert entry["lineup"] == ["honest", "bluffer", "counter"]
+    assert entry["1"]["games_per_s"] > 0
+
+
 BAD_RUNS = [
     (["run", "nosuchgame", "--out", "{out}"], "unknown game"),
     (["run", "power", "--players", 2, "--out", "{out}"], "3-6 players"),
@@ -132,6 +144,9 @@ BAD_RUNS = [
     (["report", "{out}"], ""),
     (["replay", "power", "--game-index", -1], "--game-index"),
     (["bench", "nosuchgame"], "unknown game"),
+    (["bench", "power", "time-barons", "-s", "honest"], "exactly one game"),
+    (["bench", "power", "--set", "nosuch=1"], "unknown rule"),
+    (["bench", "time-barons", "-p", 3], "2 players"),
     (["run", "power", "--shard", "4/3", "--out", "{new}"], "--shard"),
     (["run", "power", "--cluster", "remote:2", "--out", "{new}"], "--cluster"),
     (["run", "power", "--cluster", "local:x", "--out", "{new}"], "--cluster"),
