@@ -50,6 +50,16 @@ def block_bounds(n_games, n_blocks, block):
     return (n_games * block) // n_blocks, (n_games * (block + 1)) // n_blocks
 
 
+def check_lineup(players, lineup_ids, lineup_params):
+    """Every seat needs its own lineup entry: the kernels index the lineup by seat without bounds
+    checks, so a short lineup would read whatever memory follows it."""
+    if lineup_ids.shape[0] != players or lineup_params.shape[0] != players:
+        raise ValueError(
+            f"the lineup has {lineup_ids.shape[0]} strategy ids and {lineup_params.shape[0]} "
+            f"parameter rows for {players} seats; give one per seat"
+        )
+
+
 def new_outputs(n_games, players, n_game_columns, n_seat_columns):
     """Zeroed ``game_out[g, col]`` and ``seat_out[g, seat, col]`` for a chunk.
 

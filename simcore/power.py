@@ -546,6 +546,7 @@ def simulate_chunk(
 
 def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate):
     """Play ``n_games`` games from ``first_index`` on: (game_out, seat_out) int64 arrays."""
+    chunk.check_lineup(players, lineup_ids, lineup_params)
     game_out, seat_out = chunk.new_outputs(
         n_games, players, N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS
     )
@@ -558,6 +559,7 @@ def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n
 
 def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
     """The event trace of one game, exactly as the chunk kernel plays it."""
+    chunk.check_lineup(players, lineup_ids, lineup_params)
     sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
         players, lineup_params, N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS
     )

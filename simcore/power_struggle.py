@@ -1458,6 +1458,7 @@ def simulate_chunk(
 
 def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate):
     """Play ``n_games`` games from ``first_index`` on: (game_out, seat_out) int64 arrays."""
+    chunk.check_lineup(players, lineup_ids, lineup_params)
     game_out, seat_out = chunk.new_outputs(
         n_games,
         players,
@@ -1476,6 +1477,7 @@ FIRST_TRACE_ROWS = 8192  # a longer game is played again with a bigger buffer
 
 def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
     """The event trace of one game, exactly as the chunk kernel plays it."""
+    chunk.check_lineup(players, lineup_ids, lineup_params)
     sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
         players,
         lineup_params,

@@ -1269,6 +1269,7 @@ def simulate_chunk(
 
 def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate):
     """Play ``n_games`` games from ``first_index`` on: (game_out, seat_out) int64 arrays."""
+    chunk.check_lineup(players, lineup_ids, lineup_params)
     rules, board, dist = prepared
     game_out, seat_out = chunk.new_outputs(
         n_games,
@@ -1288,6 +1289,7 @@ FIRST_TRACE_ROWS = 8192  # a longer game is played again with a bigger buffer
 
 def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
     """The event trace of one game, exactly as the chunk kernel plays it."""
+    chunk.check_lineup(players, lineup_ids, lineup_params)
     rules, board, dist = prepared
     sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
         players,

@@ -1401,6 +1401,7 @@ def simulate_chunk(
 
 def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate):
     """Play ``n_games`` games from ``first_index`` on: (game_out, seat_out) int64 arrays."""
+    chunk.check_lineup(players, lineup_ids, lineup_params)
     rules, cards = prepared
     game_out, seat_out = chunk.new_outputs(
         n_games,
@@ -1420,6 +1421,7 @@ FIRST_TRACE_ROWS = 4096  # a longer game is played again with a bigger buffer
 
 def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
     """The event trace of one game, exactly as the chunk kernel plays it."""
+    chunk.check_lineup(players, lineup_ids, lineup_params)
     rules, cards = prepared
     sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
         players,

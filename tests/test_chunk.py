@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from simcore import chunk
+from simcore import chunk, registry
 
 
 @pytest.mark.parametrize("n_games, n_blocks", [(1, 1), (10, 3), (100, 64), (64, 64)])
@@ -37,6 +37,26 @@ def test_seat_lineup_rotates_every_entry_through_every_seat():
 
     chunk.seat_lineup(lineup_ids, lineup_params, 5, players, False, sids, prm, seat_out, 0)
     assert sids.tolist() == [10, 11, 12]
+
+
+@pytest.mark.parametrize("game_id", registry.game_ids())
+@pytest.mark.parametrize("entries_off", [-1, 1])
+def test_every_kernel_refuses_a_lineup_without_one_entry_per_seat(game_id, entries_off):
+    # A lineup one entry short once let the POWER kernel read past its end: the games depended on
+    # whatever memory followed, and differed between machines.
+    game = registry.make(game_id)
+    kernel = game.kernel()
+    players = game.min_players
+    prepared = kernel.prepare(game.rules_with_defaults({}), players)
+    default = registry.parse_strategy(game, game.default_strategy)
+    ids, params = game.encode_strategies([default] * (players + entries_off))
+    with pytest.raises(ValueError, match=f"for {players} seats"):
+        kernel.run_chunk(prepared, players, ids, params, 1, 0, 10, True)
+    with pytest.raises(ValueError, match=f"for {players} seats"):
+        kernel.trace_game(prepared, players, ids, params, 1, 0, True)
+    ids, params = game.encode_strategies([default] * players)
+    with pytest.raises(ValueError, match=f"for {players} seats"):
+        kernel.run_chunk(prepared, players, ids, params[:-1], 1, 0, 10, True)
 
 
 def test_outputs_are_zeroed_and_columns_contiguous():

@@ -80,6 +80,7 @@ class Config:
         return f"{self.players}p-{'+'.join(self.lineup)}" + (f"-{rules}" if rules else "")
 
 
+HONEST_EVERY_OTHER_SEAT = ("random", "honest", "random", "honest", "random")
 MIXED = ("counter", "bluffer", "honest", "random", "counter:threshold=0.7", "bluffer:p_bluff=0.8")
 
 # 115,000 random-strategy games, 80,000 mixed-lineup games, 26,000 under rule variants.
@@ -96,7 +97,7 @@ CONFIGS = [
     Config(4, ("random",), 5_000, 80, {"challenge_order": "random"}),
     Config(4, MIXED[:4], 3_000, 80, {"refund_failed_action": False, "ceo_cost": 4}),
     Config(3, ("random",), 5_000, 80, {"safe_size": 9}),
-    Config(5, ("random", "honest"), 3_000, 80, {"copies_per_character": 2}, rotate=False),
+    Config(5, HONEST_EVERY_OTHER_SEAT, 3_000, 80, {"copies_per_character": 2}, rotate=False),
     Config(6, MIXED, 3_000, 80, {"max_turns": 12}),
     Config(4, ("honest",), 2_000, 40, {"forced_overthrow_at": 7, "overthrow_cost": 5}),
 ]
