@@ -23,9 +23,12 @@ def _kernel_sources_digest() -> str:
 
 # numba's cache (cache=True) notices a change only in the file of the cached function itself: a
 # kernel calling a strategy edited since would silently run the old strategy. Keying the cache
-# folder on all kernel and strategy sources makes any edit start a fresh cache.
+# folder on all kernel and strategy sources makes any edit start a fresh cache. The cache ignores
+# NUMBA_BOUNDSCHECK too (it would load unchecked code), so bounds-checked code has its own folder.
 if "NUMBA_CACHE_DIR" not in os.environ:
-    _cache = Path(__file__).resolve().parent / "__pycache__" / f"numba-{_kernel_sources_digest()}"
+    _checked = "-boundscheck" if os.environ.get("NUMBA_BOUNDSCHECK", "0") not in ("", "0") else ""
+    _folder = f"numba-{_kernel_sources_digest()}{_checked}"
+    _cache = Path(__file__).resolve().parent / "__pycache__" / _folder
     os.environ["NUMBA_CACHE_DIR"] = str(_cache)
     if "numba" in sys.modules:  # imported before us: numba reads its config at import
         sys.modules["numba"].config.CACHE_DIR = str(_cache)
