@@ -2,7 +2,9 @@
 
 import hashlib
 import os
+import shutil
 import sys
+import time
 from pathlib import Path
 
 # numba's OpenMP threads spin while idle by default. When several powerlab processes share a
@@ -21,6 +23,26 @@ def _kernel_sources_digest() -> str:
     return digest.hexdigest()[:16]
 
 
+def prune_stale_caches(parent: Path, current: Path, keep: int = 3, min_age_days: float = 7) -> None:
+    """Delete cache folders of older sources: each edit or upgrade leaves ~50 MB behind.
+
+    The ``keep`` most recently written ones stay (switching branches back and forth stays warm),
+    and so does any written to in the last ``min_age_days`` (a run of older sources may still be
+    saving to it).
+    """
+    written = []
+    for folder in parent.glob("numba-*"):
+        try:
+            written.append((folder.stat().st_mtime, folder))
+        except FileNotFoundError:  # another process pruned it meanwhile
+            continue
+    written = sorted((w for w in written if w[1] != current), reverse=True)
+    oldest_kept = time.time() - min_age_days * 86_400
+    for mtime, folder in written[keep:]:
+        if mtime < oldest_kept:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
 # numba's cache (cache=True) notices a change only in the file of the cached function itself: a
 # kernel calling a strategy edited since would silently run the old strategy. Keying the cache
 # folder on all kernel and strategy sources makes any edit start a fresh cache. The cache ignores
@@ -30,5 +52,6 @@ if "NUMBA_CACHE_DIR" not in os.environ:
     _folder = f"numba-{_kernel_sources_digest()}{_checked}"
     _cache = Path(__file__).resolve().parent / "__pycache__" / _folder
     os.environ["NUMBA_CACHE_DIR"] = str(_cache)
+    prune_stale_caches(_cache.parent, _cache)
     if "numba" in sys.modules:  # imported before us: numba reads its config at import
         sys.modules["numba"].config.CACHE_DIR = str(_cache)

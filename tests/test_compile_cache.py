@@ -3,6 +3,7 @@
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import simcore
@@ -33,3 +34,26 @@ def test_cache_folder_is_named_by_the_kernel_sources():
 def test_bounds_checked_code_is_cached_apart():
     # numba's cache ignores NUMBA_BOUNDSCHECK: sharing a folder would load unchecked code.
     assert cache_folder(NUMBA_BOUNDSCHECK="1").name == cache_folder().name + "-boundscheck"
+
+
+def test_stale_cache_folders_are_pruned_but_recent_ones_kept(tmp_path):
+    now = time.time()
+    ages_days = {"numba-current": 30, "numba-a": 20, "numba-b": 10, "numba-c": 9, "numba-d": 8}
+    ages_days |= {"numba-e": 40, "numba-f": 2, "numba-g": 1, "other": 50}
+    for name, age in ages_days.items():
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "kernel.nbi").write_text("index")
+        os.utime(folder, (now - age * 86_400, now - age * 86_400))
+    simcore.prune_stale_caches(tmp_path, tmp_path / "numba-current", keep=3, min_age_days=7)
+    # The newest three besides the current one stay: g, f (recent anyway) and d; c, b, a and e
+    # are older and over a week old, so they go. Folders not named numba-* are never touched.
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == ["numba-current", "numba-d", "numba-f", "numba-g", "other"]
+
+
+def test_pruning_keeps_everything_written_this_week(tmp_path):
+    for k in range(6):
+        (tmp_path / f"numba-{k}").mkdir()
+    simcore.prune_stale_caches(tmp_path, tmp_path / "numba-0", keep=1, min_age_days=7)
+    assert len(list(tmp_path.iterdir())) == 6
