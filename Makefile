@@ -24,7 +24,7 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 # The whole suite with numba's bounds checks on: a kernel read past an array's end fails as an
-# IndexError instead of making games depend on stray memory. About 15 minutes on 2 cores, cold.
+# IndexError instead of making games depend on stray memory. About 12 minutes on 2 cores, cold.
 boundscheck: $(STAMP)
 	NUMBA_BOUNDSCHECK=1 $(BIN)/python -m pytest
 
