@@ -544,6 +544,7 @@ def study_run(
         progress.update(cell_task, completed=n_cells)
     titles = write_study_report(out)
     typer.echo(f"{out}: {n_cells} cells; report {out / 'report.pdf'} ({len(titles)} pages)")
+    _echo_cut_off_warnings(out)
 
 
 @study_app.command("report")
@@ -555,6 +556,14 @@ def study_report(
 
     titles = write_study_report(study_dir)
     typer.echo(f"Report written to {study_dir / 'report.pdf'} ({len(titles)} pages)")
+    _echo_cut_off_warnings(study_dir)
+
+
+def _echo_cut_off_warnings(study_dir: Path) -> None:
+    from analyses.study import cut_off_warnings, load_study_dir
+
+    for warning in cut_off_warnings(load_study_dir(study_dir)):
+        typer.echo(warning, err=True)
 
 
 def main() -> None:

@@ -9,7 +9,10 @@ import polars as pl
 
 from analyses import AnalysisError
 
-GAME_COLUMNS = ("game_index", "winner", "turns", "truncated")
+GAME_COLUMNS = ("game_index", "winner", "turns", "ended_by")
+# The ``ended_by`` label of a game the simulation's turn cap stopped: it has no result, so every
+# analysis of who wins leaves it out (docs/architecture.md).
+CUT_OFF = "cap"
 SEAT_COLUMNS = ("strategy", "won")
 
 
@@ -41,6 +44,10 @@ class Run:
     def scan(self) -> pl.LazyFrame:
         """All games, one row each, lazily."""
         return pl.scan_parquet(list(self.parts))
+
+    def scan_results(self) -> pl.LazyFrame:
+        """The games with a result: all but those the simulation's cap cut off."""
+        return self.scan().filter(pl.col("ended_by").cast(pl.String) != CUT_OFF)
 
     def describe(self) -> str:
         """The spec in one line, e.g. for a PDF subject or a console header."""
@@ -92,9 +99,10 @@ def load_run(run_dir: str | Path) -> Run:
 
 
 def seats_long(run: Run) -> pl.LazyFrame:
-    """One row per (game, seat): game_index, seat, strategy, won, turns, truncated, then the
-    other per-seat columns without their ``s<k>_`` prefix. Strings come out as pl.String."""
-    games = run.scan()
+    """One row per (game, seat) of the games with a result: game_index, seat, strategy, won,
+    turns, ended_by, then the other per-seat columns without their ``s<k>_`` prefix. Strings come
+    out as pl.String."""
+    games = run.scan_results()
     others = [name for name in run.seat_fields if name not in SEAT_COLUMNS]
 
     def one_seat(k: int) -> pl.LazyFrame:
@@ -104,7 +112,7 @@ def seats_long(run: Run) -> pl.LazyFrame:
             pl.col(f"s{k}_strategy").alias("strategy"),
             pl.col(f"s{k}_won").alias("won"),
             "turns",
-            "truncated",
+            "ended_by",
             *(pl.col(f"s{k}_{name}").alias(name) for name in others),
         )
 

@@ -12,12 +12,13 @@ from analyses.stats import with_win_rate
 class ImpactGroup:
     """One run.json impact entry. ``table`` is [value, seat_rows, wins, win_rate, ci_low, ci_high,
     diff] per category value; ``diff`` is win_rate minus ``overall_win_rate``, the win rate of
-    all seat-rows."""
+    all seat-rows. ``observational`` says why the comparison is not an experiment, if it is not."""
 
     title: str
     columns: list[str]
     overall_win_rate: float
     table: pl.DataFrame
+    observational: str = ""
 
 
 def _distinct_values(long: pl.LazyFrame, columns: list[str]) -> pl.LazyFrame:
@@ -57,5 +58,13 @@ def impact(run: Run) -> list[ImpactGroup]:
         table = with_win_rate(counts, trials="seat_rows").with_columns(
             diff=pl.col("win_rate") - overall
         )
-        groups.append(ImpactGroup(entry["title"], list(entry["columns"]), overall, table))
+        groups.append(
+            ImpactGroup(
+                entry["title"],
+                list(entry["columns"]),
+                overall,
+                table,
+                entry.get("observational", ""),
+            )
+        )
     return groups

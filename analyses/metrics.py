@@ -8,8 +8,8 @@ from analyses.winrates import by_seat
 
 
 def ludii_metrics(run: Run) -> pl.DataFrame:
-    """[metric, value, doc]: Balance, AdvantageP1, TruncatedShare and DurationTurns, named after
-    the Ludii game-evaluation metrics."""
+    """[metric, value, doc]: Balance, AdvantageP1, Timeouts and DurationTurns, named after the
+    Ludii game-evaluation metrics."""
     seats = by_seat(run)
     length = game_length(run)
     fair = 1 / run.players
@@ -25,11 +25,12 @@ def ludii_metrics(run: Run) -> pl.DataFrame:
             f"Win rate of seat 0, which moves first; a fair share is {fair:.3f}.",
         ),
         (
-            "TruncatedShare",
-            length.truncated_share,
-            "Share of games ended by the turn cap instead of by the rules.",
+            "Timeouts",
+            length.cut_off_share,
+            "Share of games cut off by the simulation's turn cap instead of ended by the rules "
+            "(they have no result).",
         ),
-        ("DurationTurns", length.mean, "Mean number of turns per game."),
+        ("DurationTurns", length.mean, "Mean number of turns per game with a result."),
     ]
     return pl.DataFrame(
         rows, schema={"metric": pl.String, "value": pl.Float64, "doc": pl.String}, orient="row"

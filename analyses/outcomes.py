@@ -1,19 +1,26 @@
-"""How games end: the share of games taking each value of a game's categorical result columns
-(Time Barons' and POWER: The Game's ``end``), with Wilson 95% intervals. Generic over games: it
-reads the game columns run.json declares and keeps those stored as categories."""
+"""How games end: the share of games taking each value of the standard ``ended_by`` column and of
+a game's own categorical result columns (Time Barons' and POWER: The Game's ``end``), with Wilson
+95% intervals. Generic over games: it reads the game columns run.json declares and keeps those
+stored as categories."""
 
 import polars as pl
 
 from analyses.dataset import Run
 from analyses.stats import wilson_interval
 
+ENDED_BY = {
+    "name": "ended_by",
+    "doc": "how the game ended: by the rules, by the rules' time limit, drawn, or cut off by the "
+    "simulation's turn cap (no result)",
+}
+
 
 def category_columns(run: Run) -> list[dict[str, str]]:
-    """The declared game columns ({name, doc}) whose values are labels, not numbers."""
+    """``ended_by`` and the declared game columns ({name, doc}) whose values are labels."""
     schema = run.scan().collect_schema()
     return [
         column
-        for column in run.info["columns"]["game"]
+        for column in [ENDED_BY, *run.info["columns"]["game"]]
         if column["name"] in schema
         and isinstance(schema[column["name"]], pl.Categorical | pl.Enum | pl.String)
     ]

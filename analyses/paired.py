@@ -12,7 +12,7 @@ import polars as pl
 from scipy.stats import norm
 
 from analyses import AnalysisError
-from analyses.dataset import Run
+from analyses.dataset import CUT_OFF, Run
 from analyses.stats import CONFIDENCE, wilson_interval
 
 
@@ -40,8 +40,9 @@ def default_focals(lineup: list[str], players: int) -> list[str]:
     return names if len(names) > 1 else [f"seat:{k}" for k in range(players)]
 
 
-def focal_outcomes(run: Run, focal: str) -> tuple[np.ndarray, np.ndarray]:
-    """(game_index, won) per game in game_index order: did the focal seat or strategy win."""
+def focal_outcomes(run: Run, focal: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(game_index, won, has_result) per game in game_index order: did the focal seat or strategy
+    win, and did the game have a result (it was not cut off by the simulation's cap)."""
     problem = focal_problem(focal, run.players, run.lineup)
     if problem:
         raise AnalysisError(f"{run.path}: {problem}")
@@ -53,14 +54,22 @@ def focal_outcomes(run: Run, focal: str) -> tuple[np.ndarray, np.ndarray]:
             & pl.col(f"s{k}_won")
             for k in range(run.players)
         )
-    games = run.scan().select("game_index", won=won).sort("game_index").collect()
-    return games["game_index"].to_numpy(), games["won"].to_numpy().astype(np.int8)
+    has_result = pl.col("ended_by").cast(pl.String) != CUT_OFF
+    games = (
+        run.scan().select("game_index", won=won, has_result=has_result).sort("game_index").collect()
+    )
+    return (
+        games["game_index"].to_numpy(),
+        games["won"].to_numpy().astype(np.int8),
+        games["has_result"].to_numpy(),
+    )
 
 
 def focal_half_width(run: Run, focal: str) -> float:
-    """Half the width of the Wilson 95% interval of the focal's per-game win rate."""
-    _, won = focal_outcomes(run, focal)
-    low, high = wilson_interval(int(won.sum()), len(won))
+    """Half the width of the Wilson 95% interval of the focal's win rate over games with a
+    result."""
+    _, won, has_result = focal_outcomes(run, focal)
+    low, high = wilson_interval(int(won[has_result].sum()), int(has_result.sum()))
     return (high - low) / 2
 
 
@@ -103,11 +112,20 @@ def check_pairable(run_a: Run, run_b: Run) -> None:
         )
 
 
-def compare_runs(run_a: Run, run_b: Run, focal: str) -> dict:
-    """``paired_difference`` of the focal's per-game wins in two pairable runs."""
+def paired_outcomes(run_a: Run, run_b: Run, focal: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """The focal's per-game wins in two pairable runs, over the games that have a result in both
+    (a game cut off in either run has nothing to compare), and how many games were left out."""
     check_pairable(run_a, run_b)
-    index_a, won_a = focal_outcomes(run_a, focal)
-    index_b, won_b = focal_outcomes(run_b, focal)
+    index_a, won_a, result_a = focal_outcomes(run_a, focal)
+    index_b, won_b, result_b = focal_outcomes(run_b, focal)
     if not np.array_equal(index_a, index_b):
         raise AnalysisError(f"{run_a.path} and {run_b.path} hold different game indices")
-    return {"focal": focal, **paired_difference(won_a, won_b)}
+    both = result_a & result_b
+    return won_a[both], won_b[both], int((~both).sum())
+
+
+def compare_runs(run_a: Run, run_b: Run, focal: str) -> dict:
+    """``paired_difference`` of the focal's per-game wins in two pairable runs; ``cut_off`` games
+    (cut off by the cap in either run) are left out."""
+    won_a, won_b, cut_off = paired_outcomes(run_a, run_b, focal)
+    return {"focal": focal, **paired_difference(won_a, won_b), "cut_off": cut_off}

@@ -41,8 +41,8 @@ def seat_stat_means(run: Run) -> pl.DataFrame:
 def winner_stat_means(run: Run) -> pl.DataFrame:
     """[statistic, winning_seats, other_seats]: each numeric per-seat column's mean over the seats
     that won and over all other seats — how winners win (Power Struggle's Victory Point routes,
-    Power Barons' flushes). A shared win counts for every sharer; truncated games have no winner
-    and count among the others."""
+    Power Barons' flushes). A shared win counts for every sharer; games cut off by the cap are
+    left out, as everywhere."""
     columns = seat_stat_columns(run)
     seats = seats_long(run).with_columns(pl.col("won").cast(pl.Boolean))
     means = (

@@ -9,6 +9,7 @@ import polars as pl
 
 from analyses import AnalysisError
 from analyses.dataset import Run, load_run
+from analyses.length import cut_off_warning, game_length
 from analyses.outcomes import category_columns, category_shares
 from analyses.paired import compare_runs, default_focals
 from analyses.seat_stats import seat_stat_means
@@ -62,14 +63,21 @@ def load_study_dir(path: str | Path) -> StudyDir:
 
 
 def summary_table(study: StudyDir) -> pl.DataFrame:
-    """One row per cell and seat or strategy: [cell, arm, players, <swept keys>, kind, label, name,
-    games, wins, win_rate, ci_low, ci_high, mean_<stat>...]; ``name`` is ``seat:K`` or the
+    """One row per cell and seat or strategy: [cell, arm, players, <swept keys>, cut_off_share,
+    kind, label, name, games, wins, win_rate, ci_low, ci_high, mean_<stat>...] (rates over the
+    cell's games with a result, cut_off_share of its games cut off); ``name`` is ``seat:K`` or the
     strategy name; a strategy row also carries the means of the game's per-seat statistics
     (analyses.seat_stats), e.g. Power Barons' flushes per game."""
     frames = []
     for cell in study.cells:
         swept = {key: value for key, value in cell.values.items() if key != "players"}
-        head = {"cell": cell.id, "arm": cell.arm, "players": cell.run.players, **swept}
+        head = {
+            "cell": cell.id,
+            "arm": cell.arm,
+            "players": cell.run.players,
+            **swept,
+            "cut_off_share": game_length(cell.run).cut_off_share,
+        }
         seats = by_seat(cell.run).select(
             *RATE_COLUMNS,
             kind=pl.lit("seat"),
@@ -101,6 +109,14 @@ def summary_table(study: StudyDir) -> pl.DataFrame:
             )
         )
     return pl.concat(frames, how="diagonal_relaxed")
+
+
+def cut_off_warnings(study: StudyDir) -> list[str]:
+    """``cell: warning`` for each cell with too many games cut off by the cap."""
+    warnings = (
+        (cell.id, cut_off_warning(game_length(cell.run).cut_off_share)) for cell in study.cells
+    )
+    return [f"{cell_id}: {warning}" for cell_id, warning in warnings if warning]
 
 
 def category_table(study: StudyDir) -> pl.DataFrame:

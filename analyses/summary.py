@@ -6,7 +6,8 @@ from typing import Any
 import polars as pl
 
 from analyses.dataset import Run
-from analyses.length import game_length
+from analyses.length import cut_off_warning, game_length
+from analyses.outcomes import category_shares
 from analyses.winrates import by_seat, by_strategy
 
 
@@ -19,9 +20,12 @@ def _records(table: pl.DataFrame) -> list[dict[str, Any]]:
 
 
 def summary(run: Run) -> dict[str, Any]:
-    """JSON-serialisable headline: spec, lineup, games present, truncated share, mean turns, and
-    the by_seat and by_strategy tables as lists of dicts."""
+    """JSON-serialisable headline: spec, lineup, games present, how they ended (shares of each
+    ``ended_by`` value), mean turns of the games with a result, warnings, and the by_seat and
+    by_strategy tables (games with a result only) as lists of dicts."""
     length = game_length(run)
+    endings = category_shares(run, "ended_by")
+    warning = cut_off_warning(length.cut_off_share)
     return {
         "run_dir": str(run.path),
         "description": run.describe(),
@@ -30,8 +34,10 @@ def summary(run: Run) -> dict[str, Any]:
         "powerlab_version": run.info.get("powerlab_version"),
         "finished": run.info.get("finished"),
         "games": length.games,
-        "truncated_share": length.truncated_share,
+        "ended_by": dict(zip(endings["value"], endings["share"], strict=True)),
+        "cut_off_share": length.cut_off_share,
         "mean_turns": length.mean,
+        "warnings": [warning] if warning else [],
         "by_seat": _records(by_seat(run)),
         "by_strategy": _records(by_strategy(run)),
     }
@@ -66,10 +72,15 @@ def summary_text(run: Run) -> str:
     head = summary(run)
     planned = head["spec"].get("games")
     status = "finished" if head["finished"] else "unfinished"
+    endings = ", ".join(f"{label} {_percent(share)}" for label, share in head["ended_by"].items())
+    mean = "n/a" if head["mean_turns"] is None else f"{head['mean_turns']:.1f}"
+    cut_off = head["cut_off_share"]
+    cut = _percent(cut_off)
     lines = [
         head["description"],
-        f"{head['games']} of {planned} games ({status}), "
-        f"{_percent(head['truncated_share'])} truncated, mean {head['mean_turns']:.1f} turns",
+        f"{head['games']} of {planned} games ({status}); ended by: {endings}; mean {mean} turns",
+        *head["warnings"],
+        *([f"win rates leave out the {cut} of games cut off by the cap"] if cut_off else []),
         "",
         *_text_table(head["by_seat"], "seat"),
         "",

@@ -11,15 +11,17 @@ from analyses.dataset import Run, seats_long
 from analyses.stats import with_win_rate
 
 
-def _rates(run: Run, key: str) -> pl.DataFrame:
-    """Seat-rows and wins grouped by ``key``, with rates and intervals."""
-    table = (
+def _rates(run: Run, key: str, keys: pl.Series) -> pl.DataFrame:
+    """Seat-rows and wins of each of ``keys`` (in that order), with rates and intervals; a key
+    with no games with a result (all cut off) has 0 games and no rate."""
+    counted = (
         seats_long(run)
         .group_by(key)
         .agg(games=pl.len().cast(pl.Int64), wins=pl.col("won").sum().cast(pl.Int64))
         .collect()
     )
-    return with_win_rate(table)
+    table = keys.to_frame(key).join(counted, on=key, how="left", maintain_order="left")
+    return with_win_rate(table.fill_null(0))
 
 
 def _lineup_order(run: Run) -> pl.Expr:
@@ -30,28 +32,24 @@ def _lineup_order(run: Run) -> pl.Expr:
 
 def by_seat(run: Run) -> pl.DataFrame:
     """[seat, games, wins, win_rate, ci_low, ci_high]; a shared win counts for each winning seat."""
-    return _rates(run, "seat").sort("seat")
+    return _rates(run, "seat", pl.Series(range(run.players), dtype=pl.Int64))
 
 
 def by_strategy(run: Run) -> pl.DataFrame:
     """[strategy, games, wins, win_rate, ci_low, ci_high] in lineup order; ``games`` counts
     seat-rows, so a strategy seated twice in a game plays two games there."""
-    return _rates(run, "strategy").sort(_lineup_order(run))
+    return _rates(run, "strategy", pl.Series(run.strategy_labels, dtype=pl.String))
 
 
 def seat_advantage(run: Run) -> dict[str, Any]:
     """Chi-square goodness-of-fit of wins per seat against equal shares.
 
-    Counts only games with a single winner and no truncation, so every counted game adds exactly
-    one win. Returns statistic, p_value, dof, games, wins (per seat) and expected (per seat);
-    statistic and p_value are NaN when no game had a winner.
+    Counts only games with a single winner (not cut off, not drawn or shared), so every counted
+    game adds exactly one win. Returns statistic, p_value, dof, games, wins (per seat) and expected
+    (per seat); statistic and p_value are NaN when no game had a winner.
     """
     counts = (
-        run.scan()
-        .filter(~pl.col("truncated") & (pl.col("winner") >= 0))
-        .group_by("winner")
-        .agg(pl.len())
-        .collect()
+        run.scan_results().filter(pl.col("winner") >= 0).group_by("winner").agg(pl.len()).collect()
     )
     wins = [0] * run.players
     for seat, count in counts.iter_rows():
@@ -95,7 +93,9 @@ def matchup_matrix(run: Run) -> pl.DataFrame:
     ]
     # A lineup of a single label has no pairs, and polars cannot select nothing into one row.
     totals = (
-        run.scan().select(*seated, *won).select(sums).collect().row(0, named=True) if sums else {}
+        run.scan_results().select(*seated, *won).select(sums).collect().row(0, named=True)
+        if sums
+        else {}
     )
     table = pl.DataFrame(
         {
@@ -123,7 +123,8 @@ def convergence(run: Run, checkpoints: int = 20) -> pl.DataFrame:
 
     Returns [strategy, games_played, games, wins, win_rate, ci_low, ci_high, half_width] at about
     ``checkpoints`` log-spaced numbers of games: ``games_played`` counts games of the run with
-    game_index below the checkpoint, ``games`` the strategy's seat-rows among them.
+    game_index below the checkpoint, ``games`` the strategy's seat-rows among those with a
+    result.
     """
     last_index = run.scan().select(pl.col("game_index").max()).collect().item()
     ends = np.geomspace(min(10, last_index + 1), last_index + 1, checkpoints)

@@ -25,7 +25,7 @@ PAGE_SIZE = (11.69, 8.27)  # A4 landscape, inches
 TITLE_SIZE = 16
 CAPTION_SIZE = 10.5
 RATE_COLOR = "#4C72B0"
-TRUNCATED_COLOR = "#DD8452"
+CUT_OFF_COLOR = "#DD8452"
 SIGNIFICANCE = 0.05
 
 
@@ -55,8 +55,8 @@ def wrap_label(label: str, width: int = 24) -> str:
     return "\n".join(lines) or label
 
 
-def _percent(value: float) -> str:
-    return "n/a" if math.isnan(value) else f"{100 * value:.1f}%"
+def _percent(value: float | None) -> str:
+    return "n/a" if value is None or math.isnan(value) else f"{100 * value:.1f}%"
 
 
 def _rate_bars(
@@ -136,7 +136,13 @@ def impact_figure(group: ImpactGroup) -> Figure:
         f"Impact of {group.title}",
         f"Each bar is the win rate of seats that had this {group.title} (in any of: {columns}), "
         "strongest first, with its 95% confidence interval. The dashed line is the win rate of "
-        "all seats together; values whose whiskers stay clear of it change a seat's chances.",
+        "all seats together; values whose whiskers stay clear of it change a seat's chances."
+        + (
+            f" OBSERVATIONAL, NOT AN EXPERIMENT: {group.observational} A difference here may be "
+            "the cause, the effect or neither."
+            if group.observational
+            else " Chance alone sets the value, so a difference is its effect."
+        ),
     )
     table = group.table.sort("win_rate", descending=True, nulls_last=True)
     ax = _plot_axes(fig)
@@ -181,7 +187,7 @@ def card_impact_figures(impact: CardImpactTable) -> list[Figure]:
         iwd = part["iwd"].to_numpy()
         low = part["iwd_ci_low"].to_numpy()
         high = part["iwd_ci_high"].to_numpy()
-        colors = [RATE_COLOR if value >= 0 else TRUNCATED_COLOR for value in iwd]
+        colors = [RATE_COLOR if value >= 0 else CUT_OFF_COLOR for value in iwd]
         ax.barh(rows, iwd, color=colors, height=0.6)
         ax.errorbar(iwd, rows, xerr=[iwd - low, high - iwd], fmt="none", ecolor="black", capsize=2)
         for row, record in zip(rows, part.iter_rows(named=True), strict=True):
@@ -264,24 +270,29 @@ def category_figure(shares: pl.DataFrame, doc: str) -> Figure:
 
 
 def game_length_figure(length: GameLength) -> Figure:
-    """Histogram of turns per game, truncated games stacked in their own colour."""
+    """Histogram of turns per game, games cut off by the cap stacked in their own colour."""
     fig = page(
         "Game length",
-        "How many games lasted each number of turns. Orange games were stopped by the turn cap "
-        f"({_percent(length.truncated_share)} of all games) rather than finished by the rules; "
-        "the solid line is the mean, the dashed line the median, and the dotted lines enclose "
-        "the middle 80% of games.",
+        "How many games lasted each number of turns. Orange games were cut off by the "
+        f"simulation's turn cap ({_percent(length.cut_off_share)} of all games) rather than "
+        "ended by the rules. Over the games with a result, the solid line is the mean, the "
+        "dashed line the median, and the dotted lines enclose the middle 80% of games.",
     )
     turns = length.counts["turns"].to_numpy()
-    truncated = length.counts["truncated"].to_numpy()
-    finished = length.counts["games"].to_numpy() - truncated
+    cut_off = length.counts["cut_off"].to_numpy()
+    finished = length.counts["games"].to_numpy() - cut_off
     ax = _plot_axes(fig)
-    ax.bar(turns, finished, width=1.0, color=RATE_COLOR, label="finished by the rules")
-    ax.bar(turns, truncated, width=1.0, bottom=finished, color=TRUNCATED_COLOR, label="truncated")
-    ax.axvline(length.mean, color="black", label=f"mean {length.mean:.1f}")
-    ax.axvline(length.median, color="black", linestyle="--", label=f"median {length.median:g}")
-    ax.axvline(length.p10, color="black", linestyle=":", label=f"10th percentile {length.p10:g}")
-    ax.axvline(length.p90, color="black", linestyle=":", label=f"90th percentile {length.p90:g}")
+    ax.bar(turns, finished, width=1.0, color=RATE_COLOR, label="ended by the rules")
+    ax.bar(turns, cut_off, width=1.0, bottom=finished, color=CUT_OFF_COLOR, label="cut off")
+    if length.mean is not None:  # some game has a result
+        ax.axvline(length.mean, color="black", label=f"mean {length.mean:.1f}")
+        ax.axvline(length.median, color="black", linestyle="--", label=f"median {length.median:g}")
+        ax.axvline(
+            length.p10, color="black", linestyle=":", label=f"10th percentile {length.p10:g}"
+        )
+        ax.axvline(
+            length.p90, color="black", linestyle=":", label=f"90th percentile {length.p90:g}"
+        )
     ax.set_xlabel("turns played")
     ax.set_ylabel("games")
     _legend_outside(ax)

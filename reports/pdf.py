@@ -15,18 +15,17 @@ from matplotlib.figure import Figure
 from analyses.card_impact import card_impact
 from analyses.dataset import Run, load_run
 from analyses.impact import impact
-from analyses.length import game_length
+from analyses.length import cut_off_warning, game_length
 from analyses.metrics import ludii_metrics
 from analyses.outcomes import category_columns, category_shares
 from analyses.seat_stats import seat_stat_means, winner_stat_means
-from analyses.winrates import by_seat, by_strategy, convergence, matchup_matrix, seat_advantage
+from analyses.winrates import by_seat, by_strategy, convergence, seat_advantage
 from reports.figures import (
     card_impact_figures,
     category_figure,
     convergence_figure,
     game_length_figure,
     impact_figure,
-    matchup_figure,
     page,
     seat_advantage_figure,
     seat_stats_figure,
@@ -82,12 +81,20 @@ def title_page(run: Run) -> Figure:
     ]
     rules = [f"{name} = {_value(value)}" for name, value in spec.get("rules", {}).items()]
     timings = run.info.get("timings") or {}
-    games_present = game_length(run).games
+    length = game_length(run)
+    endings = category_shares(run, "ended_by")
+    warning = cut_off_warning(length.cut_off_share)
     provenance = [
         f"powerlab version: {run.info.get('powerlab_version')}",
         f"created: {run.info.get('created')}",
         f"finished: {run.info.get('finished') or 'not finished'}",
-        f"games in the data: {games_present:,}",
+        f"games in the data: {length.games:,}",
+        "ended by: "
+        + ", ".join(
+            f"{value} {100 * share:.1f}%"
+            for value, share in zip(endings["value"], endings["share"], strict=True)
+        ),
+        *([warning.upper()] if warning else []),
         f"run time (s): {timings.get('seconds')}",
         f"games per second: {timings.get('games_per_s')}",
         f"threads: {timings.get('threads')}",
@@ -109,13 +116,12 @@ def run_pages(run: Run) -> list[Figure]:
             "Balance metrics",
             "Headline numbers named after the Ludii game-evaluation metrics; the doc column says "
             "what each measures. Balance near 1 and AdvantageP1 near the fair share mean the seats "
-            "are even; a high TruncatedShare means many games never reached an end.",
+            "are even; a high Timeouts share means many games never reached an end.",
         ),
         strategy_winrate_figure(by_strategy(run), run.players),
     ]
-    matchups = matchup_matrix(run)
-    if not matchups.is_empty():  # a lineup of one label has no pairs to compare
-        pages.append(matchup_figure(matchups, run.players))
+    # No matchup page: in one run every strategy of the lineup sits at every table, so "A's win
+    # rate when B plays" is A's win rate again. Studies whose cells vary the field have one.
     pages.append(game_length_figure(game_length(run)))
     for column in category_columns(run):
         pages.append(category_figure(category_shares(run, column["name"]), column["doc"]))

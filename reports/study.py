@@ -14,6 +14,7 @@ from analyses.ratings import bradley_terry, pooled_matchups
 from analyses.study import (
     StudyDir,
     category_table,
+    cut_off_warnings,
     load_study_dir,
     paired_table,
     rating_pools,
@@ -43,7 +44,23 @@ def title_page(study: StudyDir) -> Figure:
         "Every cell uses the same seed, so game i of any two cells starts from the same deal: "
         "differences between cells are paired, which removes most of the luck they share.",
     )
-    fig.text(0.04, 0.86, study.info["source"], fontsize=7, family="monospace", va="top")
+    question = study.info.get("question")
+    assumptions = study.info.get("assumptions", [])
+    top = 0.86
+    if question or assumptions:
+        lines = [
+            *([f"Question: {question}"] if question else []),
+            "Assumptions:" if assumptions else "",
+        ]
+        lines += [f"- {text}" for text in assumptions]
+        block = "\n".join(wrap_label(line, 150) for line in lines if line)
+        fig.text(0.04, top, block, fontsize=8, va="top")
+        top -= 0.02 * (block.count("\n") + 2)
+    fig.text(0.04, top, study.info["source"], fontsize=7, family="monospace", va="top")
+    warnings = cut_off_warnings(study)
+    if warnings:
+        fig.text(0.04, 0.1, "\n".join(wrap_label(w, 140) for w in warnings[:5]), fontsize=7,
+                 color="firebrick", va="bottom")  # fmt: skip
     cells = [f"{cell.id}: {cell.run.describe()}" for cell in study.cells]
     fig.text(0.55, 0.86, "\n".join(wrap_label(c, 70) for c in cells), fontsize=7, va="top")
     return fig

@@ -13,12 +13,19 @@ from pathlib import Path
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
+# Modules of plain Python that compiled code never reads: editing them keeps the compiled kernels.
+# Any other file of simcore/ or strategies/ (a new one too) keys the cache.
+_NOT_COMPILED = {"__init__.py", "registry.py", "runner.py", "storage.py", "study.py", "cluster.py"}
+
+
 def _kernel_sources_digest() -> str:
     """A digest of every kernel and strategy source file."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
     for folder in ("simcore", "strategies"):
         for path in sorted((root / folder).glob("*.py")):
+            if folder == "simcore" and path.name in _NOT_COMPILED:
+                continue
             digest.update(path.name.encode() + path.read_bytes())
     return digest.hexdigest()[:16]
 

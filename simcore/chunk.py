@@ -11,8 +11,18 @@ from numba import njit
 # Standard game columns.
 WINNER = 0
 TURNS = 1
-TRUNCATED = 2
+ENDED_BY = 2
 N_STANDARD_GAME_COLUMNS = 3
+
+# How a game ended (the ``ended_by`` column): by the rules' end condition with a winner or shared
+# winners; by a time limit the rules define (POWER: The Game's round limit standing for its two
+# hours), which names a winner; by the rules with nobody winning; or by the simulation's cap on
+# turns, which the rules do not have. A capped game has no result: win rates leave it out.
+ENDED_RULES = 0
+ENDED_TIME_LIMIT = 1
+ENDED_DRAW = 2
+ENDED_CAP = 3
+ENDINGS = ("rules", "time limit", "draw", "cap")
 
 # Standard seat columns.
 LINEUP_SLOT = 0

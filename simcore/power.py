@@ -9,9 +9,11 @@ from numba import njit, prange
 
 from simcore import chunk
 from simcore.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
+    ENDED_RULES,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
-    TRUNCATED,
     TURNS,
     WINNER,
     WON,
@@ -227,6 +229,25 @@ def draw_card(st, rng):
 
 
 @njit(cache=True, _nrt=False)
+def determinize(st, seat, rng):
+    """Redraw what ``seat`` cannot see: the other seats' face-down cards and the deck form one pool
+    of unseen cards, dealt again at random into the same face-down slots, the rest left in the
+    deck. Everything else (its own cards, face-up cards, coins, the Safe) is public or its own.
+
+    This is uniform over the deals that match the cards ``seat`` sees now; it forgets what it
+    saw earlier (cards it put back in an exchange), which a strategy may not read from ``st``.
+    """
+    for other in range(MAX_PLAYERS):
+        for slot in range(2):
+            if other != seat and is_down(st, other, slot):
+                st[DECK + card(st, other, slot)] += 1
+    for other in range(MAX_PLAYERS):
+        for slot in range(2):
+            if other != seat and is_down(st, other, slot):
+                st[HAND + 2 * other + slot] = draw_card(st, rng)
+
+
+@njit(cache=True, _nrt=False)
 def take_from_safe(seat, amount, st, trace):
     """Take ``amount`` from the Safe, or what is left in it."""
     amount = min(amount, st[SAFE])
@@ -342,7 +363,7 @@ def exchange(seat, st, sids, rng, trace):
         drawn0 = st[OPTIONS + n_keep]
     if n_drawn > 1:
         drawn1 = st[OPTIONS + n_keep + 1]
-    strategy.choose_exchange(sids[seat], st, n_keep + n_drawn, n_keep, rng)
+    strategy.choose_exchange(sids[seat], seat, st, n_keep + n_drawn, n_keep, rng)
     slot = 0
     for i in range(n_keep + n_drawn):
         if st[KEEP + i] == 1:
@@ -513,7 +534,7 @@ def play_indexed(
     winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = turns
-    game_out[g, TRUNCATED] = truncated
+    game_out[g, ENDED_BY] = ENDED_CAP if truncated else ENDED_RULES
     for seat in range(players):
         seat_out[g, seat, WON] = seat == winner
         for k in range(N_SEAT_STATS):

@@ -15,9 +15,11 @@ from numba import njit, prange
 
 from simcore import chunk
 from simcore.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
+    ENDED_RULES,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
-    TRUNCATED,
     TURNS,
     WINNER,
     WON,
@@ -922,7 +924,7 @@ def play_indexed(
     winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = turns
-    game_out[g, TRUNCATED] = truncated
+    game_out[g, ENDED_BY] = ENDED_CAP if truncated else ENDED_RULES
     for k in range(N_GAME_STATS):
         game_out[g, N_STANDARD_GAME_COLUMNS + k] = st[RESHUFFLES + k]
     for seat in range(players):

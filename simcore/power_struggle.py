@@ -18,9 +18,11 @@ from numba import njit, prange
 from simcore import chunk
 from simcore import power_struggle_state as ps
 from simcore.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
+    ENDED_RULES,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
-    TRUNCATED,
     TURNS,
     WINNER,
     WON,
@@ -196,7 +198,15 @@ GAME = Game(
     default_strategy="builder",
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
-    impact=(ImpactGroup("Rounds as Head of Communications", ("comm_share",)),),
+    impact=(
+        ImpactGroup(
+            "Rounds as Head of Communications",
+            ("comm_share",),
+            observational="who heads Communications is chosen at the meetings, and a longer "
+            "game gives every seat more rounds there, so the groups differ in more than the "
+            "post.",
+        ),
+    ),
     module=__name__,
     doc="managers, departments, bribes and shares: the first to declare 4 Victory Points ends it",
     rulebook="power-struggle.md",
@@ -1423,7 +1433,8 @@ def play_indexed(
     winner, winners, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = turns
-    game_out[g, TRUNCATED] = truncated
+    # A shared win is an ending by the rules too: every sharer's seat is marked won.
+    game_out[g, ENDED_BY] = ENDED_CAP if truncated else ENDED_RULES
     for k in range(N_GAME_STATS):
         game_out[g, N_STANDARD_GAME_COLUMNS + k] = st[GAME_STATS + k]
     for seat in range(players):

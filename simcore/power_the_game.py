@@ -20,9 +20,12 @@ from numba import njit, prange
 
 from simcore import chunk
 from simcore.chunk import (
+    ENDED_BY,
+    ENDED_DRAW,
+    ENDED_RULES,
+    ENDED_TIME_LIMIT,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
-    TRUNCATED,
     TURNS,
     WINNER,
     WON,
@@ -1232,8 +1235,11 @@ def play_indexed(
     winner, rounds, reason = play_game(players, st, rules, board, dist, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = rounds
-    # The round cap is the rulebook's time limit, which decides a winner: never truncated.
-    game_out[g, TRUNCATED] = 0
+    # The round cap is the rulebook's time limit, which decides a winner (or a tie).
+    if reason == END_ROUND_CAP:
+        game_out[g, ENDED_BY] = ENDED_TIME_LIMIT
+    else:
+        game_out[g, ENDED_BY] = ENDED_DRAW if winner < 0 else ENDED_RULES
     game_out[g, END_COLUMN] = reason
     game_out[g, FIRST_OFFICIAL_COLUMN] = st[FIRST_OFFICIAL]
     for seat in range(players):

@@ -141,10 +141,15 @@ class Column:
 
 @dataclass(frozen=True)
 class ImpactGroup:
-    """Per-seat categorical columns whose values an impact analysis compares (e.g. dealt cards)."""
+    """Per-seat categorical columns whose values an impact analysis compares (e.g. dealt cards).
+
+    ``observational`` is empty when chance alone sets the value (a dealt card), else it says why
+    the comparison is not an experiment: a value a strategy chooses or that goes with the length
+    of the game. Reports print it on the page."""
 
     title: str
     columns: tuple[str, ...]
+    observational: str = ""
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import numpy as np
 import pyarrow as pa
 
 from simcore import registry, storage
-from simcore.chunk import LINEUP_SLOT, TRUNCATED, TURNS, WINNER, WON
+from simcore.chunk import ENDED_BY, ENDINGS, LINEUP_SLOT, TURNS, WINNER, WON
 
 DEFAULT_CHUNK_SIZE = 100_000
 MAX_SEED = 2**63 - 1
@@ -168,26 +168,29 @@ def to_table(game: registry.Game, lineup, first_index, game_out, seat_out) -> pa
         "game_index": pa.array(np.arange(first_index, first_index + n_games, dtype=np.int64)),
         "winner": pa.array(game_out[:, WINNER].astype(np.int8)),
         "turns": pa.array(game_out[:, TURNS].astype(np.int32)),
-        "truncated": pa.array(game_out[:, TRUNCATED].astype(bool)),
+        "ended_by": _labelled(game_out[:, ENDED_BY], ENDINGS),
     }
-    labels = pa.array(lineup, type=pa.string())
     for seat in range(players):
-        slots = pa.array(seat_out[:, seat, LINEUP_SLOT].astype(np.int32))
-        columns[f"s{seat}_strategy"] = pa.DictionaryArray.from_arrays(slots, labels)
+        columns[f"s{seat}_strategy"] = _labelled(seat_out[:, seat, LINEUP_SLOT], lineup)
         columns[f"s{seat}_won"] = pa.array(seat_out[:, seat, WON].astype(bool))
         for k, column in enumerate(game.seat_columns, start=WON + 1):
             columns[f"s{seat}_{column.name}"] = _column_array(column, seat_out[:, seat, k])
-    for k, column in enumerate(game.game_columns, start=TRUNCATED + 1):
+    for k, column in enumerate(game.game_columns, start=ENDED_BY + 1):
         columns[column.name] = _column_array(column, game_out[:, k])
     return pa.table(columns)
 
 
 def _column_array(column: registry.Column, values: np.ndarray) -> pa.Array:
     if column.labels:
-        return pa.DictionaryArray.from_arrays(
-            pa.array(values.astype(np.int32)), pa.array(list(column.labels), type=pa.string())
-        )
+        return _labelled(values, column.labels)
     return pa.array(values.astype(column.dtype))
+
+
+def _labelled(codes: np.ndarray, labels) -> pa.DictionaryArray:
+    """Integer codes as a dictionary column of their labels."""
+    return pa.DictionaryArray.from_arrays(
+        pa.array(codes.astype(np.int32)), pa.array(list(labels), type=pa.string())
+    )
 
 
 def run_info(spec: RunSpec) -> dict:
@@ -204,7 +207,10 @@ def run_info(spec: RunSpec) -> dict:
             "game": [{"name": c.name, "doc": c.doc} for c in game.game_columns],
             "seat": [{"name": c.name, "doc": c.doc} for c in game.seat_columns],
         },
-        "impact": [{"title": g.title, "columns": list(g.columns)} for g in game.impact],
+        "impact": [
+            {"title": g.title, "columns": list(g.columns), "observational": g.observational}
+            for g in game.impact
+        ],
         "card_impact": [
             {
                 "title": c.title,

@@ -21,8 +21,8 @@ from simcore import registry, runner, storage
 from simcore.registry import SpecError
 
 TOP_KEYS = (
-    "title", "game", "players", "games", "seed", "rotate_seats", "rules", "strategies", "arms",
-    "sweep", "stop",
+    "title", "question", "assumptions", "game", "players", "games", "seed", "rotate_seats",
+    "rules", "strategies", "arms", "sweep", "stop",
 )  # fmt: skip
 ARM_KEYS = ("name", "strategies", "rules")
 STOP_KEYS = ("until_ci", "max_games", "focal", "sprt")
@@ -63,6 +63,10 @@ class Stop:
 class Study:
     path: Path
     title: str
+    # What the study asks and what its answer rests on (opponents, invented components, caps),
+    # in the designer's words: the report opens with them.
+    question: str
+    assumptions: tuple[str, ...]
     game: str
     players: tuple[int, ...]
     games: int
@@ -122,6 +126,13 @@ def _strategy_texts(path: Path, table: dict, where: str, default) -> tuple[str, 
         return default
     if not texts or not all(isinstance(text, str) for text in texts):
         raise _error(path, where + "strategies", "expected a non-empty list of strategy specs")
+    return tuple(texts)
+
+
+def _texts(path: Path, table: dict, key: str) -> tuple[str, ...]:
+    texts = _get(path, table, key, "", (list,), "a list of texts", [])
+    if not all(isinstance(text, str) for text in texts):
+        raise _error(path, key, "expected a list of texts")
     return tuple(texts)
 
 
@@ -222,6 +233,8 @@ def load_study(path: str | Path) -> Study:
     return Study(
         path=path,
         title=_get(path, data, "title", "", (str,), "a text", path.stem),
+        question=_get(path, data, "question", "", (str,), "a text", ""),
+        assumptions=_texts(path, data, "assumptions"),
         game=game_id,
         players=players,
         games=games,
@@ -390,10 +403,9 @@ def sprt_verdict(out_a: Path, out_b: Path, focal: str, sprt: Sprt) -> tuple[floa
     """(LLR, verdict) of the paired focal wins of two runs: verdict is 'a beats b by the margin',
     'no such margin' or 'undecided'."""
     from analyses.dataset import load_run
-    from analyses.paired import focal_outcomes
+    from analyses.paired import paired_outcomes
 
-    _, won_a = focal_outcomes(load_run(out_a), focal)
-    _, won_b = focal_outcomes(load_run(out_b), focal)
+    won_a, won_b, _ = paired_outcomes(load_run(out_a), load_run(out_b), focal)
     llr = sprt_llr(won_a.astype(int) - won_b.astype(int), sprt.margin)
     lower, upper = sprt_bounds(sprt.alpha, sprt.beta)
     if llr >= upper:
@@ -451,6 +463,8 @@ def run_study(
     out.mkdir(parents=True, exist_ok=True)
     info = {
         "title": study.title,
+        "question": study.question,
+        "assumptions": list(study.assumptions),
         "file": str(study.path),
         "source": study.path.read_text(),
         "games_per_cell": step,

@@ -17,9 +17,12 @@ from numba import njit, prange
 
 from simcore import chunk
 from simcore.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
+    ENDED_DRAW,
+    ENDED_RULES,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
-    TRUNCATED,
     TURNS,
     WINNER,
     WON,
@@ -1366,7 +1369,7 @@ def play_indexed(
     winner, turns, truncated, reason = play_game(st, cards, rules, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = turns
-    game_out[g, TRUNCATED] = truncated
+    game_out[g, ENDED_BY] = ENDED_CAP if truncated else (ENDED_DRAW if winner < 0 else ENDED_RULES)
     game_out[g, FIRST_PLAYER_COLUMN] = st[FIRST]
     game_out[g, END_COLUMN] = reason
     for seat in range(2):

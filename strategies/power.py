@@ -258,8 +258,9 @@ def choose_card_to_lose(sid, me, st, rng):
 
 
 @njit(cache=True, _nrt=False)
-def choose_exchange(sid, st, n_options, n_keep, rng):
-    """Set st[KEEP + i] to 1 for the ``n_keep`` of the ``n_options`` st[OPTIONS + i] it keeps."""
+def choose_exchange(sid, me, st, n_options, n_keep, rng):
+    """Set st[KEEP + i] to 1 for the ``n_keep`` of the ``n_options`` st[OPTIONS + i] ``me``
+    keeps."""
     for i in range(4):
         st[KEEP + i] = 0
     if sid == RANDOM:

@@ -2,7 +2,7 @@
 
 The outcomes are drawn with numpy from a fixed seed, with deliberate effects (strategy strength,
 a first-seat advantage, a strong starting card) so that the analyses have something to find, and
-with the edge cases they must survive: truncated games (winner -1, nobody won), shared wins
+with the edge cases they must survive: cut_off games (winner -1, nobody won), shared wins
 (winner -1, several seats won) and a strategy that never wins.
 """
 
@@ -35,7 +35,7 @@ def make_fake_run(
     rotate: bool = True,
     seed: int = 0,
     lineup: list[str] | None = None,
-    truncated_share: float = 0.05,
+    cut_off_share: float = 0.05,
     shared_share: float = 0.02,
 ) -> Path:
     """Write run.json and two part files under ``tmp_path / "run"``; return that directory."""
@@ -61,23 +61,23 @@ def make_fake_run(
     winner = (rng.random((games, 1)) > cumulative).sum(axis=1).clip(0, players - 1)
 
     kind = rng.random(games)
-    truncated = kind < truncated_share
-    shared = ~truncated & (kind < truncated_share + shared_share)
+    cut_off = kind < cut_off_share
+    shared = ~cut_off & (kind < cut_off_share + shared_share)
     won = seats[None, :] == winner[:, None]
-    won[truncated] = False
+    won[cut_off] = False
     # A shared win: the drawn winner and the next seat both win, and no single winner is recorded;
     # a hopeless next seat never shares, so that a hopeless strategy keeps zero wins.
     partner = (winner + 1) % players
     shared &= weight[game_index, partner] > 0
     won[shared, partner[shared]] = True
-    winner = np.where(truncated | shared, -1, winner).astype(np.int8)
-    turns = np.where(truncated, TURN_CAP, rng.integers(5, TURN_CAP, size=games)).astype(np.int32)
+    winner = np.where(cut_off | shared, -1, winner).astype(np.int8)
+    turns = np.where(cut_off, TURN_CAP, rng.integers(5, TURN_CAP, size=games)).astype(np.int32)
 
     columns: dict[str, pa.Array] = {
         "game_index": pa.array(game_index, pa.int64()),
         "winner": pa.array(winner, pa.int8()),
         "turns": pa.array(turns, pa.int32()),
-        "truncated": pa.array(truncated, pa.bool_()),
+        "ended_by": pa.array(np.where(cut_off, "cap", "rules").tolist()).dictionary_encode(),
     }
     coins = rng.integers(0, 12, size=(games, players)).astype(np.int32)
     for k in range(players):
@@ -87,7 +87,7 @@ def make_fake_run(
         columns[f"s{k}_start_card0"] = pa.array([CARDS[c] for c in card0[:, k]]).dictionary_encode()
         columns[f"s{k}_start_card1"] = pa.array([CARDS[c] for c in card1[:, k]]).dictionary_encode()
     columns["challenges"] = pa.array(rng.integers(0, 9, size=games).astype(np.int32), pa.int32())
-    ending = np.where(truncated, "turn cap", np.where(rng.random(games) < 0.7, "wipe-out", "race"))
+    ending = np.where(cut_off, "turn cap", np.where(rng.random(games) < 0.7, "wipe-out", "race"))
     columns["end"] = pa.array(ending.tolist()).dictionary_encode()
     table = pa.table(columns)
 

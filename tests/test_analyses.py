@@ -38,7 +38,7 @@ RUNS = {
     },
     "3p duplicate label": {"players": 3, "games": 900, "lineup": ["counter", "counter", "random"]},
     "2p": {"players": 2, "games": 600, "seed": 5},
-    "2p all truncated": {"players": 2, "games": 100, "truncated_share": 1.0},
+    "2p all cut off": {"players": 2, "games": 100, "cut_off_share": 1.0},
 }
 
 
@@ -54,8 +54,14 @@ def raw_games(run: Run) -> list[dict]:
     return sorted(records, key=lambda game: game["game_index"])
 
 
+def has_result(game: dict) -> bool:
+    """The game was not cut off by the simulation's cap: it counts for win rates."""
+    return game["ended_by"] != "cap"
+
+
 def seat_rows(run: Run) -> list[dict]:
-    """(game, seat) rows built by hand: strategy, won, and the other per-seat values."""
+    """(game, seat) rows of the games with a result, built by hand: strategy, won, and the other
+    per-seat values."""
     return [
         {
             "game_index": game["game_index"],
@@ -63,12 +69,13 @@ def seat_rows(run: Run) -> list[dict]:
             "strategy": game[f"s{k}_strategy"],
             "won": bool(game[f"s{k}_won"]),
             "turns": game["turns"],
-            "truncated": bool(game["truncated"]),
+            "ended_by": game["ended_by"],
             "coins": game[f"s{k}_coins"],
             "start_card0": game[f"s{k}_start_card0"],
             "start_card1": game[f"s{k}_start_card1"],
         }
         for game in raw_games(run)
+        if has_result(game)
         for k in range(run.players)
     ]
 
@@ -79,9 +86,13 @@ def scipy_wilson(wins: int, trials: int) -> tuple[float, float]:
 
 
 def assert_rates(table: pl.DataFrame, key: str, expected: dict, trials: str = "games") -> None:
-    """``table`` has exactly the (trials, wins) per key of ``expected``, with scipy's intervals."""
-    assert sorted(table[key].to_list()) == sorted(expected)
+    """``table`` has exactly the (trials, wins) per key of ``expected``, with scipy's intervals;
+    a key without trials (all its games cut off) has no rate."""
+    assert sorted(table.filter(pl.col(trials) > 0)[key].to_list()) == sorted(expected)
     for row in table.iter_rows(named=True):
+        if row[trials] == 0:
+            assert row["wins"] == 0 and math.isnan(row["win_rate"]) and math.isnan(row["ci_low"])
+            continue
         n, wins = expected[row[key]]
         assert (row[trials], row["wins"]) == (n, wins)
         assert row["win_rate"] == pytest.approx(wins / n)
@@ -147,10 +158,10 @@ def test_load_run_rejects_parts_of_another_run(tmp_path: Path) -> None:
         load_run(run_dir)
 
 
-def test_seats_long_has_one_row_per_game_and_seat(run: Run) -> None:
+def test_seats_long_has_one_row_per_game_with_a_result_and_seat(run: Run) -> None:
     long = seats_long(run).sort("game_index", "seat").collect()
     expected = seat_rows(run)
-    assert long.columns == list(expected[0])
+    assert long.columns[:6] == ["game_index", "seat", "strategy", "won", "turns", "ended_by"]
     assert long.rows(named=True) == expected
 
 
@@ -176,14 +187,17 @@ def test_by_strategy_counts_seat_rows(run: Run) -> None:
     assert_rates(table, "strategy", expected)
     # A label seated twice per game plays twice as many seat-rows as there are games.
     seats_per_game = Counter(run.lineup)
-    games = run.spec["games"]
-    assert {label: n for label, (n, _) in expected.items()} == {
+    games = sum(has_result(game) for game in raw_games(run))
+    assert dict(zip(table["strategy"], table["games"], strict=True)) == {
         label: count * games for label, count in seats_per_game.items()
     }
 
 
 def test_hopeless_strategy_has_zero_wins_and_a_proper_interval(run: Run) -> None:
     row = by_strategy(run).filter(pl.col("strategy") == "random").row(0, named=True)
+    if row["games"] == 0:  # every game was cut off: no rate at all rather than a fake 0%
+        assert math.isnan(row["win_rate"]) and math.isnan(row["ci_low"])
+        return
     assert row["wins"] == 0 and row["win_rate"] == 0.0 and row["ci_low"] == 0.0
     assert 0 < row["ci_high"] < 0.1
 
@@ -192,7 +206,7 @@ def test_seat_advantage_is_scipys_chisquare_on_single_winners(run: Run) -> None:
     result = seat_advantage(run)
     counts = [0] * run.players
     for game in raw_games(run):
-        if not game["truncated"] and game["winner"] >= 0:
+        if has_result(game) and game["winner"] >= 0:
             counts[game["winner"]] += 1
     assert result["wins"] == counts
     assert result["games"] == sum(counts)
@@ -215,7 +229,7 @@ def test_matchup_matrix_counts_games_together(run: Run) -> None:
             if a == b:
                 continue
             together = won = 0
-            for game in raw_games(run):
+            for game in filter(has_result, raw_games(run)):
                 seated = [game[f"s{k}_strategy"] for k in range(run.players)]
                 if a in seated and b in seated:
                     together += 1
@@ -251,30 +265,38 @@ def test_matchup_matrix_of_a_single_label_is_empty(tmp_path: Path) -> None:
 
 def test_game_length_statistics(run: Run) -> None:
     turns = np.array([game["turns"] for game in raw_games(run)])
-    truncated = [game["turns"] for game in raw_games(run) if game["truncated"]]
+    finished = np.array([game["turns"] for game in raw_games(run) if has_result(game)])
+    cut_off = [game["turns"] for game in raw_games(run) if not has_result(game)]
     length = game_length(run)
     assert length.games == len(turns)
-    assert length.mean == pytest.approx(turns.mean())
-    assert length.median == pytest.approx(np.median(turns))
-    assert length.p10 == pytest.approx(np.percentile(turns, 10))
-    assert length.p90 == pytest.approx(np.percentile(turns, 90))
-    assert length.truncated_share == pytest.approx(len(truncated) / len(turns))
-    counts, truncated_counts = Counter(turns.tolist()), Counter(truncated)
+    if len(finished):  # the statistics describe the games with a result
+        assert length.mean == pytest.approx(finished.mean())
+        assert length.median == pytest.approx(np.median(finished))
+        assert length.p10 == pytest.approx(np.percentile(finished, 10))
+        assert length.p90 == pytest.approx(np.percentile(finished, 90))
+    else:
+        assert (length.mean, length.median, length.p10, length.p90) == (None, None, None, None)
+    assert length.cut_off_share == pytest.approx(len(cut_off) / len(turns))
+    counts, cut_off_counts = Counter(turns.tolist()), Counter(cut_off)
     assert length.counts.rows() == [
-        (value, counts[value], truncated_counts[value]) for value in sorted(counts)
+        (value, counts[value], cut_off_counts[value]) for value in sorted(counts)
     ]
 
 
 def test_ludii_metrics(run: Run) -> None:
     rates = {seat: wins / n for seat, (n, wins) in tally(seat_rows(run), "seat").items()}
-    turns = [game["turns"] for game in raw_games(run)]
-    truncated = [game["truncated"] for game in raw_games(run)]
+    turns = [game["turns"] for game in raw_games(run) if has_result(game)]
+    cut_off = [not has_result(game) for game in raw_games(run)]
     metrics = dict(ludii_metrics(run).select("metric", "value").iter_rows())
+    if not turns:  # nothing has a result: nothing to measure but the timeouts
+        assert metrics["Timeouts"] == 1.0
+        assert all(metrics[k] is None or math.isnan(metrics[k]) for k in metrics if k != "Timeouts")
+        return
     assert metrics == pytest.approx(
         {
             "Balance": 1 - (max(rates.values()) - min(rates.values())),
             "AdvantageP1": rates[0],
-            "TruncatedShare": sum(truncated) / len(truncated),
+            "Timeouts": sum(cut_off) / len(cut_off),
             "DurationTurns": sum(turns) / len(turns),
         }
     )
@@ -283,6 +305,9 @@ def test_ludii_metrics(run: Run) -> None:
 
 def test_impact_counts_seats_holding_each_value_once(run: Run) -> None:
     rows = seat_rows(run)
+    if not rows:  # every game cut off: nothing to compare
+        assert all(group.table.is_empty() for group in impact(run))
+        return
     overall = sum(row["won"] for row in rows) / len(rows)
     expected: dict = {}
     for row in rows:
@@ -309,6 +334,9 @@ def test_impact_without_groups_is_empty(tmp_path: Path) -> None:
 
 def test_convergence_recounts_each_checkpoint(run: Run) -> None:
     curves = convergence(run)
+    if not seat_rows(run):  # every game cut off: no rate to follow
+        assert curves.is_empty()
+        return
     checkpoints = sorted(set(curves["games_played"]))
     games = run.spec["games"]
     assert len(checkpoints) <= 20 and checkpoints[-1] == games
@@ -328,9 +356,13 @@ def test_summary_is_json_and_matches_the_tables(run: Run) -> None:
     head = json.loads(json.dumps(summary(run), allow_nan=False))
     assert head["spec"] == run.spec and head["lineup"] == run.lineup
     assert head["games"] == run.spec["games"]
-    assert head["truncated_share"] == pytest.approx(game_length(run).truncated_share)
-    assert head["by_seat"] == by_seat(run).to_dicts()
-    assert head["by_strategy"] == by_strategy(run).to_dicts()
+    assert head["cut_off_share"] == pytest.approx(game_length(run).cut_off_share)
+    endings = Counter(game["ended_by"] for game in raw_games(run))
+    assert head["ended_by"] == pytest.approx({k: n / head["games"] for k, n in endings.items()})
+    assert bool(head["warnings"]) == (head["cut_off_share"] > 0.01)
+    # JSON has no NaN: a rate without games is null.
+    assert head["by_seat"] == by_seat(run).fill_nan(None).to_dicts()
+    assert head["by_strategy"] == by_strategy(run).fill_nan(None).to_dicts()
     text = summary_text(run)
     assert text.splitlines()[0] == run.describe()
     for row in head["by_strategy"]:
@@ -348,6 +380,7 @@ def test_seat_stat_means_match_a_direct_average(tmp_path):
     assert columns, "the fake run declares a numeric per-seat column"
     means = seat_stat_means(run)
     frame = pd.concat([pd.read_parquet(p) for p in sorted((tmp_path).rglob("part-*.parquet"))])
+    frame = frame[frame["ended_by"].astype(str) != "cap"]  # what cut-off games did is left out
     for column in columns:
         for row in means.iter_rows(named=True):
             values = [
@@ -364,6 +397,7 @@ def test_winner_stat_means_match_a_direct_average(tmp_path):
     run = load_run(make_fake_run(tmp_path, players=4, games=2000))
     means = winner_stat_means(run)
     frame = pd.concat([pd.read_parquet(p) for p in sorted(tmp_path.rglob("part-*.parquet"))])
+    frame = frame[frame["ended_by"].astype(str) != "cap"]
     seats = pd.concat(
         frame[[f"s{k}_won", *(f"s{k}_{c}" for c in seat_stat_columns(run))]].set_axis(
             ["won", *seat_stat_columns(run)], axis=1
@@ -383,13 +417,15 @@ def test_category_shares_count_each_ending_with_wilson_intervals(tmp_path):
     from analyses.stats import wilson_interval
 
     run = load_run(make_fake_run(tmp_path, players=3, games=3000))
-    assert [c["name"] for c in category_columns(run)] == ["end"]  # numeric columns left out
+    # The standard ending first, then the game's own labelled columns; numeric ones left out.
+    assert [c["name"] for c in category_columns(run)] == ["ended_by", "end"]
     shares = category_shares(run, "end")
     frame = pd.concat([pd.read_parquet(p) for p in sorted(tmp_path.rglob("part-*.parquet"))])
     expected = frame["end"].astype(str).value_counts()
     assert dict(zip(shares["value"], shares["games"], strict=True)) == expected.to_dict()
     assert shares["games"].to_list() == sorted(expected, reverse=True)
     assert shares["share"].sum() == pytest.approx(1.0)
-    assert shares.filter(pl.col("value") == "turn cap")["games"][0] == frame["truncated"].sum()
+    cut_off = (frame["ended_by"].astype(str) == "cap").sum()
+    assert shares.filter(pl.col("value") == "turn cap")["games"][0] == cut_off
     for row in shares.iter_rows(named=True):
         assert (row["ci_low"], row["ci_high"]) == wilson_interval(row["games"], 3000)

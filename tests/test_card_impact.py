@@ -47,7 +47,7 @@ def make_card_run(tmp_path: Path, games: int = 3000, seed: int = 1) -> Path:
         "game_index": np.arange(games, dtype=np.int64),
         "winner": winner.astype(np.int8),
         "turns": np.full(games, 20, dtype=np.int32),
-        "truncated": np.zeros(games, dtype=bool),
+        "ended_by": pa.array(np.where(winner < 0, "draw", "rules")).dictionary_encode(),
     }
     lineup = ["a", "b"]
     for seat in range(2):

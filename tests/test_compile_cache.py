@@ -57,3 +57,12 @@ def test_pruning_keeps_everything_written_this_week(tmp_path):
         (tmp_path / f"numba-{k}").mkdir()
     simcore.prune_stale_caches(tmp_path, tmp_path / "numba-0", keep=1, min_age_days=7)
     assert len(list(tmp_path.iterdir())) == 6
+
+
+def test_only_plain_python_modules_are_left_out_of_the_cache_key():
+    # Editing the runner or the study parser must not recompile the kernels, but a module that
+    # compiled code comes from must key the cache: none of those left out holds numba code.
+    folder = Path(simcore.__file__).resolve().parent
+    for name in simcore._NOT_COMPILED:
+        source = (folder / name).read_text()
+        assert "@njit" not in source and "@overload" not in source, name

@@ -22,10 +22,11 @@ import pytest
 from simcore import power_barons as kernel
 from simcore import registry
 from simcore.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
     LINEUP_SLOT,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
-    TRUNCATED,
     TURNS,
     WINNER,
     WON,
@@ -162,7 +163,7 @@ def test_result_invariants(results):
     players = config.players
     winner = game_out[:, WINNER]
     turns = game_out[:, TURNS]
-    truncated = game_out[:, TRUNCATED].astype(bool)
+    truncated = game_out[:, ENDED_BY] == ENDED_CAP
     won = seat_out[:, :, WON].astype(bool)
 
     def column(name: str) -> np.ndarray:
@@ -219,7 +220,7 @@ def test_result_invariants(results):
 
 def test_variants_are_exercised(results):
     config, rules, _, _, _, game_out, seat_out = results
-    truncated = game_out[:, TRUNCATED].astype(bool)
+    truncated = game_out[:, ENDED_BY] == ENDED_CAP
     if rules["max_turns"] == 20:
         assert truncated.any() and (~truncated).any()
     else:
@@ -358,7 +359,8 @@ def test_traces_replay_and_agree_with_the_chunk_results(results):
         longest = max(longest, len(trace))
         state = replay(trace, players, rules)
         winner, turns, truncated = state.end
-        assert (winner, turns, truncated) == tuple(game_out[g, [WINNER, TURNS, TRUNCATED]])
+        ended = game_out[g, WINNER], game_out[g, TURNS], game_out[g, ENDED_BY] == ENDED_CAP
+        assert (winner, turns, truncated) == ended
         wins = trace[trace[:, 0] == EV_WIN][:, 1].tolist()
         assert wins == ([] if truncated else [winner])
         if not truncated:

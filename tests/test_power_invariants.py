@@ -21,7 +21,15 @@ import pytest
 
 from simcore import power as kernel
 from simcore import registry
-from simcore.chunk import LINEUP_SLOT, N_STANDARD_SEAT_COLUMNS, TRUNCATED, TURNS, WINNER, WON
+from simcore.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
+    LINEUP_SLOT,
+    N_STANDARD_SEAT_COLUMNS,
+    TURNS,
+    WINNER,
+    WON,
+)
 from simcore.power_state import (
     ACTION_CLAIM,
     AID,
@@ -130,7 +138,7 @@ def test_result_invariants(results):
     n = config.games
     winner = game_out[:, WINNER]
     turns = game_out[:, TURNS]
-    truncated = game_out[:, TRUNCATED].astype(bool)
+    truncated = game_out[:, ENDED_BY] == ENDED_CAP
     lost = seat_out[:, :, col(kernel.INFLUENCE_LOST)]
     eliminated = seat_out[:, :, col(kernel.ELIMINATED_TURN)]
     coins = seat_out[:, :, col(kernel.COINS_AT_END)]
@@ -189,7 +197,7 @@ def test_result_invariants(results):
 
 def test_truncation_and_variants_are_exercised(results):
     config, rules, _, _, _, game_out, seat_out = results
-    truncated = game_out[:, TRUNCATED].astype(bool)
+    truncated = game_out[:, ENDED_BY] == ENDED_CAP
     if rules["max_turns"] == 12:
         assert truncated.any() and (~truncated).any()
     if config.lineup == ("random",) and config.players == 4 and not config.rules:
@@ -369,7 +377,12 @@ def test_traces_replay_with_conserved_dollars_and_cards(results):
         # One snapshot round per turn, and the trace agrees with the chunk kernel's results.
         winner, turns, truncated = replay.end
         assert replay.snapshots == turns
-        assert (winner, turns, truncated) == tuple(game_out[index, [WINNER, TURNS, TRUNCATED]])
+        ended = (
+            game_out[index, WINNER],
+            game_out[index, TURNS],
+            game_out[index, ENDED_BY] == ENDED_CAP,
+        )
+        assert (winner, turns, truncated) == ended
         seats = seat_out[index]
         assert replay.lost == seats[:, col(kernel.INFLUENCE_LOST)].tolist()
         assert replay.eliminated == seats[:, col(kernel.ELIMINATED_TURN)].tolist()

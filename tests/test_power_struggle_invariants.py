@@ -26,10 +26,11 @@ from simcore import power_struggle as kernel
 from simcore import power_struggle_state as ps
 from simcore import registry
 from simcore.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
     LINEUP_SLOT,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
-    TRUNCATED,
     TURNS,
     WINNER,
     WON,
@@ -166,7 +167,7 @@ def played(request, tmp_path_factory):
 def test_results_are_consistent(played):
     config, rules, _, _, _, game_out, seat_out = played
     players = config.players
-    truncated = game_out[:, TRUNCATED] == 1
+    truncated = game_out[:, ENDED_BY] == ENDED_CAP
     winner = game_out[:, WINNER]
     won = seat_out[:, :, WON]
     winners = game_out[:, game_col("winners")]
@@ -330,7 +331,7 @@ def test_traces_replay(played):
         assert (end[1], end[2], end[3]) == (
             game_out[index, WINNER],
             game_out[index, TURNS],
-            game_out[index, TRUNCATED],
+            game_out[index, ENDED_BY] == ENDED_CAP,
         )
         assert end[4] == game_out[index, game_col("rounds")]
         assert end[5] == sum(int(seat_out[index, s, WON]) << s for s in range(players))

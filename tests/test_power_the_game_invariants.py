@@ -23,10 +23,12 @@ import pytest
 from simcore import power_the_game as kernel
 from simcore import registry
 from simcore.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
+    ENDED_TIME_LIMIT,
     LINEUP_SLOT,
     N_STANDARD_GAME_COLUMNS,
     N_STANDARD_SEAT_COLUMNS,
-    TRUNCATED,
     TURNS,
     WINNER,
     WON,
@@ -94,7 +96,10 @@ def test_results_agree_with_the_end_of_each_game(players, names, rules):
     game_out, seat_out = play(players, names, rules, 3000)
     max_rounds = GAME.rules_with_defaults(rules)["max_rounds"]
     col = SEAT_COLUMN
-    assert (game_out[:, TRUNCATED] == 0).all()
+    # The round limit is the rulebook's time limit, never the simulation's cap.
+    assert (game_out[:, ENDED_BY] != ENDED_CAP).all()
+    time_limit = game_out[:, ENDED_BY] == ENDED_TIME_LIMIT
+    assert np.array_equal(time_limit, game_out[:, END] == END_ROUND_CAP)
     assert ((game_out[:, TURNS] >= 1) & (game_out[:, TURNS] <= max_rounds)).all()
     for g in range(len(game_out)):
         winner, rounds, end = game_out[g, WINNER], game_out[g, TURNS], game_out[g, END]

@@ -26,7 +26,7 @@ def pdf_pages(pdf: bytes) -> int:
     [
         {"players": 4, "games": 800},
         {"players": 6, "games": 600, "rotate": False},
-        {"players": 2, "games": 200, "truncated_share": 1.0},
+        {"players": 2, "games": 200, "cut_off_share": 1.0},
     ],
 )
 def test_write_report_has_one_page_per_title(tmp_path: Path, options: dict) -> None:
@@ -37,7 +37,7 @@ def test_write_report_has_one_page_per_title(tmp_path: Path, options: dict) -> N
     assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
     assert pdf_pages(pdf) == len(titles)
     assert titles[0] == "powerlab report: fake"
-    for expected in ["Win rate by seat", "Seat advantage test", "Matchups", "Convergence"]:
+    for expected in ["Win rate by seat", "Seat advantage test", "Convergence"]:
         assert expected in titles
     assert "Impact of starting character" in titles
     assert b"/Title (powerlab report: fake)" in pdf

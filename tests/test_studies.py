@@ -87,7 +87,16 @@ def test_common_random_numbers_reduce_variance(tmp_path):
     a = load_run(_power_run(tmp_path / "a", 3000, ["overthrow_cost=7"]))
     b = load_run(_power_run(tmp_path / "b", 3000, ["overthrow_cost=8"]))
     result = compare_runs(a, b, "bluffer")
-    assert result["games"] == 3000
+    # The pairs are the games with a result in both runs: a game cut off in either compares
+    # nothing.
+    assert result["games"] + result["cut_off"] == 3000
+    assert result["games"] == sum(
+        1
+        for x, y in zip(
+            games_table(a.path)["ended_by"], games_table(b.path)["ended_by"], strict=True
+        )
+        if "cap" not in (str(x), str(y))
+    )
     assert result["variance_reduction"] > 1.5
 
 

@@ -27,7 +27,16 @@ import pytest
 
 from simcore import registry, runner, storage
 from simcore import time_barons as kernel
-from simcore.chunk import LINEUP_SLOT, N_STANDARD_SEAT_COLUMNS, TRUNCATED, TURNS, WINNER, WON
+from simcore.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
+    ENDED_DRAW,
+    LINEUP_SLOT,
+    N_STANDARD_SEAT_COLUMNS,
+    TURNS,
+    WINNER,
+    WON,
+)
 from simcore.time_barons_state import (
     C_LEVEL,
     C_TYPE,
@@ -128,7 +137,10 @@ def popcount(masks: np.ndarray) -> np.ndarray:
 
 def test_results_are_consistent(played):
     config, rules, _, _, _, game_out, seat_out = played
-    winner, turns, truncated = game_out[:, WINNER], game_out[:, TURNS], game_out[:, TRUNCATED]
+    winner, turns = game_out[:, WINNER], game_out[:, TURNS]
+    truncated = (game_out[:, ENDED_BY] == ENDED_CAP).astype(np.int64)
+    # A draw is an ending by the rules without a winner.
+    assert np.array_equal(game_out[:, ENDED_BY] == ENDED_DRAW, (winner == -1) & (truncated == 0))
     end = game_out[:, END]
     followers = seat_out[:, :, col(ST_FOLLOWERS)]
     level = seat_out[:, :, col(ST_LEVEL)]
@@ -312,7 +324,7 @@ def test_traces_replay_and_match_the_chunk_kernel(played):
         assert list(end[1:5]) == [
             game_out[game_index, WINNER],
             game_out[game_index, TURNS],
-            game_out[game_index, TRUNCATED],
+            game_out[game_index, ENDED_BY] == ENDED_CAP,
             game_out[game_index, END],
         ]
         assert first == game_out[game_index, FIRST_PLAYER] and len(turns) == end[2]

@@ -1,0 +1,21 @@
+"""How the information-leak check (tests/leak_check.py) reaches POWER's decisions."""
+
+from simcore.power import determinize
+from tests.leak_check import Glue
+
+
+def redraw(args: dict, seat: int, rng) -> None:
+    determinize(args["st"], seat, rng)
+
+
+GLUE = Glue(
+    strategies="strategies.power",
+    decisions={
+        "choose_action": "me",
+        "wants_to_challenge": "me",
+        "choose_block": "me",
+        "choose_card_to_lose": "me",
+        "choose_exchange": "me",
+    },
+    redraw=redraw,
+)

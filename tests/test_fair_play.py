@@ -1,0 +1,155 @@
+"""Strategies play fair, in every game (docs/architecture.md, "Strategies play fair"):
+
+- a strategy decides only on what its seat may know: at every decision of many games, redrawing
+  what the seat cannot see leaves its decision, its random draws and its writes unchanged
+  (tests/leak_check.py, run in a child process with the JIT off);
+- it ends games as a real player would: every strategy alone at the table and every pair of
+  strategies, at every player count, ends at least 99.9% of games by the rules (or by a time limit
+  the rules define) rather than at the simulation's cap, and every strategy wins some games by the
+  rules' own end condition;
+- it beats ``random`` by a wide margin: alone against a table of ``random`` players, its win rate's
+  95% interval lies above 1.5 times the fair share.
+
+Relabelling tests (a board listed in another order, colours rotated, cards renumbered) are
+game-specific and live in each game's test file, using tests/fair_play.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from simcore import registry
+from tests.fair_play import (
+    ending_shares,
+    mirrors_and_pairings,
+    play,
+    player_counts,
+    strategy_wins,
+    wilson_low,
+)
+from tests.leak_check import Glue, LeakCheck, glue_of
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES_PER_LINEUP = 4000
+MAX_CUT_OFF_SHARE = 0.001
+BEAT_RANDOM_GAMES = 4000
+BEAT_RANDOM_FACTOR = 1.5
+LEAK_GAMES = 40
+
+
+def _game_counts():
+    return [
+        (game_id, players)
+        for game_id in registry.game_ids()
+        for players in player_counts(registry.make(game_id))
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "players"), _game_counts())
+def test_every_mirror_and_pairing_ends_by_the_rules(game_id, players):
+    game = registry.make(game_id)
+    too_many = []
+    rules_wins = {s.name: 0 for s in game.strategies}
+    for lineup in mirrors_and_pairings(game, players):
+        games = play(game_id, players, lineup, GAMES_PER_LINEUP)
+        shares = ending_shares(games)
+        if shares.get("cap", 0.0) > MAX_CUT_OFF_SHARE:
+            too_many.append(f"{' '.join(lineup)}: {100 * shares['cap']:.2f}% cut off")
+        by_rules = games.filter(games["ended_by"].cast(str) == "rules")
+        for name in set(lineup):
+            rules_wins[name] += strategy_wins(by_rules, players, name)[0]
+    assert not too_many, f"{game_id} at {players} players: " + "; ".join(too_many)
+    never = [name for name, wins in rules_wins.items() if wins == 0]
+    assert not never, f"{game_id} at {players} players: never win by the rules: {never}"
+
+
+def _non_random():
+    return [
+        (game_id, strategy.name, players)
+        for game_id in registry.game_ids()
+        for strategy in registry.make(game_id).strategies
+        if strategy.name != "random"
+        for players in player_counts(registry.make(game_id))
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "name", "players"), _non_random())
+def test_every_strategy_beats_random(game_id, name, players):
+    games = play(game_id, players, [name] + ["random"] * (players - 1), BEAT_RANDOM_GAMES)
+    wins, trials = strategy_wins(games, players, name)
+    fair = 1 / players
+    assert wilson_low(wins, trials) > BEAT_RANDOM_FACTOR * fair, (
+        f"{name} wins {100 * wins / trials:.1f}% of {trials} games against {players - 1} random "
+        f"players; needs above {100 * BEAT_RANDOM_FACTOR * fair:.1f}% (95% interval)"
+    )
+
+
+def _leak_runs():
+    runs = []
+    for game_id in registry.game_ids():
+        game = registry.make(game_id)
+        names = [s.name for s in game.strategies]
+        for players in sorted({game.min_players, game.max_players}):
+            # Every strategy at the table, cycling to fill the seats.
+            lineup = [names[k % len(names)] for k in range(max(players, len(names)))]
+            for start in range(0, len(lineup), players):
+                seats = (lineup[start:] + lineup)[:players]
+                runs.append((game_id, players, tuple(seats)))
+    return runs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "players", "lineup"), _leak_runs())
+def test_strategies_read_only_what_their_seat_may_know(game_id, players, lineup):
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "leak_check.py"), game_id, str(players),
+         str(LEAK_GAMES), *lineup],
+        capture_output=True, text=True, cwd=ROOT, timeout=1200,
+        env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.splitlines()[-1])
+    assert report["games"] == LEAK_GAMES
+    assert report["leaks"] == 0, json.dumps(report["examples"], indent=1)
+    # The check must have had something to check: decisions asked, and hidden things redrawn.
+    assert sum(report["checked"].values()) > 0, report
+    assert sum(report["informative"].values()) > 0, report
+
+
+def test_the_leak_check_catches_a_strategy_that_peeks():
+    """The check itself: a decision reading an opponent's face-down card is caught, one reading
+    only its own cards is not."""
+    import numpy as np
+
+    from simcore import power
+    from simcore.power_state import STATE_SIZE, TRACE_WIDTH, card
+    from simcore.rng import seed_game_stream
+
+    def peek(me, st, rng):
+        return card(st, (me + 1) % 4, 0)
+
+    def own(me, st, rng):
+        return card(st, me, 0) * 10 + card(st, me, 1)
+
+    power_glue = glue_of("power")
+    check = LeakCheck(Glue(power_glue.strategies, {"peek": "me", "own": "me"}, power_glue.redraw))
+    peeking, looking = check.wrap("peek", peek), check.wrap("own", own)
+    rules = power.prepare(power.GAME.rules_with_defaults({}), 4)
+    for game_index in range(30):
+        st = np.zeros(STATE_SIZE, dtype=np.int64)
+        rng = np.zeros(4, dtype=np.uint64)
+        seed_game_stream(np.uint64(3), game_index, rng)
+        power.deal(4, st, rules, rng, np.zeros((0, TRACE_WIDTH), dtype=np.int64))
+        looking(game_index % 4, st, rng)
+        peeking(game_index % 4, st, rng)
+    assert check.checked == {"peek": 30, "own": 30}
+    assert {leak["decision"] for leak in check.leaks} == {"peek"}
+    assert len(check.leaks) > 15  # redrawn, the opponent's card mostly differs
