@@ -1,8 +1,10 @@
 """Run a spec: chunks of games through a game's kernel, streamed to Parquet, resumable.
 
-A run directory holds ``run.json`` and ``games/part-*.parquet``. Rerunning the same spec on it
-computes only the game indices no part covers; a different spec is refused before anything is
-written. Peak memory is one chunk, whatever the number of games.
+A run directory holds ``run.json``, ``manifest.json`` and ``games/part-*.parquet``
+(simcore/storage.py: one writer at a time, every part listed with its checksum). Rerunning the
+same spec on it computes only the game indices no intact part covers; a different spec is
+refused before anything is written. Planning is lazy and peak memory is one chunk, whatever the
+number of games.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from simcore.chunk import LINEUP_SLOT, TRUNCATED, TURNS, WINNER, WON
 from simcore.storage import MAX_GAMES, MAX_SEED
 
 DEFAULT_CHUNK_SIZE = 100_000
-# A chunk is held in memory whole (kernel arrays, then its Arrow table): under 2 KB a game for
-# the widest game, so about 2 GB at this cap.
+# A chunk is held in memory whole: its kernel arrays (at most 1 KB a game, Power Struggle at 5
+# players), their column copies and the Arrow table (0.2 KB), so 1-2 GB at this cap.
 MAX_CHUNK_SIZE = 1_000_000
 IDENTITY_KEYS = ("game", "players", "strategies", "rules", "seed", "rotate_seats", "data_files")
 
