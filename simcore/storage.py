@@ -365,11 +365,16 @@ def repair(out: Path, info: dict, notify: Callable[[str], None]) -> list[Part]:
         notify(f"{path}: {problem}; removed, its games are computed again")
     for part in check.missing:
         notify(f"{part.path(out)}: listed in the manifest but missing; computed again")
-    for path in check.temporary:
+    # A writer's own temporary files only: a report being written beside them is a reader's.
+    leftovers = [
+        *check.temporary,
+        *Path(out).glob(".run.json.*.tmp"),
+        *Path(out).glob(".manifest.json.*.tmp"),
+    ]
+    for path in leftovers:
         path.unlink(missing_ok=True)
-    if check.temporary:
-        notify(f"{games_dir(out)}: removed {len(check.temporary)} temporary file(s) of an "
-               "interrupted writer")  # fmt: skip
+    if leftovers:
+        notify(f"{out}: removed {len(leftovers)} temporary file(s) of an interrupted writer")
     if check.problems or check.missing or not (Path(out) / MANIFEST).exists():
         write_manifest(out, check.parts)
     return check.parts

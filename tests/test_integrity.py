@@ -176,11 +176,13 @@ def test_an_interrupted_writer_is_cleaned_up_by_the_next(runs, tmp_path):
     shutil.copyfile(listed[2].path(out), orphan)
     listed[2].path(out).unlink()
     storage.write_manifest(out, listed[:2])  # killed before listing part 2
+    (out / ".manifest.json.4242-0badcafe.tmp").write_text("{")  # killed rewriting the manifest
     code, stdout, err = in_process(*args)
     assert code == 0, err
     assert "2000 computed now" in stdout
     assert f"{listed[1].name}: listed in the manifest but missing" in err
-    assert "removed 1 temporary file" in err and not orphan.exists()
+    assert "removed 2 temporary file" in err and not orphan.exists()
+    assert not list(out.glob(".*.tmp"))
     assert table(out).equals(table(runs / "good"))
 
 
