@@ -49,3 +49,11 @@ def one_error_line(stderr: str) -> str:
     assert len(lines) == 1 and lines[0].startswith("powerlab: error:"), stderr
     assert "Traceback" not in stderr
     return lines[0]
+
+
+def part_files(out: Path) -> list[tuple[int, int, Path]]:
+    """(first index, count, path) of every verified part of a run directory, in index order."""
+    from simcore import storage
+
+    parts = storage.parts(out, storage.read_run_json(out))
+    return [(part.first, part.count, part.path(out)) for part in parts]

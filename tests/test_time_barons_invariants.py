@@ -24,8 +24,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from clitools import part_files
 
-from simcore import registry, runner, storage
+from simcore import registry, runner
 from simcore import time_barons as kernel
 from simcore.chunk import LINEUP_SLOT, N_STANDARD_SEAT_COLUMNS, TRUNCATED, TURNS, WINNER, WON
 from simcore.time_barons_state import (
@@ -347,7 +348,7 @@ def spec(games: int = GAMES):
 
 
 def table(out: Path) -> pa.Table:
-    parts = [pq.read_table(path) for _, _, path in storage.parts(out)]
+    parts = [pq.read_table(path) for _, _, path in part_files(out)]
     return pa.concat_tables(parts).sort_by("game_index")
 
 
