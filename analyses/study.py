@@ -14,6 +14,8 @@ from analyses.outcomes import category_columns, category_shares
 from analyses.paired import compare_runs, default_focals
 from analyses.seat_stats import seat_stat_means
 from analyses.winrates import by_seat, by_strategy
+from simcore import storage
+from simcore.registry import SpecError
 
 RATE_COLUMNS = ("games", "wins", "win_rate", "ci_low", "ci_high")
 
@@ -47,19 +49,28 @@ class StudyDir:
 
 
 def load_study_dir(path: str | Path) -> StudyDir:
-    """Open a study directory written by ``powerlab study run``."""
+    """Open a study directory written by ``powerlab study run``: study.json through its
+    validating loader, and each cell's run, read only from the study's own cells/ folder."""
     path = Path(path)
+    if not (path / "study.json").exists():
+        raise AnalysisError(f"{path}: no study.json, not a powerlab study directory")
     try:
-        info = json.loads((path / "study.json").read_text())
-    except FileNotFoundError:
-        raise AnalysisError(f"{path}: no study.json, not a powerlab study directory") from None
-    except (json.JSONDecodeError, OSError) as error:
-        raise AnalysisError(f"{path}/study.json: unreadable ({error})") from None
+        info = storage.read_study_json(path)
+    except SpecError as error:
+        raise AnalysisError(str(error)) from None
     cells = [
-        StudyCell(c["id"], c["arm"], c["values"], load_run(path / "cells" / c["id"]))
+        StudyCell(c["id"], c["arm"], c["values"], load_run(_cell_folder(path, c["id"])))
         for c in info["cells"]
     ]
     return StudyDir(path, info, cells)
+
+
+def _cell_folder(path: Path, cell_id: str) -> Path:
+    """``path/cells/<cell_id>``, refused if it leads out of the study (through a symlink)."""
+    folder = path / "cells" / cell_id
+    if not folder.resolve().is_relative_to((path / "cells").resolve()):
+        raise AnalysisError(f"{folder}: leads out of the study directory {path}; not read")
+    return folder
 
 
 def summary_table(study: StudyDir) -> pl.DataFrame:

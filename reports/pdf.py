@@ -9,6 +9,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+import matplotlib
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
 
@@ -146,6 +147,13 @@ def report_metadata(run: Run) -> dict[str, Any]:
     }
 
 
+def literal_text():
+    """A context in which every plot text is drawn as written: names from designers' files (a
+    card, a lane, an arm, a folder) may hold ``$...$``, which matplotlib would otherwise parse
+    as a formula, and fail on. Figures must be built and saved inside it."""
+    return matplotlib.rc_context({"text.parse_math": False, "text.usetex": False})
+
+
 def save_pdf(figures: Iterable[Figure], path: str | Path, metadata: dict[str, Any]) -> None:
     """Write the figures as PDF pages, atomically: a temporary file in the same folder replaces
     ``path`` only once complete, so a failure leaves any previous PDF untouched."""
@@ -166,6 +174,7 @@ def write_report(run_dir: str | Path, pdf_path: str | Path) -> list[str]:
     Raises ``analyses.AnalysisError`` for an invalid run directory, before touching ``pdf_path``.
     """
     run = load_run(run_dir)
-    figures = [title_page(run), *run_pages(run)]
-    save_pdf(figures, pdf_path, report_metadata(run))
+    with literal_text():
+        figures = [title_page(run), *run_pages(run)]
+        save_pdf(figures, pdf_path, report_metadata(run))
     return [figure.get_suptitle() for figure in figures]

@@ -29,7 +29,7 @@ from reports.figures import (
     table_figure,
     wrap_label,
 )
-from reports.pdf import save_pdf
+from reports.pdf import literal_text, save_pdf
 from simcore import storage
 
 MAX_FOREST_ROWS = 40
@@ -261,11 +261,12 @@ def write_study_report(study_dir: str | Path) -> list[str]:
     study = load_study_dir(study_dir)
     summary = summary_table(study)
     storage.atomic_write_bytes(study.path / "summary.parquet", summary.write_parquet)
-    pages = study_pages(study, summary)
     metadata = {
         "Title": f"powerlab study: {study.info['title']}",
         "Creator": f"powerlab {version('powerlab')}",
         "CreationDate": datetime.now(UTC),
     }
-    save_pdf(pages, study.path / "report.pdf", metadata)
+    with literal_text():
+        pages = study_pages(study, summary)
+        save_pdf(pages, study.path / "report.pdf", metadata)
     return [figure.get_suptitle() for figure in pages]

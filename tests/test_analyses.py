@@ -125,9 +125,10 @@ def test_load_run_reads_the_run_directory(run: Run) -> None:
         (lambda d: d.rename(d.with_name("elsewhere")), "no such run directory"),
         (lambda d: (d / "run.json").unlink(), "no run.json"),
         (lambda d: (d / "run.json").write_text("{not json"), "invalid JSON"),
-        (lambda d: (d / "run.json").write_text('{"spec": {}}'), "missing or invalid entry"),
+        (lambda d: (d / "run.json").write_text('{"spec": {}}'), "older powerlab"),
+        (lambda d: (d / "run.json").write_text('{"format": 2, "spec": {}}'), "spec.game"),
         (lambda d: [p.unlink() for p in (d / "games").iterdir()], "no games yet"),
-        (lambda d: max((d / "games").iterdir()).write_bytes(b"garbage"), "unreadable games"),
+        (lambda d: max((d / "games").iterdir()).write_bytes(b"garbage"), "checksum"),
     ],
 )
 def test_load_run_rejects_invalid_directories(tmp_path: Path, damage, message: str) -> None:
@@ -154,7 +155,7 @@ def test_load_run_rejects_parts_of_another_run(tmp_path: Path) -> None:
     max((other / "games").iterdir()).rename(
         run_dir / "games" / "part-000000000050-000000025.parquet"
     )
-    with pytest.raises(AnalysisError, match="has other columns"):
+    with pytest.raises(AnalysisError, match="part-000000000050-000000025.parquet: not in the"):
         load_run(run_dir)
 
 

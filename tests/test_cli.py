@@ -1,32 +1,11 @@
 """The CLI end to end, as a designer uses it: real subprocesses, real files."""
 
-import hashlib
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
+from clitools import powerlab, tree_digest
 
-ROOT = Path(__file__).resolve().parent.parent
 LINEUP = ["-s", "counter", "-s", "bluffer", "-s", "honest", "-s", "random"]
-
-
-def powerlab(*args, cwd=ROOT):
-    return subprocess.run(
-        [sys.executable, "-m", "cli", *map(str, args)], capture_output=True, text=True, cwd=cwd
-    )
-
-
-def tree_digest(folder: Path) -> dict:
-    """Every file under ``folder`` with its content hash: to prove nothing changed."""
-    if not folder.exists():
-        return {}
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 @pytest.fixture(scope="module")

@@ -1,13 +1,12 @@
 """Studies: file parsing and errors, cell expansion, paired statistics, sequential stopping,
 and a shipped study end to end (tiny game counts)."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
+from clitools import powerlab
 from scipy.stats import norm
 
 from analyses.dataset import load_run
@@ -32,12 +31,6 @@ def write_study(tmp_path: Path, text: str, name: str = "s.toml") -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path
-
-
-def powerlab(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "cli", *map(str, args)], capture_output=True, text=True, cwd=ROOT
-    )
 
 
 def games_table(out: Path) -> pl.DataFrame:
