@@ -53,8 +53,9 @@ def page_file_name(number: int, title: str) -> str:
 
 def save_pngs(figures: list[Figure], titles: list[str], folder: str | Path) -> list[Path]:
     """Each figure as ``folder/NN-<title>.png`` (each file written atomically); returns the
-    paths. The folder must exist."""
+    paths. The folder is created if missing (its parent must exist)."""
     folder = Path(folder)
+    folder.mkdir(exist_ok=True)
     paths = []
     for number, (figure, title) in enumerate(zip(figures, titles, strict=True), start=1):
         path = folder / page_file_name(number, title)

@@ -7,7 +7,7 @@ from typing import Any
 import numpy as np
 import polars as pl
 from matplotlib.axes import Axes
-from matplotlib.ticker import PercentFormatter
+from matplotlib.ticker import NullFormatter, PercentFormatter
 
 from analyses.card_impact import OUTCOMES, CardImpactTable
 from analyses.impact import ImpactGroup
@@ -274,6 +274,8 @@ def convergence_figure(curves: pl.DataFrame, palette: Palette) -> ReportPage:
             **palette.line(name),
         )
     ax.set_xscale("log")
+    ax.xaxis.set_major_formatter(lambda value, _: f"{value:,.0f}")  # plain numbers, not 10^k
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.yaxis.set_major_formatter(PercentFormatter(1.0))
     ax.set_xlabel("games played (log scale)")
     ax.set_ylabel("± margin of the win rate (95%)")

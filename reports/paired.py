@@ -27,47 +27,56 @@ def focal_name(focal: str) -> str:
     return focal.replace("seat:", "seat ")
 
 
+Label = Callable[[dict], str]
+
+
 def forest_pages(
     paired: pl.DataFrame,
-    row_label: Callable[[dict], str],
-    palette: Palette,
+    row_label: Label,
+    panel_label: Label,
+    color_of: Label,
+    describe: Label,
     title: str,
     caption: str,
 ) -> list[ReportPage]:
-    """Paired differences (rows with focal, diff, ci_low, ci_high) as small multiples: one
-    panel per focal (``FOREST_PANELS`` a page), one row per comparison (``row_label`` of a
-    row; ``FOREST_ROWS`` a page), each focal in its colour, the zero line dashed."""
+    """Paired differences (rows with diff, ci_low, ci_high) as small multiples: one panel per
+    ``panel_label`` (``FOREST_PANELS`` a page), one line per ``row_label`` (``FOREST_ROWS`` a
+    page), each difference in ``color_of`` its row, the zero line dashed. ``describe`` names a
+    row in the takeaway."""
     keyed = paired.with_columns(
-        row_key=pl.Series([row_label(row) for row in paired.iter_rows(named=True)], dtype=pl.String)
+        row_key=pl.Series(
+            [row_label(row) for row in paired.iter_rows(named=True)], dtype=pl.String
+        ),
+        panel_key=pl.Series(
+            [panel_label(row) for row in paired.iter_rows(named=True)], dtype=pl.String
+        ),
     )
-    focals = list(dict.fromkeys(paired["focal"]))
+    panels = list(dict.fromkeys(keyed["panel_key"]))
     keys = list(dict.fromkeys(keyed["row_key"]))
-    per_page = math.ceil(len(focals) / math.ceil(len(focals) / FOREST_PANELS))  # balanced
-    focal_chunks = [focals[k : k + per_page] for k in range(0, len(focals), per_page)]
+    per_page = math.ceil(len(panels) / math.ceil(len(panels) / FOREST_PANELS))  # balanced
+    panel_chunks = [panels[k : k + per_page] for k in range(0, len(panels), per_page)]
     key_chunks = [keys[k : k + FOREST_ROWS] for k in range(0, len(keys), FOREST_ROWS)]
     limit = float(np.nanmax(np.abs(paired.select("ci_low", "ci_high").to_numpy()))) * 1.1
     limit = limit if math.isfinite(limit) and limit > 0 else 0.01
     pages = []
-    total = len(focal_chunks) * len(key_chunks)
+    total = len(panel_chunks) * len(key_chunks)
     for key_chunk in key_chunks:
-        for focal_chunk in focal_chunks:
+        for panel_chunk in panel_chunks:
             shown = keyed.filter(
-                pl.col("focal").is_in(focal_chunk) & pl.col("row_key").is_in(key_chunk)
+                pl.col("panel_key").is_in(panel_chunk) & pl.col("row_key").is_in(key_chunk)
             )
             of = f" ({len(pages) + 1} of {total})" if total > 1 else ""
-            page = ReportPage(
-                title + of, takeaways.paired(shown, lambda row: _describe(row, row_label)), caption
-            )
+            page = ReportPage(title + of, takeaways.paired(shown, describe), caption)
             axes = page.panel_grid(
-                len(focal_chunk), len(focal_chunk), left=2.9, right=0.2, bottom=0.5, wspace=0.15
+                len(panel_chunk), len(panel_chunk), left=2.9, right=0.2, bottom=0.5, wspace=0.15
             )
-            for ax, focal in zip(axes, focal_chunk, strict=True):
-                color = focal_color(focal, palette)
-                rows = shown.filter(pl.col("focal") == focal)
-                _forest_panel(ax, rows, key_chunk, color)
+            for ax, panel in zip(axes, panel_chunk, strict=True):
+                rows = shown.filter(pl.col("panel_key") == panel)
+                colors = {color_of(row) for row in rows.iter_rows(named=True)}
+                _forest_panel(ax, rows, key_chunk, color_of)
                 ax.set_title(
-                    literal(focal_name(focal)),
-                    color=color,
+                    literal(panel),
+                    color=colors.pop() if len(colors) == 1 else "black",
                     fontsize=TEXT_SIZE + 1,
                     fontweight="bold",
                 )
@@ -86,21 +95,18 @@ def forest_pages(
     return pages
 
 
-def _describe(row: dict, row_label: Callable[[dict], str]) -> str:
-    return f"{focal_name(row['focal'])} in {row_label(row)}"
-
-
-def _forest_panel(ax, rows: pl.DataFrame, keys: list[str], color: str) -> None:
+def _forest_panel(ax, rows: pl.DataFrame, keys: list[str], color_of: Label) -> None:
     ax.axvline(0, linestyle="--", color="grey", linewidth=1)
     ax.grid(True, axis="y", alpha=0.25)
     for row in rows.iter_rows(named=True):
         y = keys.index(row["row_key"])
+        color = color_of(row)
         ax.plot([row["ci_low"], row["ci_high"]], [y, y], linewidth=2, color=color)
         ax.plot([row["diff"]], [y], "o", markersize=5, color=color)
 
 
 def paired_table_pages(
-    paired: pl.DataFrame, row_label: Callable[[dict], str], title: str, caption: str
+    paired: pl.DataFrame, row_label: Label, describe: Label, title: str, caption: str
 ) -> list[ReportPage]:
     """Every paired difference as a table: the comparison, the focal, games, both rates, the
     difference with its interval and the variance-reduction factor."""
@@ -122,7 +128,7 @@ def paired_table_pages(
     return table_pages(
         table,
         title,
-        takeaways.paired(paired, lambda row: _describe(row, row_label)),
+        takeaways.paired(paired, describe),
         caption,
         size=SMALL_SIZE + 0.5,
         widest=(3.6, 1.4, 1.0, 0.8, 0.8, 1.1, 1.4, 0.9),

@@ -37,7 +37,7 @@ from analyses.winrates import matchup_pivot
 from reports import takeaways
 from reports.colors import Palette, seat_line
 from reports.export import metadata, save_pdf, save_pngs
-from reports.paired import forest_pages, paired_table_pages
+from reports.paired import focal_color, focal_name, forest_pages, paired_table_pages
 from reports.toolkit import (
     GREY,
     SMALL_SIZE,
@@ -505,12 +505,25 @@ def paired_pages(view: View, paired: pl.DataFrame) -> list[ReportPage]:
         "random numbers), with its 95% interval, in percentage points. Rows whose interval "
         "misses the dashed zero line are real differences."
     )
+
+    def describe(row: dict) -> str:
+        return f"{focal_name(row['focal'])} in {comparison(row)}"
+
     title = f"Paired differences: {arms[0]} − {baseline}" if one_arm else "Paired differences"
     return [
-        *forest_pages(paired, comparison, view.palette, title, caption),
+        *forest_pages(
+            paired,
+            row_label=comparison,
+            panel_label=lambda row: focal_name(row["focal"]),
+            color_of=lambda row: focal_color(row["focal"], view.palette),
+            describe=describe,
+            title=title,
+            caption=caption,
+        ),
         *paired_table_pages(
             paired,
             comparison,
+            describe,
             f"{title}, the numbers",
             caption + " A is the arm, B the baseline; the variance reduction is how many times "
             "more games an unpaired comparison would need for the same precision.",

@@ -11,6 +11,7 @@ Figures are built with ``matplotlib.figure.Figure`` rather than pyplot: no GUI b
 selected, and no global figure registry keeps pages alive after they are saved.
 """
 
+import functools
 import math
 import textwrap
 from collections.abc import Sequence
@@ -19,8 +20,8 @@ from typing import Any
 import polars as pl
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
-from matplotlib.font_manager import FontProperties
-from matplotlib.textpath import text_to_path
+from matplotlib.font_manager import FontProperties, findfont, get_font
+from matplotlib.ft2font import LoadFlags
 
 from reports.legibility import A4_INCHES, MAX_LEGEND_ENTRIES
 
@@ -42,11 +43,20 @@ def literal(text: Any) -> str:
     return str(text).replace("$", r"\$")
 
 
+@functools.cache
+def _advance(char: str, bold: bool) -> float:
+    """Advance width of one character of the font matplotlib draws report text with (its
+    default sans-serif), in points at a size of 1 point, unhinted."""
+    font = get_font(findfont(FontProperties(weight="bold" if bold else "normal")))
+    font.set_size(100, 72)
+    glyph = font.load_char(ord(char), flags=LoadFlags.NO_HINTING)
+    return glyph.linearHoriAdvance / 65536 / 100
+
+
 def text_width(text: str, size: float, bold: bool = False) -> float:
-    """Width of one line of ``text`` in points, from the font's own metrics."""
-    prop = FontProperties(size=size, weight="bold" if bold else "normal")
-    width, _, _ = text_to_path.get_text_width_height_descent(text, prop, ismath=False)
-    return width
+    """Width of one line of ``text`` in points from the font's own advances (kerning, which
+    only ever narrows a line of this font slightly, is left out: the width errs wide)."""
+    return size * sum(_advance(char, bold) for char in text)
 
 
 def wrap(text: str, width_inches: float, size: float, bold: bool = False) -> list[str]:
@@ -359,19 +369,20 @@ def _draw_table(
         x_edges.append(x_edges[-1] + w)
     y = top
     line = height_of(1, size)
+    ascent = 0.8 * size / 72
     for r, row in enumerate([head, *rows]):
         lines = max(map(len, row))
         for cell, x in zip(row, x_edges, strict=False):
-            page.text(
-                (x + 0.08) / width,
-                (y - 0.03) / height,
-                literal("\n".join(cell)),
-                va="top",
-                ha="left",
-                fontsize=size,
-                fontweight="bold" if r == 0 else "normal",
-                linespacing=1.15,
-            )
+            for k, text in enumerate(cell):  # line by line, on common baselines
+                page.text(
+                    (x + 0.08) / width,
+                    (y - 0.03 - ascent - k * line) / height,
+                    literal(text),
+                    va="baseline",
+                    ha="left",
+                    fontsize=size,
+                    fontweight="bold" if r == 0 else "normal",
+                )
         y -= line * lines + (0.1 if r == 0 else 0.06)
         page.add_artist(
             _rule(x_edges[0] / width, x_edges[-1] / width, (y + 0.01) / height, r == 0, page)
