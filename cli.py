@@ -314,8 +314,6 @@ def _check_png(folder: Path | None) -> None:
         return
     if folder.exists() and not folder.is_dir():
         raise BadInput(f"--png {folder} is a file, not a folder")
-    if not folder.exists() and not folder.parent.is_dir():
-        raise BadInput(f"--png {folder}: folder {folder.parent} does not exist")
 
 
 def _echo_pngs(folder: Path | None, pages: int) -> None:

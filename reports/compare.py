@@ -7,7 +7,7 @@ import polars as pl
 
 from analyses.dataset import Run
 from reports.colors import Palette
-from reports.export import metadata, save_pdf, save_pngs
+from reports.export import write_pages
 from reports.paired import focal_color, focal_name, forest_pages, paired_table_pages
 from reports.toolkit import ReportPage, table_pages
 
@@ -97,11 +97,6 @@ def write_compare_report(
     png_dir: str | Path | None = None,
 ) -> list[str]:
     """Write the comparison as a PDF and/or PNGs; return the page titles."""
+    subject = f"A: {run_a.describe()} | B: {run_b.describe()}"
     pages = compare_pages(run_a, run_b, paired)
-    titles = [page.title for page in pages]
-    if pdf_path is not None:
-        subject = f"A: {run_a.describe()} | B: {run_b.describe()}"
-        save_pdf(pages, pdf_path, metadata("powerlab compare", subject))
-    if png_dir is not None:
-        save_pngs(pages, titles, png_dir)
-    return titles
+    return write_pages(pages, "powerlab compare", subject, pdf_path, png_dir)

@@ -353,7 +353,9 @@ def winner_stats_figures(means: pl.DataFrame, docs: list[dict[str, str]]) -> lis
         takeaways.winner_stats(means),
         "Each count the game records per seat, averaged over the seats that won a game and over "
         "all other seats (every strategy together; a shared win counts for each sharer). Where "
-        "winners' and others' averages differ most is how games are won at this table.",
+        "winners' and others' averages differ most is how games are won at this table. "
+        "OBSERVATIONAL: a count may be the cause of winning, its effect (a winner's game runs "
+        "differently) or neither.",
         widest=(2.2, 1.3, 1.3, 5.5),
     )
 

@@ -14,6 +14,7 @@ from reports.toolkit import SMALL_SIZE, TEXT_SIZE, ReportPage, label, literal, p
 
 FOREST_PANELS = 4  # focals side by side on one page
 FOREST_ROWS = 24  # comparisons per page
+MIN_ROWS = 8  # a forest of fewer rows keeps their spacing and leaves the rest of the panel empty
 
 
 def focal_color(focal: str, palette: Palette) -> str:
@@ -82,7 +83,9 @@ def forest_pages(
                 )
                 ax.set_xlim(-limit, limit)
                 ax.xaxis.set_major_locator(MaxNLocator(nbins=4, symmetric=True))
-                ax.xaxis.set_major_formatter(lambda value, _: points(value, 0) if value else "0")
+                ax.xaxis.set_major_formatter(
+                    lambda value, _: f"{100 * value:+.3g}" if value else "0"
+                )
                 ax.tick_params(labelsize=TEXT_SIZE)
                 ax.set_xlabel("points (95% CI)", fontsize=TEXT_SIZE)
             axes[0].set_yticks(
@@ -90,7 +93,7 @@ def forest_pages(
             )
             for ax in axes[1:]:
                 ax.tick_params(labelleft=False)
-            axes[0].set_ylim(len(key_chunk) - 0.5, -0.5)
+            axes[0].set_ylim(max(len(key_chunk), MIN_ROWS) - 0.5, -0.5)  # rows evenly spaced
             pages.append(page)
     return pages
 
@@ -125,11 +128,13 @@ def paired_table_pages(
             "variance reduction": [f"{v:.1f}x" for v in paired["variance_reduction"]],
         }
     )
+    if table["comparison"].n_unique() == 1:  # one comparison: the title names it
+        table = table.drop("comparison")
     return table_pages(
         table,
         title,
         takeaways.paired(paired, describe),
         caption,
         size=SMALL_SIZE + 0.5,
-        widest=(3.6, 1.4, 1.0, 0.8, 0.8, 1.1, 1.4, 0.9),
+        widest=(3.6, 1.4, 1.0, 0.8, 0.8, 1.1, 1.4, 0.9)[-table.width :],
     )

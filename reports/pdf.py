@@ -15,7 +15,7 @@ from analyses.outcomes import category_columns, category_shares
 from analyses.seat_stats import seat_stat_means, winner_stat_means
 from analyses.winrates import by_seat, by_strategy, convergence, seat_advantage
 from reports.colors import Palette
-from reports.export import metadata, save_pdf, save_pngs
+from reports.export import write_pages
 from reports.figures import (
     card_impact_figures,
     category_figure,
@@ -136,9 +136,5 @@ def write_report(
     Raises ``analyses.AnalysisError`` for an invalid run directory, before touching ``pdf_path``.
     """
     run = load_run(run_dir)
-    pages = report_pages(run)
-    titles = [page.title for page in pages]
-    save_pdf(pages, pdf_path, metadata(f"powerlab report: {run.spec['game']}", run.describe()))
-    if png_dir is not None:
-        save_pngs(pages, titles, png_dir)
-    return titles
+    title = f"powerlab report: {run.spec['game']}"
+    return write_pages(report_pages(run), title, run.describe(), pdf_path, png_dir)

@@ -36,7 +36,7 @@ from analyses.study import (
 from analyses.winrates import matchup_pivot
 from reports import takeaways
 from reports.colors import Palette, seat_line
-from reports.export import metadata, save_pdf, save_pngs
+from reports.export import write_pages
 from reports.paired import focal_color, focal_name, forest_pages, paired_table_pages
 from reports.toolkit import (
     GREY,
@@ -300,7 +300,7 @@ def response_pages(view: View, axis: str, kind: str) -> list[ReportPage]:
             + (" Panels: " + ", ".join(panels) + "." if panels else "")
             + (" Each strategy keeps its colour on every page." if kind == "strategy" else ""),
         )
-        columns = min(4, len(chunk))
+        columns = math.ceil(len(chunk) / math.ceil(len(chunk) / 4))  # balanced rows
         axes = page.panel_grid(len(chunk), columns, left=0.75, right=1.9, bottom=0.45)
         names = _names(view, shown_rows, kind)
         shown = names if len(names) <= 8 else names[:7]
@@ -507,7 +507,7 @@ def paired_pages(view: View, paired: pl.DataFrame) -> list[ReportPage]:
     )
 
     def describe(row: dict) -> str:
-        return f"{focal_name(row['focal'])} in {comparison(row)}"
+        return f"{focal_name(row['focal'])} ({comparison(row)})"
 
     title = f"Paired differences: {arms[0]} − {baseline}" if one_arm else "Paired differences"
     return [
@@ -836,13 +836,10 @@ def write_study_report(study_dir: str | Path, png_dir: str | Path | None = None)
     study = load_study_dir(study_dir)
     summary = summary_table(study)
     storage.atomic_write_bytes(study.path / "summary.parquet", summary.write_parquet)
-    pages = report_pages(study, summary)
-    titles = [page.title for page in pages]
-    info = metadata(
+    return write_pages(
+        report_pages(study, summary),
         f"powerlab study: {study.info['title']}",
         study.info.get("question") or study.info["title"],
+        study.path / "report.pdf",
+        png_dir,
     )
-    save_pdf(pages, study.path / "report.pdf", info)
-    if png_dir is not None:
-        save_pngs(pages, titles, png_dir)
-    return titles

@@ -68,7 +68,9 @@ def fair_share(table: pl.DataFrame, key: str, fair: float, noun: str) -> str:
         within = rest["gap"].abs().max()
         others = f"the other {PLURAL[noun] if rest.height > 1 else noun}"
         sentence += f"; {others} within {points(within, sign=False)} points"
-    return sentence[0].upper() + sentence[1:] + "."
+    if noun == "seat":  # a strategy's name keeps its case, even first
+        sentence = sentence[0].upper() + sentence[1:]
+    return sentence + "."
 
 
 def _name(value, noun: str) -> str:
@@ -151,7 +153,7 @@ def winner_stats(means: pl.DataFrame) -> str:
         f"{_amount(row['other_seats'])})"
         for row in contrasts.head(2).iter_rows(named=True)
     ]
-    return "Winners stand out most in " + " and ".join(parts) + "."
+    return "Observational: winners stand out most in " + " and ".join(parts) + "."
 
 
 def impact(title: str, table: pl.DataFrame, overall: float, observational: bool) -> str:
@@ -177,8 +179,8 @@ def card_impact(table: pl.DataFrame, first: int, last: int) -> str:
         return "No card was drawn in a game with a result."
     best, worst = ranked.row(0, named=True), ranked.row(-1, named=True)
     return (
-        f"Of {table.height} cards, {sides.count('above')} clearly help when drawn and "
-        f"{sides.count('below')} clearly hurt; most helpful {best['card']} "
+        f"Observational: of {table.height} cards, {sides.count('above')} clearly help when "
+        f"drawn and {sides.count('below')} clearly hurt; most helpful {best['card']} "
         f"({points(best['iwd'])} points), least {worst['card']} ({points(worst['iwd'])}). "
         f"This page: ranks {first} to {last}."
     )
@@ -215,15 +217,16 @@ def response(rows: pl.DataFrame, axis: str, series: list[str], describe) -> str:
         if top["apart"]
         else "within the noise: the intervals at the two ends overlap"
     )
+    (first_at, first), (last_at, last) = _in_order(top)
     sentence = (
-        f"{describe(top)} moves most against its fair share over {axis}: from "
-        f"{points(top['low'])} points at {_at(top['low_at'])} to {points(top['high'])} at "
-        f"{_at(top['high_at'])} ({verdict})"
+        f"Largest move against the fair share over {axis}: {describe(top)}, from "
+        f"{points(first)} points at {_at(first_at)} to {points(last)} at {_at(last_at)} "
+        f"({verdict})"
     )
     if ranges.height > 1:
         rest = ranges.slice(1)["change"].max()
         sentence += f"; every other line moves {points(rest, sign=False)} points or less"
-    return sentence[:1].upper() + sentence[1:] + "."
+    return sentence + "."
 
 
 def first_seat(rows: pl.DataFrame, describe) -> str:
@@ -261,15 +264,24 @@ def stat_response(
     if best is None or best[0] == 0:
         return f"No statistic changes over {axis}."
     _, stat, row = best
+    (first_at, first), (last_at, last) = _in_order(row)
     return (
         f"Largest change: {stat.removeprefix('mean_')} of {describe(row)}, from "
-        f"{_amount(row['low'])} a game at {axis} = {_at(row['low_at'])} to "
-        f"{_amount(row['high'])} at {_at(row['high_at'])}."
+        f"{_amount(first)} a game at {axis} = {_at(first_at)} to {_amount(last)} at "
+        f"{_at(last_at)}."
     )
 
 
 def _at(value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _in_order(row: dict) -> list[tuple]:
+    """A response range's two ends, the smaller swept value first when the values are
+    numbers."""
+    ends = [(row["low_at"], row["low"]), (row["high_at"], row["high"])]
+    numeric = all(isinstance(at, int | float) for at, _ in ends)
+    return sorted(ends, key=lambda end: end[0]) if numeric else ends
 
 
 def category_cells(table: pl.DataFrame) -> str:

@@ -13,6 +13,7 @@ selected, and no global figure registry keeps pages alive after they are saved.
 
 import functools
 import math
+import re
 import textwrap
 from collections.abc import Sequence
 from typing import Any
@@ -94,7 +95,7 @@ def height_of(lines: int, size: float) -> float:
 def label(text: Any, width_inches: float = 1.9, size: float = TEXT_SIZE) -> str:
     """A data label (strategy ``name:key=value,...``, card, cell) wrapped to ``width_inches``
     after its separators, printed literally."""
-    spaced = str(text).replace(":", ": ").replace(",", ", ")
+    spaced = re.sub(r"([:,])(?! )", r"\1 ", str(text))  # break after separators
     return literal("\n".join(wrap(spaced, width_inches, size)))
 
 

@@ -175,7 +175,6 @@ BAD_RUNS = [
     (["summary", "{out}"], ""),
     (["report", "{out}"], ""),
     (["report", "{out}", "--png", "{out}/notes.txt"], "is a file"),
-    (["report", "{out}", "--png", "{new}/deeper"], "does not exist"),
     (["compare", "{out}", "{out}", "-o", "{out}/c.txt"], ".pdf"),
     (["replay", "power", "--game-index", -1], "--game-index"),
     (["bench", "nosuchgame"], "unknown game"),
