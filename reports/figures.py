@@ -23,6 +23,7 @@ from reports.toolkit import (
     literal,
     percent,
     table_pages,
+    wrap_label,
 )
 
 NEUTRAL_COLOR = "#4C72B0"  # bars that are not strategies or seats (card values, endings)
@@ -270,7 +271,7 @@ def convergence_figure(curves: pl.DataFrame, palette: Palette) -> ReportPage:
             curve["half_width"],
             marker="o",
             markersize=3,
-            label=label(name, 2.2),
+            label=wrap_label(name, 2.2),
             **palette.line(name),
         )
     ax.set_xscale("log")

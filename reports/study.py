@@ -50,6 +50,7 @@ from reports.toolkit import (
     table_pages,
     text_pages,
     wrap,
+    wrap_label,
 )
 from simcore import storage
 
@@ -193,7 +194,7 @@ def _page_legends(page: ReportPage, view: View, names: list[str], kind: str, sty
         legend(
             page,
             style_handles,
-            [label(value_text(style, value), 1.4) for value in values],
+            [wrap_label(value_text(style, value), 1.4) for value in values],
             loc="upper right",
             bbox_to_anchor=(page.body[2], top - 0.36),
             title="arm" if style == "arm" else style,
@@ -440,9 +441,7 @@ def category_pages(view: View, table: pl.DataFrame) -> list[ReportPage]:
             share_of = dict(zip(rows["cell"], rows["share"], strict=True))
             shares = np.array([share_of.get(cell, 0.0) for cell in chunk])
             color = GREY if value == OTHERS else CATEGORY_PALETTE[k % len(CATEGORY_PALETTE)]
-            ax.barh(
-                range(len(chunk)), shares, left=left, color=color, height=0.7, label=literal(value)
-            )
+            ax.barh(range(len(chunk)), shares, left=left, color=color, height=0.7, label=value)
             for row, (start, share) in enumerate(zip(left, shares, strict=True)):
                 if share >= 0.05:
                     ax.text(

@@ -92,11 +92,16 @@ def height_of(lines: int, size: float) -> float:
     return lines * size * LINE_SPACING / 72
 
 
-def label(text: Any, width_inches: float = 1.9, size: float = TEXT_SIZE) -> str:
+def wrap_label(text: Any, width_inches: float = 1.9, size: float = TEXT_SIZE) -> str:
     """A data label (strategy ``name:key=value,...``, card, cell) wrapped to ``width_inches``
-    after its separators, printed literally."""
+    after its separators (not yet escaped: for ``legend``, which escapes)."""
     spaced = re.sub(r"([:,])(?! )", r"\1 ", str(text))  # break after separators
-    return literal("\n".join(wrap(spaced, width_inches, size)))
+    return "\n".join(wrap(spaced, width_inches, size))
+
+
+def label(text: Any, width_inches: float = 1.9, size: float = TEXT_SIZE) -> str:
+    """``wrap_label``, printed literally: for tick labels and texts."""
+    return literal(wrap_label(text, width_inches, size))
 
 
 def _layout(title: str, takeaway: str, caption: str) -> dict[str, Any]:
@@ -228,11 +233,13 @@ class ReportPage(Figure):
 
 def legend(target: Figure | Axes, handles: list, labels: list[str], **options) -> None:
     """A legend of at most ``MAX_LEGEND_ENTRIES`` entries (more is a page to redesign, not a
-    legend to shrink), labels printed literally."""
+    legend to shrink); its labels and title are raw text, printed literally."""
     if len(labels) > MAX_LEGEND_ENTRIES:
         raise ValueError(f"a legend of {len(labels)} entries; at most {MAX_LEGEND_ENTRIES}")
     options.setdefault("fontsize", TEXT_SIZE)
     options.setdefault("frameon", False)
+    if "title" in options:
+        options["title"] = literal(options["title"])
     target.legend(handles, [literal(text) for text in labels], **options)
 
 
