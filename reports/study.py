@@ -114,7 +114,7 @@ class View:
     def describe(self, row: dict, dims: list[str]) -> str:
         """A series or cell in words: its strategy or seat, then its arm and swept values."""
         parts = [value_text(dim, row[dim]) for dim in dims if dim in row]
-        name = literal(str(row.get("label", row.get("name", ""))).replace("seat:", "seat "))
+        name = str(row.get("label", row.get("name", ""))).replace("seat:", "seat ")
         return name + (f" ({', '.join(parts)})" if parts else "")
 
 
