@@ -302,6 +302,35 @@ def summary(
         typer.echo(summary_text(loaded))
 
 
+PngOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--png",
+        help="Also write every page as a PNG (for slides) into this folder, created if missing: "
+        "NN-page-title.png.",
+    ),
+]
+
+
+def _check_pdf(pdf: Path) -> None:
+    if pdf.suffix.lower() != ".pdf":
+        raise BadInput(f"--output {pdf} should end in .pdf")
+    if not pdf.parent.is_dir():
+        raise BadInput(f"--output {pdf}: folder {pdf.parent} does not exist")
+
+
+def _check_png(folder: Path | None) -> None:
+    if folder is None:
+        return
+    if folder.exists() and not folder.is_dir():
+        raise BadInput(f"--png {folder} is a file, not a folder")
+
+
+def _echo_pngs(folder: Path | None, pages: int) -> None:
+    if folder is not None:
+        typer.echo(f"{pages} pages written as PNG to {folder}")
+
+
 @app.command()
 def report(
     run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
@@ -309,17 +338,17 @@ def report(
         Path | None,
         typer.Option("--output", "-o", help="PDF to write (default RUN_DIR/report.pdf)."),
     ] = None,
+    png: PngOpt = None,
 ) -> None:
-    """Write the multi-page PDF report of a run."""
+    """Write the multi-page PDF report of a run (and, with --png, each page as a PNG)."""
     from reports.pdf import write_report
 
     pdf = output or Path(run_dir) / "report.pdf"
-    if pdf.suffix.lower() != ".pdf":
-        raise BadInput(f"--output {pdf} should end in .pdf")
-    if not pdf.parent.is_dir():
-        raise BadInput(f"--output {pdf}: folder {pdf.parent} does not exist")
-    pages = write_report(run_dir, pdf)
+    _check_pdf(pdf)
+    _check_png(png)
+    pages = write_report(run_dir, pdf, png)
     typer.echo(f"Report written to {pdf} ({len(pages)} pages)")
+    _echo_pngs(png, len(pages))
 
 
 @app.command()
@@ -492,23 +521,41 @@ def compare(
             "--focal", help="`seat:K` or a strategy name (repeatable; default: every strategy)."
         ),
     ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Also write the comparison as a PDF report."),
+    ] = None,
+    png: PngOpt = None,
 ) -> None:
-    """Paired difference A - B in win rate, game by game (common random numbers), with 95% CI."""
+    """Paired difference A - B in win rate, game by game (common random numbers), with 95% CI;
+    with --output (and/or --png) also as a report."""
+    import polars as pl
+
     from analyses.dataset import load_run
     from analyses.paired import check_pairable, compare_runs, default_focals
 
+    if output is not None:
+        _check_pdf(output)
+    _check_png(png)
     a, b = load_run(run_a), load_run(run_b)
     check_pairable(a, b)
     # Every focal first, so that a refusal comes before any line is printed.
-    names = focal or default_focals(a.lineup, a.players)
-    results = [compare_runs(a, b, name) for name in names]
-    for name, result in zip(names, results, strict=True):
+    results = [compare_runs(a, b, name) for name in focal or default_focals(a.lineup, a.players)]
+    for result in results:
+        name = result["focal"]
         typer.echo(
             f"{name}: A {100 * result['rate_a']:.2f}% - B {100 * result['rate_b']:.2f}% = "
             f"{100 * result['diff']:+.2f} points, 95% CI [{100 * result['ci_low']:+.2f}, "
             f"{100 * result['ci_high']:+.2f}] over {result['games']} paired games; variance "
             f"reduction vs unpaired x{result['variance_reduction']:.1f}"
         )
+    if output is not None or png is not None:
+        from reports.compare import write_compare_report
+
+        pages = write_compare_report(a, b, pl.DataFrame(results), output, png)
+        if output is not None:
+            typer.echo(f"Report written to {output} ({len(pages)} pages)")
+        _echo_pngs(png, len(pages))
 
 
 study_app = typer.Typer(
@@ -528,6 +575,7 @@ def study_run(
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    png: PngOpt = None,
 ) -> None:
     """Run every cell of a study, then write OUT/summary.parquet and OUT/report.pdf."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -536,6 +584,7 @@ def study_run(
     from simcore.study import cells, load_study, run_study
 
     dask_target = _dask_target(scheduler, cluster)
+    _check_png(png)
     study = load_study(file)
     n_cells = len(cells(study, games))
     with Progress(
@@ -559,20 +608,25 @@ def study_run(
             scheduler=dask_target, notify=notice,
         )  # fmt: skip
         progress.update(cell_task, completed=n_cells)
-    titles = write_study_report(out)
+    titles = write_study_report(out, png)
     typer.echo(f"{out}: {n_cells} cells; report {out / 'report.pdf'} ({len(titles)} pages)")
+    _echo_pngs(png, len(titles))
     _echo_cut_off_warnings(out)
 
 
 @study_app.command("report")
 def study_report(
     study_dir: Annotated[Path, typer.Argument(help="A study directory.")],
+    png: PngOpt = None,
 ) -> None:
-    """Rebuild OUT/summary.parquet and OUT/report.pdf of a study directory."""
+    """Rebuild OUT/summary.parquet and OUT/report.pdf of a study directory (and, with --png,
+    each page as a PNG)."""
     from reports.study import write_study_report
 
-    titles = write_study_report(study_dir)
+    _check_png(png)
+    titles = write_study_report(study_dir, png)
     typer.echo(f"Report written to {study_dir / 'report.pdf'} ({len(titles)} pages)")
+    _echo_pngs(png, len(titles))
     _echo_cut_off_warnings(study_dir)
 
 

@@ -221,9 +221,12 @@ def test_seat_advantage_is_scipys_chisquare_on_single_winners(run: Run) -> None:
         assert result["p_value"] == pytest.approx(expected.pvalue)
 
 
-def test_matchup_matrix_counts_games_together(run: Run) -> None:
-    table = matchup_matrix(run)
-    labels = list(dict.fromkeys(run.lineup))
+@pytest.mark.parametrize("grouped", [False, True], ids=["labels", "last two as others"])
+def test_matchup_matrix_counts_games_together(run: Run, grouped: bool) -> None:
+    distinct = list(dict.fromkeys(run.lineup))
+    groups = {label: "others" for label in distinct[-2:]} if grouped else {}
+    table = matchup_matrix(run, groups)
+    labels = list(dict.fromkeys(groups.get(label, label) for label in distinct))
     expected = {}
     for a in labels:
         for b in labels:
@@ -231,7 +234,8 @@ def test_matchup_matrix_counts_games_together(run: Run) -> None:
                 continue
             together = won = 0
             for game in filter(has_result, raw_games(run)):
-                seated = [game[f"s{k}_strategy"] for k in range(run.players)]
+                labels_here = [game[f"s{k}_strategy"] for k in range(run.players)]
+                seated = [groups.get(label, label) for label in labels_here]
                 if a in seated and b in seated:
                     together += 1
                     won += any(seated[k] == a and game[f"s{k}_won"] for k in range(run.players))
