@@ -29,6 +29,7 @@ from simcore.power_state import (
     BANK,
     CHALLENGE_ORDER_RANDOM,
     CHARACTERS,
+    CLAIMS,
     COINS,
     DECK,
     DOWN,
@@ -267,6 +268,7 @@ def lose_influence(seat, turn, st, rules, sids, rng, trace):
     else:
         slot = 0 if is_down(st, seat, 0) else 1
     st[DOWN + 2 * seat + slot] = 0
+    st[CLAIMS + seat] &= ~(1 << card(st, seat, slot))
     st[STATS + N_SEAT_STATS * seat + INFLUENCE_LOST] += 1
     record_event(trace, st, TRACE_LEN, EV_LOSE, seat, slot, card(st, seat, slot))
     if left == 1:
@@ -284,6 +286,7 @@ def prove_claim(seat, character, st, rng, trace):
     """A proven claimant shows the card, shuffles it back and draws a replacement."""
     slot = 0 if is_down(st, seat, 0) and card(st, seat, 0) == character else 1
     st[DECK + character] += 1
+    st[CLAIMS + seat] &= ~(1 << character)
     drawn = draw_card(st, rng)
     st[HAND + 2 * seat + slot] = drawn
     record_event(trace, st, TRACE_LEN, EV_REPLACE, seat, slot, character, drawn)
@@ -299,7 +302,7 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
     """Offer every other player the chance to challenge a claim; resolve the first challenge.
 
     Returns CLAIM_UNCHALLENGED, CLAIM_PROVEN (the challenger lost an influence) or CLAIM_FAILED
-    (the claimant lost one).
+    (the claimant lost one). An unchallenged claim stands in the public record ``CLAIMS``.
     """
     start = 0
     if rules[R_CHALLENGE_ORDER] == CHALLENGE_ORDER_RANDOM:
@@ -315,6 +318,7 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
             challenger = other
             break
     if challenger < 0:
+        st[CLAIMS + claimant] |= 1 << character
         return CLAIM_UNCHALLENGED
     st[STATS + N_SEAT_STATS * challenger + CHALLENGES_MADE] += 1
     proven = holds(st, claimant, character)
@@ -325,6 +329,7 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
         return CLAIM_PROVEN
     st[STATS + N_SEAT_STATS * challenger + CHALLENGES_WON] += 1
     st[STATS + N_SEAT_STATS * claimant + BLUFFS_CAUGHT] += 1
+    st[CLAIMS + claimant] &= ~(1 << character)
     lose_influence(claimant, turn, st, rules, sids, rng, trace)
     return CLAIM_FAILED
 
@@ -349,6 +354,7 @@ def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
 @njit(cache=True, _nrt=False)
 def exchange(seat, st, sids, rng, trace):
     """Journalist: draw 2, keep as many cards as the seat has face down, return the rest."""
+    st[CLAIMS + seat] = 0  # nobody knows what it kept
     n_keep = 0
     for slot in range(2):
         if is_down(st, seat, slot):
