@@ -233,10 +233,13 @@ def draw_card(st, rng):
 def determinize(st, seat, rng):
     """Redraw what ``seat`` cannot see: the other seats' face-down cards and the deck form one pool
     of unseen cards, dealt again at random into the same face-down slots, the rest left in the
-    deck. Everything else (its own cards, face-up cards, coins, the Safe) is public or its own.
+    deck. Everything else (its own cards, face-up cards, coins, the Safe, the standing claims
+    ``CLAIMS``, the exchange scratch area holding its own options) is public or its own.
 
-    This is uniform over the deals that match the cards ``seat`` sees now; it forgets what it
-    saw earlier (cards it put back in an exchange), which a strategy may not read from ``st``.
+    This is uniform over the deals that match the cards ``seat`` sees now. It keeps no memory of
+    its own: what the seat saw earlier (cards it put back in an exchange) is forgotten, and a
+    strategy may not read it from ``st`` either; the standing claims are public history, kept
+    as they are, and weigh nothing here (a claim may be a bluff, so every deal stays possible).
     """
     for other in range(MAX_PLAYERS):
         for slot in range(2):
@@ -354,7 +357,6 @@ def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
 @njit(cache=True, _nrt=False)
 def exchange(seat, st, sids, rng, trace):
     """Journalist: draw 2, keep as many cards as the seat has face down, return the rest."""
-    st[CLAIMS + seat] = 0  # nobody knows what it kept
     n_keep = 0
     for slot in range(2):
         if is_down(st, seat, slot):

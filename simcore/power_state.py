@@ -58,8 +58,9 @@ OPTIONS = STATS + N_SEAT_STATS * MAX_PLAYERS  # exchange: the cards to choose fr
 KEEP = OPTIONS + 4  # exchange: 1 for each option kept
 # st[CLAIMS + seat]: bit c is set while the seat's public claim of character c stands: it claimed
 # c (for an action or a block) and nobody challenged; the bit clears when the seat is caught
-# lacking c, shows c in a proof (the card goes back to the deck), reveals a c, or exchanges.
-# Everyone saw the claims, so this is public memory: what a player at the table remembers.
+# lacking c, shows c in a proof (the card goes back to the deck) or reveals a c. An exchange
+# leaves it: the table goes on believing the claim. Everyone saw the claims, so this is public
+# memory: what a player at the table remembers.
 CLAIMS = KEEP + 4
 TRACE_LEN = CLAIMS + MAX_PLAYERS
 STATE_SIZE = TRACE_LEN + 1
