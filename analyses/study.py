@@ -160,8 +160,9 @@ def paired_table(study: StudyDir) -> pl.DataFrame:
 
 
 def rating_pools(study: StudyDir) -> list[tuple[str, list[Run]]]:
-    """Cells that share players and rules, pooled for ratings when they hold two or more
-    strategy labels: (description, runs) in cell order."""
+    """Cells that share players and rules, pooled for ratings when one of them seats two or more
+    strategy labels (mirrors alone, e.g. one arm per strategy filling the table, have no
+    head-to-head record): (description, runs) in cell order."""
     pools: dict[str, list[tuple[str, Run]]] = {}
     for cell in study.cells:
         rules = cell.run.spec["rules"]
@@ -171,5 +172,5 @@ def rating_pools(study: StudyDir) -> list[tuple[str, list[Run]]]:
         (f"{', '.join(cell_id for cell_id, _ in cells)} ({cells[0][1].players} players)",
          [run for _, run in cells])
         for cells in pools.values()
-        if len({label for _, run in cells for label in run.lineup}) > 1
+        if any(len(set(run.lineup)) > 1 for _, run in cells)
     ]  # fmt: skip

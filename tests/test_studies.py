@@ -199,12 +199,17 @@ def test_compare_refuses_different_seeds(tmp_path):
         (
             "power-overthrow-cost.toml",
             [
+                "Win rate by strategy against overthrow_cost",
                 "Paired differences between arms",
-                "Matchups: cost-6 (4 players)",
-                "Ratings (Bradley–Terry): cost-6 (4 players)",
+                "Matchups: mixed-field_overthrow_cost=6, scripted-field_overthrow_cost=6 "
+                "(4 players)",
             ],
         ),
-        ("power-seat-advantage.toml", ["Win rate by seat against players"]),
+        # Mirrors only (one arm per strategy): no head-to-head record, so no ratings page.
+        (
+            "power-seat-advantage.toml",
+            ["Win rate by seat against players", "Paired differences between arms"],
+        ),
         (
             "power-struggle-event-order.toml",
             ["Paired differences between arms", "What strategies do, against players"],
