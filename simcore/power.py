@@ -133,7 +133,7 @@ RULES = (
         "max_turns",
         "int",
         500,
-        "turn cap: a game still running is recorded as truncated",
+        "turn cap: a game still running is cut off (no winner)",
         1,
         100_000,
     ),

@@ -55,7 +55,7 @@ def _targeting(default: str = "leader") -> Param:
         "choice",
         default,
         "whom to overthrow, fire or steal from: leader (most influence, then coins), richest, "
-        "most_influence, or random",
+        "most_influence, or random; ties are broken at random",
         choices=TARGETINGS,
     )
 
@@ -75,14 +75,16 @@ STRATEGIES = (
         "honest",
         HONEST,
         "never bluffs: claims only characters it holds, blocks only with them, challenges only "
-        "claims that are impossible from what it has seen",
+        "claims that are impossible from what it has seen; overthrows, fires, banks, steals, "
+        "exchanges or takes Aid, never repeating what a standing claim would block (then Income)",
         (_targeting(),),
     ),
     Strategy(
         "bluffer",
         BLUFFER,
-        "plays as if it held every character on a share of its turns; challenges and bluff-blocks "
-        "at fixed rates",
+        "the honest plan, but on a share p_bluff of its turns plays as if it held every character; "
+        "challenges any possible claim with probability p_challenge and bluff-blocks with "
+        "probability p_block_bluff",
         (
             _probability("p_bluff", 0.3, "chance per turn to act as if holding every character"),
             _probability("p_challenge", 0.15, "chance to challenge any possible claim"),
@@ -93,9 +95,9 @@ STRATEGIES = (
     Strategy(
         "counter",
         COUNTER,
-        "tracks public cards and its own hand; challenges a claim when the claimant holds the "
-        "character with probability below the threshold; bluffs a Lawyer against a firing that "
-        "would take its last influence",
+        "the honest plan; tracks public cards and its own hand and challenges a claim when the "
+        "claimant holds the character with probability below the threshold; bluffs a Lawyer "
+        "against a firing that would take its last influence",
         (
             _probability("threshold", 0.1, "challenge when P(claimant holds the card) < this"),
             _probability("p_bluff", 0.0, "chance per turn to act as if holding every character"),

@@ -8,6 +8,9 @@ runner (tests/fair_play.py).
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
+
 import numpy as np
 import pytest
 from scipy.stats import chisquare
@@ -232,3 +235,52 @@ def test_exchange_and_overthrow_are_unchanged_by_standing_claims():
 def test_the_lineups_of_the_issue_end_by_the_rules(players, lineup):
     games = play("power", players, lineup, 4000)
     assert ending_shares(games).get("cap", 0.0) <= 0.001
+
+
+# --- the docs say what the code does -----------------------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "games" / "power.md"
+STUDIES = Path(__file__).resolve().parent.parent / "studies"
+
+
+def docs_table(heading: str) -> list[list[str]]:
+    """The cells of the first table after ``heading`` in docs/games/power.md."""
+    text = DOCS.read_text().split(heading, 1)[1]
+    rows = []
+    for line in text.splitlines():
+        if line.startswith("|"):
+            rows.append([cell.strip() for cell in line.strip("|").split("|")])
+        elif rows:
+            break
+    return rows[2:]  # the header and its rule
+
+
+def test_the_rule_parameter_table_matches_the_kernel():
+    def shown(param):
+        if param.kind == "bool":
+            return f"`{str(param.default).lower()}`", "true / false"
+        if param.kind == "choice":
+            return f"`{param.default}`", ", ".join(param.choices)
+        return f"`{param.default}`", f"{param.low}–{param.high}"
+
+    expected = [[f"`{p.name}`", p.kind, *shown(p), p.doc] for p in kernel.RULES]
+    assert docs_table("## Rule parameters") == expected
+
+
+def test_every_probability_of_the_scripted_players_is_swept_by_the_study_the_docs_name():
+    # Issue 15: no magic number decides a route; a parameter must be swept by a shipped study,
+    # and the docs say which one and over which values.
+    rows = {row[0]: row for row in docs_table("**Parameters and the studies that sweep them.**")}
+    for strategy_ in kernel.GAME.strategies:
+        for param in strategy_.params:
+            key = f"`{strategy_.name}.{param.name}`"
+            if param.kind != "float":
+                continue
+            _, default, study_cell, values = rows.pop(key)
+            assert float(default) == param.default, key
+            if param.default == 0.0 and study_cell.startswith("–"):
+                continue  # off by default: the docs say why it is not swept
+            study_file = STUDIES / study_cell.strip("`").removeprefix("studies/")
+            sweep = tomllib.loads(study_file.read_text())["sweep"][key.strip("`")]
+            assert sweep == [float(v) for v in values.split(", ")], key
+            assert param.default in sweep, key
