@@ -120,7 +120,8 @@ def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
     Lawyer will block the next firing too) and, with ``needs_coins``, who have Dollars, the best
     by ``targeting``; ties are broken uniformly at random (never by seat)."""
     best = -1
-    best_score = -1
+    best_first = -1
+    best_second = -1
     n_best = 0
     for step in range(1, players):
         other = (me + step) % players
@@ -128,19 +129,22 @@ def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
             continue
         if needs_coins and st[COINS + other] == 0:
             continue
+        # The score, compared first by ``first`` and then by ``second``.
+        first = 0
+        second = 0
         if targeting == TARGET_RICHEST:
-            score = st[COINS + other]
+            first = st[COINS + other]
         elif targeting == TARGET_MOST_INFLUENCE:
-            score = influence(st, other)
+            first = influence(st, other)
         elif targeting == TARGET_LEADER:
-            score = influence(st, other) * 1000 + st[COINS + other]
-        else:
-            score = 0
-        if score > best_score:
+            first = influence(st, other)
+            second = st[COINS + other]
+        if first > best_first or (first == best_first and second > best_second):
             best = other
-            best_score = score
+            best_first = first
+            best_second = second
             n_best = 1
-        elif score == best_score:
+        elif first == best_first and second == best_second:
             n_best += 1  # reservoir sampling: each tied opponent is kept with probability 1/n
             if rand_below(rng, n_best) == 0:
                 best = other
