@@ -181,7 +181,8 @@ class Pool:
 
 
 def rating_pools(study: StudyDir) -> list[Pool]:
-    """Cells that share players and rules, pooled when they hold two or more strategy labels,
+    """Cells that share players and rules, pooled when one of them seats two or more strategy
+    labels (mirrors alone, one arm per strategy filling the table, have no head-to-head record),
     in cell order."""
     pools: dict[str, list[StudyCell]] = {}
     for cell in study.cells:
@@ -199,7 +200,7 @@ def rating_pools(study: StudyDir) -> list[Pool]:
             [cell.run for cell in cells],
         )
         for cells in pools.values()
-        if len({label for cell in cells for label in cell.run.lineup}) > 1
+        if any(len(set(cell.run.lineup)) > 1 for cell in cells)
     ]
 
 

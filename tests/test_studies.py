@@ -193,12 +193,16 @@ def test_compare_refuses_different_seeds(tmp_path):
         (
             "power-overthrow-cost.toml",
             [
-                "Paired differences",
+                "Win rate by strategy against overthrow_cost",
                 "Matchups: 4 players, overthrow_cost=6",
                 "Ratings (Bradley–Terry): 4 players, overthrow_cost=6",
             ],
         ),
-        ("power-seat-advantage.toml", ["Win rate by seat against players"]),
+        # Mirrors only (one arm per strategy): no head-to-head record, so no ratings page.
+        (
+            "power-seat-advantage.toml",
+            ["Win rate by seat against players", "Paired differences (1 of 2)"],
+        ),
         (
             "power-struggle-event-order.toml",
             ["Paired differences (1 of 2)", "What strategies do, by arm (1 of 2)"],
