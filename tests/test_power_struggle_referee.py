@@ -605,8 +605,8 @@ CONFIGS = {
     ),
     "5p bribers who never accept": (
         5,
-        ["corrupter:accept_at=10000000,offer=300000,second_offer=0", "random", "builder",
-         "board:p_bribe=0.5,departments=6", "consultant:accept_at=0"],
+        ["corrupter:ask_extra=10000000,offer_extra=250000", "random", "builder",
+         "board:p_bribe=0.5,departments=6,offer_extra=-1000000", "consultant:ask_extra=300000"],
         [],
         8,
         60,
