@@ -7,7 +7,10 @@ A game's whole state is one int64 array ``st``: the **table** (copied at set-up 
 data file: track maxima, share prices and stock, bonus amounts, event effects, Archenemy
 Competence cards) and the **play** state (money, competence tracks, offices, Board Room,
 Divisional Heads and Chairman, Privilege cards, share blocks, the round's event order, the
-Archenemy cards, statistics, the strategies' scratch and the trace length).
+Archenemy cards, what the players know (who sorted the round's events, how many have been turned
+up, the accepted bribes per pair: their number public, their Pinats secret), statistics, the
+strategies' scratch and the trace length). What is hidden from a seat, and how
+``simcore.power_struggle.determinize`` redraws it, is documented there.
 
 Seats are numbered clockwise: seat s + 1 sits to the left of seat s. Money is in Pinats.
 
