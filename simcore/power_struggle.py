@@ -1285,11 +1285,7 @@ def shuffle_into(st, at, n, rng):
     """A uniformly random permutation of 0 .. n-1 into st[at : at + n]."""
     for i in range(n):
         st[at + i] = i
-    for i in range(n - 1, 0, -1):
-        j = rand_below(rng, i + 1)
-        held = st[at + i]
-        st[at + i] = st[at + j]
-        st[at + j] = held
+    shuffle_slice(st, at, n, rng)
 
 
 @njit(cache=True, _nrt=False)
@@ -1365,21 +1361,13 @@ def determinize(st, seat, rng):
 @njit(cache=True, _nrt=False)
 def draw_unseen(seen, n, rng):
     """One of 0 .. n-1 not in the bitmask ``seen``, uniformly."""
-    k = rand_below(rng, n - bit_count(seen, n))
+    k = rand_below(rng, n - ps.count_bits(seen, n))
     for value in range(n):
         if not (seen >> value) & 1:
             if k == 0:
                 return value
             k -= 1
     return -1
-
-
-@njit(cache=True, _nrt=False)
-def bit_count(bits, n):
-    count = 0
-    for value in range(n):
-        count += (bits >> value) & 1
-    return count
 
 
 @njit(cache=True, _nrt=False)

@@ -494,11 +494,16 @@ def routes(st, seat):
 
 @njit(cache=True, _nrt=False)
 def victory_points(st, seat):
-    mask = routes(st, seat)
-    n = 0
-    for r in range(N_ROUTES):
-        n += (mask >> r) & 1
-    return n
+    return count_bits(routes(st, seat), N_ROUTES)
+
+
+@njit(cache=True, _nrt=False)
+def count_bits(bits, n):
+    """Set bits among the lowest ``n`` of ``bits``."""
+    count = 0
+    for k in range(n):
+        count += (bits >> k) & 1
+    return count
 
 
 @njit(cache=True, _nrt=False)

@@ -443,10 +443,10 @@ def archenemy_chance(st, observer, seat):
     hits = 0
     cases = 0
     for colour in range(players):
-        if seen_colour(st, observer, colour):
+        if seen_by(st, observer, COLOUR_CARD, colour):
             continue
         for card in range(st[N_COMP_CARDS]):
-            if seen_card(st, observer, card):
+            if seen_by(st, observer, COMP_OF, card):
                 continue
             cases += 1
             hits += archenemy_with(st, seat, colour, card)
@@ -454,18 +454,11 @@ def archenemy_chance(st, observer, seat):
 
 
 @njit(cache=True, _nrt=False)
-def seen_colour(st, observer, colour):
-    """``observer`` holds Colour card ``colour`` or saw a declared player show it."""
+def seen_by(st, observer, cards_at, card):
+    """``observer`` holds the Archenemy ``card`` (Colour cards at COLOUR_CARD, Competence cards
+    at COMP_OF) or saw a declared player show it."""
     for p in range(st[PLAYERS]):
-        if st[COLOUR_CARD + p] == colour and (p == observer or st[DECLARED + p] == 1):
-            return True
-    return False
-
-
-@njit(cache=True, _nrt=False)
-def seen_card(st, observer, card):
-    for p in range(st[PLAYERS]):
-        if st[COMP_OF + p] == card and (p == observer or st[DECLARED + p] == 1):
+        if st[cards_at + p] == card and (p == observer or st[DECLARED + p] == 1):
             return True
     return False
 
@@ -475,12 +468,10 @@ def standing(st, observer, seat):
     """``seat``'s Victory Points as ``observer`` can count them: the visible ones plus the
     chance of an Archenemy point it cannot see."""
     mask = routes_seen(st, observer, seat)
-    n = 0
-    for r in range(N_ROUTES):
-        n += (mask >> r) & 1
-    if not (mask >> (N_ROUTES - 1)) & 1:
-        n += archenemy_chance(st, observer, seat)
-    return n
+    n = ps.count_bits(mask, N_ROUTES)
+    if (mask >> (N_ROUTES - 1)) & 1:
+        return float(n)
+    return n + archenemy_chance(st, observer, seat)
 
 
 @njit(cache=True, _nrt=False)
@@ -517,11 +508,18 @@ def param(prm, seat, which):
 
 
 @njit(cache=True, _nrt=False)
-def takes_tie(rng, ties):
-    """Reservoir step of an argmax: the ``ties``-th candidate tied for the best takes the place
-    with probability 1 / ties, so every tied candidate is chosen equally often (the game's
-    stream, never the index)."""
-    return rand_below(rng, ties) == 0
+def argmax_step(rng, best, best_score, ties, candidate, score):
+    """One step of an argmax (start with best -1): (best, best score, candidates tied for it)
+    after ``candidate`` with ``score``. The k-th candidate tied for the best takes the place
+    with probability 1 / k, so every tied candidate is chosen equally often: ties are broken
+    from the game's stream, never by index."""
+    if best < 0 or score > best_score:
+        return candidate, score, 1
+    if score == best_score:
+        ties += 1
+        if rand_below(rng, ties) == 0:
+            return candidate, best_score, ties
+    return best, best_score, ties
 
 
 @njit(cache=True, _nrt=False)
@@ -606,14 +604,7 @@ def best_division(sid, seat, st, rng):
             score -= 10 * (other - mine)
         if sid == CONSULTANT and st[CONSULT + N_DIVISIONS * seat + division] == 0:
             score += 30
-        if best < 0 or score > best_score:
-            best = division
-            best_score = score
-            ties = 1
-        elif score == best_score:
-            ties += 1
-            if takes_tie(rng, ties):
-                best = division
+        best, best_score, ties = argmax_step(rng, best, best_score, ties, division, score)
     return best
 
 
@@ -653,9 +644,7 @@ def new_counsel_division(st, seat, rng, heading):
             continue
         if heading and st[HEAD + division] != seat:
             continue
-        ties += 1
-        if takes_tie(rng, ties):
-            best = division
+        best, _, ties = argmax_step(rng, best, 0, ties, division, 0)
     return best
 
 
@@ -664,8 +653,7 @@ def merge_pair(st, seat, rng):
     """Two Departments of ``seat`` to merge (the second moves into the first's office): a pair in
     one division if any (the division keeps its Department Heads), else the pair with the fewest
     Employees (the fewest fired beyond the 2); ties at random."""
-    a = -1
-    b = -1
+    best = -1  # N_OFFICES * first + second
     best_score = 0
     ties = 0
     for first in range(N_OFFICES):
@@ -676,12 +664,9 @@ def merge_pair(st, seat, rng):
                 continue
             same = first // ROWS == second // ROWS
             score = 100 * same - st[EMP + first] - st[EMP + second]
-            if a < 0 or score > best_score:
-                a, b, best_score, ties = first, second, score, 1
-            elif score == best_score:
-                ties += 1
-                if takes_tie(rng, ties):
-                    a, b = first, second
+            pair = N_OFFICES * first + second
+            best, best_score, ties = argmax_step(rng, best, best_score, ties, pair, score)
+    a, b = best // N_OFFICES, best % N_OFFICES
     if rand_below(rng, 2) == 1:  # which of the two moves: no reason to prefer either
         a, b = b, a
     return a, b
@@ -735,12 +720,7 @@ def best_resignation(st, seat, to_counsel, rng):
         if st[HEAD + division] != seat:
             continue
         worth = resign_worth(st, seat, division, to_counsel)
-        if best < 0 or worth > best_worth:
-            best, best_worth, ties = division, worth, 1
-        elif worth == best_worth:
-            ties += 1
-            if takes_tie(rng, ties):
-                best = division
+        best, best_worth, ties = argmax_step(rng, best, best_worth, ties, division, worth)
     if best < 0 or best_worth < ACTION_WORTH:
         return -1
     return best
@@ -1041,12 +1021,7 @@ def office_by(st, rng, owner, exclude, division, need_staff, need_room, score_ki
         if score_kind == 1:
             size = (MAX_EMPLOYEES + 1) * st[EMP + office] + st[HEADS + office]
         score = -size if score_kind == 0 else size
-        if best < 0 or score > best_score:
-            best, best_score, ties = office, score, 1
-        elif score == best_score:
-            ties += 1
-            if takes_tie(rng, ties):
-                best = office
+        best, best_score, ties = argmax_step(rng, best, best_score, ties, office, score)
     return best
 
 
@@ -1109,12 +1084,7 @@ def choose_entice(sid, prm, seat, taken, st, rng):
             continue
         size = (MAX_EMPLOYEES + 1) * st[HEADS + office] + st[EMP + office]
         score = 100 * (st[OWNER + office] == leader) - size
-        if best < 0 or score > best_score:
-            best, best_score, ties = office, score, 1
-        elif score == best_score:
-            ties += 1
-            if takes_tie(rng, ties):
-                best = office
+        best, best_score, ties = argmax_step(rng, best, best_score, ties, office, score)
     return best
 
 
@@ -1164,27 +1134,26 @@ def choose_bribe(sid, prm, seat, attempt, st, rng):
         steps = rand_below(rng, min(st[MONEY + seat] // MIN_BRIBE, 6)) + 1
         return chosen, steps * MIN_BRIBE
     best = -1
-    best_price = 0
     best_surplus = 0.0
     ties = 0
     for card in range(N_PRIVILEGES):
-        holder = st[HOLDER + card]
-        if holder == seat or (attempt == 2 and card == st[SCRATCH + 5]):
+        if st[HOLDER + card] == seat or (attempt == 2 and card == st[SCRATCH + 5]):
             continue
-        wanted = asking_price(st, holder, seat, card) + param(prm, seat, OFFER_EXTRA)
-        price = max(MIN_BRIBE, np.int64(np.ceil(wanted / MIN_BRIBE)) * MIN_BRIBE)
-        surplus = bribed_worth(st, seat, card) - price
-        if best < 0 or surplus > best_surplus:
-            best, best_price, best_surplus, ties = card, price, surplus, 1
-        elif surplus == best_surplus:
-            ties += 1
-            if takes_tie(rng, ties):
-                best, best_price = card, price
+        surplus = bribed_worth(st, seat, card) - bribe_price(st, prm, seat, card)
+        best, best_surplus, ties = argmax_step(rng, best, best_surplus, ties, card, surplus)
     if best < 0 or (attempt == 2 and best_surplus < 0):
         return -1, 0
     st[SCRATCH + 5] = best
-    amount = best_price if best_surplus >= 0 else MIN_BRIBE
+    amount = bribe_price(st, prm, seat, best) if best_surplus >= 0 else MIN_BRIBE
     return best, min(amount, st[MONEY + seat] // MIN_BRIBE * MIN_BRIBE)
+
+
+@njit(cache=True, _nrt=False)
+def bribe_price(st, prm, seat, card):
+    """What ``seat`` would offer for ``card``: the holder's asking price plus its
+    ``offer_extra``, in whole 50,000s, at least 50,000."""
+    wanted = asking_price(st, st[HOLDER + card], seat, card) + param(prm, seat, OFFER_EXTRA)
+    return max(MIN_BRIBE, np.int64(np.ceil(wanted / MIN_BRIBE)) * MIN_BRIBE)
 
 
 @njit(cache=True, _nrt=False)

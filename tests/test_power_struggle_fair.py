@@ -10,6 +10,7 @@ what its seat cannot see) are in tests/test_fair_play.py; the relabelling tests 
 from __future__ import annotations
 
 import tomllib
+from functools import cache
 
 import numpy as np
 import pytest
@@ -43,9 +44,14 @@ MIXED = ["builder", "investor", "corrupter", "board", "consultant"]
 NO_TRACE = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
 
 
+@cache
+def prepared(players):
+    return kernel.prepare(GAME.rules_with_defaults({}), players)
+
+
 def set_up(players, seed, strategies=None):
     """A set-up game: (st, sids, prm, rng)."""
-    rules = kernel.prepare(GAME.rules_with_defaults({}), players)
+    rules = prepared(players)
     specs = [registry.parse_strategy(GAME, s) for s in strategies or ["builder"] * players]
     sids, prm = GAME.encode_strategies(specs)
     st = np.zeros(STATE_SIZE, dtype=np.int64)
@@ -270,7 +276,7 @@ def test_determinize_redraws_only_what_the_seat_cannot_see():
     money totals, the bribes' counts, the revealed events and the ordering rules, deals Archenemy
     cards that are a valid deal, and does change the hidden ones."""
     players = 4
-    rules = kernel.prepare(GAME.rules_with_defaults({}), players)
+    rules = prepared(players)
     sids, prm = GAME.encode_strategies([registry.parse_strategy(GAME, s) for s in MIXED[:4]])
     changed = set()
     for game in range(30):
