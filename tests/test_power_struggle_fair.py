@@ -9,8 +9,13 @@ what its seat cannot see) are in tests/test_fair_play.py; the relabelling tests 
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 import tomllib
 from functools import cache
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -39,6 +44,7 @@ from simcore.rng import new_stream, seed_game_stream
 from strategies import power_struggle as strategy
 from tests.fair_play import play, rate_differences, seat_and_strategy_rates
 
+ROOT = Path(__file__).resolve().parent.parent
 GAME = registry.make("power-struggle")
 MIXED = ["builder", "investor", "corrupter", "board", "consultant"]
 NO_TRACE = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
@@ -257,6 +263,27 @@ def test_the_run_report_has_a_chance_set_communications_page():
 
 
 # --- determinize ---------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_event_orders_read_only_what_the_sorter_may_know():
+    """The generic leak check (tests/test_fair_play.py) plays the default ``order=random``; the
+    ``self`` and ``adversarial`` orders judge events by ``event_worth`` and ``leader_of``, which
+    read the others' money and Victory Points. Before issue 15 they read the secret ones (8
+    disagreements in these 40 games, all in ``order_events``); now every decision on a redrawn
+    copy is the same."""
+    lineup = ["builder:order=self", "investor:order=adversarial", "corrupter:order=self",
+              "board:order=adversarial"]  # fmt: skip
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tests" / "leak_check.py"), "power-struggle", "4", "40",
+         *lineup],
+        capture_output=True, text=True, cwd=ROOT, timeout=1200,
+        env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    report = json.loads(result.stdout.splitlines()[-1])
+    assert report["informative"]["order_events"] > 100, report
+    assert report["leaks"] == 0, json.dumps(report["examples"], indent=1)
 
 
 def hidden_fields(st, seat):
