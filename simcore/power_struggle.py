@@ -140,6 +140,8 @@ RULES = (
 assert len(RULES) == ps.N_RULES
 
 COMM_SHARES = ("never", "under half", "half or more")
+DEALT_CARDS = ("1 card", "2 cards", "3 cards")  # code: cards - 1
+DEALT_COMM = ("no", "yes")
 
 SEAT_COLUMNS = (
     Column("vp", "Victory Points at the end", "int8"),
@@ -167,12 +169,22 @@ SEAT_COLUMNS = (
         "share of the rounds in which it sorted the events as Head of Communications",
         labels=COMM_SHARES,
     ),
+    Column(
+        "dealt_cards",
+        "Privilege cards dealt to it at set-up (chance: 7 cards as evenly as possible)",
+        labels=DEALT_CARDS,
+    ),
+    Column(
+        "dealt_comm",
+        "1 if it was dealt the Communications card at set-up (chance: it starts the game)",
+        labels=DEALT_COMM,
+    ),
 )
 (
     S_VP, S_VP_INFLUENCE, S_VP_SHARES, S_VP_MAIN, S_VP_CORRUPTION, S_VP_COUNSEL, S_VP_ARCHENEMY,
     S_MONEY, S_INFLUENCE, S_SHARES, S_MAIN, S_CORRUPTION, S_CONSULTANTS, S_COMM_ROUNDS,
     S_BRIBES_OFFERED, S_BRIBES_ACCEPTED, S_BRIBES_TAKEN, S_DECLARED, S_ACTIONS, S_EMPLOYEES,
-    S_COMM_SHARE,
+    S_COMM_SHARE, S_DEALT_CARDS, S_DEALT_COMM,
 ) = range(len(SEAT_COLUMNS))  # fmt: skip
 assert N_SEAT_STATS == len(SEAT_COLUMNS)
 
@@ -200,11 +212,16 @@ GAME = Game(
     seat_columns=SEAT_COLUMNS,
     impact=(
         ImpactGroup(
+            "Dealt the Communications card at set-up (the starting player)", ("dealt_comm",)
+        ),
+        ImpactGroup("Privilege cards dealt at set-up", ("dealt_cards",)),
+        ImpactGroup(
             "Rounds as Head of Communications",
             ("comm_share",),
             observational="who heads Communications is chosen at the meetings, and a longer "
             "game gives every seat more rounds there, so the groups differ in more than the "
-            "post.",
+            "post. The chance-set pages (dealt the Communications card, cards dealt) are "
+            "experiments.",
         ),
     ),
     module=__name__,
@@ -736,6 +753,8 @@ def offer(seat, attempt, st, sids, prm, rng, trace):
         record_event(trace, st, TRACE_LEN, ps.EV_PRIVILEGE, card, seat, 1, st[FACE + card])
         st[stat(seat, S_BRIBES_ACCEPTED)] += 1
         st[stat(target, S_BRIBES_TAKEN)] += 1
+        st[ps.BRIBE_COUNT + ps.MAX_PLAYERS * seat + target] += 1
+        st[ps.BRIBE_PAID + ps.MAX_PLAYERS * seat + target] += amount
     return target, accepted
 
 
@@ -881,40 +900,6 @@ def carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace):
 
 
 @njit(cache=True, _nrt=False)
-def per_count(st, seat, per):
-    if per == ps.PER_FLAT:
-        return 1
-    if per == ps.PER_DEPARTMENT:
-        return departments(st, seat, -1)
-    if per == ps.PER_MAIN:
-        return main_departments(st, seat, -1)
-    if per == ps.PER_BOARD:
-        return board_members(st, seat)
-    if per == ps.PER_EMPLOYEE:
-        return employees(st, seat, -1)
-    if per == ps.PER_BLOCK:
-        return share_blocks(st, seat)
-    if per == ps.PER_CONSULTANT:
-        return consultants(st, seat)
-    return ps.divisional_heads(st, seat)
-
-
-@njit(cache=True, _nrt=False)
-def matches(st, seat, who, division, richest, poorest):
-    if who == ps.WHO_ALL:
-        return True
-    if who == ps.WHO_CHAIRMAN:
-        return st[HEAD + CHAIRMAN] == seat
-    if who == ps.WHO_HEAD:
-        return st[HEAD + division] == seat
-    if who == ps.WHO_BOARD:
-        return board_members(st, seat) > 0
-    if who == ps.WHO_RICHEST:
-        return st[MONEY + seat] == richest
-    return st[MONEY + seat] == poorest
-
-
-@njit(cache=True, _nrt=False)
 def set_motivation(st, value, cause, trace):
     value = max(0, min(ps.MAX_MOTIVATION, value))
     change = value - st[MOTIVATION]
@@ -976,7 +961,7 @@ def apply_event(event, position, st, sids, prm, rng, trace):
                 richest = max(richest, st[MONEY + seat])
                 poorest = min(poorest, st[MONEY + seat])
             for seat in range(players):
-                if not matches(st, seat, who, division, richest, poorest):
+                if not ps.matches(st, seat, who, division, st[MONEY + seat], richest, poorest):
                     continue
                 if kind == ps.FX_LOSE:
                     for _ in range(amount):
@@ -984,7 +969,7 @@ def apply_event(event, position, st, sids, prm, rng, trace):
                             break
                         dismiss_own(st, seat, division, ps.E_EVENT, sids, prm, rng, trace)
                     continue
-                due = amount * per_count(st, seat, per)
+                due = amount * ps.units(st, seat, per)
                 if due <= 0:
                     continue
                 if kind == ps.FX_RECEIVE:
@@ -1120,6 +1105,8 @@ def sort_events(st, rules, sids, prm, rng, trace):
         held = st[PILE + i]
         st[PILE + i] = st[PILE + j]
         st[PILE + j] = held
+    st[ps.SORTER] = sorter
+    st[ps.REVEALED] = 0
     policy = strategy.order_events(sids[sorter], prm, sorter, st, rng)
     seen = 0
     bonus_at = -1
@@ -1226,6 +1213,7 @@ def department_turns(st, rules, sids, prm, rng, trace):
     target = np.int64(rules[ps.R_VICTORY_POINTS])
     for position in range(ORDER_SIZE):
         event = st[ORDER + position]
+        st[ps.REVEALED] = position + 1
         if event == st[MEETING_EVENT]:
             record_event(trace, st, TRACE_LEN, ps.EV_EVENT, ps.EV_MEETING_CARD, position, 0)
             return 0
@@ -1292,11 +1280,163 @@ def shuffle_into(st, at, n, rng):
     """A uniformly random permutation of 0 .. n-1 into st[at : at + n]."""
     for i in range(n):
         st[at + i] = i
+    shuffle_slice(st, at, n, rng)
+
+
+@njit(cache=True, _nrt=False)
+def shuffle_slice(st, at, n, rng):
+    """Shuffle st[at : at + n] in place, uniformly."""
     for i in range(n - 1, 0, -1):
         j = rand_below(rng, i + 1)
         held = st[at + i]
         st[at + i] = st[at + j]
         st[at + j] = held
+
+
+@njit(cache=True, _nrt=False)
+def determinize(st, seat, rng):
+    """Redraw everything hidden from ``seat``, uniformly among the states consistent with what it
+    sees now, and nothing else (the information-leak check and tree search use it):
+
+    - the Archenemy cards of every other player who has not declared (Set Up 7; a declaring
+      player shows his): their Colour cards are the colours that neither ``seat`` holds nor a
+      declared player showed, dealt among them anew; their Competence cards are drawn from the
+      cards kept at this table that ``seat`` has not seen (unused ones included);
+    - money (Set Up 5): a bribe's amount is known only to the briber and the bribed player, so
+      for each pair of other players the total of the accepted bribes from one to the other is
+      redrawn (a multiple of 50,000, at least 50,000 a bribe, their number is public) and both
+      players' money moves with it, neither's below 0;
+    - the event cards (Sort Event Cards: only the player who sorted them may look at the stack):
+      unless ``seat`` sorted this round's cards, the places not yet turned up get the Directors'
+      Meeting card at a legal place (5th or later), the Bonus Payment before it if it has not
+      come up, and cards drawn from the ones not turned up this round elsewhere, every legal
+      completion equally likely; the rest of the deck is shuffled for everyone.
+
+    What it does not keep: a player who has not declared with target - 1 visible Victory Points
+    is known to lack the Archenemy point at the end of his last action, and a past shortfall or
+    "richest pays" event tells something of someone's money; the redraw keeps only the present
+    (cards dealt, money never negative, the ordering rules)."""
+    players = st[PLAYERS]
+    hidden = 0  # bit p: p's Archenemy cards are hidden from seat
+    for p in range(players):
+        if p != seat and st[DECLARED + p] == 0:
+            hidden |= 1 << p
+    # Colour cards: the hidden players hold exactly the colours seat has not seen; Competence
+    # cards: any of the kept cards seat has not seen (unused ones included).
+    colours = 0  # bit: a colour seat has seen, or already dealt in this redraw
+    cards = 0
+    for p in range(players):
+        if not (hidden >> p) & 1:
+            colours |= 1 << st[COLOUR_CARD + p]
+            cards |= 1 << st[COMP_OF + p]
+    for p in range(players):
+        if (hidden >> p) & 1:
+            st[COLOUR_CARD + p] = draw_unseen(colours, players, rng)
+            colours |= 1 << st[COLOUR_CARD + p]
+            st[COMP_OF + p] = draw_unseen(cards, st[ps.N_COMP_CARDS], rng)
+            cards |= 1 << st[COMP_OF + p]
+    # Bribe amounts between two other players.
+    for a in range(players):
+        for b in range(players):
+            pair = ps.MAX_PLAYERS * a + b
+            count = st[ps.BRIBE_COUNT + pair]
+            if a == seat or b == seat or count == 0:
+                continue
+            paid = st[ps.BRIBE_PAID + pair]
+            step = ps.BRIBE_STEP
+            least = max(count * ps.MIN_BRIBE, -((st[MONEY + b] - paid) // step) * step)
+            most = (st[MONEY + a] + paid) // step * step
+            redrawn = least + step * rand_below(rng, (most - least) // step + 1)
+            st[ps.BRIBE_PAID + pair] = redrawn
+            st[MONEY + a] += paid - redrawn
+            st[MONEY + b] += redrawn - paid
+    redraw_events(st, seat, rng)
+
+
+@njit(cache=True, _nrt=False)
+def draw_unseen(seen, n, rng):
+    """One of 0 .. n-1 not in the bitmask ``seen``, uniformly."""
+    k = rand_below(rng, n - ps.count_bits(seen, n))
+    for value in range(n):
+        if not (seen >> value) & 1:
+            if k == 0:
+                return value
+            k -= 1
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def redraw_events(st, seat, rng):
+    """The event-card part of ``determinize``."""
+    n_events = st[N_EVENTS]
+    sorter = st[ps.SORTER]
+    drawn = ORDER_SIZE - 2
+    if sorter < 0:  # no round sorted yet: only the deck, in an order nobody knows
+        shuffle_slice(st, PILE, n_events, rng)
+        return
+    if sorter == seat:  # it knows the round's cards (st[PILE + 0..5]); the deck is unknown
+        shuffle_slice(st, PILE + drawn, n_events - drawn, rng)
+        return
+    revealed = st[ps.REVEALED]
+    meeting_up = False
+    bonus_up = False
+    for position in range(revealed):
+        meeting_up = meeting_up or st[ORDER + position] == st[MEETING_EVENT]
+        bonus_up = bonus_up or st[ORDER + position] == st[ps.BONUS_EVENT]
+    # The cards not turned up this round, in random order, into st[PILE + ...] after the
+    # turned-up ones.
+    k = 0
+    for event in range(n_events):
+        up = False
+        for position in range(revealed):
+            up = up or st[ORDER + position] == event
+        if up:
+            st[PILE + k] = event
+            k += 1
+    shown = k
+    for event in range(n_events):
+        up = False
+        for position in range(revealed):
+            up = up or st[ORDER + position] == event
+        if not up:
+            st[PILE + k] = event
+            k += 1
+    shuffle_slice(st, PILE + shown, n_events - shown, rng)
+    meeting_at = -1
+    bonus_at = -1
+    if not meeting_up:
+        # P(meeting at m) proportional to the bonus's places before it (1 if it came up).
+        total = 0
+        for m in range(max(ps.MIN_TURNS, revealed), ORDER_SIZE):
+            total += 1 if bonus_up else m - revealed
+        r = rand_below(rng, total)
+        for m in range(max(ps.MIN_TURNS, revealed), ORDER_SIZE):
+            weight = 1 if bonus_up else m - revealed
+            if meeting_at < 0 and r < weight:
+                meeting_at = m
+                if not bonus_up:
+                    bonus_at = revealed + r
+            r -= weight
+    k = shown
+    for position in range(revealed, ORDER_SIZE):
+        if position == meeting_at:
+            st[ORDER + position] = st[MEETING_EVENT]
+        elif position == bonus_at:
+            st[ORDER + position] = st[ps.BONUS_EVENT]
+        else:
+            st[ORDER + position] = st[PILE + k]
+            k += 1
+    # The round's six drawn cards first in the pile, as sort_events leaves them.
+    k = 0
+    for position in range(ORDER_SIZE):
+        event = st[ORDER + position]
+        if event != st[MEETING_EVENT] and event != st[ps.BONUS_EVENT]:
+            for i in range(k, n_events):
+                if st[PILE + i] == event:
+                    st[PILE + i] = st[PILE + k]
+                    st[PILE + k] = event
+            k += 1
+    shuffle_slice(st, PILE + drawn, n_events - drawn, rng)
 
 
 @njit(cache=True, _nrt=False)
@@ -1346,14 +1486,22 @@ def set_up(players, st, rules, rng, trace):
                      st[COMP_CARD_ID + card], st[COMP_CARD + 3 * card],
                      st[COMP_CARD + 3 * card + 1], st[COMP_CARD + 3 * card + 2],
                      st[MONEY + seat])  # fmt: skip
-    # Privilege cards shuffled and dealt one at a time from seat 0: seats 0 .. (7 mod n) - 1 get
-    # the extra cards, face up, Division half.
+    # Privilege cards shuffled and dealt "randomly ... as equally as possible" (Set Up 8), face
+    # up, Division half: one at a time round a random order of the seats, so which players get
+    # the extra cards is the game's chance, not their seats.
+    st[ps.SORTER] = -1
     shuffle_into(st, SCRATCH, N_PRIVILEGES, rng)
+    shuffle_into(st, SCRATCH + N_PRIVILEGES, players, rng)
+    for seat in range(players):
+        st[stat(seat, S_DEALT_CARDS)] = -1  # the column's code is cards - 1
     for k in range(N_PRIVILEGES):
         card = st[SCRATCH + k]
-        st[HOLDER + card] = k % players
+        seat = st[SCRATCH + N_PRIVILEGES + k % players]
+        st[HOLDER + card] = seat
         st[FACE + card] = 1
-        record_event(trace, st, TRACE_LEN, ps.EV_DEAL, card, k % players)
+        st[stat(seat, S_DEALT_CARDS)] += 1
+        record_event(trace, st, TRACE_LEN, ps.EV_DEAL, card, seat)
+    st[stat(st[HOLDER + COMMUNICATIONS], S_DEALT_COMM)] = 1
 
 
 @njit(cache=True, _nrt=False)

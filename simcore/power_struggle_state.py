@@ -7,7 +7,10 @@ A game's whole state is one int64 array ``st``: the **table** (copied at set-up 
 data file: track maxima, share prices and stock, bonus amounts, event effects, Archenemy
 Competence cards) and the **play** state (money, competence tracks, offices, Board Room,
 Divisional Heads and Chairman, Privilege cards, share blocks, the round's event order, the
-Archenemy cards, statistics, the strategies' scratch and the trace length).
+Archenemy cards, what the players know (who sorted the round's events, how many have been turned
+up, the accepted bribes per pair: their number public, their Pinats secret), statistics, the
+strategies' scratch and the trace length). What is hidden from a seat, and how
+``simcore.power_struggle.determinize`` redraws it, is documented there.
 
 Seats are numbered clockwise: seat s + 1 sits to the left of seat s. Money is in Pinats.
 
@@ -247,11 +250,20 @@ DECLARED = COMP_OF + MAX_PLAYERS  # st[DECLARED + seat]: 1 once it declared
 ARCH_LOCKED = DECLARED + MAX_PLAYERS  # st[ARCH_LOCKED + seat]: archenemy point at declaration
 PILE = ARCH_LOCKED + MAX_PLAYERS  # scratch: the non-standard event ids, shuffled
 ORDER = PILE + MAX_EVENTS  # the round's 8 event ids in order
+# What the players know of the event order: the seat that sorted this round's cards (-1 before
+# the first meeting's step 7; it may look at the stack, nobody else), and how many of the 8
+# places have been turned up this round.
+SORTER = ORDER + ORDER_SIZE
+REVEALED = SORTER + 1
+# Accepted bribes, per ordered pair (briber a, bribed b) at st[X + MAX_PLAYERS * a + b]: how many
+# (public: the card changes hands) and the Pinats paid (secret: only a and b know the amounts).
+BRIBE_COUNT = REVEALED + 1
+BRIBE_PAID = BRIBE_COUNT + MAX_PLAYERS * MAX_PLAYERS
 # Statistics (result columns).
-GAME_STATS = ORDER + ORDER_SIZE
+GAME_STATS = BRIBE_PAID + MAX_PLAYERS * MAX_PLAYERS
 N_GAME_STATS = 6  # rounds, rounds of 4, 5, 6, 7 department turns, winners
 STATS = GAME_STATS + N_GAME_STATS  # st[STATS + N_SEAT_STATS * seat + stat]
-N_SEAT_STATS = 21
+N_SEAT_STATS = 23
 # Strategy scratch.
 SCRATCH = STATS + N_SEAT_STATS * MAX_PLAYERS
 N_SCRATCH = 16
@@ -411,7 +423,13 @@ def motivation_bonus(st, seat, card):
     ok, half = usable(st, seat, card)
     if not ok:
         return 0
-    m = st[MOTIVATION]
+    return motivation_extra(card, half, st[MOTIVATION])
+
+
+@njit(cache=True, _nrt=False)
+def motivation_extra(card, half, m):
+    """The Human Resources, Accounting or Controlling card's table: its ``half`` at Motivation
+    ``m`` gives this many extra Employees, extra Shares or extra Pinats per Department."""
     if card == CONTROLLING:
         if half == 0:
             return 0 if m >= 5 else (50_000 if m >= 3 else 100_000)
@@ -435,8 +453,13 @@ def beats(st, seat, other, which):
 def archenemy_now(st, seat):
     """The Archenemy point as the board stands: beating the named player in all 3 competences of
     the card, or (own colour) beating every other player in 2 of the 3."""
-    card = st[COMP_OF + seat]
-    enemy = st[COLOUR_CARD + seat]
+    return archenemy_with(st, seat, st[COLOUR_CARD + seat], st[COMP_OF + seat])
+
+
+@njit(cache=True, _nrt=False)
+def archenemy_with(st, seat, enemy, card):
+    """The Archenemy point of ``seat`` as the board stands if its Colour card named ``enemy`` and
+    its Competence card were ``card`` (index among the cards kept at this table)."""
     players = st[PLAYERS]
     won = 0
     for k in range(3):
@@ -471,11 +494,82 @@ def routes(st, seat):
 
 @njit(cache=True, _nrt=False)
 def victory_points(st, seat):
-    mask = routes(st, seat)
-    n = 0
-    for r in range(N_ROUTES):
-        n += (mask >> r) & 1
-    return n
+    return count_bits(routes(st, seat), N_ROUTES)
+
+
+@njit(cache=True, _nrt=False)
+def count_bits(bits, n):
+    """Set bits among the lowest ``n`` of ``bits``."""
+    count = 0
+    for k in range(n):
+        count += (bits >> k) & 1
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def routes_seen(st, observer, seat):
+    """The Victory Points of ``seat`` that ``observer`` can see (bitmask as ``routes``): the
+    tracks and the Counsel track are public; the Archenemy point only its owner knows, until it
+    declares and shows its Archenemy cards."""
+    if observer == seat or st[DECLARED + seat] == 1:
+        return routes(st, seat)
+    return routes(st, seat) & ~(1 << ARCHENEMY)
+
+
+@njit(cache=True, _nrt=False)
+def money_seen(st, observer, seat):
+    """``seat``'s money as ``observer`` can know it (Set Up 5: a player may keep his money
+    secret). Every payment is public but the amount of a bribe, which only the briber and the
+    bribed player know; ``observer`` counts each accepted bribe between ``seat`` and a third
+    player at MIN_BRIBE, the least a bribe can be. Its own money it knows exactly."""
+    money = st[MONEY + seat]
+    if observer == seat:
+        return money
+    for other in range(st[PLAYERS]):
+        if other == seat or other == observer:
+            continue
+        given = MAX_PLAYERS * other + seat
+        taken = MAX_PLAYERS * seat + other
+        money -= st[BRIBE_PAID + given] - MIN_BRIBE * st[BRIBE_COUNT + given]
+        money += st[BRIBE_PAID + taken] - MIN_BRIBE * st[BRIBE_COUNT + taken]
+    return money
+
+
+@njit(cache=True, _nrt=False)
+def units(st, seat, per):
+    """How many of an event effect's ``per`` items ``seat`` has (EFFECT_PER)."""
+    if per == PER_FLAT:
+        return 1
+    if per == PER_DEPARTMENT:
+        return departments(st, seat, -1)
+    if per == PER_MAIN:
+        return main_departments(st, seat, -1)
+    if per == PER_BOARD:
+        return board_members(st, seat)
+    if per == PER_EMPLOYEE:
+        return employees(st, seat, -1)
+    if per == PER_BLOCK:
+        return share_blocks(st, seat)
+    if per == PER_CONSULTANT:
+        return consultants(st, seat)
+    return divisional_heads(st, seat)
+
+
+@njit(cache=True, _nrt=False)
+def matches(st, seat, who, division, money, richest, poorest):
+    """An event effect's ``who`` includes ``seat``, whose money is ``money`` (the most and the
+    least of all players': ``richest``, ``poorest``)."""
+    if who == WHO_ALL:
+        return True
+    if who == WHO_CHAIRMAN:
+        return st[HEAD + CHAIRMAN] == seat
+    if who == WHO_HEAD:
+        return st[HEAD + division] == seat
+    if who == WHO_BOARD:
+        return board_members(st, seat) > 0
+    if who == WHO_RICHEST:
+        return money == richest
+    return money == poorest
 
 
 @njit(cache=True, _nrt=False)

@@ -1,26 +1,40 @@
 """Scripted Power Struggle players: every decision a seat makes, dispatched on an integer id.
 
-Five archetypes chase one Victory Point route each and share everything else: ``board``
-(Influence: Board Room seats, resigning to the Board, Legal & Patents), ``investor`` (Shares),
-``builder`` (Main Departments), ``corrupter`` (Corruption: a bribe whenever it can) and
-``consultant`` (Counsel: resigning to and buying Consultants in new Divisions); ``random`` picks
-uniformly among legal choices. Every strategy first takes an action that completes a Victory
-Point when one exists, then its own route, then grows its Departments (found, hire, entice).
+Five archetypes share one way of valuing things and differ in the order in which they work on
+the Victory Point routes: ``board`` (Influence first), ``investor`` (Shares), ``builder`` (Main
+Departments), ``corrupter`` (Corruption) and ``consultant`` (Counsel); ``random`` picks
+uniformly among legal choices. Every archetype first takes an action that completes a Victory
+Point when one exists, founds Departments up to ``departments`` offices, then works on its
+routes in its order, then grows (Development, hire, shares, trade Employees for Influence).
+
+What things are worth (``point_worth``, ``card_worth``, ...) is in Pinats and derived from the
+rulebook's prices: a Victory Point is worth VP_PRICE, the price at which the rulebook sells one
+on either purchasable route (4 Main Departments at 1,500,000, or Consultants in 3 Divisions at
+2,000,000); a point on a track is its share of a Victory Point while the seat still lacks that
+Victory Point; an Employee is a third of an Influence point (action F1 trades 3 for 1); an
+action is worth at least a hire of 2 Employees. Bribes (offers, acceptances), resignations and
+where a displaced Divisional Head goes are decided on these worths in the current state; the
+bribe behaviour has two parameters, ``offer_extra`` and ``ask_extra`` (Pinats beyond the
+reckoned price), which the shipped study varies.
 
 Separately, every strategy has ``order``, its policy as Divisional Head of Communications when it
 sorts the round's 8 event cards: random, max (7 Department Turns), min (4), self (events that
 hurt it after the Directors' Meeting card, good ones before, the Bonus Payment first when it
 earns more than the average) or adversarial (the same against the leader among the others).
 
-Each decision reads the seat's row of ``prm`` (columns in ``PARAM_NAMES`` order) and the public
-board, its own cards and money. Scratch: decisions write their options to st[SCRATCH + 1..4]
-(choose_action) or st[SCRATCH + 1] (choose_chairman_privilege); order_events uses st[SCRATCH +
-0..11] while the events are sorted (no action is in progress then).
+A decision reads only what its seat may know: the public board, its own cards and money, the
+event cards it sorted, ``money_seen`` for the others' money and ``routes_seen`` (with the chance
+of an unseen Archenemy point) for their Victory Points. Every tie is broken from the game's
+random stream. Scratch: decisions write their options to st[SCRATCH + 1..4] (choose_action),
+st[SCRATCH + 1] (choose_chairman_privilege), the card of a first bribe attempt to
+st[SCRATCH + 5]; order_events uses st[SCRATCH + 0..11] while the events are sorted (no action is
+in progress then).
 """
 
 import numpy as np
 from numba import njit
 
+from simcore import power_struggle_state as ps
 from simcore.power_struggle_state import (
     A_BRIBE,
     A_BUY_CONSULTANT,
@@ -40,12 +54,16 @@ from simcore.power_struggle_state import (
     BONUS,
     BONUS_EVENT,
     CHAIRMAN,
+    COLOUR_CARD,
     COMMUNICATIONS,
+    COMP_OF,
     CONSULT,
     CONSULTANT_PRICE,
     CONTROLLING,
     CORRUPTION,
     COUNSEL,
+    DECLARED,
+    DEVELOPMENT,
     EMP,
     EVENT_FX,
     EVENT_WIDTH,
@@ -56,6 +74,7 @@ from simcore.power_struggle_state import (
     FX_MORON,
     FX_MOTIVATION,
     FX_RECEIVE,
+    HALF,
     HEAD,
     HEADS,
     HOLDER,
@@ -63,17 +82,22 @@ from simcore.power_struggle_state import (
     INFLUENCE,
     LEGAL,
     MAIN,
+    MAIN_PRICE,
     MAX_EMPLOYEES,
+    MAX_MOTIVATION,
     MAX_TURNS,
     MEETING_EVENT,
     MIN_BRIBE,
     MIN_TURNS,
     MONEY,
+    MOTIVATION,
     N_ACTIONS,
+    N_COMP_CARDS,
     N_COMPETENCES,
     N_DIVISIONS,
     N_OFFICES,
     N_PRIVILEGES,
+    N_ROUTES,
     N_SIZES,
     ORDER,
     ORDER_ADVERSARIAL,
@@ -84,50 +108,41 @@ from simcore.power_struggle_state import (
     ORDER_SELF,
     ORDER_SIZE,
     OWNER,
-    PER_BLOCK,
-    PER_BOARD,
-    PER_CONSULTANT,
-    PER_DEPARTMENT,
-    PER_EMPLOYEE,
-    PER_FLAT,
-    PER_MAIN,
     PILE,
     PLAYERS,
+    REVEALED,
     ROWS,
     SCRATCH,
     SHARES,
     VP_THRESHOLD,
-    WHO_ALL,
-    WHO_BOARD,
-    WHO_CHAIRMAN,
-    WHO_HEAD,
-    WHO_RICHEST,
     action_possible,
+    archenemy_with,
     board_members,
-    consultants,
     counsel_divisions,
     departments,
     divisional_heads,
     employees,
     has_vacancy,
     main_departments,
+    money_seen,
+    motivation_extra,
     offices_of,
     room,
     routes,
+    routes_seen,
     share_blocks,
     share_option_ok,
     track,
     usable,
     vacancies,
-    victory_points,
 )
 from simcore.registry import Param, Strategy
 from simcore.rng import rand_below, rand_float
 
 RANDOM, BOARD, INVESTOR, BUILDER, CORRUPTER, CONSULTANT = range(6)
 
-PARAM_NAMES = ("order", "accept_at", "offer", "second_offer", "p_bribe", "departments")
-ORDER_PARAM, ACCEPT_AT, OFFER, SECOND_OFFER, P_BRIBE, TARGET_OFFICES = range(6)
+PARAM_NAMES = ("order", "offer_extra", "ask_extra", "p_bribe", "departments")
+ORDER_PARAM, OFFER_EXTRA, ASK_EXTRA, P_BRIBE, TARGET_OFFICES = range(5)
 ORDER_POLICY = Param(
     "order",
     "choice",
@@ -137,53 +152,49 @@ ORDER_POLICY = Param(
     "adversarial (against the leader among the others)",
     choices=ORDER_POLICIES,
 )
-
-
-def _archetype_params(accept_at: float, offer: float, p_bribe: float) -> tuple[Param, ...]:
-    return (
-        ORDER_POLICY,
-        Param(
-            "accept_at",
-            "float",
-            accept_at,
-            "the smallest bribe (Pinats) it accepts for one of its Privilege cards",
-            0.0,
-            10_000_000.0,
-        ),
-        Param(
-            "offer",
-            "float",
-            offer,
-            "Pinats it offers in a first bribe attempt (rounded down to 50,000s, at least 50,000)",
-            50_000.0,
-            10_000_000.0,
-        ),
-        Param(
-            "second_offer",
-            "float",
-            offer + 100_000.0,
-            "Pinats it offers in a second attempt for the same card (0: no second attempt)",
-            0.0,
-            10_000_000.0,
-        ),
-        Param(
-            "p_bribe",
-            "float",
-            p_bribe,
-            "chance that it bribes on a turn when its route says so and it can pay the offer",
-            0.0,
-            1.0,
-        ),
-        Param(
-            "departments",
-            "int",
-            3,
-            "Departments and Main Departments it founds before it only hires and buys",
-            0,
-            36,
-        ),
-    )
-
+ARCHETYPE_PARAMS = (
+    ORDER_POLICY,
+    Param(
+        "offer_extra",
+        "float",
+        0.0,
+        "Pinats it offers beyond the asking price it reckons for the card (asking_price, from the "
+        "public board; negative: less), at least 50,000, in 50,000s, and only while the card is "
+        "worth more than that to it",
+        -10_000_000.0,
+        10_000_000.0,
+    ),
+    Param(
+        "ask_extra",
+        "float",
+        0.0,
+        "Pinats it demands beyond its asking price before it accepts a bribe (what keeping the "
+        "card is worth to it plus a share of the briber's gain, less the Corruption point and "
+        "the Employee a refusal costs; often below 0, so it accepts the least bribe)",
+        0.0,
+        10_000_000.0,
+    ),
+    Param(
+        "p_bribe",
+        "float",
+        1.0,
+        "chance that it bribes on a turn when its Corruption route says so",
+        0.0,
+        1.0,
+    ),
+    Param(
+        "departments",
+        "int",
+        3,
+        "Departments and Main Departments it founds before it only hires and buys",
+        0,
+        36,
+    ),
+)
+_SHARED = (
+    "; bribes, resignations and a displaced head's move are decided on what they are worth "
+    "(docs/games/power-struggle.md)"
+)
 
 STRATEGIES = (
     Strategy(
@@ -196,36 +207,40 @@ STRATEGIES = (
     Strategy(
         "board",
         BOARD,
-        "Influence: two Board Room seats at the start, resigns Divisional Heads to the Board, "
-        "uses Legal & Patents, trades 3 Employees for 1 Influence once it has 6",
-        _archetype_params(250_000.0, 150_000.0, 1.0),
+        "Influence first: two Board Room seats at the start, resigns a Divisional Head to the "
+        "Board when the seats are worth more than what it fires, uses Legal & Patents, trades 3 "
+        "Employees for 1 Influence once it has 6; then Counsel, Shares, Main, Corruption" + _SHARED,
+        ARCHETYPE_PARAMS,
     ),
     Strategy(
         "investor",
         INVESTOR,
-        "Shares: buys the largest block it can afford (using Accounting), else grows",
-        _archetype_params(250_000.0, 150_000.0, 1.0),
+        "Shares first: buys the largest block it can afford (using Accounting); then Influence "
+        "(resigning to the Board when worth it), Main, Counsel, Corruption" + _SHARED,
+        ARCHETYPE_PARAMS,
     ),
     Strategy(
         "builder",
         BUILDER,
-        "Main Departments: merges two Departments whenever it has two, buys one for 1,500,000 "
-        "when it can, else grows",
-        _archetype_params(250_000.0, 150_000.0, 1.0),
+        "Main Departments first: merges two Departments whenever it has two, buys one for "
+        "1,500,000 when it can; then Shares, Influence (resigning to the Board when worth it), "
+        "Counsel, Corruption" + _SHARED,
+        ARCHETYPE_PARAMS,
     ),
     Strategy(
         "corrupter",
         CORRUPTER,
-        "Corruption: bribes for the most useful card of another player (offer, second_offer) "
-        "with probability p_bribe, accepts bribes of accept_at or more",
-        _archetype_params(100_000.0, 100_000.0, 1.0),
+        "Corruption first: bribes (with probability p_bribe) for the card with the most surplus "
+        "over its price; then Influence, Shares, Main, Counsel" + _SHARED,
+        ARCHETYPE_PARAMS,
     ),
     Strategy(
         "consultant",
         CONSULTANT,
-        "Counsel: resigns Divisional Heads to the Counsel track of Divisions where it has no "
-        "Consultant, buys Consultants there for 2,000,000, else grows",
-        _archetype_params(250_000.0, 150_000.0, 1.0),
+        "Counsel first: resigns Divisional Heads to the Counsel track of Divisions where it has "
+        "no Consultant, buys Consultants there for 2,000,000; then Influence, Shares, Main, "
+        "Corruption" + _SHARED,
+        ARCHETYPE_PARAMS,
     ),
 )
 
@@ -239,15 +254,6 @@ PREFERENCES = (
     2, 3, 4, 1, 1, 2,  # corrupter: Communications
     2, 3, 3, 2, 2, 2,  # consultant: any Division it has no Consultant in (scored apart)
 )  # fmt: skip
-# Which Privilege card a briber wants first, per archetype (most wanted first).
-WANTED = (
-    0, 1, 2, 3, 4, 5, 6,
-    4, 6, 1, 5, 3, 0, 2,
-    3, 5, 6, 1, 0, 4, 2,
-    6, 1, 5, 0, 3, 4, 2,
-    6, 2, 1, 3, 5, 0, 4,
-    6, 1, 5, 3, 0, 4, 2,
-)  # fmt: skip
 # The order in which each archetype (board, investor, builder, corrupter, consultant) works on
 # the Victory Point routes (COMPETENCES: influence 0, shares 1, main 2, corruption 3, counsel 4).
 ROUTE_ORDER = (
@@ -257,9 +263,240 @@ ROUTE_ORDER = (
     3, 0, 1, 2, 4,
     4, 0, 1, 2, 3,
 )  # fmt: skip
-EMPLOYEE_WORTH = 100_000  # what an Employee is worth to the event-ordering policies
-CARD_WORTH = 300_000  # what a face-up Privilege card is worth to them
-MOTIVATION_STEP_WORTH = 50_000  # per Motivation step and card whose effect depends on it
+
+# --- what things are worth (Pinats) -------------------------------------------------------------
+# The rulebook sells a Victory Point's worth of track at one price on both purchasable routes.
+VP_PRICE = MAIN_PRICE * VP_THRESHOLD[MAIN]
+assert VP_PRICE == CONSULTANT_PRICE * VP_THRESHOLD[COUNSEL]
+EMPLOYEE_WORTH = VP_PRICE // (3 * VP_THRESHOLD[INFLUENCE])  # F1: 3 Employees for 1 Influence
+ACTION_WORTH = 2 * EMPLOYEE_WORTH  # an action is worth at least a hire of 2 Employees
+BOARD_MEMBER_BONUS = 3  # st[BONUS + 3]: the Bonus Payment per Board member
+DEPARTMENT_BONUS = 1
+MAIN_BONUS = 2
+
+
+@njit(cache=True, _nrt=False)
+def point_worth(st, seat, which):
+    """A point on competence ``which`` (for counsel: a Consultant in a new Division) to ``seat``:
+    its share of a Victory Point while ``seat`` lacks that Victory Point, else 0."""
+    if which == COUNSEL:
+        held = counsel_divisions(st, seat) >= VP_THRESHOLD[COUNSEL]
+    else:
+        held = track(st, seat, which) >= VP_THRESHOLD[which]
+    return 0 if held else VP_PRICE // VP_THRESHOLD[which]
+
+
+@njit(cache=True, _nrt=False)
+def round_so_far(st):
+    """(Directors' Meeting card turned up, Bonus Payment turned up) this round: public."""
+    meeting_up = False
+    bonus_up = False
+    for position in range(st[REVEALED]):
+        meeting_up = meeting_up or st[ORDER + position] == st[MEETING_EVENT]
+        bonus_up = bonus_up or st[ORDER + position] == st[BONUS_EVENT]
+    return meeting_up, bonus_up
+
+
+@njit(cache=True, _nrt=False)
+def chance_of_another_turn(st):
+    """The chance, from what everybody has seen, that another Department Turn follows the
+    current one this round, every legal order of the cards being equally likely: 0 once the
+    meeting card came up, 1 while the Bonus Payment (which comes before it) has not."""
+    meeting_up, bonus_up = round_so_far(st)
+    revealed = st[REVEALED]
+    if meeting_up:
+        return 0.0
+    if not bonus_up or revealed < MIN_TURNS:
+        return 1.0
+    # The meeting card is equally likely in each place from ``revealed`` to the last.
+    return (ORDER_SIZE - 1 - revealed) / (ORDER_SIZE - revealed)
+
+
+@njit(cache=True, _nrt=False)
+def card_worth(st, seat, card, half, motivation):
+    """What holding Privilege ``card`` face up with ``half`` for the rest of the round is worth
+    to ``seat`` at ``motivation``: one use of it while a Department Turn may follow (Human
+    Resources: its extra Employees; Accounting: its extra Shares; Development, Legal & Patents:
+    what their action gives beyond an ordinary one), Controlling's extra Pinats per
+    Department while the Bonus Payment is still to come, the Chairman's Department (Division
+    half) or Main Department and point (Bribed half) and the Bribed Communications' extra
+    action at the next meeting, nothing once the round is over."""
+    meeting_up, bonus_up = round_so_far(st)
+    if meeting_up:
+        return 0.0
+    if card == CHAIRMAN:
+        if half == 0:
+            return EMPLOYEE_WORTH + st[BONUS + DEPARTMENT_BONUS]
+        return point_worth(st, seat, MAIN) + st[BONUS + MAIN_BONUS]
+    if card == COMMUNICATIONS:  # the round's events are sorted already
+        return ACTION_WORTH * half
+    extra = motivation_extra(card, half, motivation)
+    if card == CONTROLLING:
+        if bonus_up:
+            return 0.0
+        return extra * (departments(st, seat, -1) + main_departments(st, seat, -1))
+    more = chance_of_another_turn(st)
+    if card == HUMAN_RESOURCES:
+        return more * extra * EMPLOYEE_WORTH
+    if card == ACCOUNTING:
+        return more * extra * point_worth(st, seat, SHARES)
+    if card == DEVELOPMENT:
+        return more * max(0, (1 + 2 * half) * EMPLOYEE_WORTH - ACTION_WORTH)
+    influence = point_worth(st, seat, INFLUENCE) - EMPLOYEE_WORTH  # LEGAL: an Employee a point
+    return more * max(0, (1 + half) * influence - ACTION_WORTH)
+
+
+@njit(cache=True, _nrt=False)
+def held_worth(st, seat, card):
+    """What ``card`` is worth to ``seat`` as it holds it now (0 face down: unusable)."""
+    if st[HOLDER + card] != seat or st[FACE + card] == 0:
+        return 0.0
+    return card_worth(st, seat, card, st[HALF + card], st[MOTIVATION])
+
+
+@njit(cache=True, _nrt=False)
+def bribed_worth(st, seat, card):
+    """What ``card`` would be worth to ``seat`` won by a bribe now: the Bribed half, face up
+    only if it is face up now."""
+    if st[FACE + card] == 0:
+        return 0.0
+    return card_worth(st, seat, card, 1, st[MOTIVATION])
+
+
+@njit(cache=True, _nrt=False)
+def asking_price(st, holder, briber, card):
+    """What selling ``card`` to ``briber`` costs ``holder`` (may be negative): the card's worth
+    to it, plus the briber's gain shared among the briber's other rivals, less what accepting
+    brings (a Corruption point) and spares (the Employee a refusal costs). Every term is public,
+    so a briber reckons it exactly as the holder does."""
+    spared = EMPLOYEE_WORTH if employees(st, holder, -1) > 0 else 0
+    return (
+        held_worth(st, holder, card)
+        + bribed_worth(st, briber, card) / (st[PLAYERS] - 1)
+        - point_worth(st, holder, CORRUPTION)
+        - spared
+    )
+
+
+@njit(cache=True, _nrt=False)
+def board_gain(st, seat, joining):
+    """Board members of ``seat`` after ``joining`` of its Managers sit down (each pushing out
+    the leftmost member when the 5 chairs are taken), less those it has now."""
+    now = board_members(st, seat)
+    total = st[ps.BOARD_N] + joining
+    pushed = max(0, total - ps.CHAIRS)
+    after = min(joining, ps.CHAIRS)
+    for chair in range(pushed, st[ps.BOARD_N]):
+        after += st[ps.BOARD + chair] == seat
+    return after - now
+
+
+@njit(cache=True, _nrt=False)
+def board_worth(st, seat):
+    """One more Board member: the Influence point it scores at the next meeting and its Bonus
+    Payment (it may be pushed out after that)."""
+    return point_worth(st, seat, INFLUENCE) + st[BONUS + BOARD_MEMBER_BONUS]
+
+
+@njit(cache=True, _nrt=False)
+def department_worth(st, seat):
+    """A Department (beyond its Employees): its next Bonus Payment, and half of the Main
+    Department point two of them make by merging (an action and 2 Employees)."""
+    merged = point_worth(st, seat, MAIN) - ACTION_WORTH - 2 * EMPLOYEE_WORTH
+    return st[BONUS + DEPARTMENT_BONUS] + max(0, merged) / 2
+
+
+@njit(cache=True, _nrt=False)
+def resign_worth(st, seat, division, to_counsel):
+    """What resigning its Divisional Head of ``division`` gains ``seat`` (may be negative): Board
+    seats for it and its Department Heads there, or a Consultant in a new Division; less the
+    Employees and Departments it fires there and the division's card if it holds it (turned
+    face down)."""
+    lost = held_worth(st, seat, division)
+    joining = 1
+    for row in range(ROWS):
+        office = ROWS * division + row
+        if st[OWNER + office] == seat:
+            lost += st[EMP + office] * EMPLOYEE_WORTH
+            if st[HEADS + office] == 1:
+                lost += department_worth(st, seat)
+                joining += 1
+    if to_counsel:
+        gained = 0.0
+        if st[CONSULT + N_DIVISIONS * seat + division] == 0:
+            gained = point_worth(st, seat, COUNSEL)
+        return gained - lost
+    return board_gain(st, seat, joining) * board_worth(st, seat) - lost
+
+
+# --- what a seat may know of the others ----------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def archenemy_chance(st, observer, seat):
+    """The chance, as ``observer`` sees it, that ``seat`` holds its Archenemy point now: its own
+    cards it knows, a declared player's are shown; else the average over the Colour and
+    Competence cards ``seat`` may hold (those ``observer`` has not seen)."""
+    if seat == observer or st[DECLARED + seat] == 1:
+        return 1.0 if (routes(st, seat) >> (N_ROUTES - 1)) & 1 else 0.0
+    players = st[PLAYERS]
+    hits = 0
+    cases = 0
+    for colour in range(players):
+        if seen_by(st, observer, COLOUR_CARD, colour):
+            continue
+        for card in range(st[N_COMP_CARDS]):
+            if seen_by(st, observer, COMP_OF, card):
+                continue
+            cases += 1
+            hits += archenemy_with(st, seat, colour, card)
+    return hits / max(cases, 1)
+
+
+@njit(cache=True, _nrt=False)
+def seen_by(st, observer, cards_at, card):
+    """``observer`` holds the Archenemy ``card`` (Colour cards at COLOUR_CARD, Competence cards
+    at COMP_OF) or saw a declared player show it."""
+    for p in range(st[PLAYERS]):
+        if st[cards_at + p] == card and (p == observer or st[DECLARED + p] == 1):
+            return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def standing(st, observer, seat):
+    """``seat``'s Victory Points as ``observer`` can count them: the visible ones plus the
+    chance of an Archenemy point it cannot see."""
+    mask = routes_seen(st, observer, seat)
+    n = ps.count_bits(mask, N_ROUTES)
+    if (mask >> (N_ROUTES - 1)) & 1:
+        return float(n)
+    return n + archenemy_chance(st, observer, seat)
+
+
+@njit(cache=True, _nrt=False)
+def leader_of(st, seat, rng):
+    """The player other than ``seat`` with the most Victory Points as ``seat`` sees them (then
+    the most money as it can know it; still tied, chosen from the game's stream)."""
+    best = -1
+    best_standing = 0.0
+    best_money = 0
+    ties = 0
+    for p in range(st[PLAYERS]):
+        if p == seat:
+            continue
+        here = standing(st, seat, p)
+        money = money_seen(st, seat, p)
+        if best < 0 or here > best_standing or (here == best_standing and money > best_money):
+            best = p
+            best_standing = here
+            best_money = money
+            ties = 1
+        elif here == best_standing and money == best_money:
+            ties += 1
+            if rand_below(rng, ties) == 0:
+                best = p
+    return best
 
 
 # --- small queries ----------------------------------------------------------------------------
@@ -268,6 +505,21 @@ MOTIVATION_STEP_WORTH = 50_000  # per Motivation step and card whose effect depe
 @njit(cache=True, _nrt=False)
 def param(prm, seat, which):
     return prm[seat, which]
+
+
+@njit(cache=True, _nrt=False)
+def argmax_step(rng, best, best_score, ties, candidate, score):
+    """One step of an argmax (start with best -1): (best, best score, candidates tied for it)
+    after ``candidate`` with ``score``. The k-th candidate tied for the best takes the place
+    with probability 1 / k, so every tied candidate is chosen equally often: ties are broken
+    from the game's stream, never by index."""
+    if best < 0 or score > best_score:
+        return candidate, score, 1
+    if score == best_score:
+        ties += 1
+        if rand_below(rng, ties) == 0:
+            return candidate, best_score, ties
+    return best, best_score, ties
 
 
 @njit(cache=True, _nrt=False)
@@ -329,11 +581,12 @@ def claim(st, division, seat):
 
 
 @njit(cache=True, _nrt=False)
-def best_division(sid, seat, st):
+def best_division(sid, seat, st, rng):
     """Where a new Department helps ``seat`` most: a division it would then lead for the
     Divisional Head, weighted by what that division's card does for its route; -1 if none."""
     best = -1
-    best_score = -1_000_000
+    best_score = 0
+    ties = 0
     for division in range(N_DIVISIONS):
         if not has_vacancy(st, division):
             continue
@@ -351,9 +604,7 @@ def best_division(sid, seat, st):
             score -= 10 * (other - mine)
         if sid == CONSULTANT and st[CONSULT + N_DIVISIONS * seat + division] == 0:
             score += 30
-        if score > best_score:
-            best = division
-            best_score = score
+        best, best_score, ties = argmax_step(rng, best, best_score, ties, division, score)
     return best
 
 
@@ -383,40 +634,41 @@ def set_choice(st, x, y, z, w):
 
 
 @njit(cache=True, _nrt=False)
-def head_without_consultant(st, seat):
-    """A division ``seat`` heads where it has no Consultant yet, or -1."""
+def new_counsel_division(st, seat, rng, heading):
+    """A division where ``seat`` has no Consultant yet (only those it heads when ``heading``),
+    chosen at random; -1 if none."""
+    best = -1
+    ties = 0
     for division in range(N_DIVISIONS):
-        if st[HEAD + division] == seat and st[CONSULT + N_DIVISIONS * seat + division] == 0:
-            return division
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def new_counsel_division(st, seat):
-    """The first division where ``seat`` has no Consultant."""
-    for division in range(N_DIVISIONS):
-        if st[CONSULT + N_DIVISIONS * seat + division] == 0:
-            return division
-    return 0
-
-
-@njit(cache=True, _nrt=False)
-def merge_pair(st, seat):
-    """Two Departments of ``seat`` to merge: a pair in one division if any (merged in place),
-    else its two smallest: (a, b, target -1)."""
-    a = -1
-    b = -1
-    for office in range(N_OFFICES):
-        if st[OWNER + office] != seat or st[HEADS + office] != 1:
+        if st[CONSULT + N_DIVISIONS * seat + division] > 0:
             continue
-        for other in range(office + 1, (office // ROWS + 1) * ROWS):
-            if st[OWNER + other] == seat and st[HEADS + other] == 1:
-                return office, other
-        if a < 0 or st[EMP + office] < st[EMP + a]:
-            b = a
-            a = office
-        elif b < 0 or st[EMP + office] < st[EMP + b]:
-            b = office
+        if heading and st[HEAD + division] != seat:
+            continue
+        best, _, ties = argmax_step(rng, best, 0, ties, division, 0)
+    return best
+
+
+@njit(cache=True, _nrt=False)
+def merge_pair(st, seat, rng):
+    """Two Departments of ``seat`` to merge (the second moves into the first's office): a pair in
+    one division if any (the division keeps its Department Heads), else the pair with the fewest
+    Employees (the fewest fired beyond the 2); ties at random."""
+    best = -1  # N_OFFICES * first + second
+    best_score = 0
+    ties = 0
+    for first in range(N_OFFICES):
+        if st[OWNER + first] != seat or st[HEADS + first] != 1:
+            continue
+        for second in range(first + 1, N_OFFICES):
+            if st[OWNER + second] != seat or st[HEADS + second] != 1:
+                continue
+            same = first // ROWS == second // ROWS
+            score = 100 * same - st[EMP + first] - st[EMP + second]
+            pair = N_OFFICES * first + second
+            best, best_score, ties = argmax_step(rng, best, best_score, ties, pair, score)
+    a, b = best // N_OFFICES, best % N_OFFICES
+    if rand_below(rng, 2) == 1:  # which of the two moves: no reason to prefer either
+        a, b = b, a
     return a, b
 
 
@@ -424,7 +676,7 @@ def merge_pair(st, seat):
 
 
 @njit(cache=True, _nrt=False)
-def finishing(seat, st):
+def finishing(seat, st, rng):
     """An action that completes a Victory Point ``seat`` lacks, or -1 (options in scratch)."""
     shares = track(st, seat, SHARES)
     if shares < VP_THRESHOLD[SHARES]:
@@ -443,28 +695,45 @@ def finishing(seat, st):
             return A_INFLUENCE
     if track(st, seat, MAIN) + 1 == VP_THRESHOLD[MAIN]:
         if departments(st, seat, -1) >= 2:
-            a, b = merge_pair(st, seat)
+            a, b = merge_pair(st, seat, rng)
             set_choice(st, a, b, -1, 0)
             return A_MERGE
     if counsel_divisions(st, seat) + 1 == VP_THRESHOLD[COUNSEL]:
-        division = head_without_consultant(st, seat)
+        division = new_counsel_division(st, seat, rng, True)
         if division >= 0:
             set_choice(st, division, 1, 0, 0)
             return A_RESIGN
         if st[MONEY + seat] >= CONSULTANT_PRICE:
-            set_choice(st, new_counsel_division(st, seat), 0, 0, 0)
+            set_choice(st, new_counsel_division(st, seat, rng, False), 0, 0, 0)
             return A_BUY_CONSULTANT
     return -1
+
+
+@njit(cache=True, _nrt=False)
+def best_resignation(st, seat, to_counsel, rng):
+    """The division whose Divisional Head ``seat`` resigns (to the Board, or to Counsel) for the
+    most worth, if that is at least an action's worth; else -1."""
+    best = -1
+    best_worth = 0.0
+    ties = 0
+    for division in range(N_DIVISIONS):
+        if st[HEAD + division] != seat:
+            continue
+        worth = resign_worth(st, seat, division, to_counsel)
+        best, best_worth, ties = argmax_step(rng, best, best_worth, ties, division, worth)
+    if best < 0 or best_worth < ACTION_WORTH:
+        return -1
+    return best
 
 
 @njit(cache=True, _nrt=False)
 def route_action(which, sid, prm, seat, st, rng):
     """The action that gains on Victory Point route ``which`` this turn, or -1."""
     if which == INFLUENCE:
-        for division in range(N_DIVISIONS):
-            if st[HEAD + division] == seat:
-                set_choice(st, division, 0, 0, 0)
-                return A_RESIGN
+        division = best_resignation(st, seat, False, rng)
+        if division >= 0:
+            set_choice(st, division, 0, 0, 0)
+            return A_RESIGN
         if action_possible(st, seat, A_LEGAL):
             return A_LEGAL
         if employees(st, seat, -1) >= 6:
@@ -476,24 +745,23 @@ def route_action(which, sid, prm, seat, st, rng):
             return A_BUY_SHARES
     elif which == MAIN:
         if departments(st, seat, -1) >= 2:
-            a, b = merge_pair(st, seat)
+            a, b = merge_pair(st, seat, rng)
             set_choice(st, a, b, -1, 0)
             return A_MERGE
         if action_possible(st, seat, A_BUY_MAIN):
-            set_choice(st, best_division(sid, seat, st), 0, 0, 0)
+            set_choice(st, best_division(sid, seat, st, rng), 0, 0, 0)
             return A_BUY_MAIN
     elif which == CORRUPTION:
         if action_possible(st, seat, A_BRIBE):
-            if st[MONEY + seat] >= bribe_amount(prm, seat, OFFER, st) >= MIN_BRIBE:
-                if rand_float(rng) < param(prm, seat, P_BRIBE):
-                    return A_BRIBE
+            if rand_float(rng) < param(prm, seat, P_BRIBE):
+                return A_BRIBE
     else:
-        division = head_without_consultant(st, seat)
+        division = best_resignation(st, seat, True, rng)
         if division >= 0:
             set_choice(st, division, 1, 0, 0)
             return A_RESIGN
         if st[MONEY + seat] >= CONSULTANT_PRICE:
-            set_choice(st, new_counsel_division(st, seat), 0, 0, 0)
+            set_choice(st, new_counsel_division(st, seat, rng, False), 0, 0, 0)
             return A_BUY_CONSULTANT
     return -1
 
@@ -700,9 +968,9 @@ def choose_action(sid, prm, seat, st, rng):
     """The action ``seat`` takes; its options go to st[SCRATCH + 1..4] (see ACTION_ARGS)."""
     if sid == RANDOM:
         return random_action(seat, st, rng)
-    kind = finishing(seat, st)
+    kind = finishing(seat, st, rng)
     if kind < 0 and offices_of(st, seat) < np.int64(param(prm, seat, TARGET_OFFICES)):
-        division = best_division(sid, seat, st)
+        division = best_division(sid, seat, st, rng)
         if division >= 0:
             set_choice(st, division, 0, 0, 0)
             kind = A_CREATE_ONE
@@ -726,7 +994,7 @@ def choose_appointment(sid, prm, seat, st, rng):
         return pick_division(st, rng, 1)
     if sid == BOARD and board_members(st, seat) < 2:
         return -1
-    return best_division(sid, seat, st)
+    return best_division(sid, seat, st, rng)
 
 
 @njit(cache=True, _nrt=False)
@@ -738,22 +1006,32 @@ def vacancies_count(st):
 
 
 @njit(cache=True, _nrt=False)
+def office_by(st, rng, owner, exclude, division, need_staff, need_room, score_kind):
+    """The office of ``owner`` (not ``exclude``; in ``division`` unless -1; with Employees /
+    with room) with the best score, ties at random. ``score_kind`` 0: fewest Managers, then
+    fewest Employees (where a new Employee goes; where a victim loses one); 1: most Employees,
+    then most Managers (the office an own Employee leaves: Main Departments never close)."""
+    best = -1
+    best_score = 0
+    ties = 0
+    for office in range(N_OFFICES):
+        if not office_fits(st, office, owner, need_staff, need_room, exclude, division):
+            continue
+        size = (MAX_EMPLOYEES + 1) * st[HEADS + office] + st[EMP + office]
+        if score_kind == 1:
+            size = (MAX_EMPLOYEES + 1) * st[EMP + office] + st[HEADS + office]
+        score = -size if score_kind == 0 else size
+        best, best_score, ties = argmax_step(rng, best, best_score, ties, office, score)
+    return best
+
+
+@njit(cache=True, _nrt=False)
 def choose_employee_office(sid, prm, seat, st, rng):
     """Where a new Employee of ``seat`` goes: its Department with the fewest Employees (then its
     Main Department with the fewest)."""
     if sid == RANDOM:
         return pick_office(st, rng, seat, False, True, -1, -1)
-    best = -1
-    for office in range(N_OFFICES):
-        if st[OWNER + office] != seat or st[EMP + office] >= MAX_EMPLOYEES:
-            continue
-        if (
-            best < 0
-            or st[HEADS + office] < st[HEADS + best]
-            or (st[HEADS + office] == st[HEADS + best] and st[EMP + office] < st[EMP + best])
-        ):
-            best = office
-    return best
+    return office_by(st, rng, seat, -1, -1, False, True, 0)
 
 
 @njit(cache=True, _nrt=False)
@@ -762,22 +1040,7 @@ def choose_source_office(sid, prm, seat, exclude, st, rng):
     (Main Departments first on a tie: they never close)."""
     if sid == RANDOM:
         return pick_office(st, rng, seat, True, False, exclude, -1)
-    return fullest(st, seat, exclude, -1)
-
-
-@njit(cache=True, _nrt=False)
-def fullest(st, seat, exclude, division):
-    best = -1
-    for office in range(N_OFFICES):
-        if not office_fits(st, office, seat, True, False, exclude, division):
-            continue
-        if (
-            best < 0
-            or st[EMP + office] > st[EMP + best]
-            or (st[EMP + office] == st[EMP + best] and st[HEADS + office] > st[HEADS + best])
-        ):
-            best = office
-    return best
+    return office_by(st, rng, seat, exclude, -1, True, False, 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -785,7 +1048,7 @@ def choose_fire_office(sid, prm, seat, division, st, rng):
     """Which of its own Employees ``seat`` dismisses (in ``division`` unless -1)."""
     if sid == RANDOM:
         return pick_office(st, rng, seat, True, False, -1, division)
-    return fullest(st, seat, -1, division)
+    return office_by(st, rng, seat, -1, division, True, False, 1)
 
 
 @njit(cache=True, _nrt=False)
@@ -794,28 +1057,13 @@ def choose_victim_office(sid, prm, chooser, victim, st, rng):
     can, else from its smallest office."""
     if sid == RANDOM:
         return pick_office(st, rng, victim, True, False, -1, -1)
-    return weakest(st, victim)
-
-
-@njit(cache=True, _nrt=False)
-def weakest(st, victim):
-    best = -1
-    for office in range(N_OFFICES):
-        if st[OWNER + office] != victim or st[EMP + office] == 0:
-            continue
-        if (
-            best < 0
-            or st[HEADS + office] < st[HEADS + best]
-            or (st[HEADS + office] == st[HEADS + best] and st[EMP + office] < st[EMP + best])
-        ):
-            best = office
-    return best
+    return office_by(st, rng, victim, -1, -1, True, False, 0)
 
 
 @njit(cache=True, _nrt=False)
 def choose_entice(sid, prm, seat, taken, st, rng):
     """Development: the office another player (not yet in ``taken``) loses an Employee from, or
-    -1 for the supply."""
+    -1 for the supply: the leader's smallest office first."""
     if sid == RANDOM:
         n = 1
         for office in range(N_OFFICES):
@@ -827,19 +1075,16 @@ def choose_entice(sid, prm, seat, taken, st, rng):
                 if k == 0:
                     return office
         return -1
-    leader = leader_of(st, seat)
+    leader = leader_of(st, seat, rng)
     best = -1
+    best_score = 0
+    ties = 0
     for office in range(N_OFFICES):
         if not enticeable(st, office, seat, taken):
             continue
-        owner = st[OWNER + office]
-        if best < 0 or (owner == leader and st[OWNER + best] != leader):
-            best = office
-        elif (owner == leader) == (st[OWNER + best] == leader) and (
-            st[HEADS + office] < st[HEADS + best]
-            or (st[HEADS + office] == st[HEADS + best] and st[EMP + office] < st[EMP + best])
-        ):
-            best = office
+        size = (MAX_EMPLOYEES + 1) * st[HEADS + office] + st[EMP + office]
+        score = 100 * (st[OWNER + office] == leader) - size
+        best, best_score, ties = argmax_step(rng, best, best_score, ties, office, score)
     return best
 
 
@@ -850,46 +1095,27 @@ def enticeable(st, office, seat, taken):
 
 
 @njit(cache=True, _nrt=False)
-def leader_of(st, seat):
-    """The player other than ``seat`` with the most Victory Points (then money)."""
-    best = -1
-    for p in range(st[PLAYERS]):
-        if p == seat:
-            continue
-        if best < 0:
-            best = p
-            continue
-        vp = victory_points(st, p)
-        best_vp = victory_points(st, best)
-        if vp > best_vp or (vp == best_vp and st[MONEY + p] > st[MONEY + best]):
-            best = p
-    return best
-
-
-@njit(cache=True, _nrt=False)
 def choose_displaced(sid, prm, seat, division, st, rng):
-    """A displaced Divisional Head goes to the Board Room (0) or the Counsel track (1)."""
+    """A displaced Divisional Head goes to the Board Room (0) or the Counsel track (1),
+    whichever is worth more to ``seat`` (a tie at random)."""
     if sid == RANDOM:
         return rand_below(rng, 2)
-    if sid == BOARD:
-        return 0
-    if st[CONSULT + N_DIVISIONS * seat + division] == 0 and (
-        sid == CONSULTANT or counsel_divisions(st, seat) + 1 >= VP_THRESHOLD[COUNSEL]
-    ):
-        return 1
-    return 0
-
-
-@njit(cache=True, _nrt=False)
-def bribe_amount(prm, seat, which, st):
-    """The offer ``which`` (OFFER, SECOND_OFFER) in whole 50,000s, no more than its money."""
-    amount = np.int64(param(prm, seat, which)) // MIN_BRIBE * MIN_BRIBE
-    return min(amount, st[MONEY + seat] // MIN_BRIBE * MIN_BRIBE)
+    board = board_gain(st, seat, 1) * board_worth(st, seat)
+    counsel = 0
+    if st[CONSULT + N_DIVISIONS * seat + division] == 0:
+        counsel = point_worth(st, seat, COUNSEL)
+    if board == counsel:
+        return rand_below(rng, 2)
+    return 1 if counsel > board else 0
 
 
 @njit(cache=True, _nrt=False)
 def choose_bribe(sid, prm, seat, attempt, st, rng):
-    """(card, amount) of a bribe attempt; card -1 skips a second attempt."""
+    """(card, amount) of a bribe attempt; card -1 skips a second attempt. An archetype wants the
+    card with the most surplus (its worth to it won by the bribe, less the price: the holder's
+    asking price plus its ``offer_extra``, at least 50,000, in 50,000s); a second
+    attempt skips the card just refused and needs a surplus. A first attempt with no surplus
+    anywhere (the Corruption point alone is worth the action) offers 50,000."""
     if st[MONEY + seat] < MIN_BRIBE:
         return -1, 0
     if sid == RANDOM:
@@ -907,25 +1133,35 @@ def choose_bribe(sid, prm, seat, attempt, st, rng):
                 k -= 1
         steps = rand_below(rng, min(st[MONEY + seat] // MIN_BRIBE, 6)) + 1
         return chosen, steps * MIN_BRIBE
-    which = OFFER if attempt == 1 else SECOND_OFFER
-    amount = bribe_amount(prm, seat, which, st)
-    if amount < MIN_BRIBE:
-        return -1, 0
-    for k in range(N_PRIVILEGES):
-        card = WANTED[N_PRIVILEGES * sid + k]
-        if st[HOLDER + card] != seat and st[FACE + card] == 1:
-            return card, amount
+    best = -1
+    best_surplus = 0.0
+    ties = 0
     for card in range(N_PRIVILEGES):
-        if st[HOLDER + card] != seat:
-            return card, amount
-    return -1, 0
+        if st[HOLDER + card] == seat or (attempt == 2 and card == st[SCRATCH + 5]):
+            continue
+        surplus = bribed_worth(st, seat, card) - bribe_price(st, prm, seat, card)
+        best, best_surplus, ties = argmax_step(rng, best, best_surplus, ties, card, surplus)
+    if best < 0 or (attempt == 2 and best_surplus < 0):
+        return -1, 0
+    st[SCRATCH + 5] = best
+    amount = bribe_price(st, prm, seat, best) if best_surplus >= 0 else MIN_BRIBE
+    return best, min(amount, st[MONEY + seat] // MIN_BRIBE * MIN_BRIBE)
+
+
+@njit(cache=True, _nrt=False)
+def bribe_price(st, prm, seat, card):
+    """What ``seat`` would offer for ``card``: the holder's asking price plus its
+    ``offer_extra``, in whole 50,000s, at least 50,000."""
+    wanted = asking_price(st, st[HOLDER + card], seat, card) + param(prm, seat, OFFER_EXTRA)
+    return max(MIN_BRIBE, np.int64(np.ceil(wanted / MIN_BRIBE)) * MIN_BRIBE)
 
 
 @njit(cache=True, _nrt=False)
 def accept_bribe(sid, prm, seat, briber, card, amount, st, rng):
+    """An archetype accepts at least its asking price plus ``ask_extra``."""
     if sid == RANDOM:
         return rand_float(rng) < 0.5
-    return amount >= param(prm, seat, ACCEPT_AT)
+    return amount >= asking_price(st, seat, briber, card) + param(prm, seat, ASK_EXTRA)
 
 
 @njit(cache=True, _nrt=False)
@@ -938,24 +1174,29 @@ def choose_chairman_privilege(sid, prm, seat, half, st, rng):
         st[SCRATCH + 1] = rand_below(rng, min(employees(st, seat, -1), 2) + 1)
         return pick_division(st, rng, 1)
     st[SCRATCH + 1] = 0
-    return best_division(sid, seat, st)
+    return best_division(sid, seat, st, rng)
 
 
 # --- sorting the event cards -------------------------------------------------------------------
 
 
 @njit(cache=True, _nrt=False)
-def event_worth(st, event, seat):
-    """What non-standard ``event`` is worth to ``seat`` in Pinats, as the ordering policies
-    estimate it: payments exactly, an Employee lost EMPLOYEE_WORTH, a face-up card turned down
-    CARD_WORTH, a Motivation step MOTIVATION_STEP_WORTH per face-up Human Resources,
-    Accounting or Controlling card it holds (their effects grow as Motivation falls)."""
+def event_worth(st, event, judged, observer):
+    """What non-standard ``event`` is worth to ``judged`` as ``observer`` reckons it (Pinats):
+    payments exactly (money as ``observer`` can know it decides who is the richest or the
+    poorest), an Employee lost EMPLOYEE_WORTH, a card turned face down its worth, a Motivation
+    change what it changes in the worth of the Human Resources, Accounting and Controlling cards
+    ``judged`` holds face up (their effects grow as Motivation falls)."""
     base = EVENT_FX + EVENT_WIDTH * event
-    worth = 0
+    worth = 0.0
     players = st[PLAYERS]
-    richest = st[MONEY]
+    richest = money_seen(st, observer, 0)
+    poorest = richest
     for p in range(players):
-        richest = max(richest, st[MONEY + p])
+        richest = max(richest, money_seen(st, observer, p))
+        poorest = min(poorest, money_seen(st, observer, p))
+    money = money_seen(st, observer, judged)
+    motivation = st[MOTIVATION]
     for k in range(st[base]):
         fx = base + 1 + FX_FIELDS * k
         kind = st[fx]
@@ -964,63 +1205,29 @@ def event_worth(st, event, seat):
         amount = st[fx + 3]
         division = st[fx + 4]
         if kind == FX_MOTIVATION:
-            cards = 0
+            after = max(0, min(MAX_MOTIVATION, motivation + amount))
             for card in (HUMAN_RESOURCES, ACCOUNTING, CONTROLLING):
-                cards += st[HOLDER + card] == seat and st[FACE + card] == 1
-            worth -= amount * MOTIVATION_STEP_WORTH * cards
+                if st[HOLDER + card] == judged and st[FACE + card] == 1:
+                    half = st[HALF + card]
+                    worth += card_worth(st, judged, card, half, after)
+                    worth -= card_worth(st, judged, card, half, motivation)
+            motivation = after
         elif kind == FX_FACE_DOWN:
-            if st[HOLDER + division] == seat and st[FACE + division] == 1:
-                worth -= CARD_WORTH
+            worth -= held_worth(st, judged, division)
         elif kind == FX_MORON:
             head = st[HEAD + COMMUNICATIONS]
-            if head == seat:
+            if head == judged:
                 worth -= amount * (players - 1)
             elif head >= 0:
                 worth += amount
-        else:
-            if who == WHO_CHAIRMAN:
-                hit = st[HEAD + CHAIRMAN] == seat
-            elif who == WHO_HEAD:
-                hit = st[HEAD + division] == seat
-            elif who == WHO_BOARD:
-                hit = board_members(st, seat) > 0
-            elif who == WHO_RICHEST:
-                hit = st[MONEY + seat] == richest
-            elif who == WHO_ALL:
-                hit = True
-            else:
-                hit = False
-                poorest = st[MONEY]
-                for p in range(players):
-                    poorest = min(poorest, st[MONEY + p])
-                hit = st[MONEY + seat] == poorest
-            if not hit:
-                continue
+        elif ps.matches(st, judged, who, division, money, richest, poorest):
             if kind == FX_LOSE:
-                worth -= EMPLOYEE_WORTH * min(amount, employees(st, seat, division))
-                continue
-            count = unit_count(st, seat, per)
-            worth += amount * count if kind == FX_RECEIVE else -amount * count
+                worth -= EMPLOYEE_WORTH * min(amount, employees(st, judged, division))
+            elif kind == FX_RECEIVE:
+                worth += amount * ps.units(st, judged, per)
+            else:
+                worth -= amount * ps.units(st, judged, per)
     return worth
-
-
-@njit(cache=True, _nrt=False)
-def unit_count(st, seat, per):
-    if per == PER_FLAT:
-        return 1
-    if per == PER_DEPARTMENT:
-        return departments(st, seat, -1)
-    if per == PER_MAIN:
-        return main_departments(st, seat, -1)
-    if per == PER_BOARD:
-        return board_members(st, seat)
-    if per == PER_EMPLOYEE:
-        return employees(st, seat, -1)
-    if per == PER_BLOCK:
-        return share_blocks(st, seat)
-    if per == PER_CONSULTANT:
-        return consultants(st, seat)
-    return divisional_heads(st, seat)
 
 
 @njit(cache=True, _nrt=False)
@@ -1086,11 +1293,11 @@ def order_events(sid, prm, seat, st, rng):
             turns = 4 if r < 4 else (5 if r < 9 else (6 if r < 15 else 7))
         place_order(st, rng, turns, rand_below(rng, turns), False)
         return policy
-    judged = seat if policy == ORDER_SELF else leader_of(st, seat)
+    judged = seat if policy == ORDER_SELF else leader_of(st, seat, rng)
     sign = 1 if policy == ORDER_SELF else -1
     good = 0
     for i in range(6):
-        st[SCRATCH + 6 + i] = sign * event_worth(st, st[PILE + i], judged)
+        st[SCRATCH + 6 + i] = np.int64(sign * event_worth(st, st[PILE + i], judged, seat))
         good += st[SCRATCH + 6 + i] >= 0
     turns = max(MIN_TURNS, min(MAX_TURNS, good + 1))
     average = 0

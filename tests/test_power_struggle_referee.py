@@ -593,7 +593,7 @@ CONFIGS = {
     "4p random": (4, ["random"], [], 2, 110),
     "5p random": (5, ["random"], [], 3, 90),
     "3p investor builder consultant": (3, ["investor", "builder", "consultant"], [], 4, 80),
-    "4p board investor builder corrupter": (4, SCRIPTED[:4], [], 5, 90),
+    "4p board investor builder corrupter": (4, SCRIPTED[:4], [], 5, 130),  # a shared win: 129
     "5p every scripted strategy": (5, SCRIPTED, [], 6, 70),
     "4p sorting policies": (
         4,
@@ -605,8 +605,8 @@ CONFIGS = {
     ),
     "5p bribers who never accept": (
         5,
-        ["corrupter:accept_at=10000000,offer=300000,second_offer=0", "random", "builder",
-         "board:p_bribe=0.5,departments=6", "consultant:accept_at=0"],
+        ["corrupter:ask_extra=10000000,offer_extra=250000", "random", "builder",
+         "board:p_bribe=0.5,departments=6,offer_extra=-1000000", "consultant:ask_extra=300000"],
         [],
         8,
         60,
@@ -830,11 +830,11 @@ def test_an_illegal_bribe_is_caught():
 
 def test_an_illegal_action_is_caught():
     spec, _, trace = a_game()
-    # hiring into another player's office (one of the round's first snapshot)
+    # hiring into another player's office (one of the round's snapshot)
     i = first(trace, EV_ACTION, lambda row: row[2] == A_HIRE)
     seat = trace[i, 1]
     j = first(trace, EV_EMPLOYEE, lambda row: row[6] == E_HIRE and row[1] == seat)
-    k = first(trace[:i], EV_SNAP_OFFICE, lambda row: row[3] != seat)
+    k = max(n for n, row in enumerate(trace[:i]) if row[0] == EV_SNAP_OFFICE and row[3] != seat)
     tampered = trace.copy()
     tampered[j, 1:4] = [trace[k, 3], trace[k, 1], trace[k, 2]]
     assert "own, not" in assert_caught(tampered, spec, i)

@@ -224,9 +224,12 @@ def test_main_department_counts_two_and_ties_go_to_employees_then_the_top():
     assert table.st[HEAD + ACCOUNTING] == YELLOW
 
 
-@pytest.mark.parametrize(("displaced", "to"), [("board", 0), ("consultant", 1)])
-def test_case_c_the_displaced_head_chooses_board_room_or_counsel(displaced, to):
-    table = Table(4, [displaced, "builder", "builder", "builder"])
+@pytest.mark.parametrize(("consultants", "to"), [(1, 0), (0, 1)])
+def test_case_c_the_displaced_head_chooses_board_room_or_counsel(consultants, to):
+    """It goes where it is worth more: a Consultant in a new Division (a third of a Victory
+    Point) over a Board seat, a Board seat over a second Consultant there."""
+    table = Table(4, ["board", "builder", "builder", "builder"])
+    table.st[CONSULT + 6 * BLUE + HUMAN_RESOURCES] = consultants
     table.st[HEAD + HUMAN_RESOURCES] = BLUE
     table.office(YELLOW, HUMAN_RESOURCES)
     table.give(HUMAN_RESOURCES, BLUE)
@@ -237,7 +240,7 @@ def test_case_c_the_displaced_head_chooses_board_room_or_counsel(displaced, to):
     if to == 0:
         assert table.board_seats() == [BLUE]
     else:
-        assert table.st[CONSULT + 6 * BLUE + HUMAN_RESOURCES] == 1
+        assert table.st[CONSULT + 6 * BLUE + HUMAN_RESOURCES] == 1 + consultants
 
 
 def test_case_b_keeps_the_head():
@@ -535,38 +538,46 @@ def test_resign_to_counsel_example_keeps_the_main_department():
     assert table.board_seats() == []
 
 
-def bribe_table(accept_at, face=1):
-    table = Table(
-        4,
-        ["builder", "builder", f"corrupter:offer=100000,second_offer=350000,accept_at={accept_at}",
-         f"builder:accept_at={accept_at}"],
-    )  # fmt: skip
+def bribe_table(ask_extra, face=1, red_cards=(CHAIRMAN, HUMAN_RESOURCES)):
+    """Green (the corrupter) holds every card but ``red_cards``; Red asks ``ask_extra`` beyond
+    its asking price. At Motivation 6 the Chairman card (Bribed half: a Main Department and
+    point) is worth most to Green, then Human Resources (1 more Employee a hire); Red's asking
+    price for either is below the least bribe (the Corruption point and the Employee a refusal
+    costs outweigh what the cards do for it this round)."""
+    table = Table(4, ["builder", "builder", "corrupter", f"builder:ask_extra={ask_extra}"])
     for card in range(7):
         table.give(card, GREEN)
-    table.give(CHAIRMAN, RED, face=face)
+    for card in red_cards:
+        table.give(card, RED, face=face)
     table.office(RED, ACCOUNTING, staff=2)
     table.office(RED, LEGAL, staff=1)
     return table
 
 
 def test_bribe_declined_then_accepted():
-    """Green offers Red 100,000 (declined), then 350,000 (accepted): Green scores 1 Corruption
-    point for the action, Red 1; the card changes hands Bribed half up; Red keeps its
-    Employees (it accepted the second attempt)."""
-    table = bribe_table(accept_at=300_000)
+    """Green offers Red 50,000 for the Chairman card (declined: Red asks 300,000 more), then
+    50,000 for Human Resources (accepted): Green scores 1 Corruption point for the action, Red
+    1; the card changes hands Bribed half up; Red keeps its Employees (it accepted the second
+    attempt)."""
+    table = bribe_table(ask_extra=300_000)
     table.action(GREEN, ps.A_BRIBE)
-    assert [row[5] for row in table.rows(ps.EV_BRIBE)] == [0, 1]
+    assert [(row[2], row[5]) for row in table.rows(ps.EV_BRIBE)] == [
+        (CHAIRMAN, 0), (HUMAN_RESOURCES, 1)
+    ]  # fmt: skip
     st = table.st
-    assert (st[HOLDER + CHAIRMAN], st[HALF + CHAIRMAN], st[FACE + CHAIRMAN]) == (GREEN, 1, 1)
-    assert st[MONEY + GREEN] == 450_000 and st[MONEY + RED] == 1_150_000
+    assert (st[HOLDER + CHAIRMAN], st[HALF + CHAIRMAN]) == (RED, 0)
+    held = (st[HOLDER + HUMAN_RESOURCES], st[HALF + HUMAN_RESOURCES], st[FACE + HUMAN_RESOURCES])
+    assert held == (GREEN, 1, 1)
+    assert st[MONEY + GREEN] == 750_000 and st[MONEY + RED] == 850_000
     assert table.track(GREEN, ps.CORRUPTION) == 1 and table.track(RED, ps.CORRUPTION) == 1
     assert ps.employees(st, RED, -1) == 3
 
 
 def test_bribe_declined_twice_costs_one_employee_and_no_money():
-    table = bribe_table(accept_at=500_000)
+    table = bribe_table(ask_extra=10_000_000)
     table.action(GREEN, ps.A_BRIBE)
     st = table.st
+    assert [row[5] for row in table.rows(ps.EV_BRIBE)] == [0, 0]
     assert st[HOLDER + CHAIRMAN] == RED
     assert st[MONEY + GREEN] == 800_000 and table.track(GREEN, ps.CORRUPTION) == 1
     assert table.track(RED, ps.CORRUPTION) == 0
@@ -575,7 +586,7 @@ def test_bribe_declined_twice_costs_one_employee_and_no_money():
 
 
 def test_a_face_down_card_stays_face_down_when_bribed():
-    table = bribe_table(accept_at=50_000, face=0)
+    table = bribe_table(ask_extra=0, face=0, red_cards=(CHAIRMAN,))
     table.action(GREEN, ps.A_BRIBE)
     assert table.st[HOLDER + CHAIRMAN] == GREEN and table.st[FACE + CHAIRMAN] == 0
 
