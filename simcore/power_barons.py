@@ -1062,7 +1062,7 @@ def describe_trace(trace, seat_labels: list[str]) -> list[str]:
             lines.append(f"   seat {a} plays {card_name(*cards[b])}: {c} to {d}")
         elif name == "surrender":
             stage = "in the Political Influence round" if b == N_TYPES else f"after round {b + 1}"
-            must = " (cannot take the lead)" if f else ""
+            must = " (cannot take the lead)" if e else ""
             lines.append(f"   seat {a} surrenders {stage} at {c} to {d}{must}")
         elif name == "result":
             base = ", places its base" if e else ""

@@ -13,7 +13,10 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -45,6 +48,7 @@ from simcore.power_barons_state import (
     EV_RESULT,
     EV_SETUP,
     EV_SNAPSHOT,
+    EV_SURRENDER,
     EV_TURN,
     EV_WIN,
     HAND,
@@ -385,6 +389,32 @@ def test_describe_trace_reads_every_event(results):
     trace = kernel.trace_game(prepared, config.players, ids, params, SEED, 1, config.rotate)
     lines = kernel.describe_trace(trace, [f"s{k}" for k in range(config.players)])
     assert lines[-1].startswith("== after") and len(lines) > 10
+
+
+def test_powerlab_replay_says_when_a_surrender_was_forced():
+    """``powerlab replay`` prints "(cannot take the lead)" on the surrenders the rules forced (a
+    player whose Political Influence cards cannot make it winning) and on no other."""
+    lineup = ["baron", "flusher", "random", "baron"]
+    prepared, ids, params = encoded(4, lineup)
+    for game_index in range(50):
+        trace = kernel.trace_game(prepared, 4, ids, params, 0, game_index, True)
+        surrenders = trace[trace[:, 0] == EV_SURRENDER]
+        forced = int(surrenders[:, 5].sum())
+        if 0 < forced < len(surrenders):
+            break
+    else:
+        raise AssertionError("no game of 50 with both a forced and a free surrender")
+    strategies = [arg for name in lineup for arg in ("-s", name)]
+    result = subprocess.run(
+        [sys.executable, "-m", "cli", "replay", "power-barons", "--game-index", str(game_index),
+         "--players", "4", *strategies],
+        capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if " surrenders " in line]
+    assert len(lines) == len(surrenders)
+    marked = [line.endswith(" (cannot take the lead)") for line in lines]
+    assert marked == [bool(flag) for flag in surrenders[:, 5]]
 
 
 # --- determinism ----------------------------------------------------------------------------
