@@ -697,8 +697,8 @@ def influence_round(st, rules, sids, prm, rng, trace):
 
 @njit(cache=True, _nrt=False, inline="always")
 def resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trace):
-    """WINNING A CHALLENGE: the winner banks the loser's played cards, the loser refills its
-    hand, the winner takes its own cards back, and a winning attacker places its declared base
+    """WINNING A CHALLENGE: the winner banks the loser's played cards, the loser draws as many
+    cards as it lost, the winner takes its own cards back, and a winning attacker places its declared base
     if it may. Returns 1 if a base was placed."""
     credits = 0
     cards = 0
@@ -707,7 +707,10 @@ def resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trac
         credits += st[VALUE + card]
         cards += 1
         bank_card(winner, card, M_WON, st, trace)
-    restore(loser, st, rules, sids, prm, rng, trace)
+    # "The loser takes enough cards from the drawpile to replace the lost cards" (not to size).
+    for _ in range(cards):
+        if not draw_card(loser, M_REFILL, st, rng, trace):
+            break
     while count_at(st, PLAYED + winner) > 0:
         move_card(card_at(st, PLAYED + winner, 0), HAND + winner, M_RETURN, st, trace)
     attacker = st[CH_ATTACKER]

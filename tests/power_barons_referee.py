@@ -828,9 +828,9 @@ class Referee:
     def resolve(self, ch: Challenge, winner: int, loser: int) -> bool:
         """Rulebook, Winning a challenge: A. "The winner takes the cards played by the loser, and
         places them faceup in his or her bank account." B. "The loser takes enough cards from
-        the drawpile to replace the lost cards." C. "The winner puts the cards he or she played
-        back into his or her hand." D. A winning attacker moves its declared base to the
-        defender's territory (Convention: if it may; else it only gains the credits). E. "The
+        the drawpile to replace the lost cards" (as many as it lost, not up to ``hand_size``).
+        C. "The winner puts the cards he or she played back into his or her hand." D. A winning
+        attacker moves its declared base to the defender's territory (Convention: if it may; else it only gains the credits). E. "The
         defender never wins a Power Base." Returns whether a base was placed."""
         t = self.table
         lost = t.pile(PLAYED + loser)
@@ -838,13 +838,15 @@ class Referee:
         n_lost = len(lost)
         if n_lost == 0:
             t.seen["the loser lost no card"] += 1
-            if self.can_draw() and len(t.hand(loser)) < self.rules.hand_size:
-                t.seen["the loser lost no card, its hand short"] += 1
         for _ in range(n_lost):
             self.choose_card(
                 PLAYED + loser, BANK + winner, M_WON, lost, f"seat {winner} banks a won card"
             )
-        self.restore(loser, "the loser replaces its lost cards")
+        for _ in range(n_lost):
+            if not self.draw(loser, M_REFILL, f"seat {loser} replaces a lost card"):
+                break
+        if len(t.hand(loser)) < self.rules.hand_size and self.can_draw():
+            t.seen["the loser's hand stays short"] += 1
         back = t.pile(PLAYED + winner)
         for _ in range(len(back)):
             self.choose_card(

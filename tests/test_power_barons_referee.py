@@ -245,7 +245,7 @@ def test_sweep_reaches_the_corners_of_the_rules():
         "limited challenge played out", "tie to the defender", "won by challenge",
         "won by purchase", "truncated", "remove: no base", "take: out of luck",
         "investments in nobody's territory", "investments pay a base owner",
-        "overpaid (no change)", "attacker wins credits only", "declared a type it cannot place",
+        "overpaid (no change)", "attacker wins credits only", "the loser's hand stays short", "declared a type it cannot place",
         "the higher total surrenders", "defender wins", "flush challenge",
         ("surrender after round", 1), ("surrender after round", 2),
         ("surrender after round", 3), ("surrender after round", 4),
@@ -457,11 +457,13 @@ def test_tampered_consequences_are_caught(event, column, name):
 
 
 def test_a_hand_not_restored_is_caught():
-    """A refill left out: the hand must be drawn back to its size at once."""
+    """A refill left out: the hand must be drawn back to its size (or a challenge's loser must
+    replace its lost cards) at once."""
     rules, players, _, trace = a_game()
     refills = [i for i, row in enumerate(trace) if row[0] == EV_CARD and row[6] == 2]
     i = next(i for i in refills if i + 1 not in refills)  # the last card of a refill
-    assert "draws back" in assert_caught(np.delete(trace, i, axis=0), rules, players, i)
+    caught = assert_caught(np.delete(trace, i, axis=0), rules, players, i)
+    assert "draws back" in caught or "replaces a lost card" in caught
 
 
 def test_tampered_purchase_and_end_are_caught():

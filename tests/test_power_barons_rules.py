@@ -721,6 +721,22 @@ def test_winning_a_challenge_banks_the_losers_cards_and_places_the_base():
     assert table.stat(2, kernel.CHALLENGES_LOST) == 1
 
 
+def test_the_loser_replaces_the_cards_it_lost_and_no_more():
+    """Rulebook, Winning a challenge B: "The loser takes enough cards from the drawpile to replace
+    the lost cards": a hand left short by empty draws stays as short, it does not fill up."""
+    table = Table(["baron"] * 3)
+    t50, t5 = table.hand(0, [(T, 50)])[0], table.hand(1, [(T, 5), (C, 5), (F, 5)])[0]
+    table.start_challenge(0, 1, C)
+    kernel.play_card(0, 0, t50, table.st, table.rules, table.trace)
+    kernel.play_card(1, 1, t5, table.st, table.rules, table.trace)
+    table.call(
+        kernel.resolve, 0, 1, 3, 0, table.st, table.rules, table.sids, table.prm, table.rng,
+        table.trace,
+    )  # fmt: skip
+    assert hand_count(table.st, 1) == 3  # lost 1 of 3, drew 1: not 8
+    assert [reason for reason in table.events(EV_CARD)[:, 6] if reason == M_REFILL] == [M_REFILL]
+
+
 def test_the_defender_never_wins_a_base_and_a_placed_type_is_not_placed_twice():
     table = Table(["baron"] * 3)
     t50, t5 = table.hand(0, [(T, 50)])[0], table.hand(1, [(T, 5)])[0]
