@@ -664,8 +664,9 @@ def surrender_options(rnd, st, rules, sids, prm, rng, trace):
 @njit(cache=True, _nrt=False)
 def influence_round(st, rules, sids, prm, rng, trace):
     """The Political Influence round of a full challenge: the player who is not winning either
-    surrenders or plays PI cards until it is winning, then the other does the same; a player
-    whose PI cards cannot put it ahead must surrender. Returns the loser."""
+    surrenders or plays "one or more" PI cards, at least until it is winning and then as many
+    more as it likes; then the other does the same; a player whose PI cards cannot put it ahead
+    must surrender. Returns the loser."""
     st[CH_ROUND] = N_TYPES
     attacker = st[CH_ATTACKER]
     side = 0 if behind_by(st, 0) > 0 else 1
@@ -685,8 +686,10 @@ def influence_round(st, rules, sids, prm, rng, trace):
                 forced,
             )
             return seat
-        while behind_by(st, side) > 0:
+        while colour_count(st, HAND + seat, PI) > 0:
             card = strategy.choose_pi_card(sids[seat], prm, seat, st, rng)
+            if card < 0 and behind_by(st, side) <= 0:
+                break  # winning, it plays no more
             if not in_hand(st, seat, card) or st[COLOUR + card] != PI:
                 raise ValueError("strategy played a Political Influence card it does not hold")
             play_card(seat, side, card, st, rules, trace)

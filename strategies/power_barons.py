@@ -667,20 +667,29 @@ def surrender_choice(sid, margin, pi_use, me, st, rules, rng):
 
 @njit(cache=True, _nrt=False)
 def choose_pi_card(sid, prm, me, st, rng):
-    """A Political Influence card ``me`` adds while behind."""
+    """The next Political Influence card ``me`` plays in its turn of the PI round (it holds
+    one), or -1 to stop, which it may only do once it is winning."""
     return pi_choice(sid, np.int64(prm[me, PI_USE]), me, st, rng)
 
 
 @njit(cache=True, _nrt=False)
 def pi_choice(sid, pi_use, me, st, rng):
-    """A Political Influence card ``me`` adds while behind: under pi_use smallest the smallest
-    that takes the lead, else its largest; under largest its largest."""
-    if sid == RANDOM:
-        return random_card(st, HAND + me, PI, rng)
+    """The next Political Influence card ``me`` plays, or -1 to stop. While behind: under
+    pi_use smallest the smallest that takes the lead, else its largest; under largest its
+    largest. Once winning the scripted players stop: a card more cannot win a challenge the
+    cards it keeps would not win (it can still play them if the opponent retakes the lead), and
+    the loser's played cards go to the winner. random stops or plays one of its k PI cards,
+    each with probability 1 / (k + 1)."""
     attacking = me == st[CH_ATTACKER]
     mine = st[ix(CH_TOTAL + (0 if attacking else 1))]
     theirs = st[ix(CH_TOTAL + (1 if attacking else 0))]
     needed = theirs - mine + (1 if attacking else 0)
+    if sid == RANDOM:
+        if needed <= 0 and rand_below(rng, colour_count(st, HAND + me, PI) + 1) == 0:
+            return -1
+        return random_card(st, HAND + me, PI, rng)
+    if needed <= 0:
+        return -1
     enough = -1
     largest = -1
     first, n = colour_run(st, me, PI)

@@ -795,9 +795,9 @@ class Referee:
     def influence_round(self, ch: Challenge) -> int:
         """Rulebook 7, Full Challenge, sequence A-C: the player with the lower total (on a tie
         the attacker) plays one or more Political Influence cards; "If you can't play enough
-        Political Influence credits to beat your opponent, you *must* surrender!" Doc: the
-        player who is not winning either surrenders or plays PI cards until it is winning; then
-        the other does the same. PI cards count face value. Returns the loser."""
+        Political Influence credits to beat your opponent, you *must* surrender!" The player
+        who is not winning either surrenders or plays "one or more" PI cards: at least until it
+        is winning, then as many more as it likes; then the other does the same. PI cards count face value. Returns the loser."""
         t = self.table
         t.seen["political influence round"] += 1
         side = DEFENDER if ch.winning(ATTACKER) else ATTACKER
@@ -822,8 +822,24 @@ class Referee:
             self.trace.expect(EV_PI, seat, card, *ch.totals, what=f"{what}: the PI card counts")
             t.seen["PI card played"] += 1
             if ch.winning(side):
+                # "One or more" cards: once winning it may play more before the other acts.
+                while self.plays_another(seat):
+                    pi_cards = {c for c in t.hand(seat) if self.colour(c) == PI}
+                    card = self.choose_card(
+                        HAND + seat, PLAYED + seat, M_PLAY, pi_cards, f"{what}: one PI card more"
+                    )
+                    ch.totals[side] += self.value(card)
+                    self.trace.expect(
+                        EV_PI, seat, card, *ch.totals, what=f"{what}: the PI card counts"
+                    )
+                    t.seen["PI card played while winning"] += 1
                 side = 1 - side
                 t.seen["PI lead changes"] += 1
+
+    def plays_another(self, seat: int) -> bool:
+        """The next row plays a card from ``seat``'s hand."""
+        row = self.trace.peek_row()
+        return row is not None and row[0] == EV_CARD and row[4] == HAND + seat and row[6] == M_PLAY
 
     def resolve(self, ch: Challenge, winner: int, loser: int) -> bool:
         """Rulebook, Winning a challenge: A. "The winner takes the cards played by the loser, and

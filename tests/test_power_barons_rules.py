@@ -670,6 +670,33 @@ def test_political_influence_round_sequence_and_forced_surrender():
     assert table.events(EV_SURRENDER)[:, 1:7].tolist() == [[0, 4, 180, 225, 1, 0]]
 
 
+def test_a_player_may_play_more_pi_cards_than_it_needs_and_baron_does_not():
+    """Rulebook, PI round: each player "plays one or more Political Influence Cards"; nothing
+    stops one from playing more than it needs to be winning. The kernel lets the strategy choose
+    (``random`` sometimes plays on); ``baron`` stops once it is winning."""
+    extra = 0
+    for seed in range(40):
+        for spec in ("random", "baron"):
+            table = Table([spec] * 3, seed=seed)
+            table.hand(0, [(PI, 20), (PI, 30), (PI, 50)])
+            table.hand(1, [(PI, 40)])
+            table.start_challenge(0, 1, C)
+            table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 100, 110
+            table.call(
+                kernel.influence_round, table.st, table.rules, table.sids, table.prm, table.rng,
+                table.trace, in_challenge=True,
+            )  # fmt: skip
+            pis = table.events(EV_PI)
+            # rows of the attacker's first turn: the cards it played once it was winning
+            first_turn = pis[: next((i for i, r in enumerate(pis) if r[1] == 1), len(pis))]
+            winning = [row[3] > row[4] for row in first_turn]
+            more = int(np.sum(winning[:-1]))  # cards played after one that made it winning
+            if spec == "baron":
+                assert more == 0 and [r[2] for r in first_turn] == [table.card(PI, 20, PLAYED)]
+            extra += more
+    assert extra > 0
+
+
 def test_a_tie_going_into_political_influence_makes_the_attacker_play_first():
     table = Table(["baron"] * 3)
     table.hand(0, [(PI, 20)])
