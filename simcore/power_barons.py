@@ -439,13 +439,15 @@ def has_total(st, reached, total):
 
 
 @njit(cache=True, _nrt=False)
-def pay(seat, cost, st, trace):
+def pay(seat, cost, st, rng, trace):
     """Move the bank cards with the smallest total of at least ``cost`` to the discard pile (no
     change is given); returns (credits paid, cards paid).
 
-    A 0/1 subset sum over credits with the bank's cards in id order (the order of its set: which
-    cards pay decides how many return to the drawpile, so the choice must depend on the bank's
-    contents alone). The totals reached after each card are a bitset (PAY_REACHED):
+    A 0/1 subset sum over credits with the bank's cards in a random order (shuffled from the
+    game's stream): among the sets of that total, which one pays decides which cards return to
+    the drawpile, and an order of card ids would favour some colours and values over others
+    (the ids follow the components file). The totals reached after each card are a bitset
+    (PAY_REACHED):
     those before it, and those shifted by its value. The minimal total is below cost + the
     largest card, which bounds the sets. Following a total back through the first card that
     reached it (s -> s - value, down to 0) names distinct cards.
@@ -458,6 +460,9 @@ def pay(seat, cost, st, trace):
             st[ix(PAY_CARDS + n)] = SET_BITS * w + lowest_bit(members)
             n += 1
             members &= members - 1
+    for k in range(n - 1, 0, -1):  # Fisher-Yates
+        j = rand_below(rng, k + 1)
+        st[ix(PAY_CARDS + k)], st[ix(PAY_CARDS + j)] = st[ix(PAY_CARDS + j)], st[ix(PAY_CARDS + k)]
     for w in range(words):
         st[ix(PAY_REACHED + w)] = 0
     st[PAY_REACHED] = 1  # total 0, before any card
@@ -509,7 +514,7 @@ def buy(seat, players, st, rules, sids, prm, rng, trace):
     territory, base_type = strategy.choose_purchase(sids[seat], seat, players, st, rng)
     if not can_place(st, players, seat, territory, base_type):
         raise ValueError("strategy bought a Power Base it cannot place there")
-    paid, cards = pay(seat, cost, st, trace)
+    paid, cards = pay(seat, cost, st, rng, trace)
     set_base(st, seat, territory, base_type, 1)
     st[stat(st, seat, BASES_BOUGHT)] += 1
     record_event(
@@ -701,8 +706,8 @@ def influence_round(st, rules, sids, prm, rng, trace):
 @njit(cache=True, _nrt=False, inline="always")
 def resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trace):
     """WINNING A CHALLENGE: the winner banks the loser's played cards, the loser draws as many
-    cards as it lost, the winner takes its own cards back, and a winning attacker places its declared base
-    if it may. Returns 1 if a base was placed."""
+    cards as it lost, the winner takes its own cards back, and a winning attacker places its
+    declared base if it may. Returns 1 if a base was placed."""
     credits = 0
     cards = 0
     while count_at(st, PLAYED + loser) > 0:

@@ -241,11 +241,13 @@ def test_sweep_reaches_the_corners_of_the_rules():
             assert flushes == 0, f"{config}: a flush without a flusher"
     needed = [
         "reshuffle", "empty draw", "colour called out", "defender cannot follow",
-        "forced surrender", "PI round: gives up", "PI lead changes", "PI card played while winning", "political influence round",
+        "forced surrender", "PI round: gives up", "PI lead changes",
+        "PI card played while winning", "political influence round",
         "limited challenge played out", "tie to the defender", "won by challenge",
         "won by purchase", "truncated", "remove: no base", "take: out of luck",
         "investments in nobody's territory", "investments pay a base owner",
-        "overpaid (no change)", "attacker wins credits only", "the loser's hand stays short", "declared a type it cannot place",
+        "overpaid (no change)", "attacker wins credits only", "the loser's hand stays short",
+        "declared a type it cannot place",
         "the higher total surrenders", "defender wins", "flush challenge",
         ("surrender after round", 1), ("surrender after round", 2),
         ("surrender after round", 3), ("surrender after round", 4),

@@ -1055,6 +1055,20 @@ def test_buying_pays_the_smallest_total_of_at_least_the_price():
     assert table.stat(0, kernel.BASES_BOUGHT) == 1
 
 
+def test_among_payments_of_the_same_total_the_game_stream_chooses_not_the_card_id():
+    """Three of the four 50s and the four 45s make the smallest total of at least 300 (330):
+    which 50 stays in the bank is drawn from the game's stream, not the first card id."""
+    kept = set()
+    for seed in range(20):
+        table = Table(["baron"] * 3, seed=seed)
+        table.bank(0, [(colour, value) for colour in (T, C, F, E) for value in (50, 45)])
+        table.fill_hands()
+        assert table.buy(0)
+        assert table.events(EV_BUY)[0, 4:7].tolist() == [330, 7, 50]
+        kept.add(table.at(BANK)[0])
+    assert kept == {(T, 50), (C, 50), (F, 50), (E, 50)}
+
+
 def test_buying_gives_no_change_and_needs_the_price():
     table = Table(["baron"] * 3)
     table.bank(0, [(T, 45), (C, 45), (F, 45), (E, 45), (T, 40), (C, 40), (F, 30)])  # 290
