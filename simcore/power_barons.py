@@ -407,7 +407,7 @@ def restore(seat, st, rules, sids, prm, rng, trace):
     is left."""
     size = np.int64(rules[R_HAND_SIZE])
     while hand_count(st, seat) > size:
-        card = strategy.choose_bank_card(sids[seat], prm, seat, st, rng)
+        card = strategy.choose_bank_card(sids[seat], prm, seat, st, rules, rng)
         if card < 0 or st[LOC + card] != HAND + seat:
             raise ValueError("strategy banked a card it does not hold")
         bank_card(seat, card, M_BANK, st, trace)

@@ -74,14 +74,14 @@ spaces = ["investments_pay_off:americas", "limited_challenge", "investments_pay_
 """
 DECKS = {"SMALL": SMALL_DECK, "COLOURLESS": COLOURLESS_DECK}
 
-MIXED4 = ["flusher:flush_below=230", "baron", "random", "flusher:flush_below=200,p_flush=0.5"]
+MIXED4 = ["flusher:flush_below=1.05", "baron", "random", "flusher:flush_below=0.9,p_flush=0.5"]
 # id: (players, lineup, rule settings, seed, games)
 CONFIGS = {
     "3p baron": (3, ["baron"], [], 1, 90),
     "3p random": (3, ["random"], [], 2, 90),
     "3p flusher flush on vs barons": (
         3,
-        ["flusher:p_flush=1.0,flush_below=240", "baron", "baron"],
+        ["flusher:p_flush=1.0,flush_below=1.1", "baron", "baron"],
         [],
         3,
         80,
@@ -90,7 +90,7 @@ CONFIGS = {
     "3p random, turn cap 5": (3, ["random"], ["max_turns=5"], 4, 50),
     "3p mixed, hand 12, base 1000, x5, cap 80": (
         3,
-        ["random", "baron", "flusher:flush_below=1000"],
+        ["random", "baron", "flusher:flush_below=2.0"],
         ["hand_size=12", "base_cost=1000", "declared_multiplier=5", "max_turns=80"],
         5,
         50,
@@ -107,7 +107,7 @@ CONFIGS = {
     "4p mixed": (4, MIXED4, [], 9, 100),
     "4p flushers always flushing, turn cap 25": (
         4,
-        ["flusher:flush_below=1000"],
+        ["flusher:flush_below=2.0"],
         ["max_turns=25"],
         10,
         50,
@@ -129,7 +129,7 @@ CONFIGS = {
     "4p random, hand of 1": (4, ["random"], ["hand_size=1", "base_cost=100"], 13, 50),
     "4p mixed colourless, flush on": (
         4,
-        ["flusher:flush_below=1000", "random", "baron", "random"],
+        ["flusher:flush_below=2.0", "random", "baron", "random"],
         ["components=COLOURLESS", "hand_size=3", "max_turns=200"],
         14,
         50,
@@ -138,7 +138,7 @@ CONFIGS = {
         4,
         [
             "baron:targeting=poorest,declare=random,banking=lowest,pi_use=largest",
-            "baron:targeting=needed,give_away=random,surrender_margin=-40",
+            "baron:targeting=needed,give_away=random,surrender_margin=-40,banking=decoys",
             "flusher:targeting=rechallenge,late_bases=3,declare=random,banking=highest_late",
             "baron:targeting=rechallenge,late_bases=2,pi_use=never,give_away=highest",
         ],
