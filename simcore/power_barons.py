@@ -87,6 +87,7 @@ from simcore.power_barons_state import (
     MAX_HAND_SIZE,
     MAX_PLAYERS,
     MAX_SPACES,
+    MEMBER,
     MOVE_REASONS,
     N_CARDS,
     N_GAME_STATS,
@@ -111,6 +112,7 @@ from simcore.power_barons_state import (
     RESHUFFLES,
     SCRATCH,
     SET_BITS,
+    SLOT,
     SPACE_KIND,
     SPACE_TERRITORY,
     SPACES,
@@ -145,7 +147,7 @@ from simcore.power_barons_state import (
     turn_over_discard,
 )
 from simcore.registry import Column, Game, Param, SpecError
-from simcore.rng import rand_below, seed_game_stream
+from simcore.rng import rand_below, rand_float, seed_game_stream
 from strategies import power_barons as strategy
 
 RULES = (
@@ -811,7 +813,137 @@ def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
         else:
             loser = influence_round(st, rules, sids, prm, rng, trace)
     winner = attacker + defender - loser
-    return resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trace)
+    placed = resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trace)
+    st[CH_DONE] = 0  # no challenge in progress: nothing is known about voids (determinize)
+    return placed
+
+
+# --- what a seat cannot see --------------------------------------------------------------------
+
+
+@njit(cache=True)
+def determinize(st, seat, rng, shown=-1):
+    """Redraw, in place, everything ``seat`` cannot see, uniformly among the states consistent
+    with what it sees now; ``shown`` is an opponent whose hand it is being shown (SPY AND STEAL),
+    or -1.
+
+    Hidden from a seat: the other seats' hands (their sizes are public), the drawpile (its size
+    is public, its order is not), and, in another seat's challenge, whether the attacker means
+    to lose (CH_FLUSH, the attacker's private intent: redrawn as a fair coin). Open: its own
+    hand, every bank, the discard pile (paid face up), the cards on the table, bases, pawns and
+    the rules. The unseen cards (the drawpile and the other hands) are pooled and dealt again:
+    each hand its size, the rest to the drawpile in a random order.
+
+    What it has seen in the challenge in progress constrains the deal (known_voids): no card
+    is drawn during a challenge, so a duellist who could not follow a colour holds none of it.
+    The deal is exact: with one constrained hand, it is dealt first from its allowed cards;
+    with two (a third seat watching a challenge), the first is dealt from its allowed cards and
+    kept with probability C(the second's allowed cards left, its size) / C(its allowed cards,
+    its size) (rejection sampling), so that every consistent deal is equally likely.
+
+    It keeps no other memory: cards seen earlier (a hand shown on SPY AND STEAL, a challenge
+    winner's returned cards, cards given on TAKE spaces) are forgotten, as no strategy here
+    reads them; a strategy that did would keep that memory in the state and extend this.
+    """
+    players = st[PLAYERS]
+    void = known_voids(st)
+    if seat != st[CH_ATTACKER]:
+        st[CH_FLUSH] = rand_below(rng, 2)
+    sizes = np.zeros(MAX_PLAYERS, np.int64)
+    for other in range(players):
+        if other != seat and other != shown:
+            sizes[other] = count_at(st, HAND + other)
+            while count_at(st, HAND + other) > 0:
+                relocate(st, card_at(st, HAND + other, 0), DRAWPILE)
+        else:
+            void[other] = 0
+    first = st[CH_ATTACKER]
+    second = st[CH_DEFENDER]
+    if void[first] == 0:
+        first, second = second, first
+    if void[first] != 0:
+        while True:
+            _deal(st, first, sizes[first], void[first], rng)
+            if void[second] == 0:
+                break
+            allowed = _allowed_in(st, DRAWPILE, void[second])
+            taken = _allowed_in(st, HAND + first, void[second])
+            keep = 1.0
+            for i in range(sizes[second]):
+                keep *= max(allowed - i, 0) / (allowed + taken - i)
+            if rand_float(rng) < keep:
+                _deal(st, second, sizes[second], void[second], rng)
+                break
+            while count_at(st, HAND + first) > 0:
+                relocate(st, card_at(st, HAND + first, 0), DRAWPILE)
+    for other in range(players):
+        if count_at(st, HAND + other) == 0 and sizes[other] > 0:
+            _deal(st, other, sizes[other], 0, rng)
+    n = count_at(st, DRAWPILE)
+    for k in range(n - 1, 0, -1):  # the drawpile's order
+        j = rand_below(rng, k + 1)
+        card_k = card_at(st, DRAWPILE, k)
+        card_j = card_at(st, DRAWPILE, j)
+        st[MEMBER + MAX_CARDS * DRAWPILE + k] = card_j
+        st[MEMBER + MAX_CARDS * DRAWPILE + j] = card_k
+        st[SLOT + card_j] = k
+        st[SLOT + card_k] = j
+
+
+@njit(cache=True)
+def known_voids(st):
+    """Per seat, the Power Card colours (a bit each) it is known to hold none of, from the
+    challenge in progress (none outside one: CH_DONE is cleared after it): the defender could
+    not follow a colour whose round is done if it has no card of it on the table; an attacker
+    with no card of a done colour on the table called it out, so it held none of the colours
+    still to come then, which are the called-out ones and those not done yet."""
+    void = np.zeros(MAX_PLAYERS, np.int64)
+    done = st[CH_DONE]
+    if done == 0:
+        return void
+    attacker = st[CH_ATTACKER]
+    defender = st[CH_DEFENDER]
+    called_out = 0
+    for card_colour in range(N_TYPES):
+        if (done >> card_colour) & 1:
+            if not _on_table(st, defender, card_colour):
+                void[defender] |= 1 << card_colour
+            if not _on_table(st, attacker, card_colour):
+                called_out |= 1 << card_colour
+    if called_out != 0:
+        void[attacker] = called_out | (((1 << N_TYPES) - 1) & ~done)
+    return void
+
+
+@njit(cache=True)
+def _on_table(st, seat, card_colour):
+    for i in range(count_at(st, PLAYED + seat)):
+        if st[COLOUR + card_at(st, PLAYED + seat, i)] == card_colour:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _allowed_in(st, loc, void):
+    """Cards at ``loc`` of a colour outside ``void``."""
+    n = 0
+    for i in range(count_at(st, loc)):
+        n += not (void >> st[COLOUR + card_at(st, loc, i)]) & 1
+    return n
+
+
+@njit(cache=True)
+def _deal(st, seat, size, void, rng):
+    """``size`` drawpile cards of colours outside ``void``, uniformly, into ``seat``'s hand."""
+    for _ in range(size):
+        k = rand_below(rng, _allowed_in(st, DRAWPILE, void))
+        for i in range(count_at(st, DRAWPILE)):
+            card = card_at(st, DRAWPILE, i)
+            if not (void >> st[COLOUR + card]) & 1:
+                if k == 0:
+                    relocate(st, card, HAND + seat)
+                    break
+                k -= 1
 
 
 # --- a turn and a game ----------------------------------------------------------------------

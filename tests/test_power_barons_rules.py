@@ -1196,3 +1196,87 @@ def test_every_rule_parameter_is_documented():
         assert f"`s<k>_{column.name}`" in text
     for strategy in GAME.strategies:
         assert f"`{strategy.name}`" in text
+
+
+# --- what a seat cannot see (determinize) ---------------------------------------------------
+
+
+def test_determinize_redeals_only_what_the_seat_cannot_see():
+    table = Table(["baron"] * 4)
+    table.bank(2, [(T, 40)])
+    table.put(DISCARD, [(C, 20)])
+    table.put(PLAYED + 1, [(E, 30)])
+    table.put(PLAYED + 3, [(E, 45)])
+    table.fill_hands()
+    table.start_challenge(1, 3, F, flush=1, done=1 << E)
+    st = table.st
+    n = st[N_CARDS]
+
+    def where(state, places):
+        return [c for c in range(n) if state[LOC + c] in places]
+
+    hidden = (DRAWPILE, HAND + 1, HAND + 2, HAND + 3)
+    flush_seen, moved = set(), 0
+    for seed in range(20):
+        twin = st.copy()
+        kernel.determinize(twin, 0, stream(seed))
+        for loc in (HAND, BANK + 2, DISCARD, PLAYED + 1, PLAYED + 3):
+            assert where(twin, (loc,)) == where(st, (loc,))  # open: unchanged
+        assert [hand_count(twin, seat) for seat in range(4)] == [8] * 4
+        assert where(twin, hidden) == where(st, hidden)  # the same pool, dealt again
+        copy = twin.copy()
+        recount(copy)
+        counts = slice(COUNT_AT, COUNT_AT + N_LOCATIONS)
+        assert (copy[counts] == twin[counts]).all()
+        flush_seen.add(int(twin[CH_FLUSH]))
+        moved += where(twin, (HAND + 1,)) != where(st, (HAND + 1,))
+    assert flush_seen == {0, 1}  # the attacker's intent is a coin to seat 0
+    assert moved == 20
+
+
+def test_determinize_keeps_a_hand_being_shown_and_the_seats_own_intent():
+    table = Table(["baron"] * 3)
+    table.fill_hands()
+    table.start_challenge(0, 1, T, flush=1)
+    twin = table.st.copy()
+    kernel.determinize(twin, 0, stream(), 2)
+    assert (twin[LOC : LOC + 72] == table.st[LOC : LOC + 72])[
+        [c for c in range(72) if table.st[LOC + c] in (HAND, HAND + 2)]
+    ].all()
+    assert twin[CH_FLUSH] == 1  # its own intent
+
+
+def test_determinize_deals_uniformly_among_the_deals_consistent_with_the_challenge(tmp_path):
+    """A third seat watches a challenge: the attacker led T1 then called Communications out
+    (so it holds no C, F or E), the defender followed C3 but not Transportation (so no T).
+    Unseen: T2, C4, F5, E6, PI7 for the attacker's 1 card, the defender's 2 and the drawpile's
+    2. Consistent deals: attacker T2 with any 2 of C4, F5, E6, PI7 (6), or PI7 with 2 of C4, F5,
+    E6 (3); each must come up 1/9 of the time (a naive deal, attacker first, gives T2 1/2)."""
+    deck = tmp_path / "tiny.toml"
+    deck.write_text(
+        "[deck]\ntransportation = [1, 2]\ncommunications = [3, 4]\nfinance = [5]\n"
+        "energy = [6]\npolitical_influence = [7, 8]\n[board]\nspaces = ["
+        + ", ".join(f'"investments_pay_off:{t}"' for t in ("americas", "europe", "africa", "asia"))
+        + "]\n"
+    )
+    table = Table(["baron"] * 3, {"components": str(deck), "hand_size": 2})
+    table.hand(0, [(PI, 8)])
+    table.hand(1, [(PI, 7)])
+    table.hand(2, [(F, 5), (E, 6)])
+    table.put(PLAYED + 1, [(T, 1)])
+    table.put(PLAYED + 2, [(C, 3)])
+    table.start_challenge(1, 2, F, done=(1 << T) | (1 << C))
+    counts = {}
+    rng = stream(5)
+    for _ in range(4500):
+        twin = table.st.copy()
+        kernel.determinize(twin, 0, rng)
+        deal = (tuple(table_values(twin, HAND + 1)), tuple(table_values(twin, HAND + 2)))
+        counts[deal] = counts.get(deal, 0) + 1
+    assert len(counts) == 9
+    assert sum(n for (attacker, _), n in counts.items() if attacker == (2,)) > 0.6 * 4500
+    assert chisquare(list(counts.values())).pvalue > 1e-4, counts
+
+
+def table_values(st, loc) -> list[int]:
+    return sorted(int(st[VALUE + c]) for c in range(st[N_CARDS]) if st[LOC + c] == loc)
