@@ -13,6 +13,7 @@ from numba import njit
 from simcore.intrinsics import ix
 from simcore.power_barons_state import (
     CH_ATTACKER,
+    CH_DEFENDER,
     CH_DONE,
     CH_FLUSH,
     CH_LIMITED,
@@ -24,6 +25,7 @@ from simcore.power_barons_state import (
     DRAWPILE,
     HAND,
     LIMITED,
+    LOC,
     N_CARDS,
     N_COLOURS,
     N_LOCATIONS,
@@ -704,28 +706,57 @@ def effective(st, rules, card):
 
 
 @njit(cache=True, _nrt=False)
-def lowest_lead(st, rules, me):
-    """What the flusher's next lead would count for: its lowest-counting card of a colour that
-    has not had its round (0 if it holds none and would call a colour out)."""
-    low = -1
+def chance_ahead(st, rules, me, card):
+    """The chance that a flushing attacker ``me`` is ahead after it leads ``card``: that the
+    defender holds no card of that colour counting enough to keep it level, its hand (of known
+    size) being drawn from the cards ``me`` cannot see (the deck less its own hand, the banks,
+    the discard pile and the table). 0 when even a defender who cannot follow stays level."""
+    card_colour = st[ix(COLOUR + card)]
+    times = multiplier(st, rules, card_colour)
+    gap = st[ix(VALUE + card)] * times - (st[CH_TOTAL + 1] - st[CH_TOTAL])
+    if gap <= 0:
+        return 0.0
+    unseen = 0
+    enough = 0  # unseen cards of the colour that would keep the defender level
+    for other in range(st[N_CARDS]):
+        loc = st[ix(LOC + other)]
+        if loc == DRAWPILE or (is_hand(loc) and loc != HAND + me):
+            unseen += 1
+            enough += st[ix(COLOUR + other)] == card_colour and st[ix(VALUE + other)] * times >= gap
+    chance = 1.0
+    for i in range(hand_count(st, st[CH_DEFENDER])):
+        chance *= max(unseen - enough - i, 0) / (unseen - i)
+    return chance
+
+
+@njit(cache=True, _nrt=False)
+def least_chance_ahead(st, rules, me):
+    """The smallest chance_ahead of the flusher's possible next leads (its lowest card of each
+    colour still to be played). When it holds none it would call a colour out, adding nothing:
+    0 unless it is ahead already (then 1: it stays ahead if the defender cannot follow)."""
+    least = 1.0 if st[CH_TOTAL] > st[CH_TOTAL + 1] else 0.0
+    found = False
     for card_colour in range(N_TYPES):
-        if (st[CH_DONE] >> card_colour) & 1:
-            continue
         card = lowest(st, me, card_colour)
-        if card >= 0 and (low < 0 or effective(st, rules, card) < low):
-            low = effective(st, rules, card)
-    return max(low, 0)
+        if card < 0 or (st[CH_DONE] >> card_colour) & 1:
+            continue
+        chance = chance_ahead(st, rules, me, card)
+        if not found or chance < least:
+            least, found = chance, True
+    return least
 
 
 @njit(cache=True, _nrt=False)
 def choose_lead(sid, me, st, rules, rng):
-    """(colour, card) the attacker leads: a card of a colour not yet played if it holds one (its
-    highest-counting; when flushing its lowest-counting), else (a random such colour, -1) to
-    call out. Ties: drawn."""
+    """(colour, card) the attacker leads: a card of a colour not yet played if it holds one,
+    else (a random such colour, -1) to call out. Playing to win, its highest-counting card;
+    flushing, of its lowest card of each colour, the one least likely to put it ahead
+    (chance_ahead), then the lowest-counting. Ties: drawn."""
     done = st[CH_DONE]
     flushing = st[CH_FLUSH] == 1 and sid != RANDOM
     pick = -1
     pick_count = 0
+    pick_chance = 0.0
     ties = 0
     n = 0
     for card_colour in range(N_TYPES):
@@ -738,9 +769,16 @@ def choose_lead(sid, me, st, rules, rng):
         if card < 0:
             continue
         count = effective(st, rules, card)
-        if pick < 0 or (count < pick_count if flushing else count > pick_count):
-            pick, pick_count, ties = card, count, 1
-        elif count == pick_count:
+        chance = chance_ahead(st, rules, me, card) if flushing else 0.0
+        if flushing:
+            better = chance < pick_chance or (chance == pick_chance and count < pick_count)
+            level = chance == pick_chance and count == pick_count
+        else:
+            better = count > pick_count
+            level = count == pick_count
+        if pick < 0 or better:
+            pick, pick_count, pick_chance, ties = card, count, chance, 1
+        elif level:
             ties += 1
             if takes_tie(rng, ties):
                 pick = card
@@ -811,15 +849,16 @@ def surrender_choice(sid, margin, pi_use, me, st, rules, rng):
     """At a surrender option (st[CH_ROUND]: 0-3 after a Power Card round, 4 in the Political
     Influence round when ``me`` could still take the lead): surrender when behind by more than
     it expects to catch up plus ``margin`` credits; in the PI round only with pi_use never.
-    A flushing attacker surrenders after the fourth round, and earlier as soon as its next lead
-    could put it ahead (ahead, the defender would have the first option and might surrender)."""
+    A flushing attacker surrenders after the fourth round, and earlier as soon as every lead it
+    could make might put it ahead (least_chance_ahead above 0): ahead, the defender would have
+    the first option and might surrender."""
     if sid == RANDOM:
         return rand_bool(rng, 0.5)
     attacking = me == st[CH_ATTACKER]
     if attacking and st[CH_FLUSH] == 1:
         if st[CH_ROUND] >= N_TYPES - 1:
             return True
-        return st[CH_TOTAL] + lowest_lead(st, rules, me) > st[CH_TOTAL + 1]
+        return least_chance_ahead(st, rules, me) > 0.0
     opponent_side = 1 if attacking else 0
     mine = st[ix(CH_TOTAL + 1 - opponent_side)]
     theirs = st[ix(CH_TOTAL + opponent_side)]

@@ -271,7 +271,7 @@ class Replay:
         self.power_played = [0, 0]
         self.done = set()
         self.option_offered = False
-        self.totals = (0, 0)
+        self.must_stay_level = False
         self.defender_surrendered = False
         self.flush_wins = Counter()
 
@@ -283,16 +283,6 @@ class Replay:
             if loc == DRAWPILE or (HAND <= loc < HAND + 4 and loc != HAND + seat)
         ]
         return sum(self.value[c] for c in unseen) / len(unseen) if unseen else 0.0
-
-    def lowest_lead(self, seat: int, declared: int) -> int:
-        """What a flushing attacker's next lead counts for: its lowest-counting card of a colour
-        that has not had its round (0: it would call a colour out)."""
-        counts = [
-            self.value[c] * (self.rules["declared_multiplier"] if self.colour[c] == declared else 1)
-            for c in self.at(HAND + seat)
-            if self.colour[c] < 4 and self.colour[c] not in self.done
-        ]
-        return min(counts, default=0)
 
     def at(self, where: int) -> list[int]:
         return [card for card, loc in enumerate(self.loc) if loc == where]
@@ -355,11 +345,13 @@ class Replay:
                 below = f < flush_below * (len(hand) * self.unseen_mean(a))
                 assert e <= below and (e == below or p_flush < 1), "a flush against its rule"
         elif event == EV_ROUND:
+            if self.must_stay_level:
+                assert e <= f, "the flusher played on and its lead put it ahead"
+            self.must_stay_level = False
             self.done.add(b)
             self.power_played[0] += c >= 0
             self.power_played[1] += d >= 0
             self.option_offered = min(self.power_played) > 0
-            self.totals = (e, f)
         elif event == EV_RESULT:
             attacker, defender, declared, flush = self.challenge
             assert {a, b} == {attacker, defender}
@@ -409,14 +401,12 @@ class Replay:
             self.defender_surrendered = False
 
     def option_declined(self) -> None:
-        """Both declined a surrender option: a flushing attacker only when its next lead cannot
-        put it ahead (ahead, the defender would have the first option)."""
-        attacker, _, declared, flush = self.challenge
-        if flush and len(self.done) == 4:
-            raise AssertionError("the flusher declined its option after the fourth round")
-        if flush:
-            ahead = self.totals[0] + self.lowest_lead(attacker, declared) > self.totals[1]
-            assert not ahead, "the flusher played on while its next lead could put it ahead"
+        """Both declined a surrender option: a flushing attacker only when it has a lead that
+        cannot put it ahead (ahead, the defender would have the first option), so the next
+        round must not leave it ahead."""
+        if self.challenge[3]:
+            assert len(self.done) < 4, "the flusher declined its option after the fourth round"
+            self.must_stay_level = True
 
 
 def replay(trace: np.ndarray, players: int, rules: dict, flush_params=None) -> Replay:
