@@ -187,7 +187,7 @@ STRATEGIES = (
             Param(
                 "flush_below",
                 "float",
-                0.9,
+                1.0,
                 "flush when the hand's face value is below this share of an average hand of the "
                 "same size drawn from the cards it cannot see (0: never)",
                 0.0,

@@ -1,6 +1,7 @@
 """The Power Barons flush study (studies/power-barons-flush.toml) end to end at tiny game counts:
 every cell runs, the summary and the report PDF are written with the paired differences and the
-response curves, and the cells hold the flush columns, at 3 and at 4 players."""
+response curves, and the cells hold the flush columns, at 3 and at 4 players, with the opponents'
+and the flusher's banking each swept both ways."""
 
 import subprocess
 import sys
@@ -14,7 +15,9 @@ from simcore import study
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = ROOT / "studies" / "power-barons-flush.toml"
-THRESHOLDS = [160.0, 180.0, 200.0, 220.0, 240.0, 260.0, 280.0, 300.0]
+THRESHOLDS = [0.8, 0.9, 1.0, 1.1, 1.2]
+BANKINGS = ["keep_best", "lowest"]  # the barons'
+FLUSHER_BANKINGS = ["keep_best", "lowest", "decoys"]
 
 
 def powerlab(*args):
@@ -49,16 +52,28 @@ def flush_study(tmp_path_factory):
     return out, result
 
 
-def test_the_study_file_expands_to_both_arms_at_every_threshold():
-    cells = study.cells(study.load_study(STUDY))
-    assert [(c.arm, c.values["players"], c.values["flusher.flush_below"]) for c in cells] == [
-        (arm, n, t) for arm in ("never flush", "flush") for n in PLAYERS for t in THRESHOLDS
+def test_the_study_file_expands_to_both_arms_at_every_threshold_and_banking():
+    loaded = study.load_study(STUDY)
+    assert loaded.question and any("baron.banking" in a for a in loaded.assumptions)
+    cells = study.cells(loaded)
+    keys = ("players", "flusher.flush_below", "baron.banking", "flusher.banking")
+    assert [(c.arm, *(c.values[k] for k in keys)) for c in cells] == [
+        (arm, n, t, b, f)
+        for arm in ("never flush", "flush")
+        for n in PLAYERS
+        for t in THRESHOLDS
+        for b in BANKINGS
+        for f in FLUSHER_BANKINGS
     ]
     assert all(c.spec.games <= 200_000 for c in cells)
-    three = [c.spec for c in cells if c.spec.players == 3]
-    assert all(
-        [s["name"] for s in spec.strategies] == ["flusher", "baron", "baron"] for spec in three
-    )
+    for cell in cells:
+        names = [s["name"] for s in cell.spec.strategies]
+        assert names == ["flusher", "baron", "baron", "baron"][: cell.spec.players]
+        banking = {s["name"]: s["params"]["banking"] for s in cell.spec.strategies}
+        assert banking == {
+            "flusher": cell.values["flusher.banking"],
+            "baron": cell.values["baron.banking"],
+        }
 
 
 def test_the_report_pairs_the_arms_and_draws_the_response_curves(flush_study):
@@ -69,27 +84,38 @@ def test_the_report_pairs_the_arms_and_draws_the_response_curves(flush_study):
     titles = write_study_report(out)
     assert len(titles) == pages
     assert "Paired differences between arms" in titles
-    assert "Win rate by strategy against flusher.flush_below" in titles
+    for key in ("flusher.flush_below", "baron.banking", "flusher.banking"):
+        assert f"Win rate by strategy against {key}" in titles
     summary = pl.read_parquet(out / "summary.parquet")
     rows = summary.filter((pl.col("kind") == "strategy") & (pl.col("name") == "flusher"))
-    assert rows.height == 32 and set(rows["arm"]) == {"never flush", "flush"}
+    assert rows.height == 2 * len(PLAYERS) * len(THRESHOLDS) * len(BANKINGS) * 3
+    assert set(rows["arm"]) == {"never flush", "flush"}
     assert set(rows["players"]) == set(PLAYERS)
     assert sorted(set(rows["flusher.flush_below"])) == THRESHOLDS
+    assert set(rows["baron.banking"]) == set(BANKINGS)
+    assert set(rows["flusher.banking"]) == set(FLUSHER_BANKINGS)
 
 
 def test_cells_hold_the_flush_columns(flush_study):
     out, _ = flush_study
+    cell = "{arm}_{n}p_flusher.flush_below={t}_baron.banking={b}_flusher.banking={f}"
     for n in PLAYERS:
-        cell = "{arm}_{n}p_flusher.flush_below={t}"
-        never = [cell_games(out, cell.format(arm="never-flush", n=n, t=t)) for t in THRESHOLDS]
-        flush = [cell_games(out, cell.format(arm="flush", n=n, t=t)) for t in THRESHOLDS]
-        labels = [f"s{k}_strategy" for k in range(n)]  # these name the threshold
-        for games in never:
-            assert flusher_total(games, "flush_attempts") == 0
-            assert games.drop(labels).equals(never[0].drop(labels))  # the same games everywhere
-        attempts = [flusher_total(games, "flush_attempts") for games in flush]
-        assert attempts == sorted(attempts) and attempts[-1] > 0  # more flushes as it rises
-        done = flusher_total(flush[-1], "flushes")
-        before = flusher_total(flush[-1], "flush_hand_before")
-        assert 0 < done <= attempts[-1] and before < THRESHOLDS[-1] * done
-        assert flusher_total(flush[-1], "flush_credits_given") > 0
+        for b in BANKINGS:
+            for f in FLUSHER_BANKINGS:
+                names = {"n": n, "b": b, "f": f}
+                never = [
+                    cell_games(out, cell.format(arm="never-flush", t=t, **names))
+                    for t in THRESHOLDS
+                ]
+                flush = [
+                    cell_games(out, cell.format(arm="flush", t=t, **names)) for t in THRESHOLDS
+                ]
+                labels = [f"s{k}_strategy" for k in range(n)]  # these name the threshold
+                for games in never:
+                    assert flusher_total(games, "flush_attempts") == 0
+                    assert games.drop(labels).equals(never[0].drop(labels))  # the same games
+                attempts = [flusher_total(games, "flush_attempts") for games in flush]
+                assert attempts[0] < attempts[-1]  # more flushes as the threshold rises
+                done = flusher_total(flush[-1], "flushes")
+                assert 0 < done <= attempts[-1]
+                assert flusher_total(flush[-1], "flush_credits_given") > 0
