@@ -83,9 +83,10 @@ def test_the_report_pairs_the_arms_and_draws_the_response_curves(flush_study):
     assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") == pages
     titles = write_study_report(out)
     assert len(titles) == pages
-    assert "Paired differences: flush − never flush" in titles
+    # Long pages are split "(1 of n)": match the titles' beginnings.
+    assert any(t.startswith("Paired differences: flush − never flush") for t in titles)
     for key in ("flusher.flush_below", "baron.banking", "flusher.banking"):
-        assert f"Win rate by strategy against {key}" in titles
+        assert any(t.startswith(f"Win rate by strategy against {key}") for t in titles), key
     summary = pl.read_parquet(out / "summary.parquet")
     rows = summary.filter((pl.col("kind") == "strategy") & (pl.col("name") == "flusher"))
     assert rows.height == 2 * len(PLAYERS) * len(THRESHOLDS) * len(BANKINGS) * 3
