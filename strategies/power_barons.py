@@ -216,6 +216,18 @@ def takes_tie(rng, ties):
     return rand_below(rng, ties) == 0
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def beats(score, best_score, ties, rng):
+    """One step of "the candidate with the highest score, ties drawn": (whether the candidate
+    with ``score`` becomes the pick, the best score, the count of candidates level with it)."""
+    if score > best_score:
+        return True, score, 1
+    if score == best_score:
+        ties += 1
+        return takes_tie(rng, ties), best_score, ties
+    return False, best_score, ties
+
+
 # --- what a seat sees ----------------------------------------------------------------------
 # Helpers called for every opponent or colour of a decision are inline="always" (a numba call
 # passes each array as 7-9 machine words).
@@ -236,13 +248,9 @@ def leader(st, players, me, rng):
     for other in range(players):
         if other == me:
             continue
-        score = leader_score(st, other)
-        if score > best_score:
-            best, best_score, ties = other, score, 1
-        elif score == best_score:
-            ties += 1
-            if takes_tie(rng, ties):
-                best = other
+        take, best_score, ties = beats(leader_score(st, other), best_score, ties, rng)
+        if take:
+            best = other
     return best
 
 
@@ -546,13 +554,9 @@ def choose_removal(sid, me, players, st, rng):
             for base_type in range(N_TYPES):
                 if not has_base(st, owner, territory, base_type):
                     continue
-                if score > best_score:
+                take, best_score, ties = beats(score, best_score, ties, rng)
+                if take:
                     best_owner, best_territory, best_type = owner, territory, base_type
-                    best_score, ties = score, 1
-                elif score == best_score:
-                    ties += 1
-                    if takes_tie(rng, ties):
-                        best_owner, best_territory, best_type = owner, territory, base_type
     return best_owner, best_territory, best_type
 
 
@@ -659,13 +663,9 @@ def choose_challenge(sid, prm, me, players, st, rng):
         for other in range(players):
             if other == me or not has_base(st, me, other, strongest):
                 continue
-            score = leader_score(st, other)
-            if score > best_score:
-                defender, best_score, ties = other, score, 1
-            elif score == best_score:
-                ties += 1
-                if takes_tie(rng, ties):
-                    defender = other
+            take, best_score, ties = beats(leader_score(st, other), best_score, ties, rng)
+            if take:
+                defender = other
         if defender >= 0:
             return defender, strongest, 0
     # Among the opponents in whose territory it still needs a base, the one targeting puts
@@ -677,23 +677,17 @@ def choose_challenge(sid, prm, me, players, st, rng):
         if other == me:
             continue
         score = target_score(targeting, st, players, me, other)
-        if score > fallback_score:
-            fallback, fallback_score, fallback_ties = other, score, 1
-        elif score == fallback_score:
-            fallback_ties += 1
-            if takes_tie(rng, fallback_ties):
-                fallback = other
+        take, fallback_score, fallback_ties = beats(score, fallback_score, fallback_ties, rng)
+        if take:
+            fallback = other
         needs = False
         for base_type in range(N_TYPES):
             needs = needs or useful(st, players, me, other, base_type)
         if not needs:
             continue
-        if score > best_score:
-            defender, best_score, ties = other, score, 1
-        elif score == best_score:
-            ties += 1
-            if takes_tie(rng, ties):
-                defender = other
+        take, best_score, ties = beats(score, best_score, ties, rng)
+        if take:
+            defender = other
     if defender < 0:
         defender = fallback
     return defender, declared_type(declare, st, players, me, defender, best, rng), 0
