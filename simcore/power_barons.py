@@ -87,6 +87,7 @@ from simcore.power_barons_state import (
     MAX_HAND_SIZE,
     MAX_PLAYERS,
     MAX_SPACES,
+    MEMBER,
     MOVE_REASONS,
     N_CARDS,
     N_GAME_STATS,
@@ -111,6 +112,7 @@ from simcore.power_barons_state import (
     RESHUFFLES,
     SCRATCH,
     SET_BITS,
+    SLOT,
     SPACE_KIND,
     SPACE_TERRITORY,
     SPACES,
@@ -145,7 +147,7 @@ from simcore.power_barons_state import (
     turn_over_discard,
 )
 from simcore.registry import Column, Game, Param, SpecError
-from simcore.rng import rand_below, seed_game_stream
+from simcore.rng import rand_below, rand_float, seed_game_stream
 from strategies import power_barons as strategy
 
 RULES = (
@@ -402,7 +404,7 @@ def restore(seat, st, rules, sids, prm, rng, trace):
     is left."""
     size = np.int64(rules[R_HAND_SIZE])
     while hand_count(st, seat) > size:
-        card = strategy.choose_bank_card(sids[seat], prm, seat, st, rng)
+        card = strategy.choose_bank_card(sids[seat], prm, seat, st, rules, rng)
         if card < 0 or st[LOC + card] != HAND + seat:
             raise ValueError("strategy banked a card it does not hold")
         bank_card(seat, card, M_BANK, st, trace)
@@ -434,13 +436,15 @@ def has_total(st, reached, total):
 
 
 @njit(cache=True, _nrt=False)
-def pay(seat, cost, st, trace):
+def pay(seat, cost, st, rng, trace):
     """Move the bank cards with the smallest total of at least ``cost`` to the discard pile (no
     change is given); returns (credits paid, cards paid).
 
-    A 0/1 subset sum over credits with the bank's cards in id order (the order of its set: which
-    cards pay decides how many return to the drawpile, so the choice must depend on the bank's
-    contents alone). The totals reached after each card are a bitset (PAY_REACHED):
+    A 0/1 subset sum over credits with the bank's cards in a random order (shuffled from the
+    game's stream): among the sets of that total, which one pays decides which cards return to
+    the drawpile, and an order of card ids would favour some colours and values over others
+    (the ids follow the components file). The totals reached after each card are a bitset
+    (PAY_REACHED):
     those before it, and those shifted by its value. The minimal total is below cost + the
     largest card, which bounds the sets. Following a total back through the first card that
     reached it (s -> s - value, down to 0) names distinct cards.
@@ -453,6 +457,9 @@ def pay(seat, cost, st, trace):
             st[ix(PAY_CARDS + n)] = SET_BITS * w + lowest_bit(members)
             n += 1
             members &= members - 1
+    for k in range(n - 1, 0, -1):  # Fisher-Yates
+        j = rand_below(rng, k + 1)
+        st[ix(PAY_CARDS + k)], st[ix(PAY_CARDS + j)] = st[ix(PAY_CARDS + j)], st[ix(PAY_CARDS + k)]
     for w in range(words):
         st[ix(PAY_REACHED + w)] = 0
     st[PAY_REACHED] = 1  # total 0, before any card
@@ -504,7 +511,7 @@ def buy(seat, players, st, rules, sids, prm, rng, trace):
     territory, base_type = strategy.choose_purchase(sids[seat], seat, players, st, rng)
     if not can_place(st, players, seat, territory, base_type):
         raise ValueError("strategy bought a Power Base it cannot place there")
-    paid, cards = pay(seat, cost, st, trace)
+    paid, cards = pay(seat, cost, st, rng, trace)
     set_base(st, seat, territory, base_type, 1)
     st[stat(st, seat, BASES_BOUGHT)] += 1
     record_event(
@@ -659,8 +666,9 @@ def surrender_options(rnd, st, rules, sids, prm, rng, trace):
 @njit(cache=True, _nrt=False)
 def influence_round(st, rules, sids, prm, rng, trace):
     """The Political Influence round of a full challenge: the player who is not winning either
-    surrenders or plays PI cards until it is winning, then the other does the same; a player
-    whose PI cards cannot put it ahead must surrender. Returns the loser."""
+    surrenders or plays "one or more" PI cards, at least until it is winning and then as many
+    more as it likes; then the other does the same; a player whose PI cards cannot put it ahead
+    must surrender. Returns the loser."""
     st[CH_ROUND] = N_TYPES
     attacker = st[CH_ATTACKER]
     side = 0 if behind_by(st, 0) > 0 else 1
@@ -680,8 +688,10 @@ def influence_round(st, rules, sids, prm, rng, trace):
                 forced,
             )
             return seat
-        while behind_by(st, side) > 0:
+        while colour_count(st, HAND + seat, PI) > 0:
             card = strategy.choose_pi_card(sids[seat], prm, seat, st, rng)
+            if card < 0 and behind_by(st, side) <= 0:
+                break  # winning, it plays no more
             if not in_hand(st, seat, card) or st[COLOUR + card] != PI:
                 raise ValueError("strategy played a Political Influence card it does not hold")
             play_card(seat, side, card, st, rules, trace)
@@ -692,9 +702,9 @@ def influence_round(st, rules, sids, prm, rng, trace):
 
 @njit(cache=True, _nrt=False, inline="always")
 def resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trace):
-    """WINNING A CHALLENGE: the winner banks the loser's played cards, the loser refills its
-    hand, the winner takes its own cards back, and a winning attacker places its declared base
-    if it may. Returns 1 if a base was placed."""
+    """WINNING A CHALLENGE: the winner banks the loser's played cards, the loser draws as many
+    cards as it lost, the winner takes its own cards back, and a winning attacker places its
+    declared base if it may. Returns 1 if a base was placed."""
     credits = 0
     cards = 0
     while count_at(st, PLAYED + loser) > 0:
@@ -702,7 +712,10 @@ def resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trac
         credits += st[VALUE + card]
         cards += 1
         bank_card(winner, card, M_WON, st, trace)
-    restore(loser, st, rules, sids, prm, rng, trace)
+    # "The loser takes enough cards from the drawpile to replace the lost cards" (not to size).
+    for _ in range(cards):
+        if not draw_card(loser, M_REFILL, st, rng, trace):
+            break
     while count_at(st, PLAYED + winner) > 0:
         move_card(card_at(st, PLAYED + winner, 0), HAND + winner, M_RETURN, st, trace)
     attacker = st[CH_ATTACKER]
@@ -795,7 +808,137 @@ def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
         else:
             loser = influence_round(st, rules, sids, prm, rng, trace)
     winner = attacker + defender - loser
-    return resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trace)
+    placed = resolve(winner, loser, players, hand_before, st, rules, sids, prm, rng, trace)
+    st[CH_DONE] = 0  # no challenge in progress: nothing is known about voids (determinize)
+    return placed
+
+
+# --- what a seat cannot see --------------------------------------------------------------------
+
+
+@njit(cache=True)
+def determinize(st, seat, rng, shown=-1):
+    """Redraw, in place, everything ``seat`` cannot see, uniformly among the states consistent
+    with what it sees now; ``shown`` is an opponent whose hand it is being shown (SPY AND STEAL),
+    or -1.
+
+    Hidden from a seat: the other seats' hands (their sizes are public), the drawpile (its size
+    is public, its order is not), and, in another seat's challenge, whether the attacker means
+    to lose (CH_FLUSH, the attacker's private intent: redrawn as a fair coin). Open: its own
+    hand, every bank, the discard pile (paid face up), the cards on the table, bases, pawns and
+    the rules. The unseen cards (the drawpile and the other hands) are pooled and dealt again:
+    each hand its size, the rest to the drawpile in a random order.
+
+    What it has seen in the challenge in progress constrains the deal (known_voids): no card
+    is drawn during a challenge, so a duellist who could not follow a colour holds none of it.
+    The deal is exact: with one constrained hand, it is dealt first from its allowed cards;
+    with two (a third seat watching a challenge), the first is dealt from its allowed cards and
+    kept with probability C(the second's allowed cards left, its size) / C(its allowed cards,
+    its size) (rejection sampling), so that every consistent deal is equally likely.
+
+    It keeps no other memory: cards seen earlier (a hand shown on SPY AND STEAL, a challenge
+    winner's returned cards, cards given on TAKE spaces) are forgotten, as no strategy here
+    reads them; a strategy that did would keep that memory in the state and extend this.
+    """
+    players = st[PLAYERS]
+    void = known_voids(st)
+    if seat != st[CH_ATTACKER]:
+        st[CH_FLUSH] = rand_below(rng, 2)
+    sizes = np.zeros(MAX_PLAYERS, np.int64)
+    for other in range(players):
+        if other != seat and other != shown:
+            sizes[other] = count_at(st, HAND + other)
+            while count_at(st, HAND + other) > 0:
+                relocate(st, card_at(st, HAND + other, 0), DRAWPILE)
+        else:
+            void[other] = 0
+    first = st[CH_ATTACKER]
+    second = st[CH_DEFENDER]
+    if void[first] == 0:
+        first, second = second, first
+    if void[first] != 0:
+        while True:
+            _deal(st, first, sizes[first], void[first], rng)
+            if void[second] == 0:
+                break
+            allowed = _allowed_in(st, DRAWPILE, void[second])
+            taken = _allowed_in(st, HAND + first, void[second])
+            keep = 1.0
+            for i in range(sizes[second]):
+                keep *= max(allowed - i, 0) / (allowed + taken - i)
+            if rand_float(rng) < keep:
+                _deal(st, second, sizes[second], void[second], rng)
+                break
+            while count_at(st, HAND + first) > 0:
+                relocate(st, card_at(st, HAND + first, 0), DRAWPILE)
+    for other in range(players):
+        if count_at(st, HAND + other) == 0 and sizes[other] > 0:
+            _deal(st, other, sizes[other], 0, rng)
+    n = count_at(st, DRAWPILE)
+    for k in range(n - 1, 0, -1):  # the drawpile's order
+        j = rand_below(rng, k + 1)
+        card_k = card_at(st, DRAWPILE, k)
+        card_j = card_at(st, DRAWPILE, j)
+        st[MEMBER + MAX_CARDS * DRAWPILE + k] = card_j
+        st[MEMBER + MAX_CARDS * DRAWPILE + j] = card_k
+        st[SLOT + card_j] = k
+        st[SLOT + card_k] = j
+
+
+@njit(cache=True)
+def known_voids(st):
+    """Per seat, the Power Card colours (a bit each) it is known to hold none of, from the
+    challenge in progress (none outside one: CH_DONE is cleared after it): the defender could
+    not follow a colour whose round is done if it has no card of it on the table; an attacker
+    with no card of a done colour on the table called it out, so it held none of the colours
+    still to come then, which are the called-out ones and those not done yet."""
+    void = np.zeros(MAX_PLAYERS, np.int64)
+    done = st[CH_DONE]
+    if done == 0:
+        return void
+    attacker = st[CH_ATTACKER]
+    defender = st[CH_DEFENDER]
+    called_out = 0
+    for card_colour in range(N_TYPES):
+        if (done >> card_colour) & 1:
+            if not _on_table(st, defender, card_colour):
+                void[defender] |= 1 << card_colour
+            if not _on_table(st, attacker, card_colour):
+                called_out |= 1 << card_colour
+    if called_out != 0:
+        void[attacker] = called_out | (((1 << N_TYPES) - 1) & ~done)
+    return void
+
+
+@njit(cache=True)
+def _on_table(st, seat, card_colour):
+    for i in range(count_at(st, PLAYED + seat)):
+        if st[COLOUR + card_at(st, PLAYED + seat, i)] == card_colour:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _allowed_in(st, loc, void):
+    """Cards at ``loc`` of a colour outside ``void``."""
+    n = 0
+    for i in range(count_at(st, loc)):
+        n += not (void >> st[COLOUR + card_at(st, loc, i)]) & 1
+    return n
+
+
+@njit(cache=True)
+def _deal(st, seat, size, void, rng):
+    """``size`` drawpile cards of colours outside ``void``, uniformly, into ``seat``'s hand."""
+    for _ in range(size):
+        k = rand_below(rng, _allowed_in(st, DRAWPILE, void))
+        for i in range(count_at(st, DRAWPILE)):
+            card = card_at(st, DRAWPILE, i)
+            if not (void >> st[COLOUR + card]) & 1:
+                if k == 0:
+                    relocate(st, card, HAND + seat)
+                    break
+                k -= 1
 
 
 # --- a turn and a game ----------------------------------------------------------------------
@@ -1057,7 +1200,7 @@ def describe_trace(trace, seat_labels: list[str]) -> list[str]:
             lines.append(f"   seat {a} plays {card_name(*cards[b])}: {c} to {d}")
         elif name == "surrender":
             stage = "in the Political Influence round" if b == N_TYPES else f"after round {b + 1}"
-            must = " (cannot take the lead)" if f else ""
+            must = " (cannot take the lead)" if e else ""
             lines.append(f"   seat {a} surrenders {stage} at {c} to {d}{must}")
         elif name == "result":
             base = ", places its base" if e else ""

@@ -113,8 +113,8 @@ COLOUR_CREDITS_AT = COLOUR_COUNT_AT + N_COLOURS * N_LOCATIONS
 RUN = MAX_HAND_SIZE + N_TYPES
 RANKED = COLOUR_CREDITS_AT + N_COLOURS * N_LOCATIONS
 # A bank is a set of card ids, not a list: st[BANKED + BANK_WORDS * seat + w] has bit b set when
-# card SET_BITS * w + b is in the seat's bank. Nothing reads a bank's cards in list order, and
-# pay needs them in id order: the set gives that order without a scan of the deck, and a card
+# card SET_BITS * w + b is in the seat's bank. Nothing reads a bank's cards in list order (pay
+# shuffles them): the set lists them without a scan of the deck, and a card
 # goes in or out of a bank by one bit instead of a list's gap filling (1/3 of all card moves).
 # 32 of the int64's bits, so that a set stays a positive number (plain Python runs the same code).
 SET_BITS = 32
@@ -148,7 +148,7 @@ N_SEAT_STATS = 15
 TRACE_LEN = STATS + N_SEAT_STATS * MAX_PLAYERS
 # Scratch areas, written before they are read (set-up does not clear them).
 SCRATCH = TRACE_LEN + 1
-# Purchase scratch (simcore.power_barons.pay): the bank's cards in id order (st[PAY_CARDS + k]),
+# Purchase scratch (simcore.power_barons.pay): the bank's cards shuffled (st[PAY_CARDS + k]),
 # and the totals reached before the first card and after each as bitsets of 64-bit words (the
 # int64 entries hold the bit patterns; pay shifts bits between words as uint64): total s is
 # reached after k cards when bit s % 64 of st[PAY_REACHED + words * k + s // 64] is set,

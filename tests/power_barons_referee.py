@@ -795,9 +795,10 @@ class Referee:
     def influence_round(self, ch: Challenge) -> int:
         """Rulebook 7, Full Challenge, sequence A-C: the player with the lower total (on a tie
         the attacker) plays one or more Political Influence cards; "If you can't play enough
-        Political Influence credits to beat your opponent, you *must* surrender!" Doc: the
-        player who is not winning either surrenders or plays PI cards until it is winning; then
-        the other does the same. PI cards count face value. Returns the loser."""
+        Political Influence credits to beat your opponent, you *must* surrender!" The player
+        who is not winning either surrenders or plays "one or more" PI cards: at least until it
+        is winning, then as many more as it likes; then the other does the same. PI cards count
+        face value. Returns the loser."""
         t = self.table
         t.seen["political influence round"] += 1
         side = DEFENDER if ch.winning(ATTACKER) else ATTACKER
@@ -822,29 +823,48 @@ class Referee:
             self.trace.expect(EV_PI, seat, card, *ch.totals, what=f"{what}: the PI card counts")
             t.seen["PI card played"] += 1
             if ch.winning(side):
+                # "One or more" cards: once winning it may play more before the other acts.
+                while self.plays_another(seat):
+                    pi_cards = {c for c in t.hand(seat) if self.colour(c) == PI}
+                    card = self.choose_card(
+                        HAND + seat, PLAYED + seat, M_PLAY, pi_cards, f"{what}: one PI card more"
+                    )
+                    ch.totals[side] += self.value(card)
+                    self.trace.expect(
+                        EV_PI, seat, card, *ch.totals, what=f"{what}: the PI card counts"
+                    )
+                    t.seen["PI card played while winning"] += 1
                 side = 1 - side
                 t.seen["PI lead changes"] += 1
+
+    def plays_another(self, seat: int) -> bool:
+        """The next row plays a card from ``seat``'s hand."""
+        row = self.trace.peek_row()
+        return row is not None and row[0] == EV_CARD and row[4] == HAND + seat and row[6] == M_PLAY
 
     def resolve(self, ch: Challenge, winner: int, loser: int) -> bool:
         """Rulebook, Winning a challenge: A. "The winner takes the cards played by the loser, and
         places them faceup in his or her bank account." B. "The loser takes enough cards from
-        the drawpile to replace the lost cards." C. "The winner puts the cards he or she played
-        back into his or her hand." D. A winning attacker moves its declared base to the
-        defender's territory (Convention: if it may; else it only gains the credits). E. "The
-        defender never wins a Power Base." Returns whether a base was placed."""
+        the drawpile to replace the lost cards" (as many as it lost, not up to ``hand_size``).
+        C. "The winner puts the cards he or she played back into his or her hand." D. A winning
+        attacker moves its declared base to the defender's territory (Convention: if it may;
+        else it only gains the credits). E. "The defender never wins a Power Base." Returns
+        whether a base was placed."""
         t = self.table
         lost = t.pile(PLAYED + loser)
         credits = sum(self.value(c) for c in lost)
         n_lost = len(lost)
         if n_lost == 0:
             t.seen["the loser lost no card"] += 1
-            if self.can_draw() and len(t.hand(loser)) < self.rules.hand_size:
-                t.seen["the loser lost no card, its hand short"] += 1
         for _ in range(n_lost):
             self.choose_card(
                 PLAYED + loser, BANK + winner, M_WON, lost, f"seat {winner} banks a won card"
             )
-        self.restore(loser, "the loser replaces its lost cards")
+        for _ in range(n_lost):
+            if not self.draw(loser, M_REFILL, f"seat {loser} replaces a lost card"):
+                break
+        if len(t.hand(loser)) < self.rules.hand_size and self.can_draw():
+            t.seen["the loser's hand stays short"] += 1
         back = t.pile(PLAYED + winner)
         for _ in range(len(back)):
             self.choose_card(
@@ -872,27 +892,15 @@ class Referee:
 
     # --- step 4: buying ---------------------------------------------------------------------
 
-    def cheapest_payment(self, bank: set[int]) -> set[int]:
+    def cheapest_total(self, bank: set[int]) -> int:
         """Rulebook, Turn sequence 4: "You may have to throw in some extra credits ... no change
-        is returned." Convention: the bank cards with the smallest total of at least
-        ``base_cost``; among equal totals, the set a subset-sum table finds taking the cards in
-        id order (each total remembers the first card that reached it; the set is read back
-        from the chosen total)."""
-        cost = self.rules.base_cost
-        top = sum(self.value(c) for c in bank)
-        first_by: dict[int, int] = {0: NONE}
-        for card in sorted(bank):
-            v = self.value(card)
-            for total in range(top, v - 1, -1):
-                if total not in first_by and (total - v) in first_by:
-                    first_by[total] = card
-        best = min(total for total in first_by if total >= cost)
-        paid = set()
-        while best:
-            card = first_by[best]
-            paid.add(card)
-            best -= self.value(card)
-        return paid
+        is returned." Convention: the bank cards paid have the smallest total of at least
+        ``base_cost`` (which of the sets of that total is the kernel's choice, from the game's
+        random stream)."""
+        totals = {0}
+        for card in bank:
+            totals |= {total + self.value(card) for total in totals}
+        return min(total for total in totals if total >= self.rules.base_cost)
 
     def buy(self, seat: int) -> bool:
         """Rulebook, Turn sequence 4: "If you've banked 300 of them, you *must* buy a Power
@@ -903,20 +911,17 @@ class Referee:
         credits = t.credits(BANK + seat)
         if credits < self.rules.base_cost or not self.placements(seat):
             return False
-        to_pay = self.cheapest_payment(bank)
-        paid = sum(self.value(c) for c in to_pay)
+        paid = self.cheapest_total(bank)
+        what = (
+            f"seat {seat} pays {paid} for a base (the smallest total of at least "
+            f"{self.rules.base_cost})"
+        )
+        to_pay = []
+        while sum(self.value(c) for c in to_pay) < paid:
+            bank = set(t.pile(BANK + seat))
+            to_pay.append(self.choose_card(BANK + seat, DISCARD, M_PAY, bank, what))
+        self.trace.check(sum(self.value(c) for c in to_pay) == paid, f"{what}: exactly {paid}")
         n_paid = len(to_pay)
-        left = set(to_pay)
-        for _ in range(n_paid):
-            card = self.choose_card(
-                BANK + seat,
-                DISCARD,
-                M_PAY,
-                left,
-                f"seat {seat} pays {paid} for a base (smallest total of at least "
-                f"{self.rules.base_cost}: {self.cards_text(to_pay)})",
-            )
-            left.remove(card)
         row = self.trace.take(EV_BUY, f"seat {seat} must buy a base")
         territory, base_type = row[2], row[3]
         options = self.placements(seat)

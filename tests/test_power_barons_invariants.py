@@ -13,7 +13,11 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numba
 import numpy as np
@@ -30,6 +34,7 @@ from simcore.chunk import (
     TURNS,
     WINNER,
     WON,
+    lineup_slot,
 )
 from simcore.power_barons_state import (
     BANK,
@@ -43,8 +48,10 @@ from simcore.power_barons_state import (
     EV_REMOVE,
     EV_RESHUFFLE,
     EV_RESULT,
+    EV_ROUND,
     EV_SETUP,
     EV_SNAPSHOT,
+    EV_SURRENDER,
     EV_TURN,
     EV_WIN,
     HAND,
@@ -53,6 +60,7 @@ from simcore.power_barons_state import (
     PLAYED,
     types_to_win,
 )
+from strategies.power_barons import FLUSH_BELOW, P_FLUSH
 
 GAME = registry.make("power-barons")
 SEED = 20_260_401
@@ -107,14 +115,14 @@ class Config:
         return f"{self.players}p-{'+'.join(self.lineup)}" + (f"-{rules}" if rules else "")
 
 
-MIXED = ("flusher:flush_below=230", "baron", "random", "flusher:flush_below=200,p_flush=0.5")
+MIXED = ("flusher:flush_below=1.05", "baron", "random", "flusher:flush_below=0.9,p_flush=0.5")
 
 # 64,000 games in all, 740 of them traced and replayed.
 CONFIGS = [
     Config(3, ("random",), 12_000, 150),
     Config(4, ("random",), 12_000, 150),
     Config(3, ("baron",), 6_000, 60),
-    Config(4, ("flusher:flush_below=240",), 6_000, 60),
+    Config(4, ("flusher:flush_below=1.1",), 6_000, 60),
     Config(3, MIXED[:3], 8_000, 80),
     Config(4, MIXED, 8_000, 80),
     Config(4, MIXED, 3_000, 40, {"hand_size": 6, "base_cost": 200, "declared_multiplier": 3}),
@@ -206,10 +214,8 @@ def test_result_invariants(results):
     for name in ("FLUSH_ATTEMPTS", "FLUSH_CREDITS_GIVEN", "FLUSH_HAND_BEFORE", "FLUSH_HAND_AFTER"):
         assert (column(name)[strategies != "flusher"] == 0).all()
     assert (column("FLUSH_CREDITS_GIVEN") >= 0).all() and (column("FLUSH_HAND_AFTER") >= 0).all()
-    # Each flush started from a hand worth less than the flusher's flush_below.
-    below = params[seat_out[:, :, LINEUP_SLOT], 0] if len(config.lineup) > 1 else params[0, 0]
-    before = column("FLUSH_HAND_BEFORE")
-    assert ((before >= 0) & ((before < below * flushes) | (flushes == 0))).all()
+    # (Each flush attempt started from a hand below the flusher's threshold: checked on traces.)
+    assert (column("FLUSH_HAND_BEFORE") >= 0).all()
     assert (game_out[:, game_col(0)] >= 0).all() and (game_out[:, game_col(1)] >= 0).all()
     # Seating: with rotation, game i seats lineup entry (seat + i) mod players.
     slots = seat_out[:, :, LINEUP_SLOT]
@@ -237,9 +243,11 @@ def test_variants_are_exercised(results):
 
 
 class Replay:
-    """Every card's location and every base, rebuilt from a trace alone."""
+    """Every card's location and every base, rebuilt from a trace alone; and the flushers'
+    decisions checked against what they could see (``flush_params``: each seat's
+    (flush_below, p_flush) if it plays flusher, else None), and their play (every flush)."""
 
-    def __init__(self, players: int, rules: dict):
+    def __init__(self, players: int, rules: dict, flush_params=None):
         colours, values, kinds, territories = kernel.load_components(rules["components"])
         self.players = players
         self.rules = rules
@@ -257,6 +265,24 @@ class Replay:
         self.pending_pay = []
         self.challenge = None
         self.end = None
+        self.flush_params = flush_params  # None: the flush thresholds are not checked
+        # The challenge in progress: Power Cards played per side, colours done, and whether a
+        # surrender option has just been offered (both played a Power Card in the last round).
+        self.power_played = [0, 0]
+        self.done = set()
+        self.option_offered = False
+        self.must_stay_level = False
+        self.defender_surrendered = False
+        self.flush_wins = Counter()
+
+    def unseen_mean(self, seat: int) -> float:
+        """The mean value of the cards ``seat`` cannot see (opponents' hands and the drawpile)."""
+        unseen = [
+            card
+            for card, loc in enumerate(self.loc)
+            if loc == DRAWPILE or (HAND <= loc < HAND + 4 and loc != HAND + seat)
+        ]
+        return sum(self.value[c] for c in unseen) / len(unseen) if unseen else 0.0
 
     def at(self, where: int) -> list[int]:
         return [card for card, loc in enumerate(self.loc) if loc == where]
@@ -266,6 +292,9 @@ class Replay:
 
     def apply(self, row) -> None:
         event, a, b, c, d, e, f, g = (int(x) for x in row)
+        if self.option_offered and event != EV_SURRENDER:
+            self.option_declined()
+        self.option_offered = False
         if event == EV_SETUP:
             assert d == self.per_type and a == b
             self.pawn[a] = c
@@ -304,6 +333,25 @@ class Replay:
             assert f == self.credits(HAND + a)
             self.challenge = (a, b, c, e)
             self.stats["FLUSH_ATTEMPTS"][a] += e
+            self.power_played = [0, 0]
+            self.done = set()
+            params = self.flush_params[a] if self.flush_params else None
+            assert e == 0 or params is not None or not self.flush_params, "only a flusher flushes"
+            if params is not None:
+                # It flushes exactly when (drawn p_flush and) its hand is worth less than
+                # flush_below times an average hand of the cards it cannot see.
+                flush_below, p_flush = params
+                hand = self.at(HAND + a)
+                below = f < flush_below * (len(hand) * self.unseen_mean(a))
+                assert e <= below and (e == below or p_flush < 1), "a flush against its rule"
+        elif event == EV_ROUND:
+            if self.must_stay_level:
+                assert e <= f, "the flusher played on and its lead put it ahead"
+            self.must_stay_level = False
+            self.done.add(b)
+            self.power_played[0] += c >= 0
+            self.power_played[1] += d >= 0
+            self.option_offered = min(self.power_played) > 0
         elif event == EV_RESULT:
             attacker, defender, declared, flush = self.challenge
             assert {a, b} == {attacker, defender}
@@ -319,6 +367,14 @@ class Replay:
             if flush and b == attacker:
                 self.stats["FLUSHES"][b] += 1
                 self.stats["FLUSH_CREDITS_GIVEN"][b] += c
+            elif flush:
+                # A flush attempt won: only because the defender gave up first, or because it
+                # never played a Power Card (no surrender option), never by the flusher's play.
+                cause = (
+                    "defender surrendered" if self.defender_surrendered else ("no surrender option")
+                )
+                assert cause == "defender surrendered" or min(self.power_played) == 0
+                self.flush_wins[cause] += 1
             self.pending_won = []
         elif event == EV_BUY:
             assert d == sum(self.pending_pay) >= self.rules["base_cost"] and e == len(
@@ -337,16 +393,48 @@ class Replay:
             assert d == self.credits(HAND + a) and e == self.credits(BANK + a)
             assert f == len(mine) and g == 4 * self.per_type - len(mine)
             assert len({(t, k) for _, t, k in mine}) == len(mine)  # a type once per territory
+        elif event == EV_SURRENDER:
+            self.defender_surrendered = a == self.challenge[1]
         elif event == EV_END:
             self.end = (a, b, c)
+        if event == EV_CHALLENGE:
+            self.defender_surrendered = False
+
+    def option_declined(self) -> None:
+        """Both declined a surrender option: a flushing attacker only when it has a lead that
+        cannot put it ahead (ahead, the defender would have the first option), so the next
+        round must not leave it ahead."""
+        if self.challenge[3]:
+            assert len(self.done) < 4, "the flusher declined its option after the fourth round"
+            self.must_stay_level = True
 
 
-def replay(trace: np.ndarray, players: int, rules: dict) -> Replay:
-    state = Replay(players, rules)
+def replay(trace: np.ndarray, players: int, rules: dict, flush_params=None) -> Replay:
+    state = Replay(players, rules, flush_params)
     for row in trace:
         state.apply(row)
     assert trace[-1, 0] == EV_END and state.end is not None
     return state
+
+
+def test_a_flush_attempt_is_won_only_when_the_defender_gives_up_first():
+    """A flush is a challenge lost on purpose. The flusher cannot stop the defender from
+    surrendering first when the flusher is ahead after a round (the lower total has the first
+    option), but it never plays on while its next lead could put it ahead, and it surrenders at
+    its option after the fourth round (both checked by Replay at every declined option), so an
+    attempt is won only when the defender gives up or never plays a Power Card. ``flushes``
+    counts the attempts lost, and only those."""
+    prepared, ids, params = encoded(4, ["flusher", "baron", "baron", "baron"])
+    game_out, seat_out = kernel.run_chunk(prepared, 4, ids, params, SEED, 0, 300, True)
+    wins = Counter()
+    rules = GAME.rules_with_defaults({})
+    for g in range(300):
+        trace = kernel.trace_game(prepared, 4, ids, params, SEED, g, True)
+        wins.update(replay(trace, 4, rules).flush_wins)
+    attempts = seat_out[:, :, seat_col(kernel.FLUSH_ATTEMPTS)].sum()
+    flushes = seat_out[:, :, seat_col(kernel.FLUSHES)].sum()
+    assert attempts - flushes == sum(wins.values()) > 0
+    assert set(wins) <= {"defender surrendered", "no surrender option"}
 
 
 def test_traces_replay_and_agree_with_the_chunk_results(results):
@@ -354,10 +442,18 @@ def test_traces_replay_and_agree_with_the_chunk_results(results):
     players = config.players
     need = types_to_win(players)
     longest = 0
+    names = [text.partition(":")[0] for text in config.lineup] * (
+        players if len(config.lineup) == 1 else 1
+    )
     for g in range(config.traced):
         trace = kernel.trace_game(prepared, players, ids, params, SEED, g, config.rotate)
         longest = max(longest, len(trace))
-        state = replay(trace, players, rules)
+        slots = [lineup_slot(g, seat, players, config.rotate) for seat in range(players)]
+        flush_params = [
+            (params[k, FLUSH_BELOW], params[k, P_FLUSH]) if names[k] == "flusher" else None
+            for k in slots
+        ]
+        state = replay(trace, players, rules, flush_params)
         winner, turns, truncated = state.end
         ended = game_out[g, WINNER], game_out[g, TURNS], game_out[g, ENDED_BY] == ENDED_CAP
         assert (winner, turns, truncated) == ended
@@ -387,6 +483,32 @@ def test_describe_trace_reads_every_event(results):
     assert lines[-1].startswith("== after") and len(lines) > 10
 
 
+def test_powerlab_replay_says_when_a_surrender_was_forced():
+    """``powerlab replay`` prints "(cannot take the lead)" on the surrenders the rules forced (a
+    player whose Political Influence cards cannot make it winning) and on no other."""
+    lineup = ["baron", "flusher", "random", "baron"]
+    prepared, ids, params = encoded(4, lineup)
+    for game_index in range(50):
+        trace = kernel.trace_game(prepared, 4, ids, params, 0, game_index, True)
+        surrenders = trace[trace[:, 0] == EV_SURRENDER]
+        forced = int(surrenders[:, 5].sum())
+        if 0 < forced < len(surrenders):
+            break
+    else:
+        raise AssertionError("no game of 50 with both a forced and a free surrender")
+    strategies = [arg for name in lineup for arg in ("-s", name)]
+    result = subprocess.run(
+        [sys.executable, "-m", "cli", "replay", "power-barons", "--game-index", str(game_index),
+         "--players", "4", *strategies],
+        capture_output=True, text=True, cwd=Path(__file__).resolve().parent.parent,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stdout.splitlines() if " surrenders " in line]
+    assert len(lines) == len(surrenders)
+    marked = [line.endswith(" (cannot take the lead)") for line in lines]
+    assert marked == [bool(flag) for flag in surrenders[:, 5]]
+
+
 # --- determinism ----------------------------------------------------------------------------
 
 
@@ -414,7 +536,7 @@ def test_a_chunk_split_in_two_or_on_one_thread_gives_the_same_games():
 
 
 def test_the_traced_game_is_the_chunk_game():
-    prepared, ids, params = encoded(3, ["flusher:flush_below=220", "baron", "random"])
+    prepared, ids, params = encoded(3, ["flusher:flush_below=1.0", "baron", "random"])
     game_out, seat_out = kernel.run_chunk(prepared, 3, ids, params, 5, 40, 20, True)
     for g in range(20):
         trace = kernel.trace_game(prepared, 3, ids, params, 5, 40 + g, True)

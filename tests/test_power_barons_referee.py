@@ -74,14 +74,14 @@ spaces = ["investments_pay_off:americas", "limited_challenge", "investments_pay_
 """
 DECKS = {"SMALL": SMALL_DECK, "COLOURLESS": COLOURLESS_DECK}
 
-MIXED4 = ["flusher:flush_below=230", "baron", "random", "flusher:flush_below=200,p_flush=0.5"]
+MIXED4 = ["flusher:flush_below=1.05", "baron", "random", "flusher:flush_below=0.9,p_flush=0.5"]
 # id: (players, lineup, rule settings, seed, games)
 CONFIGS = {
     "3p baron": (3, ["baron"], [], 1, 90),
     "3p random": (3, ["random"], [], 2, 90),
     "3p flusher flush on vs barons": (
         3,
-        ["flusher:p_flush=1.0,flush_below=240", "baron", "baron"],
+        ["flusher:p_flush=1.0,flush_below=1.1", "baron", "baron"],
         [],
         3,
         80,
@@ -90,7 +90,7 @@ CONFIGS = {
     "3p random, turn cap 5": (3, ["random"], ["max_turns=5"], 4, 50),
     "3p mixed, hand 12, base 1000, x5, cap 80": (
         3,
-        ["random", "baron", "flusher:flush_below=1000"],
+        ["random", "baron", "flusher:flush_below=2.0"],
         ["hand_size=12", "base_cost=1000", "declared_multiplier=5", "max_turns=80"],
         5,
         50,
@@ -107,7 +107,7 @@ CONFIGS = {
     "4p mixed": (4, MIXED4, [], 9, 100),
     "4p flushers always flushing, turn cap 25": (
         4,
-        ["flusher:flush_below=1000"],
+        ["flusher:flush_below=2.0"],
         ["max_turns=25"],
         10,
         50,
@@ -129,7 +129,7 @@ CONFIGS = {
     "4p random, hand of 1": (4, ["random"], ["hand_size=1", "base_cost=100"], 13, 50),
     "4p mixed colourless, flush on": (
         4,
-        ["flusher:flush_below=1000", "random", "baron", "random"],
+        ["flusher:flush_below=2.0", "random", "baron", "random"],
         ["components=COLOURLESS", "hand_size=3", "max_turns=200"],
         14,
         50,
@@ -138,7 +138,7 @@ CONFIGS = {
         4,
         [
             "baron:targeting=poorest,declare=random,banking=lowest,pi_use=largest",
-            "baron:targeting=needed,give_away=random,surrender_margin=-40",
+            "baron:targeting=needed,give_away=random,surrender_margin=-40,banking=decoys",
             "flusher:targeting=rechallenge,late_bases=3,declare=random,banking=highest_late",
             "baron:targeting=rechallenge,late_bases=2,pi_use=never,give_away=highest",
         ],
@@ -241,11 +241,13 @@ def test_sweep_reaches_the_corners_of_the_rules():
             assert flushes == 0, f"{config}: a flush without a flusher"
     needed = [
         "reshuffle", "empty draw", "colour called out", "defender cannot follow",
-        "forced surrender", "PI round: gives up", "PI lead changes", "political influence round",
+        "forced surrender", "PI round: gives up", "PI lead changes",
+        "PI card played while winning", "political influence round",
         "limited challenge played out", "tie to the defender", "won by challenge",
         "won by purchase", "truncated", "remove: no base", "take: out of luck",
         "investments in nobody's territory", "investments pay a base owner",
-        "overpaid (no change)", "attacker wins credits only", "declared a type it cannot place",
+        "overpaid (no change)", "attacker wins credits only", "the loser's hand stays short",
+        "declared a type it cannot place",
         "the higher total surrenders", "defender wins", "flush challenge",
         ("surrender after round", 1), ("surrender after round", 2),
         ("surrender after round", 3), ("surrender after round", 4),
@@ -457,11 +459,13 @@ def test_tampered_consequences_are_caught(event, column, name):
 
 
 def test_a_hand_not_restored_is_caught():
-    """A refill left out: the hand must be drawn back to its size at once."""
+    """A refill left out: the hand must be drawn back to its size (or a challenge's loser must
+    replace its lost cards) at once."""
     rules, players, _, trace = a_game()
     refills = [i for i, row in enumerate(trace) if row[0] == EV_CARD and row[6] == 2]
     i = next(i for i in refills if i + 1 not in refills)  # the last card of a refill
-    assert "draws back" in assert_caught(np.delete(trace, i, axis=0), rules, players, i)
+    caught = assert_caught(np.delete(trace, i, axis=0), rules, players, i)
+    assert "draws back" in caught or "replaces a lost card" in caught
 
 
 def test_tampered_purchase_and_end_are_caught():

@@ -376,17 +376,17 @@ def test_a_designers_components_file_is_played(tmp_path):
 # --- drawing, banking, the turn ---------------------------------------------------------------
 
 
-def test_draw_then_bank_keeps_the_hand_at_eight_and_banks_by_hint_1():
+def test_draw_then_bank_keeps_the_hand_at_eight_and_banks_what_adds_least():
     table = Table(["baron"] * 3)
     hand = [(T, 50), (T, 5), (T, 25), (C, 30), (F, 25), (PI, 50), (PI, 30), (PI, 20)]
     table.hand(0, hand)
     table.hand(0, [(E, 35)])  # the ninth card, as if just drawn
     table.restore(0)
-    # Protected: the best card of each colour and the two best PI cards; T5 is T's decoy. Of the
-    # rest (T25, PI20) it banks the highest.
-    assert table.at(BANK) == [(T, 25)]
+    # T50 plays in Transportation; T25 and T5 add nothing to a challenge now (backups); of the
+    # two it banks the lower, as T25 will add more if T50 is lost.
+    assert table.at(BANK) == [(T, 5)]
     assert hand_count(table.st, 0) == 8
-    assert table.moves(M_BANK) == [(T, 25, HAND, BANK)]
+    assert table.moves(M_BANK) == [(T, 5, HAND, BANK)]
 
 
 def test_short_hand_draws_up_to_size_and_a_reshuffle_refills_the_drawpile():
@@ -533,11 +533,15 @@ def test_remove_a_power_base_hits_the_leader_and_returns_the_base():
     table = Table(["baron"] * 4)
     table.base(1, AMERICAS, T)
     table.base(2, AMERICAS, C)
+    table.base(2, AMERICAS, F)
     table.base(2, EUROPE, C)
     table.base(0, EUROPE, F)  # its own base is never removed
     table.call(kernel.remove, 0, 4, table.st, table.sids, table.rng, table.trace)
-    assert table.events(EV_REMOVE)[:, 1:5].tolist() == [[0, 2, AMERICAS, C]]
-    assert not has_base(table.st, 2, AMERICAS, C) and table.st[SUPPLY + 4 * 2 + C] == 2
+    # Seat 2 leads; it has the most bases in the Americas; of those, a type drawn at random.
+    (removed,) = table.events(EV_REMOVE)[:, 1:5].tolist()
+    assert removed[:3] == [0, 2, AMERICAS] and removed[3] in (C, F)
+    assert not has_base(table.st, 2, AMERICAS, removed[3])
+    assert table.st[SUPPLY + 4 * 2 + removed[3]] == 3
     assert table.stat(0, kernel.BASES_REMOVED) == 1 and table.stat(2, kernel.BASES_LOST) == 1
 
 
@@ -627,7 +631,7 @@ def test_nobody_may_surrender_before_both_played_a_power_card():
     assert not len(table.events(EV_SURRENDER))  # the defender was far behind at no point...
     rounds = table.events(EV_ROUND)
     assert (rounds[:, 3] == -1).all()  # ...and the attacker only called colours out
-    assert rounds[0, 4] >= 0 and (rounds[1:, 4] == -1).all()  # later colours: cannot follow
+    assert ((rounds[:, 2] == T) == (rounds[:, 4] >= 0)).all()  # it follows in Transportation
     winner, loser, credits, cards = table.events(EV_RESULT)[0, 1:5]
     assert winner == table.events(EV_CHALLENGE)[0, 2] and loser == 0  # limited: defender wins
     assert credits == cards == 0  # the attacker played nothing, so it loses nothing
@@ -638,15 +642,18 @@ def test_full_challenge_goes_to_political_influence_where_a_hand_of_pi_wins():
     pi20 = table.hand(0, [(PI, 20), (PI, 30)])[0]
     table.hand(1, [(T, 5)])
     table.hand(2, [(T, 10)])
+    table.bank(1, [(E, 5)])  # seat 1 leads
     table.challenge(0, limited=0)
-    # Nobody leads (ties go clockwise): seat 1, for Transportation (all its colours are 0).
-    assert table.events(EV_CHALLENGE)[0, 1:4].tolist() == [0, 1, T]
+    # Seat 1, for a type drawn at random (all its colours are worth 0 to the attacker).
+    _, attacker, defender, declared = table.events(EV_CHALLENGE)[0, :4].tolist()
+    assert (attacker, defender) == (0, 1)
     assert not len(table.events(EV_SURRENDER)[:-1])  # no option in the Power Card rounds
-    # 0 to 10 (T5 doubled): the attacker plays the smallest PI card that takes the lead.
-    assert table.events(EV_PI)[:, 1:5].tolist() == [[0, pi20, 20, 10]]
-    assert table.events(EV_SURRENDER)[:, 1:7].tolist() == [[1, 4, 20, 10, 1, 0]]  # forced
+    # 0 to 5 (10 if T is declared): the attacker plays the smallest PI card that takes the lead.
+    behind = 10 if declared == T else 5
+    assert table.events(EV_PI)[:, 1:5].tolist() == [[0, pi20, 20, behind]]
+    assert table.events(EV_SURRENDER)[:, 1:7].tolist() == [[1, 4, 20, behind, 1, 0]]  # forced
     assert table.events(EV_RESULT)[:, 1:6].tolist() == [[0, 1, 5, 1, 1]]  # T5 banked, base
-    assert has_base(table.st, 0, EUROPE, T)
+    assert has_base(table.st, 0, EUROPE, declared)
 
 
 def test_political_influence_round_sequence_and_forced_surrender():
@@ -668,6 +675,33 @@ def test_political_influence_round_sequence_and_forced_surrender():
     ]
     assert loser == 0
     assert table.events(EV_SURRENDER)[:, 1:7].tolist() == [[0, 4, 180, 225, 1, 0]]
+
+
+def test_a_player_may_play_more_pi_cards_than_it_needs_and_baron_does_not():
+    """Rulebook, PI round: each player "plays one or more Political Influence Cards"; nothing
+    stops one from playing more than it needs to be winning. The kernel lets the strategy choose
+    (``random`` sometimes plays on); ``baron`` stops once it is winning."""
+    extra = 0
+    for seed in range(40):
+        for spec in ("random", "baron"):
+            table = Table([spec] * 3, seed=seed)
+            table.hand(0, [(PI, 20), (PI, 30), (PI, 50)])
+            table.hand(1, [(PI, 40)])
+            table.start_challenge(0, 1, C)
+            table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 100, 110
+            table.call(
+                kernel.influence_round, table.st, table.rules, table.sids, table.prm, table.rng,
+                table.trace, in_challenge=True,
+            )  # fmt: skip
+            pis = table.events(EV_PI)
+            # rows of the attacker's first turn: the cards it played once it was winning
+            first_turn = pis[: next((i for i, r in enumerate(pis) if r[1] == 1), len(pis))]
+            winning = [row[3] > row[4] for row in first_turn]
+            more = int(np.sum(winning[:-1]))  # cards played after one that made it winning
+            if spec == "baron":
+                assert more == 0 and [r[2] for r in first_turn] == [table.card(PI, 20, PLAYED)]
+            extra += more
+    assert extra > 0
 
 
 def test_a_tie_going_into_political_influence_makes_the_attacker_play_first():
@@ -693,7 +727,8 @@ def test_limited_challenge_tie_goes_to_the_defender():
     # Nobody holds a Power Card: no surrender option, 0 to 0 after four rounds, no PI round.
     assert table.events(EV_ROUND)[:, 5:7].tolist() == [[0, 0]] * 4
     assert not len(table.events(EV_SURRENDER)) and not len(table.events(EV_PI))
-    assert table.events(EV_RESULT)[:, 1:6].tolist() == [[1, 0, 0, 0, 0]]
+    defender = table.events(EV_CHALLENGE)[0, 2]
+    assert table.events(EV_RESULT)[:, 1:6].tolist() == [[defender, 0, 0, 0, 0]]
     table.start_challenge(0, 1, T)
     assert kernel.behind_by(table.st, 0) == 1 and kernel.behind_by(table.st, 1) == 0
 
@@ -719,6 +754,22 @@ def test_winning_a_challenge_banks_the_losers_cards_and_places_the_base():
     assert hand_count(table.st, 0) == 8
     assert table.stat(0, kernel.BASES_WON) == 1 and table.stat(0, kernel.CHALLENGES_WON) == 1
     assert table.stat(2, kernel.CHALLENGES_LOST) == 1
+
+
+def test_the_loser_replaces_the_cards_it_lost_and_no_more():
+    """Rulebook, Winning a challenge B: "The loser takes enough cards from the drawpile to replace
+    the lost cards": a hand left short by empty draws stays as short, it does not fill up."""
+    table = Table(["baron"] * 3)
+    t50, t5 = table.hand(0, [(T, 50)])[0], table.hand(1, [(T, 5), (C, 5), (F, 5)])[0]
+    table.start_challenge(0, 1, C)
+    kernel.play_card(0, 0, t50, table.st, table.rules, table.trace)
+    kernel.play_card(1, 1, t5, table.st, table.rules, table.trace)
+    table.call(
+        kernel.resolve, 0, 1, 3, 0, table.st, table.rules, table.sids, table.prm, table.rng,
+        table.trace,
+    )  # fmt: skip
+    assert hand_count(table.st, 1) == 3  # lost 1 of 3, drew 1: not 8
+    assert [reason for reason in table.events(EV_CARD)[:, 6] if reason == M_REFILL] == [M_REFILL]
 
 
 def test_the_defender_never_wins_a_base_and_a_placed_type_is_not_placed_twice():
@@ -762,19 +813,23 @@ def test_the_defender_never_wins_a_base_and_a_placed_type_is_not_placed_twice():
 
 
 def test_a_flush_loses_the_lowest_cards_to_the_poorest_opponent():
-    table = Table(["flusher:flush_below=200", "baron", "baron"])
+    table = Table(["flusher", "baron", "baron"])
     table.hand(0, [(T, 5), (T, 10), (C, 15), (C, 20), (F, 5), (F, 25), (E, 10), (E, 30)])
     table.hand(1, STRONG[:4] + [(PI, 50)])
     table.hand(2, STRONG[4:])
     table.bank(2, [(T, 40)])
     table.fill_hands()
-    before = hand_value(table.st, 0)  # 120 < 200
+    before = hand_value(table.st, 0)  # 120, under 8 x the mean unseen card (flush_below 1)
+    assert before < 8 * barons.unseen_mean(table.st, 0)
     table.challenge(0, limited=1)
-    _, attacker, defender, _, _, flush, hand, _ = table.events(EV_CHALLENGE)[0]
+    _, attacker, defender, declared, _, flush, hand, _ = table.events(EV_CHALLENGE)[0]
     assert (attacker, defender, flush, hand) == (0, 1, 1, before)  # seat 1's bank is empty
     rounds = table.events(EV_ROUND)
-    played = sorted(table.st[VALUE + c] for c in rounds[:, 3])
-    assert played == [5, 5, 10, 15]  # its lowest card of each colour
+    # Its lowest-counting card of each colour (the declared colour counts double), lowest first.
+    lowest = {T: 5, C: 15, F: 5, E: 10}
+    counts = [lowest[c] * (2 if c == declared else 1) for c in (T, C, F, E)]
+    played = [table.st[VALUE + row[3]] * (2 if row[2] == declared else 1) for row in rounds]
+    assert played == sorted(counts)
     assert table.events(EV_SURRENDER)[:, 1:3].tolist() == [[0, 3]]  # after the fourth round
     result = table.events(EV_RESULT)[0]
     assert result[1:3].tolist() == [1, 0] and result[4] == 4
@@ -784,8 +839,24 @@ def test_a_flush_loses_the_lowest_cards_to_the_poorest_opponent():
     assert table.stat(0, kernel.FLUSH_HAND_AFTER) == hand_value(table.st, 0) == result[6]
 
 
+def test_a_flush_stops_before_its_next_card_could_put_it_ahead():
+    """Ahead after a round, the flusher would leave the first surrender option to the defender,
+    who might take it: so it surrenders as soon as its next lead could put it ahead."""
+    table = Table(["flusher", "baron", "baron"])
+    table.hand(0, [(T, 5), (C, 40), (F, 45), (E, 50)])
+    table.hand(1, [(T, 15), (C, 5), (PI, 50)])
+    table.start_challenge(0, 1, E, limited=1, flush=1, done=1 << T)
+    table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 5, 30
+    table.st[CH_PLAYED], table.st[CH_PLAYED + 1] = 1, 1
+    table.st[CH_ROUND] = 0
+    # 5 to 30: its next lead, C40, could put it ahead (if the defender holds less): surrender.
+    assert barons.surrender_choice(barons.FLUSHER, 0.0, 0, 0, table.st, table.rules, table.rng)
+    table.st[CH_TOTAL + 1] = 45  # 5 to 45: C40 cannot put it ahead, play on
+    assert not barons.surrender_choice(barons.FLUSHER, 0.0, 0, 0, table.st, table.rules, table.rng)
+
+
 def test_a_flusher_above_its_threshold_or_with_p_flush_0_plays_to_win():
-    for spec in ("flusher:flush_below=50", "flusher:flush_below=1000,p_flush=0"):
+    for spec in ("flusher:flush_below=0.2", "flusher:flush_below=2.0,p_flush=0"):
         table = Table([spec, "baron", "baron"])
         table.hand(0, WEAK)  # worth 60
         table.fill_hands()
@@ -885,7 +956,7 @@ def test_strategy_parameters_are_documented_and_validated():
 
 
 def test_banking_and_give_away_reach_the_kernel():
-    for spec, banked in (("baron", (T, 25)), ("baron:banking=lowest", (T, 5))):
+    for spec, banked in (("baron:banking=decoys", (T, 25)), ("baron:banking=lowest", (T, 5))):
         table = Table([spec, "baron", "baron"])
         hand = [(T, 50), (T, 5), (T, 25), (C, 30), (F, 25), (PI, 50), (PI, 30), (PI, 20)]
         table.hand(0, hand + [(E, 35)])
@@ -905,21 +976,48 @@ def test_banking_and_give_away_reach_the_kernel():
 
 def bank_of(table: Table, banking: str, late_bases: float = 6.0) -> tuple[int, int]:
     card = barons.bank_choice(
-        barons.BARON, barons.BANKINGS.index(banking), late_bases, 0, table.st, table.rng
+        barons.BARON,
+        barons.BANKINGS.index(banking),
+        late_bases,
+        0,
+        table.st,
+        table.rules,
+        table.rng,
     )
     return int(table.st[COLOUR + card]), int(table.st[VALUE + card])
 
 
-def test_banking_keep_best_lowest_highest_late():
+def test_banking_keep_best_lowest_decoys_highest_late():
     table = Table(["baron"] * 3)
     hand = [(T, 50), (T, 5), (T, 25), (C, 30), (F, 25), (PI, 50), (PI, 30), (PI, 20), (E, 35)]
     table.hand(0, hand)
-    assert bank_of(table, "keep_best") == (T, 25)  # as the restore test: today's choice
+    assert bank_of(table, "keep_best") == (T, 5)  # the lowest card that does not play
     assert bank_of(table, "lowest") == (T, 5)
-    assert bank_of(table, "highest_late", 1) == (T, 25)  # no base on the board: not late yet
+    assert bank_of(table, "decoys") == (T, 25)  # T5 is T's decoy, kept
+    assert bank_of(table, "highest_late", 1) == (T, 5)  # no base on the board: not late yet
     table.base(0, EUROPE, T)
-    assert bank_of(table, "highest_late", 1) == (T, 50)  # ties (T50, PI50): the lower id
-    assert bank_of(table, "highest_late", 2) == (T, 25)
+    assert {bank_of(table, "highest_late", 1) for _ in range(20)} == {(T, 50), (PI, 50)}  # drawn
+    assert bank_of(table, "highest_late", 2) == (T, 5)
+
+
+def test_keep_best_banks_the_card_that_adds_least_to_its_challenges():
+    """A colour's best Power Card adds the difference to the colour's next card, times the
+    average multiplier ((2 + 3) / 4 by default); a PI card its value in the full challenges
+    (24 of the 32 shipped spaces are not LIMITED CHALLENGE); a backup nothing. Scaled by
+    4 x 32: T50 over T45 adds 5 x 5 x 32 = 800, PI20 adds 20 x 4 x 24 = 1920, F25 alone 4000."""
+    table = Table(["baron"] * 3)
+    table.hand(0, [(T, 50), (C, 30), (F, 25), (E, 35), (PI, 50), (PI, 40), (PI, 30), (PI, 20)])
+    table.hand(0, [(T, 45)])
+    assert bank_of(table, "keep_best") == (T, 45)  # a backup
+    table = Table(["baron"] * 3)
+    table.hand(0, [(T, 50), (C, 30), (F, 25), (E, 35), (PI, 50), (PI, 40), (PI, 30), (PI, 20)])
+    assert bank_of(table, "keep_best") == (PI, 20)  # everything plays: PI20 adds least
+    table = Table(["baron"] * 3)
+    table.hand(0, [(T, 50), (T, 45), (C, 30), (F, 25), (E, 35), (PI, 50), (PI, 40), (PI, 30)])
+    table.put(DISCARD, [(T, 5)])
+    table.st[LOC + table.card(T, 45, HAND)] = DRAWPILE  # T45 gone: now T50 has no backup
+    recount(table.st)
+    assert bank_of(table, "keep_best") == (PI, 30)
 
 
 def test_give_away_lowest_highest_random():
@@ -1012,6 +1110,20 @@ def test_buying_pays_the_smallest_total_of_at_least_the_price():
     assert table.stat(0, kernel.BASES_BOUGHT) == 1
 
 
+def test_among_payments_of_the_same_total_the_game_stream_chooses_not_the_card_id():
+    """Three of the four 50s and the four 45s make the smallest total of at least 300 (330):
+    which 50 stays in the bank is drawn from the game's stream, not the first card id."""
+    kept = set()
+    for seed in range(20):
+        table = Table(["baron"] * 3, seed=seed)
+        table.bank(0, [(colour, value) for colour in (T, C, F, E) for value in (50, 45)])
+        table.fill_hands()
+        assert table.buy(0)
+        assert table.events(EV_BUY)[0, 4:7].tolist() == [330, 7, 50]
+        kept.add(table.at(BANK)[0])
+    assert kept == {(T, 50), (C, 50), (F, 50), (E, 50)}
+
+
 def test_buying_gives_no_change_and_needs_the_price():
     table = Table(["baron"] * 3)
     table.bank(0, [(T, 45), (C, 45), (F, 45), (E, 45), (T, 40), (C, 40), (F, 30)])  # 290
@@ -1084,3 +1196,87 @@ def test_every_rule_parameter_is_documented():
         assert f"`s<k>_{column.name}`" in text
     for strategy in GAME.strategies:
         assert f"`{strategy.name}`" in text
+
+
+# --- what a seat cannot see (determinize) ---------------------------------------------------
+
+
+def test_determinize_redeals_only_what_the_seat_cannot_see():
+    table = Table(["baron"] * 4)
+    table.bank(2, [(T, 40)])
+    table.put(DISCARD, [(C, 20)])
+    table.put(PLAYED + 1, [(E, 30)])
+    table.put(PLAYED + 3, [(E, 45)])
+    table.fill_hands()
+    table.start_challenge(1, 3, F, flush=1, done=1 << E)
+    st = table.st
+    n = st[N_CARDS]
+
+    def where(state, places):
+        return [c for c in range(n) if state[LOC + c] in places]
+
+    hidden = (DRAWPILE, HAND + 1, HAND + 2, HAND + 3)
+    flush_seen, moved = set(), 0
+    for seed in range(20):
+        twin = st.copy()
+        kernel.determinize(twin, 0, stream(seed))
+        for loc in (HAND, BANK + 2, DISCARD, PLAYED + 1, PLAYED + 3):
+            assert where(twin, (loc,)) == where(st, (loc,))  # open: unchanged
+        assert [hand_count(twin, seat) for seat in range(4)] == [8] * 4
+        assert where(twin, hidden) == where(st, hidden)  # the same pool, dealt again
+        copy = twin.copy()
+        recount(copy)
+        counts = slice(COUNT_AT, COUNT_AT + N_LOCATIONS)
+        assert (copy[counts] == twin[counts]).all()
+        flush_seen.add(int(twin[CH_FLUSH]))
+        moved += where(twin, (HAND + 1,)) != where(st, (HAND + 1,))
+    assert flush_seen == {0, 1}  # the attacker's intent is a coin to seat 0
+    assert moved == 20
+
+
+def test_determinize_keeps_a_hand_being_shown_and_the_seats_own_intent():
+    table = Table(["baron"] * 3)
+    table.fill_hands()
+    table.start_challenge(0, 1, T, flush=1)
+    twin = table.st.copy()
+    kernel.determinize(twin, 0, stream(), 2)
+    assert (twin[LOC : LOC + 72] == table.st[LOC : LOC + 72])[
+        [c for c in range(72) if table.st[LOC + c] in (HAND, HAND + 2)]
+    ].all()
+    assert twin[CH_FLUSH] == 1  # its own intent
+
+
+def test_determinize_deals_uniformly_among_the_deals_consistent_with_the_challenge(tmp_path):
+    """A third seat watches a challenge: the attacker led T1 then called Communications out
+    (so it holds no C, F or E), the defender followed C3 but not Transportation (so no T).
+    Unseen: T2, C4, F5, E6, PI7 for the attacker's 1 card, the defender's 2 and the drawpile's
+    2. Consistent deals: attacker T2 with any 2 of C4, F5, E6, PI7 (6), or PI7 with 2 of C4, F5,
+    E6 (3); each must come up 1/9 of the time (a naive deal, attacker first, gives T2 1/2)."""
+    deck = tmp_path / "tiny.toml"
+    deck.write_text(
+        "[deck]\ntransportation = [1, 2]\ncommunications = [3, 4]\nfinance = [5]\n"
+        "energy = [6]\npolitical_influence = [7, 8]\n[board]\nspaces = ["
+        + ", ".join(f'"investments_pay_off:{t}"' for t in ("americas", "europe", "africa", "asia"))
+        + "]\n"
+    )
+    table = Table(["baron"] * 3, {"components": str(deck), "hand_size": 2})
+    table.hand(0, [(PI, 8)])
+    table.hand(1, [(PI, 7)])
+    table.hand(2, [(F, 5), (E, 6)])
+    table.put(PLAYED + 1, [(T, 1)])
+    table.put(PLAYED + 2, [(C, 3)])
+    table.start_challenge(1, 2, F, done=(1 << T) | (1 << C))
+    counts = {}
+    rng = stream(5)
+    for _ in range(4500):
+        twin = table.st.copy()
+        kernel.determinize(twin, 0, rng)
+        deal = (tuple(table_values(twin, HAND + 1)), tuple(table_values(twin, HAND + 2)))
+        counts[deal] = counts.get(deal, 0) + 1
+    assert len(counts) == 9
+    assert sum(n for (attacker, _), n in counts.items() if attacker == (2,)) > 0.6 * 4500
+    assert chisquare(list(counts.values())).pvalue > 1e-4, counts
+
+
+def table_values(st, loc) -> list[int]:
+    return sorted(int(st[VALUE + c]) for c in range(st[N_CARDS]) if st[LOC + c] == loc)

@@ -1,6 +1,7 @@
 """The Power Barons flush study (studies/power-barons-flush.toml) end to end at tiny game counts:
 every cell runs, the summary and the report PDF are written with the paired differences and the
-response curves, and the cells hold the flush columns, at 3 and at 4 players."""
+response curves, and the cells hold the flush columns, with the opponents' banking swept both
+ways."""
 
 import subprocess
 import sys
@@ -14,7 +15,8 @@ from simcore import study
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = ROOT / "studies" / "power-barons-flush.toml"
-THRESHOLDS = [160.0, 180.0, 200.0, 220.0, 240.0, 260.0, 280.0, 300.0]
+THRESHOLDS = [0.8, 0.9, 1.0, 1.1, 1.2]
+BANKINGS = ["keep_best", "lowest"]  # the barons'
 
 
 def powerlab(*args):
@@ -23,7 +25,7 @@ def powerlab(*args):
     )
 
 
-PLAYERS = (3, 4)
+PLAYERS = 4
 
 
 def cell_games(out: Path, cell_id: str) -> pl.DataFrame:
@@ -49,16 +51,21 @@ def flush_study(tmp_path_factory):
     return out, result
 
 
-def test_the_study_file_expands_to_both_arms_at_every_threshold():
-    cells = study.cells(study.load_study(STUDY))
-    assert [(c.arm, c.values["players"], c.values["flusher.flush_below"]) for c in cells] == [
-        (arm, n, t) for arm in ("never flush", "flush") for n in PLAYERS for t in THRESHOLDS
+def test_the_study_file_expands_to_both_arms_at_every_threshold_and_banking():
+    loaded = study.load_study(STUDY)
+    assert loaded.question and any("baron.banking" in a for a in loaded.assumptions)
+    cells = study.cells(loaded)
+    keys = ("flusher.flush_below", "baron.banking")
+    assert [(c.arm, *(c.values[k] for k in keys)) for c in cells] == [
+        (arm, t, b) for arm in ("never flush", "flush") for t in THRESHOLDS for b in BANKINGS
     ]
     assert all(c.spec.games <= 200_000 for c in cells)
-    three = [c.spec for c in cells if c.spec.players == 3]
-    assert all(
-        [s["name"] for s in spec.strategies] == ["flusher", "baron", "baron"] for spec in three
-    )
+    for cell in cells:
+        assert cell.spec.players == PLAYERS
+        names = [s["name"] for s in cell.spec.strategies]
+        assert names == ["flusher", "baron", "baron", "baron"]
+        banking = {s["name"]: s["params"]["banking"] for s in cell.spec.strategies}
+        assert banking == {"flusher": "keep_best", "baron": cell.values["baron.banking"]}
 
 
 def test_the_report_pairs_the_arms_and_draws_the_response_curves(flush_study):
@@ -68,28 +75,31 @@ def test_the_report_pairs_the_arms_and_draws_the_response_curves(flush_study):
     assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") == pages
     titles = write_study_report(out)
     assert len(titles) == pages
-    assert "Paired differences: flush − never flush" in titles
-    assert "Win rate by strategy against flusher.flush_below" in titles
+    # Long pages are split "(1 of n)": match the titles' beginnings.
+    assert any(t.startswith("Paired differences: flush − never flush") for t in titles)
+    for key in ("flusher.flush_below", "baron.banking"):
+        assert any(t.startswith(f"Win rate by strategy against {key}") for t in titles), key
     summary = pl.read_parquet(out / "summary.parquet")
     rows = summary.filter((pl.col("kind") == "strategy") & (pl.col("name") == "flusher"))
-    assert rows.height == 32 and set(rows["arm"]) == {"never flush", "flush"}
-    assert set(rows["players"]) == set(PLAYERS)
+    assert rows.height == 2 * len(THRESHOLDS) * len(BANKINGS)
+    assert set(rows["arm"]) == {"never flush", "flush"}
+    assert set(rows["players"]) == {PLAYERS}
     assert sorted(set(rows["flusher.flush_below"])) == THRESHOLDS
+    assert set(rows["baron.banking"]) == set(BANKINGS)
 
 
 def test_cells_hold_the_flush_columns(flush_study):
     out, _ = flush_study
-    for n in PLAYERS:
-        cell = "{arm}_{n}p_flusher.flush_below={t}"
-        never = [cell_games(out, cell.format(arm="never-flush", n=n, t=t)) for t in THRESHOLDS]
-        flush = [cell_games(out, cell.format(arm="flush", n=n, t=t)) for t in THRESHOLDS]
-        labels = [f"s{k}_strategy" for k in range(n)]  # these name the threshold
+    cell = "{arm}_flusher.flush_below={t}_baron.banking={b}"
+    labels = [f"s{k}_strategy" for k in range(PLAYERS)]  # these name the threshold
+    for b in BANKINGS:
+        never = [cell_games(out, cell.format(arm="never-flush", t=t, b=b)) for t in THRESHOLDS]
+        flush = [cell_games(out, cell.format(arm="flush", t=t, b=b)) for t in THRESHOLDS]
         for games in never:
             assert flusher_total(games, "flush_attempts") == 0
             assert games.drop(labels).equals(never[0].drop(labels))  # the same games everywhere
         attempts = [flusher_total(games, "flush_attempts") for games in flush]
-        assert attempts == sorted(attempts) and attempts[-1] > 0  # more flushes as it rises
+        assert attempts[0] < attempts[-1]  # more flushes as the threshold rises
         done = flusher_total(flush[-1], "flushes")
-        before = flusher_total(flush[-1], "flush_hand_before")
-        assert 0 < done <= attempts[-1] and before < THRESHOLDS[-1] * done
+        assert 0 < done <= attempts[-1]
         assert flusher_total(flush[-1], "flush_credits_given") > 0

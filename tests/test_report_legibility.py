@@ -170,7 +170,9 @@ def test_the_checker_fails_the_old_flush_matchup_page(study_dirs):
         f"Matchups: {old_pool_title(pool.cell_ids, pool.runs[0].players)}",
     )
     kinds = [problem.kind for problem in check_page(old)]
-    assert kinds.count("overlap") > 50  # the labels and numbers print over each other
+    # The labels and numbers print over each other: 36 overlaps with the 12 labels of the
+    # 4-player flush study (more than 50 with the 17 of the study before issue 15).
+    assert kinds.count("overlap") > 30
     assert "off page" in kinds  # the title lists every cell
 
 
