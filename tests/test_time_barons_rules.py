@@ -438,8 +438,8 @@ class Table:
     def effect(self, seat: int, text: str) -> None:
         op, _, n = text.partition(" ")
         kernel.apply_effect(
-            seat, OPS.index(op), int(n or 1), self.st, self.cards, self.rules, self.sids,
-            self.prm, self.rng, self.trace,
+            seat, OPS.index(op), int(n or 1), kernel.CHOOSE_NOW, self.st, self.cards, self.rules,
+            self.sids, self.prm, self.rng, self.trace,
         )  # fmt: skip
         self.check()
 
