@@ -49,9 +49,9 @@ from simcore.time_barons_state import (
     ACTIVE,
     ANSWERS,
     ARRANGE,
+    ATTACHMENT,
     ATTACK,
     ATTACK_ABILITY,
-    ATTACHMENT,
     C_ABILITIES,
     C_COST,
     C_EFFECTS,
@@ -742,6 +742,68 @@ def draw_card(seat, level, cause, st, trace):
     record_event(trace, st, TRACE_LEN, EV_DRAW, seat, card, level, cause)
 
 
+# --- what a seat cannot see ------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def hidden_slot(st, cards, seat, level, k):
+    """Where the ``k``-th hidden card of ``level`` is, in the deck and then the hand of the
+    opponent of ``seat``: an index into ``st``. The hidden cards of a level are those left in
+    its stack, then the cards of that level in the opponent's hand that were not shown."""
+    top = st[ix(STACK_TOP + level - 1)]
+    in_stack = st[ix(STACK_END + level - 1)] - top
+    if k < in_stack:
+        return DECK + top + k
+    k -= in_stack
+    other = 1 - seat
+    for i in range(hand_n(st, other)):
+        card = hand_card(st, other, i)
+        if st[ix(SHOWN + card)] == 0 and cards[ix(card), C_LEVEL] == level:
+            if k == 0:
+                return HAND + MAX_IDS * other + i
+            k -= 1
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def determinize(st, cards, seat, rng):
+    """Redraw, uniformly among the states consistent with what ``seat`` has seen, everything
+    hidden from it: which unseen card of each level is in which place of that level's stack
+    and of the opponent's hand. ``seat`` sees its own hand, everything in play and in the
+    discard pile, the size of each stack, and of each card in the opponent's hand the level
+    (a card is drawn from the stack of its level, in view) and, if it was taken back from the
+    discard pile (SHOWN), the card itself. So per level, the cards left in its stack and the
+    opponent's unshown cards of that level are shuffled over the same places. Nothing else is
+    hidden, and no earlier sight needs remembering: every card once seen is now in play, in
+    the pile, in the seat's hand or shown. The cards that change place get their whereabouts,
+    the opponent's drawn-card statistic (a card now in its hand was drawn, one now in a stack
+    was not) and a forgotten value bound, as a draw would leave them."""
+    other = 1 - seat
+    for level in range(1, N_LEVELS + 1):
+        count = 0
+        while hidden_slot(st, cards, seat, level, count) >= 0:
+            count += 1
+        for i in range(count - 1, 0, -1):  # Fisher-Yates over the level's hidden places
+            j = rand_below(rng, i + 1)
+            a = hidden_slot(st, cards, seat, level, i)
+            b = hidden_slot(st, cards, seat, level, j)
+            swap = st[ix(a)]
+            st[ix(a)] = st[ix(b)]
+            st[ix(b)] = swap
+        for k in range(count):
+            where = hidden_slot(st, cards, seat, level, k)
+            card = st[ix(where)]
+            in_hand = where >= HAND
+            st[ix(LOC + card)] = IN_HAND if in_hand else IN_STACK
+            st[ix(OWNER + card)] = other if in_hand else -1
+            st[ix(VALUE_BOUND + card)] = NO_BOUND
+            mask = STATS + N_SEAT_STATS * other + ST_DRAWN_MASK
+            if in_hand:
+                st[ix(mask)] |= np.int64(1) << np.int64(card)
+            else:
+                st[ix(mask)] &= ~(np.int64(1) << np.int64(card))
+
+
 # --- followers, damage, destruction ---------------------------------------------------------
 
 
@@ -887,9 +949,9 @@ def attach(card, site, seat, st, cards, trace):
 
 
 @njit(cache=True, _nrt=False)
-def pick_site(seat, purpose, n, st, cards, sids, prm, rng):
+def pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng):
     """The site ``seat`` chooses for ``purpose``, checked (there is always a candidate)."""
-    site = strategy.choose_site(sids[seat], prm, seat, purpose, n, st, cards, rng)
+    site = strategy.choose_site(sids[seat], prm, seat, purpose, n, st, cards, rules, rng)
     if not is_candidate(st, seat, purpose, site):
         raise ValueError("strategy chose a site it cannot choose")
     return site
@@ -926,14 +988,14 @@ CHOOSE_NOW = -2  # apply_effect's target: the owner chooses the site as the effe
 
 
 @njit(cache=True, _nrt=False)
-def effect_site(seat, purpose, n, target, st, cards, sids, prm, rng):
+def effect_site(seat, purpose, n, target, st, cards, rules, sids, prm, rng):
     """The site a damage or destroy effect hits: the one named when the attack was declared, if
     it is still one the effect may hit; else, if none was named (CHOOSE_NOW), the owner's choice
     now; -1 for none."""
     if target != CHOOSE_NOW:
         return target if is_candidate(st, seat, purpose, target) else -1
     if has_candidate(st, seat, purpose):
-        return pick_site(seat, purpose, n, st, cards, sids, prm, rng)
+        return pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng)
     return -1
 
 
@@ -944,7 +1006,7 @@ def apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace):
     CHOOSE_NOW the site the owner chooses now."""
     other = 1 - seat
     if op == E_DAMAGE:
-        site = effect_site(seat, PICK_DAMAGE, n, target, st, cards, sids, prm, rng)
+        site = effect_site(seat, PICK_DAMAGE, n, target, st, cards, rules, sids, prm, rng)
         if site >= 0:
             damage_site(site, n, seat, st, cards, trace)
     elif op == E_DAMAGE_EACH:
@@ -957,37 +1019,39 @@ def apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace):
         for _ in range(n):
             if st[OVER] == 1 or not has_candidate(st, seat, PICK_KILL):
                 return
-            kill_on(pick_site(seat, PICK_KILL, 1, st, cards, sids, prm, rng), 1, seat, st, trace)
+            kill_on(
+                pick_site(seat, PICK_KILL, 1, st, cards, rules, sids, prm, rng), 1, seat, st, trace
+            )
     elif op == E_KILL_EVERYWHERE:
         for owner in (seat, other):
             for i in range(sites_n(st, owner)):
                 kill_on(site_at(st, owner, i), n, seat, st, trace)
     elif op == E_DESTROY:
-        site = effect_site(seat, PICK_DESTROY, 1, target, st, cards, sids, prm, rng)
+        site = effect_site(seat, PICK_DESTROY, 1, target, st, cards, rules, sids, prm, rng)
         if site >= 0:
             destroy_site(site, seat, st, cards, trace)
     elif op == E_STEAL:
         for _ in range(n):
             if st[OVER] == 1 or not has_candidate(st, seat, PICK_STEAL):
                 return
-            source = pick_site(seat, PICK_STEAL, 1, st, cards, sids, prm, rng)
-            target = pick_site(seat, PICK_PLACE, 1, st, cards, sids, prm, rng)
+            source = pick_site(seat, PICK_STEAL, 1, st, cards, rules, sids, prm, rng)
+            to_site = pick_site(seat, PICK_PLACE, 1, st, cards, rules, sids, prm, rng)
             move_followers(source, -1, st)
-            move_followers(target, 1, st)
-            record_event(trace, st, TRACE_LEN, EV_PLACE, seat, target, 1, source)
+            move_followers(to_site, 1, st)
+            record_event(trace, st, TRACE_LEN, EV_PLACE, seat, to_site, 1, source)
     elif op == E_GAIN:
         for _ in range(n):
             if st[SUPPLY] == 0 or sites_n(st, seat) == 0:
                 return
             place_from_supply(
-                seat, pick_site(seat, PICK_PLACE, 1, st, cards, sids, prm, rng), 1, st, trace
+                seat, pick_site(seat, PICK_PLACE, 1, st, cards, rules, sids, prm, rng), 1, st, trace
             )
     elif op == E_ACTIONS:
         if st[ACTIVE] == seat:  # actions gained on the opponent's turn are lost
             st[ACTIONS] += n
     elif op == E_DRAW:
         for _ in range(n):
-            level = strategy.choose_stack(sids[seat], prm, seat, st, rng)
+            level = strategy.choose_stack(sids[seat], prm, seat, st, cards, rng)
             if level == 0:
                 return
             if level < 0 or level > st[ix(LEVEL + seat)] or stack_left(st, level) == 0:
@@ -997,7 +1061,7 @@ def apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace):
         for _ in range(n):
             if not has_candidate(st, seat, PICK_REPAIR):
                 return
-            site = pick_site(seat, PICK_REPAIR, 1, st, cards, sids, prm, rng)
+            site = pick_site(seat, PICK_REPAIR, 1, st, cards, rules, sids, prm, rng)
             st[ix(DAMAGE + site)] -= 1
             st[POOL] += 1
             record_event(trace, st, TRACE_LEN, EV_REPAIR, site, seat, 1)
@@ -1017,7 +1081,11 @@ def apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace):
             if st[OVER] == 1 or not has_candidate(st, seat, PICK_SACRIFICE):
                 return
             kill_on(
-                pick_site(seat, PICK_SACRIFICE, 1, st, cards, sids, prm, rng), 1, seat, st, trace
+                pick_site(seat, PICK_SACRIFICE, 1, st, cards, rules, sids, prm, rng),
+                1,
+                seat,
+                st,
+                trace,
             )
     elif op == E_DISCARD:
         for _ in range(n):  # the discarded cards are random: the hand is hidden from the owner
@@ -1157,7 +1225,7 @@ def attack(seat, source, ability, st, cards, rules, sids, prm, rng, trace):
             n = cards[ix(source), ix(base + 2 * k + 1)]
             purpose = PICK_DAMAGE if op == E_DAMAGE else PICK_DESTROY
             if (op == E_DAMAGE or op == E_DESTROY) and has_candidate(st, seat, purpose):
-                site = pick_site(seat, purpose, n, st, cards, sids, prm, rng)
+                site = pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng)
                 st[ix(TARGETS + k)] = site
                 record_event(trace, st, TRACE_LEN, EV_TARGET, seat, source, k, site)
     if not attack_cancelled(st, cards, rules, sids, prm, rng, trace):

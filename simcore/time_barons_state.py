@@ -225,13 +225,14 @@ NO_BOUND = -1  # not worked out yet (a bound is >= 0, so its bit pattern never i
 SITES_BOUND = VALUE_BOUND + MAX_IDS
 STATS = SITES_BOUND + 2  # + N_SEAT_STATS * seat + stat
 ARRANGE = STATS + 2 * N_SEAT_STATS  # + i: a relocation's followers for the seat's i-th site
+ARRANGE_ALT = ARRANGE + MAX_IDS  # + i: the strategies' scratch for a second arrangement
 # The attack being answered (public: the attacked player sees the card or ability and the sites
 # it names), so that a response can weigh what the attack will do. ATTACK: its card (an event, an
 # attachment onto an opponent site, or the site whose ability it is), NO_ATTACK when no attack is
 # pending; ATTACK_ABILITY: the ability's index, -1 for a card's own effects; TARGETS + k: the
 # site named for its k-th effect (an attachment: k = 0, its site), NO_TARGET when it names none
 # (an effect without a site, an attack whose sites are chosen on resolution, no candidate).
-ATTACK = ARRANGE + MAX_IDS
+ATTACK = ARRANGE_ALT + MAX_IDS
 ATTACK_ABILITY = ATTACK + 1
 TARGETS = ATTACK_ABILITY + 1
 NO_ATTACK = -1
@@ -239,7 +240,18 @@ NO_TARGET = -1
 # + card id: 1 while the card is in a hand face up to both players (taken back from the discard
 # pile, which is public); the determinization keeps such cards where they are.
 SHOWN = TARGETS + MAX_EFFECTS
-STATE_SIZE = SHOWN + MAX_IDS
+# The strategies' scratch for the attacks a seat expects (strategies: expect_attacks): THREAT_N
+# kinds of attack, each THREAT_WIDTH fields at THREAT + THREAT_WIDTH * j: the kind (T_DAMAGE,
+# T_DAMAGE_EACH, T_KILL_EVERYWHERE, T_DESTROY, T_WEAKEN: an attachment lowering a site's
+# integrity), its amount, how many of them the opponent can surely make (abilities in play,
+# cards known in its hand) and how many of its hidden cards could be one.
+T_DAMAGE, T_DAMAGE_EACH, T_KILL_EVERYWHERE, T_DESTROY, T_WEAKEN = range(5)
+THREAT_KIND, THREAT_AMOUNT, THREAT_SURE, THREAT_HIDDEN = range(4)
+THREAT_WIDTH = 4
+MAX_THREATS = 5 * 21  # every kind with every amount 1-20 (destroy: one)
+THREAT_N = SHOWN + MAX_IDS
+THREAT = THREAT_N + 1
+STATE_SIZE = THREAT + THREAT_WIDTH * MAX_THREATS
 
 
 # --- queries --------------------------------------------------------------------------------

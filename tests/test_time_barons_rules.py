@@ -30,14 +30,20 @@ from simcore.rng import seed_game_stream
 from simcore.time_barons_state import (
     A_EFFECTS,
     A_FOLLOWERS,
+    A_N_EFFECTS,
+    A_TRIGGER,
     ABILITY,
     ABILITY_SITES,
     ABILITY_SITES_N,
+    ABILITY_WIDTH,
     ACTIONS,
     ACTIVE,
     ATTACHMENT,
+    ATTACK,
+    ATTACK_ABILITY,
     C_ABILITIES,
     C_EFFECTS,
+    C_N_ABILITIES,
     C_N_EFFECTS,
     C_TYPE,
     DAMAGE,
@@ -49,8 +55,11 @@ from simcore.time_barons_state import (
     END_WIPEOUT,
     EV_ARRANGE,
     EV_CANCEL,
+    EV_DAMAGE,
+    EV_DESTROY,
     EV_DRAW,
     EV_RESPONSE,
+    EV_TARGET,
     EV_TURN,
     FIRST,
     FOLLOW,
@@ -85,6 +94,7 @@ from simcore.time_barons_state import (
     STACK_TOP,
     STATE_SIZE,
     SUPPLY,
+    TARGETS,
     TRACE_LEN,
     TRACE_WIDTH,
     TRIGGERED,
@@ -303,6 +313,13 @@ trigger = "relocate"
 effects = ["kill 1"]
 
 [[card]]
+name = "Hide"
+level = 1
+type = "reaction"
+trigger = "attack"
+effects = ["relocate"]
+
+[[card]]
 name = "Toll"
 level = 1
 type = "reaction"
@@ -469,6 +486,11 @@ class Table:
     def followers(self, seat: int) -> int:
         return int(self.st[N_FOLLOWERS + seat])
 
+    def own_turn_abilities(self, site: int) -> list[int]:
+        """The card-table columns where the site's own-turn abilities start."""
+        bases = [C_ABILITIES + ABILITY_WIDTH * k for k in range(self.cards[site, C_N_ABILITIES])]
+        return [base for base in bases if self.cards[site, base + A_TRIGGER] == 0]
+
     def check(self) -> None:
         """Conservation of followers, damage counters and cards."""
         st = self.st
@@ -514,7 +536,21 @@ class Table:
                 elif card in attachments:
                     value, _ = strategy.attachment_choice(self.prm, seat, st, self.cards, card)
                 else:
-                    value, _ = strategy.best_ability(self.prm, seat, st, self.cards, card, 100)
+                    value = max(
+                        [0.0]
+                        + [
+                            strategy.effects_value(
+                                self.prm,
+                                seat,
+                                st,
+                                self.cards,
+                                card,
+                                base + A_EFFECTS,
+                                self.cards[card, base + A_N_EFFECTS],
+                            )  # fmt: skip
+                            for base in self.own_turn_abilities(card)
+                        ]
+                    )
                 assert value <= bound, "a card is worth more than its value bound"
         counters = sum(st[DAMAGE + site] for seat in range(2) for site in self.sites(seat))
         assert counters + st[POOL] == self.rules_dict["damage_counters"]
@@ -975,6 +1011,47 @@ def test_a_cancelled_ability_counts_as_used(table):
     t.give(1, "Shield")
     t.move(0, ABILITY, tower, 0)
     assert t.st[USED + tower] == 1 and t.followers(1) == 10 and t.st[ACTIONS] == 2
+
+
+def test_an_attack_names_its_sites_before_the_responses(card_file):
+    """attack_targets = "declared" (the default): the site a damage effect hits is named first
+    (a target row), the attacked player answers knowing it (Hide moves the followers away),
+    and the damage lands on the named site. "on_resolution": nothing is named, the attacker
+    chooses the site after the answer."""
+    t = Table(card_file)
+    t.set_followers(HOMELAND + 1, 6)
+    t.st[SUPPLY] += 4
+    tower = t.build(1, "Tower", followers=4, damage=1)  # Strike's 2 damage destroy it
+    hide = t.give(1, "Hide")
+    strike = t.give(0, "Strike")
+    t.move(0, PLAY, strike)
+    rows = [list(map(int, row)) for row in t.trace[: t.st[TRACE_LEN]]]
+    named = [row for row in rows if row[0] == EV_TARGET]
+    assert len(named) == 1 and named[0][1:5] == [0, strike, 0, tower]
+    assert rows.index(named[0]) < rows.index(next(r for r in rows if r[0] == EV_RESPONSE))
+    assert hide in t.discard() and t.st[LOC + tower] == IN_DISCARD
+    assert [row[1:6] for row in rows if row[0] == EV_DESTROY] == [[tower, 1, 0, 3, 0]]
+    assert t.followers(1) == 10, "the followers left the named site before it was destroyed"
+
+    t = Table(card_file, rules={"attack_targets": "on_resolution"})
+    t.give(1, "Hide")
+    strike = t.give(0, "Strike")
+    t.move(0, PLAY, strike)
+    assert t.events(EV_TARGET) == [] and len(t.events(EV_DAMAGE)) == 1
+
+
+def test_a_named_site_gone_at_resolution_takes_nothing(card_file):
+    t = Table(card_file)
+    tower = t.build(1, "Tower", followers=2)
+    t.st[ATTACK] = t.id("Strike")
+    t.st[ATTACK_ABILITY] = -1
+    t.st[TARGETS] = tower
+    kernel.destroy_site(tower, -1, t.st, t.cards, t.trace)
+    kernel.resolve(
+        0, t.id("Strike"), C_EFFECTS, 1, True, t.st, t.cards, t.rules, t.sids, t.prm, t.rng,
+        t.trace,
+    )  # fmt: skip
+    assert t.events(EV_DAMAGE) == [] and t.followers(1) == 10
 
 
 def test_a_site_played_may_be_answered(table):
