@@ -746,8 +746,7 @@ def expect_attacks(st, cards, seat):
 
 @njit(cache=True, _nrt=False)
 def site_loss(st, cards, site, count, kind, n):
-    """Followers of ``count`` on ``site`` that one attack of ``kind`` and amount ``n`` (damage:
-    possibly an expected, fractional amount) takes."""
+    """Followers of ``count`` on ``site`` that one attack of ``kind`` and amount ``n`` takes."""
     if kind == T_KILL_EVERYWHERE:
         return min(n, count)
     if kind == T_DESTROY:
@@ -766,8 +765,8 @@ def attack_loss(st, cards, seat, kind, n, target):
     """Followers the seat, arranged as in ARRANGE, loses to one attack: on ``target`` (a site it
     names), or, with NO_TARGET, on the site where it takes most (damage_each and
     kill_everywhere: on every site)."""
-    total = 0.0
-    worst = 0.0
+    total = 0
+    worst = 0
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
         loss = site_loss(st, cards, site, st[ix(ARRANGE + i)], kind, n)
@@ -783,11 +782,30 @@ def attack_loss(st, cards, seat, kind, n, target):
 
 
 @njit(cache=True, _nrt=False)
+def focused_loss(st, cards, site, count, mean):
+    """Followers of ``count`` on ``site`` expected lost to damage whose amount is Poisson with
+    this mean: it kills up to the amount (none on a fortified site) unless it destroys the site,
+    which takes them all."""
+    left = integrity(st, cards, site) - st[ix(DAMAGE + site)]
+    fortified = is_fortified(st, cards, site)
+    chance = np.exp(-mean)  # of the amount d, from 0 up
+    survive = 0.0
+    kills = 0.0
+    for d in range(max(left, 0)):
+        survive += chance
+        if not fortified:
+            kills += chance * min(d, count)
+        chance *= mean / (d + 1)
+    return kills + (1.0 - survive) * count
+
+
+@njit(cache=True, _nrt=False)
 def expected_loss(st, cards, seat, chance):
     """Followers the seat, arranged as in ARRANGE, can expect to lose to the attacks in THREAT
     (expect_attacks; ``chance``: that a hidden card is a given unseen one): its damage together
-    on the one site where it takes most (an attacker focuses: counters add up to destruction),
-    each other attack on its own."""
+    on the one site where it takes most (an attacker focuses, and counters add up to
+    destruction), its amount uncertain (Poisson with the expected amount as mean: the more
+    integrity a site has left, the less likely it falls); each other attack on its own."""
     loss = 0.0
     damage = 0.0
     for j in range(st[THREAT_N]):
@@ -800,7 +818,11 @@ def expected_loss(st, cards, seat, chance):
         else:
             loss += weight * attack_loss(st, cards, seat, kind, amount, NO_TARGET)
     if damage > 0.0:
-        loss += attack_loss(st, cards, seat, T_DAMAGE, damage, NO_TARGET)
+        worst = 0.0
+        for i in range(sites_n(st, seat)):
+            site = site_at(st, seat, i)
+            worst = max(worst, focused_loss(st, cards, site, st[ix(ARRANGE + i)], damage))
+        loss += worst
     return loss
 
 
@@ -875,6 +897,8 @@ def place_target(prm, seat, st, cards, rules, rng):
     """Where a new follower goes: the site where it is worth most, what it brings towards an
     ability (enabling_value) less w_follower per follower it adds to what the opponent's
     expected attacks would take (expected_loss); equal worths: at random."""
+    if sites_n(st, seat) == 1:
+        return site_at(st, seat, 0)
     turns = turns_left(st, cards, rules, seat)
     action = action_value(prm, seat, st)
     chance = expect_attacks(st, cards, seat)

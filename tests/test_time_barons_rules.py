@@ -669,16 +669,22 @@ def test_gain_a_follower_from_the_limited_supply(table):
     assert not t.legal(0, GAIN, home)
 
 
+# A seat that values holding a card at nothing (w_draw=0) answers whenever an answer gains it
+# something: these scenarios are about what may be answered, not about when it pays.
+EAGER = ("builder", "builder:w_draw=0")
+
+
 def test_relocate_rearranges_and_the_opponent_may_respond(card_file):
     """Relocation (1 action) moves followers between your sites; the opponent may answer with a
     relocate reaction and with infinite abilities triggered by relocation, at no action cost."""
-    t = Table(card_file, strategies=("swarm", "builder"))
+    t = Table(card_file, strategies=("swarm", EAGER[1]))
     tower = t.build(0, "Tower")
     lookout = t.build(1, "Lookout", followers=1)
     trap = t.give(1, "Trap")
     t.move(0, RELOCATE)
     arranged = {site: n for seat, site, n, *_ in t.events(EV_ARRANGE) if seat == 0}
-    assert arranged == {HOMELAND: 8, tower: 2}, "2 followers move to enable Tower's damage"
+    # swarm values a follower at 2: Tower's free gain (1 follower) pays more than its damage
+    assert arranged == {HOMELAND: 9, tower: 1}, "1 follower moves to enable Tower's gain"
     responses = t.events(EV_RESPONSE)
     assert [(r[1], r[2]) for r in responses] == [(REACT, trap), (TRIGGERED, lookout)]
     assert t.followers(0) == 10 - 2 and t.st[ACTIONS] == 2
@@ -734,8 +740,8 @@ def test_no_upgrade_beyond_level_iv_and_discounts(table):
     assert t.st[LEVEL] == 4 and t.st[ACTIONS] == 0
 
 
-def test_the_opponent_may_react_to_an_upgrade(table):
-    t = table
+def test_the_opponent_may_react_to_an_upgrade(card_file):
+    t = Table(card_file, strategies=EAGER)
     envy = t.give(1, "Envy")
     t.move(0, UPGRADE)
     assert envy in t.discard() and t.followers(1) == 11
@@ -846,7 +852,7 @@ def test_attachments_are_discarded_with_their_site(table):
 
 def test_an_attachment_on_an_opponent_site_is_an_attack(table):
     t = table
-    tower = t.build(1, "Tower", followers=1)
+    tower = t.build(1, "Tower", followers=1, damage=1)  # Crack would destroy it
     shield = t.give(1, "Shield")
     crack = t.give(0, "Crack")
     t.move(0, PLAY, crack, tower)
@@ -1054,8 +1060,8 @@ def test_a_named_site_gone_at_resolution_takes_nothing(card_file):
     assert t.events(EV_DAMAGE) == [] and t.followers(1) == 10
 
 
-def test_a_site_played_may_be_answered(table):
-    t = table
+def test_a_site_played_may_be_answered(card_file):
+    t = Table(card_file, strategies=EAGER)
     toll = t.give(1, "Toll")
     tower = t.give(0, "Tower")
     t.move(0, PLAY, tower)
