@@ -16,13 +16,21 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
+from simcore import registry
 from simcore import time_barons as kernel
 from simcore.time_barons_state import (
     C_LEVEL,
     DISCARD,
     DISCARD_N,
     EV_ARRANGE,
+    EV_DAMAGE,
+    EV_DESTROY,
+    EV_END,
+    EV_KILL,
     EV_MOVE,
+    EV_RESPONSE,
+    EV_SNAPSHOT,
+    EV_TURN,
     FOLLOW,
     HAND,
     HAND_N,
@@ -118,6 +126,69 @@ def test_a_new_follower_goes_where_the_expected_attacks_take_least(card_file):
     t.give(1, "Spy")  # seat 1 holds a hidden card: it may be any unseen Level I card
     t.effect(0, "gain 1")
     assert t.st[FOLLOW + fort] == 0 and t.st[FOLLOW + HOMELAND] == 11
+
+
+# --- builder over whole games: sites staffed, relocations, Shelter --------------------------------
+
+PLAY_GAMES = 300
+
+
+def builder_games(opponent: str) -> dict[str, float]:
+    """``builder`` against ``opponent`` over PLAY_GAMES traced games of the shipped set: its
+    followers and sites at the end, its relocate moves, and each Shelter it plays: whether it put
+    every follower on one of 2+ sites, and whether that site's followers were all lost before
+    the seat's next turn."""
+    game = registry.make("time-barons")
+    rules = game.rules_with_defaults({})
+    prepared = kernel.prepare(rules, 2)
+    ids, params = game.encode_strategies(
+        [registry.parse_strategy(game, name) for name in ("builder", opponent)]
+    )
+    shelter = list(kernel.card_labels(rules)).index("Shelter")
+    totals = Counter()
+    for index in range(PLAY_GAMES):
+        trace = kernel.trace_game(prepared, 2, ids, params, 5, index, True)
+        seat = index % 2  # seat rotation: lineup entry 0 sits in seat -index mod 2
+        last = [row for row in trace if row[0] == EV_SNAPSHOT and row[1] == seat][-1]
+        totals["followers"] += last[3]
+        totals["sites"] += last[5]
+        for i, row in enumerate(trace):
+            if row[0] == EV_MOVE and row[1] == seat and row[2] == RELOCATE:
+                totals["relocations"] += 1
+            if not (row[0] == EV_RESPONSE and row[1] == seat and row[3] == shelter):
+                continue
+            j = i + 1
+            while trace[j][0] != EV_ARRANGE:
+                j += 1
+            arranged = {}
+            while trace[j][0] == EV_ARRANGE:
+                arranged[trace[j][2]] = trace[j][3]
+                j += 1
+            lost = 0
+            while trace[j][0] not in (EV_TURN, EV_END):
+                if trace[j][0] in (EV_KILL, EV_DESTROY) and trace[j][2] == seat:
+                    lost += trace[j][3]
+                elif trace[j][0] == EV_DAMAGE and trace[j][2] == seat:
+                    lost += trace[j][5]
+                j += 1
+            totals["shelters"] += 1
+            if len(arranged) > 1 and max(arranged.values()) == sum(arranged.values()):
+                totals["piles"] += 1
+                totals["piles wiped out"] += lost >= sum(arranged.values())
+    return totals
+
+
+@pytest.mark.parametrize("opponent", ["attacker", "builder"])
+def test_builder_staffs_its_sites_relocates_and_shelters_safely(opponent):
+    """The old builder ended with 11.7 followers over 7.5 sites (sites it could not staff) and
+    relocated 0.6 times a game; its Shelter piled every follower beyond its sites' needs on the
+    "safest" site (63% of uses), which one attack could then wipe out. Now: at least 2.5
+    followers a site at the end, at least 2 relocations a game, and Shelter's arrangement never
+    loses a whole pile before the seat's next turn."""
+    totals = builder_games(opponent)
+    assert totals["followers"] / totals["sites"] >= 2.5, totals
+    assert totals["relocations"] / PLAY_GAMES >= 2.0, totals
+    assert totals["shelters"] >= 30 and totals["piles wiped out"] == 0, totals
 
 
 # --- determinize: what a seat cannot see ------------------------------------------------------
