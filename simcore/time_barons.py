@@ -50,6 +50,8 @@ from simcore.time_barons_state import (
     ANSWERS,
     ARRANGE,
     ATTACHMENT,
+    ATTACK,
+    ATTACK_ABILITY,
     C_ABILITIES,
     C_COST,
     C_EFFECTS,
@@ -119,6 +121,7 @@ from simcore.time_barons_state import (
     EV_SETUP,
     EV_SNAPSHOT,
     EV_TABLE,
+    EV_TARGET,
     EV_TURN,
     EVENT_NAMES,
     FIRST,
@@ -151,7 +154,9 @@ from simcore.time_barons_state import (
     N_FOLLOWERS,
     N_LEVELS,
     N_SEAT_STATS,
+    NO_ATTACK,
     NO_BOUND,
+    NO_TARGET,
     NO_TYPE,
     ON_ATTACK,
     ON_RELOCATE,
@@ -171,6 +176,7 @@ from simcore.time_barons_state import (
     PLAY,
     POOL,
     R_ACTIONS,
+    R_ATTACK_TARGETS,
     R_DAMAGE_COUNTERS,
     R_FIRST_PLAYER,
     R_FIRST_TURN_ACTIONS,
@@ -187,6 +193,7 @@ from simcore.time_barons_state import (
     S_LEVEL_COUNT,
     S_N_CARDS,
     SET_ROW,
+    SHOWN,
     SITE,
     SITE_DISCOUNT,
     SITES,
@@ -208,6 +215,8 @@ from simcore.time_barons_state import (
     STATE_SIZE,
     STATS,
     SUPPLY,
+    TARGETS,
+    TARGETS_DECLARED,
     TRACE_LEN,
     TRACE_WIDTH,
     TRIGGERS,
@@ -303,6 +312,14 @@ RULES = (
         "turn cap: a game still running is recorded as truncated",
         1,
         100_000,
+    ),
+    Param(
+        "attack_targets",
+        "choice",
+        "declared",
+        "when an attack's sites (damage, destroy) are chosen: named when it is declared, before "
+        "the attacked player's responses, or on resolution, after them",
+        choices=("declared", "on_resolution"),
     ),
 )
 
@@ -629,6 +646,7 @@ def hand_add(st, seat, card):
     st[ix(LOC + card)] = IN_HAND
     st[ix(OWNER + card)] = seat
     st[ix(VALUE_BOUND + card)] = NO_BOUND  # it may have been another seat's
+    st[ix(SHOWN + card)] = 0
     mark_card(st, seat, ST_DRAWN, ST_DRAWN_MASK, card)
 
 
@@ -651,6 +669,7 @@ def hand_remove(st, seat, card):
     """Take ``card`` out of ``seat``'s hand, keeping the order of the others."""
     list_remove(st, HAND + MAX_IDS * seat, HAND_N + seat, card)
     st[ix(OWNER + card)] = -1
+    st[ix(SHOWN + card)] = 0
 
 
 @njit(cache=True, _nrt=False)
@@ -719,6 +738,68 @@ def draw_card(seat, level, cause, st, trace):
     st[ix(STACK_TOP + level - 1)] += 1
     hand_add(st, seat, card)
     record_event(trace, st, TRACE_LEN, EV_DRAW, seat, card, level, cause)
+
+
+# --- what a seat cannot see ------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def hidden_slot(st, cards, seat, level, k):
+    """Where the ``k``-th hidden card of ``level`` is, in the deck and then the hand of the
+    opponent of ``seat``: an index into ``st``. The hidden cards of a level are those left in
+    its stack, then the cards of that level in the opponent's hand that were not shown."""
+    top = st[ix(STACK_TOP + level - 1)]
+    in_stack = st[ix(STACK_END + level - 1)] - top
+    if k < in_stack:
+        return DECK + top + k
+    k -= in_stack
+    other = 1 - seat
+    for i in range(hand_n(st, other)):
+        card = hand_card(st, other, i)
+        if st[ix(SHOWN + card)] == 0 and cards[ix(card), C_LEVEL] == level:
+            if k == 0:
+                return HAND + MAX_IDS * other + i
+            k -= 1
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def determinize(st, cards, seat, rng):
+    """Redraw, uniformly among the states consistent with what ``seat`` has seen, everything
+    hidden from it: which unseen card of each level is in which place of that level's stack
+    and of the opponent's hand. ``seat`` sees its own hand, everything in play and in the
+    discard pile, the size of each stack, and of each card in the opponent's hand the level
+    (a card is drawn from the stack of its level, in view) and, if it was taken back from the
+    discard pile (SHOWN), the card itself. So per level, the cards left in its stack and the
+    opponent's unshown cards of that level are shuffled over the same places. Nothing else is
+    hidden, and no earlier sight needs remembering: every card once seen is now in play, in
+    the pile, in the seat's hand or shown. The cards that change place get their whereabouts,
+    the opponent's drawn-card statistic (a card now in its hand was drawn, one now in a stack
+    was not) and a forgotten value bound, as a draw would leave them."""
+    other = 1 - seat
+    for level in range(1, N_LEVELS + 1):
+        count = 0
+        while hidden_slot(st, cards, seat, level, count) >= 0:
+            count += 1
+        for i in range(count - 1, 0, -1):  # Fisher-Yates over the level's hidden places
+            j = rand_below(rng, i + 1)
+            a = hidden_slot(st, cards, seat, level, i)
+            b = hidden_slot(st, cards, seat, level, j)
+            swap = st[ix(a)]
+            st[ix(a)] = st[ix(b)]
+            st[ix(b)] = swap
+        for k in range(count):
+            where = hidden_slot(st, cards, seat, level, k)
+            card = st[ix(where)]
+            in_hand = where >= HAND
+            st[ix(LOC + card)] = IN_HAND if in_hand else IN_STACK
+            st[ix(OWNER + card)] = other if in_hand else -1
+            st[ix(VALUE_BOUND + card)] = NO_BOUND
+            mask = STATS + N_SEAT_STATS * other + ST_DRAWN_MASK
+            if in_hand:
+                st[ix(mask)] |= np.int64(1) << np.int64(card)
+            else:
+                st[ix(mask)] &= ~(np.int64(1) << np.int64(card))
 
 
 # --- followers, damage, destruction ---------------------------------------------------------
@@ -866,9 +947,9 @@ def attach(card, site, seat, st, cards, trace):
 
 
 @njit(cache=True, _nrt=False)
-def pick_site(seat, purpose, n, st, cards, sids, prm, rng):
+def pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng):
     """The site ``seat`` chooses for ``purpose``, checked (there is always a candidate)."""
-    site = strategy.choose_site(sids[seat], prm, seat, purpose, n, st, cards, rng)
+    site = strategy.choose_site(sids[seat], prm, seat, purpose, n, st, cards, rules, rng)
     if not is_candidate(st, seat, purpose, site):
         raise ValueError("strategy chose a site it cannot choose")
     return site
@@ -901,20 +982,31 @@ def relocate(seat, st, cards, rules, sids, prm, rng, trace):
         record_event(trace, st, TRACE_LEN, EV_ARRANGE, seat, site, st[ix(ARRANGE + i)])
 
 
+CHOOSE_NOW = -2  # apply_effect's target: the owner chooses the site as the effect resolves
+
+
 @njit(cache=True, _nrt=False)
-def apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace):
-    """One effect of a card or ability owned by ``seat``; the owner makes every choice."""
+def effect_site(seat, purpose, n, target, st, cards, rules, sids, prm, rng):
+    """The site a damage or destroy effect hits: the one named when the attack was declared, if
+    it is still one the effect may hit; else, if none was named (CHOOSE_NOW), the owner's choice
+    now; -1 for none."""
+    if target != CHOOSE_NOW:
+        return target if is_candidate(st, seat, purpose, target) else -1
+    if has_candidate(st, seat, purpose):
+        return pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng)
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace):
+    """One effect of a card or ability owned by ``seat``; the owner makes every choice. A damage
+    or destroy effect hits ``target``, the site its attack named (NO_TARGET: none), or with
+    CHOOSE_NOW the site the owner chooses now."""
     other = 1 - seat
     if op == E_DAMAGE:
-        if has_candidate(st, seat, PICK_DAMAGE):
-            damage_site(
-                pick_site(seat, PICK_DAMAGE, n, st, cards, sids, prm, rng),
-                n,
-                seat,
-                st,
-                cards,
-                trace,
-            )
+        site = effect_site(seat, PICK_DAMAGE, n, target, st, cards, rules, sids, prm, rng)
+        if site >= 0:
+            damage_site(site, n, seat, st, cards, trace)
     elif op == E_DAMAGE_EACH:
         # Backwards: a destroyed site only shifts the sites after it, already done.
         for i in range(sites_n(st, other) - 1, -1, -1):
@@ -925,38 +1017,39 @@ def apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace):
         for _ in range(n):
             if st[OVER] == 1 or not has_candidate(st, seat, PICK_KILL):
                 return
-            kill_on(pick_site(seat, PICK_KILL, 1, st, cards, sids, prm, rng), 1, seat, st, trace)
+            kill_on(
+                pick_site(seat, PICK_KILL, 1, st, cards, rules, sids, prm, rng), 1, seat, st, trace
+            )
     elif op == E_KILL_EVERYWHERE:
         for owner in (seat, other):
             for i in range(sites_n(st, owner)):
                 kill_on(site_at(st, owner, i), n, seat, st, trace)
     elif op == E_DESTROY:
-        if has_candidate(st, seat, PICK_DESTROY):
-            destroy_site(
-                pick_site(seat, PICK_DESTROY, 1, st, cards, sids, prm, rng), seat, st, cards, trace
-            )
+        site = effect_site(seat, PICK_DESTROY, 1, target, st, cards, rules, sids, prm, rng)
+        if site >= 0:
+            destroy_site(site, seat, st, cards, trace)
     elif op == E_STEAL:
         for _ in range(n):
             if st[OVER] == 1 or not has_candidate(st, seat, PICK_STEAL):
                 return
-            source = pick_site(seat, PICK_STEAL, 1, st, cards, sids, prm, rng)
-            target = pick_site(seat, PICK_PLACE, 1, st, cards, sids, prm, rng)
+            source = pick_site(seat, PICK_STEAL, 1, st, cards, rules, sids, prm, rng)
+            to_site = pick_site(seat, PICK_PLACE, 1, st, cards, rules, sids, prm, rng)
             move_followers(source, -1, st)
-            move_followers(target, 1, st)
-            record_event(trace, st, TRACE_LEN, EV_PLACE, seat, target, 1, source)
+            move_followers(to_site, 1, st)
+            record_event(trace, st, TRACE_LEN, EV_PLACE, seat, to_site, 1, source)
     elif op == E_GAIN:
         for _ in range(n):
             if st[SUPPLY] == 0 or sites_n(st, seat) == 0:
                 return
             place_from_supply(
-                seat, pick_site(seat, PICK_PLACE, 1, st, cards, sids, prm, rng), 1, st, trace
+                seat, pick_site(seat, PICK_PLACE, 1, st, cards, rules, sids, prm, rng), 1, st, trace
             )
     elif op == E_ACTIONS:
         if st[ACTIVE] == seat:  # actions gained on the opponent's turn are lost
             st[ACTIONS] += n
     elif op == E_DRAW:
         for _ in range(n):
-            level = strategy.choose_stack(sids[seat], prm, seat, st, rng)
+            level = strategy.choose_stack(sids[seat], prm, seat, st, cards, rng)
             if level == 0:
                 return
             if level < 0 or level > st[ix(LEVEL + seat)] or stack_left(st, level) == 0:
@@ -966,7 +1059,7 @@ def apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace):
         for _ in range(n):
             if not has_candidate(st, seat, PICK_REPAIR):
                 return
-            site = pick_site(seat, PICK_REPAIR, 1, st, cards, sids, prm, rng)
+            site = pick_site(seat, PICK_REPAIR, 1, st, cards, rules, sids, prm, rng)
             st[ix(DAMAGE + site)] -= 1
             st[POOL] += 1
             record_event(trace, st, TRACE_LEN, EV_REPAIR, site, seat, 1)
@@ -979,13 +1072,18 @@ def apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace):
                 raise ValueError("strategy recovered a card that is not in the discard pile")
             card = discard_take(st, i)
             hand_add(st, seat, card)
+            st[ix(SHOWN + card)] = 1  # taken from the public pile: both players know it
             record_event(trace, st, TRACE_LEN, EV_RECOVER, seat, card)
     elif op == E_SACRIFICE:
         for _ in range(n):
             if st[OVER] == 1 or not has_candidate(st, seat, PICK_SACRIFICE):
                 return
             kill_on(
-                pick_site(seat, PICK_SACRIFICE, 1, st, cards, sids, prm, rng), 1, seat, st, trace
+                pick_site(seat, PICK_SACRIFICE, 1, st, cards, rules, sids, prm, rng),
+                1,
+                seat,
+                st,
+                trace,
             )
     elif op == E_DISCARD:
         for _ in range(n):  # the discarded cards are random: the hand is hidden from the owner
@@ -1002,15 +1100,17 @@ def apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace):
 
 
 @njit(cache=True, _nrt=False)
-def resolve(seat, source, base, n_effects, st, cards, rules, sids, prm, rng, trace):
-    """The effects at ``cards[source, base:]`` in order, stopping if the game ends."""
+def resolve(seat, source, base, n_effects, declared, st, cards, rules, sids, prm, rng, trace):
+    """The effects at ``cards[source, base:]`` in order, stopping if the game ends; ``declared``:
+    the sites of the attack's damage and destroy effects were named (st[TARGETS + k])."""
     for k in range(n_effects):
         if st[OVER] == 1:
             return
         op = cards[ix(source), ix(base + 2 * k)]
         n = cards[ix(source), ix(base + 2 * k + 1)]
+        target = st[ix(TARGETS + k)] if declared else CHOOSE_NOW
         record_event(trace, st, TRACE_LEN, EV_EFFECT, seat, source, op, n)
-        apply_effect(seat, op, n, st, cards, rules, sids, prm, rng, trace)
+        apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace)
 
 
 # --- responses on the opponent's turn -------------------------------------------------------
@@ -1049,6 +1149,7 @@ def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
                 a,
                 C_EFFECTS,
                 cards[ix(a), C_N_EFFECTS],
+                False,
                 st,
                 cards,
                 rules,
@@ -1067,6 +1168,7 @@ def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
                 a,
                 base + A_EFFECTS,
                 cards[ix(a), ix(base + A_N_EFFECTS)],
+                False,
                 st,
                 cards,
                 rules,
@@ -1081,7 +1183,8 @@ def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
 # game's arrays costs more than the test.
 @njit(cache=True, _nrt=False, inline="always")
 def attack_cancelled(st, cards, rules, sids, prm, rng, trace):
-    """The attacked player's response window, before an attack resolves: cancelled?"""
+    """The attacked player's response window, before an attack resolves (st[ATTACK] says what
+    the attack is): cancelled?"""
     st[CANCELLED] = 0
     respond(ON_ATTACK, st, cards, rules, sids, prm, rng, trace)
     cancelled = st[CANCELLED] == 1
@@ -1089,6 +1192,43 @@ def attack_cancelled(st, cards, rules, sids, prm, rng, trace):
     if cancelled:
         record_event(trace, st, TRACE_LEN, EV_CANCEL, st[ACTIVE])
     return cancelled
+
+
+@njit(cache=True, _nrt=False)
+def open_attack(source, ability, st):
+    """Make the attack public for the response window: its card or site, its ability (-1: the
+    card's own effects), no site named yet."""
+    st[ATTACK] = source
+    st[ATTACK_ABILITY] = ability
+    for k in range(MAX_EFFECTS):
+        st[TARGETS + k] = NO_TARGET
+
+
+@njit(cache=True, _nrt=False)
+def attack(seat, source, ability, st, cards, rules, sids, prm, rng, trace):
+    """An event (``ability`` -1) or ability with a harmful op: with attack_targets "declared"
+    the attacker names the site of each damage and destroy effect first; then the attacked
+    player answers; then, unless cancelled, the effects resolve (on the named sites)."""
+    if ability < 0:
+        base = C_EFFECTS
+        n_effects = cards[ix(source), C_N_EFFECTS]
+    else:
+        base = C_ABILITIES + ABILITY_WIDTH * ability + A_EFFECTS
+        n_effects = cards[ix(source), ix(base - A_EFFECTS + A_N_EFFECTS)]
+    open_attack(source, ability, st)
+    declared = rules[R_ATTACK_TARGETS] == TARGETS_DECLARED
+    if declared:
+        for k in range(n_effects):
+            op = cards[ix(source), ix(base + 2 * k)]
+            n = cards[ix(source), ix(base + 2 * k + 1)]
+            purpose = PICK_DAMAGE if op == E_DAMAGE else PICK_DESTROY
+            if (op == E_DAMAGE or op == E_DESTROY) and has_candidate(st, seat, purpose):
+                site = pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng)
+                st[ix(TARGETS + k)] = site
+                record_event(trace, st, TRACE_LEN, EV_TARGET, seat, source, k, site)
+    if not attack_cancelled(st, cards, rules, sids, prm, rng, trace):
+        resolve(seat, source, base, n_effects, declared, st, cards, rules, sids, prm, rng, trace)
+    st[ATTACK] = NO_ATTACK
 
 
 # --- a turn and a game ----------------------------------------------------------------------
@@ -1115,15 +1255,15 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
         base = C_ABILITIES + ABILITY_WIDTH * b
         if cards[ix(a), ix(base + A_INFINITE)] == 0:
             st[ix(USED + a)] = 1
-        if cards[ix(a), ix(base + A_HARMFUL)] == 1 and attack_cancelled(
-            st, cards, rules, sids, prm, rng, trace
-        ):
+        if cards[ix(a), ix(base + A_HARMFUL)] == 1:
+            attack(seat, a, b, st, cards, rules, sids, prm, rng, trace)
             return
         resolve(
             seat,
             a,
             base + A_EFFECTS,
             cards[ix(a), ix(base + A_N_EFFECTS)],
+            False,
             st,
             cards,
             rules,
@@ -1141,27 +1281,28 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
             respond(ON_SITE, st, cards, rules, sids, prm, rng, trace)
             return
         if kind_of_card == ATTACHMENT:
-            on_opponent = st[ix(OWNER + b)] != seat
-            if on_opponent and attack_cancelled(st, cards, rules, sids, prm, rng, trace):
-                discard_add(st, a)
-                record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
-            elif (
-                st[ix(LOC + b)] != IN_PLAY
-            ):  # the response destroyed the site: nothing to attach to
+            cancelled = False
+            if st[ix(OWNER + b)] != seat:  # an attack on the site it names
+                open_attack(a, -1, st)
+                st[TARGETS] = b
+                cancelled = attack_cancelled(st, cards, rules, sids, prm, rng, trace)
+                st[ATTACK] = NO_ATTACK
+            # Discarded if cancelled, or if a response destroyed its site (nothing to attach to).
+            if cancelled or st[ix(LOC + b)] != IN_PLAY:
                 discard_add(st, a)
                 record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
             else:
                 attach(a, b, seat, st, cards, trace)
             return
-        if not (
-            cards[ix(a), C_HARMFUL] == 1
-            and attack_cancelled(st, cards, rules, sids, prm, rng, trace)
-        ):
+        if cards[ix(a), C_HARMFUL] == 1:
+            attack(seat, a, -1, st, cards, rules, sids, prm, rng, trace)
+        else:
             resolve(
                 seat,
                 a,
                 C_EFFECTS,
                 cards[ix(a), C_N_EFFECTS],
+                False,
                 st,
                 cards,
                 rules,
@@ -1240,6 +1381,7 @@ def take_turn(seat, turn, st, cards, rules, sids, prm, rng, trace):
 def setup(st, cards, rules, rng, trace):
     """Homelands with their followers, the four shuffled stacks, the supply, the hands."""
     st[:] = 0
+    st[ATTACK] = NO_ATTACK
     for card in range(MAX_IDS):
         st[LOC + card] = UNUSED
         st[OWNER + card] = -1
@@ -1511,6 +1653,8 @@ def describe_trace(trace, seat_labels: list[str]) -> list[str]:
             lines.append(f"     seat {a} takes {card(b)} back from the discard pile")
         elif name == "cancel":
             lines.append(f"     seat {a}'s attack is cancelled")
+        elif name == "target":
+            lines.append(f"     {card(b)} targets {card(d)} (its effect #{c + 1})")
         elif name == "snapshot":
             lines.append(
                 f"   seat {a}: level {level_name(b)}, {c} followers, {d} cards in hand, "

@@ -118,8 +118,12 @@ R_DAMAGE_COUNTERS = 9
 R_STACKS_TO_END = 10
 R_FIRST_PLAYER = 11
 R_MAX_TURNS = 12
+R_ATTACK_TARGETS = 13
 
 FIRST_PLAYER_RANDOM = 1  # rule first_player = "random" (its choice index; "seat0" is 0)
+# Rule attack_targets (its choice index): an attack's sites are named when it is declared, before
+# the attacked player's responses, or chosen as each effect resolves, after them.
+TARGETS_DECLARED, TARGETS_ON_RESOLUTION = range(2)
 
 # Where a card is (st[LOC + id]).
 IN_STACK, IN_HAND, IN_PLAY, IN_DISCARD, GONE, UNUSED = range(6)
@@ -221,7 +225,33 @@ NO_BOUND = -1  # not worked out yet (a bound is >= 0, so its bit pattern never i
 SITES_BOUND = VALUE_BOUND + MAX_IDS
 STATS = SITES_BOUND + 2  # + N_SEAT_STATS * seat + stat
 ARRANGE = STATS + 2 * N_SEAT_STATS  # + i: a relocation's followers for the seat's i-th site
-STATE_SIZE = ARRANGE + MAX_IDS
+ARRANGE_ALT = ARRANGE + MAX_IDS  # + i: the strategies' scratch for a second arrangement
+# The attack being answered (public: the attacked player sees the card or ability and the sites
+# it names), so that a response can weigh what the attack will do. ATTACK: its card (an event, an
+# attachment onto an opponent site, or the site whose ability it is), NO_ATTACK when no attack is
+# pending; ATTACK_ABILITY: the ability's index, -1 for a card's own effects; TARGETS + k: the
+# site named for its k-th effect (an attachment: k = 0, its site), NO_TARGET when it names none
+# (an effect without a site, an attack whose sites are chosen on resolution, no candidate).
+ATTACK = ARRANGE_ALT + MAX_IDS
+ATTACK_ABILITY = ATTACK + 1
+TARGETS = ATTACK_ABILITY + 1
+NO_ATTACK = -1
+NO_TARGET = -1
+# + card id: 1 while the card is in a hand face up to both players (taken back from the discard
+# pile, which is public); the determinization keeps such cards where they are.
+SHOWN = TARGETS + MAX_EFFECTS
+# The strategies' scratch for the attacks a seat expects (strategies: expect_attacks): THREAT_N
+# kinds of attack, each THREAT_WIDTH fields at THREAT + THREAT_WIDTH * j: the kind (T_DAMAGE,
+# T_DAMAGE_EACH, T_KILL_EVERYWHERE, T_DESTROY, T_WEAKEN: an attachment lowering a site's
+# integrity), its amount, how many of them the opponent can surely make (abilities in play,
+# cards known in its hand) and how many of its hidden cards could be one.
+T_DAMAGE, T_DAMAGE_EACH, T_KILL_EVERYWHERE, T_DESTROY, T_WEAKEN = range(5)
+THREAT_KIND, THREAT_AMOUNT, THREAT_SURE, THREAT_HIDDEN = range(4)
+THREAT_WIDTH = 4
+MAX_THREATS = 5 * 21  # every kind with every amount 1-20 (destroy: one)
+THREAT_N = SHOWN + MAX_IDS
+THREAT = THREAT_N + 1
+STATE_SIZE = THREAT + THREAT_WIDTH * MAX_THREATS
 
 
 # --- queries --------------------------------------------------------------------------------
@@ -400,7 +430,8 @@ def ability_ready(st, cards, site, ability, responding):
 # section "Trace format" of docs/games/time-barons.md defines every field and the order in which
 # events come. In short: EV_SETUP, the dealt EV_DRAWs (seat 0, then seat 1); per turn EV_TURN,
 # the start-of-turn decay and passive EV_EFFECTs with their results, then per move an EV_MOVE
-# followed by its results (an opponent's EV_RESPONSEs with their effects come first for an
+# followed by its results (an attack first names its sites, one EV_TARGET per effect that names
+# one, when they are declared; an opponent's EV_RESPONSEs with their effects come first for an
 # attack, after the move for the other triggers; EV_CANCEL closes a cancelled attack's window),
 # EV_END_TURN, EV_SNAPSHOT for seat 0 and 1, EV_TABLE; last EV_END. Every effect of a card or
 # ability starts with EV_EFFECT; its results follow (EV_DAMAGE, EV_KILL, EV_PLACE, EV_DESTROY
@@ -430,10 +461,11 @@ EV_END_TURN = 16  # seat, actions left unused
 EV_SNAPSHOT = 17  # seat, level, followers, hand, sites, damage counters on its sites
 EV_TABLE = 18  # supply, damage pool, discard pile, stack I, stack II, stack III, stack IV
 EV_END = 19  # winner (-1), turns, truncated, end reason
+EV_TARGET = 20  # seat, source card, effect index, site named (attack_targets = "declared")
 EVENT_NAMES = (
     "setup", "draw", "turn", "move", "response", "effect", "place", "damage", "kill", "destroy",
     "discard", "attach", "arrange", "repair", "recover", "cancel", "end_turn", "snapshot",
-    "table", "end",
+    "table", "end", "target",
 )  # fmt: skip
 DRAW_SETUP, DRAW_ACTION, DRAW_EFFECT = range(3)
 FROM_HAND, FROM_PLAY = range(2)

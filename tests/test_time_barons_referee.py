@@ -313,6 +313,18 @@ CONFIGS = {
         60,
     ),
     "corner set, random": (["random"], [CORNER, "hand_size=4"], 13, 100),
+    "corner set, random, sites chosen on resolution": (
+        ["random"],
+        [CORNER, "hand_size=4", "attack_targets=on_resolution"],
+        17,
+        60,
+    ),
+    "attacker vs builder, sites chosen on resolution": (
+        ["attacker", "builder"],
+        ["attack_targets=on_resolution"],
+        18,
+        60,
+    ),
     "corner set, attacker vs swarm, scarce": (
         ["attacker", "swarm"],
         [CORNER, "hand_size=4", "damage_counters=8", "followers=26"],
@@ -412,6 +424,7 @@ def test_sweep_reaches_the_corners_of_the_rules():
         "a played card discarded after the game was decided", "a turn of 200 moves",
         ("end", 0, "won"), ("end", 1, "won"), ("end", 1, "draw"), ("end", 2, "draw"),
         "stacks: same followers, higher level wins", ("first player", 0), ("first player", 1),
+        ("target named", "damage"), ("target named", "destroy"),
     ]  # fmt: skip
     missing = [key for key in needed if seen[key] == 0]
     assert not missing, f"the sweep never met {missing}"

@@ -30,14 +30,20 @@ from simcore.rng import seed_game_stream
 from simcore.time_barons_state import (
     A_EFFECTS,
     A_FOLLOWERS,
+    A_N_EFFECTS,
+    A_TRIGGER,
     ABILITY,
     ABILITY_SITES,
     ABILITY_SITES_N,
+    ABILITY_WIDTH,
     ACTIONS,
     ACTIVE,
     ATTACHMENT,
+    ATTACK,
+    ATTACK_ABILITY,
     C_ABILITIES,
     C_EFFECTS,
+    C_N_ABILITIES,
     C_N_EFFECTS,
     C_TYPE,
     DAMAGE,
@@ -49,8 +55,11 @@ from simcore.time_barons_state import (
     END_WIPEOUT,
     EV_ARRANGE,
     EV_CANCEL,
+    EV_DAMAGE,
+    EV_DESTROY,
     EV_DRAW,
     EV_RESPONSE,
+    EV_TARGET,
     EV_TURN,
     FIRST,
     FOLLOW,
@@ -85,6 +94,7 @@ from simcore.time_barons_state import (
     STACK_TOP,
     STATE_SIZE,
     SUPPLY,
+    TARGETS,
     TRACE_LEN,
     TRACE_WIDTH,
     TRIGGERED,
@@ -303,6 +313,13 @@ trigger = "relocate"
 effects = ["kill 1"]
 
 [[card]]
+name = "Hide"
+level = 1
+type = "reaction"
+trigger = "attack"
+effects = ["relocate"]
+
+[[card]]
 name = "Toll"
 level = 1
 type = "reaction"
@@ -438,8 +455,8 @@ class Table:
     def effect(self, seat: int, text: str) -> None:
         op, _, n = text.partition(" ")
         kernel.apply_effect(
-            seat, OPS.index(op), int(n or 1), self.st, self.cards, self.rules, self.sids,
-            self.prm, self.rng, self.trace,
+            seat, OPS.index(op), int(n or 1), kernel.CHOOSE_NOW, self.st, self.cards, self.rules,
+            self.sids, self.prm, self.rng, self.trace,
         )  # fmt: skip
         self.check()
 
@@ -468,6 +485,11 @@ class Table:
 
     def followers(self, seat: int) -> int:
         return int(self.st[N_FOLLOWERS + seat])
+
+    def own_turn_abilities(self, site: int) -> list[int]:
+        """The card-table columns where the site's own-turn abilities start."""
+        bases = [C_ABILITIES + ABILITY_WIDTH * k for k in range(self.cards[site, C_N_ABILITIES])]
+        return [base for base in bases if self.cards[site, base + A_TRIGGER] == 0]
 
     def check(self) -> None:
         """Conservation of followers, damage counters and cards."""
@@ -514,7 +536,21 @@ class Table:
                 elif card in attachments:
                     value, _ = strategy.attachment_choice(self.prm, seat, st, self.cards, card)
                 else:
-                    value, _ = strategy.best_ability(self.prm, seat, st, self.cards, card, 100)
+                    value = max(
+                        [0.0]
+                        + [
+                            strategy.effects_value(
+                                self.prm,
+                                seat,
+                                st,
+                                self.cards,
+                                card,
+                                base + A_EFFECTS,
+                                self.cards[card, base + A_N_EFFECTS],
+                            )  # fmt: skip
+                            for base in self.own_turn_abilities(card)
+                        ]
+                    )
                 assert value <= bound, "a card is worth more than its value bound"
         counters = sum(st[DAMAGE + site] for seat in range(2) for site in self.sites(seat))
         assert counters + st[POOL] == self.rules_dict["damage_counters"]
@@ -633,16 +669,22 @@ def test_gain_a_follower_from_the_limited_supply(table):
     assert not t.legal(0, GAIN, home)
 
 
+# A seat that values holding a card at nothing (w_draw=0) answers whenever an answer gains it
+# something: these scenarios are about what may be answered, not about when it pays.
+EAGER = ("builder", "builder:w_draw=0")
+
+
 def test_relocate_rearranges_and_the_opponent_may_respond(card_file):
     """Relocation (1 action) moves followers between your sites; the opponent may answer with a
     relocate reaction and with infinite abilities triggered by relocation, at no action cost."""
-    t = Table(card_file, strategies=("swarm", "builder"))
+    t = Table(card_file, strategies=("swarm", EAGER[1]))
     tower = t.build(0, "Tower")
     lookout = t.build(1, "Lookout", followers=1)
     trap = t.give(1, "Trap")
     t.move(0, RELOCATE)
     arranged = {site: n for seat, site, n, *_ in t.events(EV_ARRANGE) if seat == 0}
-    assert arranged == {HOMELAND: 8, tower: 2}, "2 followers move to enable Tower's damage"
+    # swarm values a follower at 2: Tower's free gain (1 follower) pays more than its damage
+    assert arranged == {HOMELAND: 9, tower: 1}, "1 follower moves to enable Tower's gain"
     responses = t.events(EV_RESPONSE)
     assert [(r[1], r[2]) for r in responses] == [(REACT, trap), (TRIGGERED, lookout)]
     assert t.followers(0) == 10 - 2 and t.st[ACTIONS] == 2
@@ -698,8 +740,8 @@ def test_no_upgrade_beyond_level_iv_and_discounts(table):
     assert t.st[LEVEL] == 4 and t.st[ACTIONS] == 0
 
 
-def test_the_opponent_may_react_to_an_upgrade(table):
-    t = table
+def test_the_opponent_may_react_to_an_upgrade(card_file):
+    t = Table(card_file, strategies=EAGER)
     envy = t.give(1, "Envy")
     t.move(0, UPGRADE)
     assert envy in t.discard() and t.followers(1) == 11
@@ -810,7 +852,7 @@ def test_attachments_are_discarded_with_their_site(table):
 
 def test_an_attachment_on_an_opponent_site_is_an_attack(table):
     t = table
-    tower = t.build(1, "Tower", followers=1)
+    tower = t.build(1, "Tower", followers=1, damage=1)  # Crack would destroy it
     shield = t.give(1, "Shield")
     crack = t.give(0, "Crack")
     t.move(0, PLAY, crack, tower)
@@ -977,8 +1019,49 @@ def test_a_cancelled_ability_counts_as_used(table):
     assert t.st[USED + tower] == 1 and t.followers(1) == 10 and t.st[ACTIONS] == 2
 
 
-def test_a_site_played_may_be_answered(table):
-    t = table
+def test_an_attack_names_its_sites_before_the_responses(card_file):
+    """attack_targets = "declared" (the default): the site a damage effect hits is named first
+    (a target row), the attacked player answers knowing it (Hide moves the followers away),
+    and the damage lands on the named site. "on_resolution": nothing is named, the attacker
+    chooses the site after the answer."""
+    t = Table(card_file)
+    t.set_followers(HOMELAND + 1, 6)
+    t.st[SUPPLY] += 4
+    tower = t.build(1, "Tower", followers=4, damage=1)  # Strike's 2 damage destroy it
+    hide = t.give(1, "Hide")
+    strike = t.give(0, "Strike")
+    t.move(0, PLAY, strike)
+    rows = [list(map(int, row)) for row in t.trace[: t.st[TRACE_LEN]]]
+    named = [row for row in rows if row[0] == EV_TARGET]
+    assert len(named) == 1 and named[0][1:5] == [0, strike, 0, tower]
+    assert rows.index(named[0]) < rows.index(next(r for r in rows if r[0] == EV_RESPONSE))
+    assert hide in t.discard() and t.st[LOC + tower] == IN_DISCARD
+    assert [row[1:6] for row in rows if row[0] == EV_DESTROY] == [[tower, 1, 0, 3, 0]]
+    assert t.followers(1) == 10, "the followers left the named site before it was destroyed"
+
+    t = Table(card_file, rules={"attack_targets": "on_resolution"})
+    t.give(1, "Hide")
+    strike = t.give(0, "Strike")
+    t.move(0, PLAY, strike)
+    assert t.events(EV_TARGET) == [] and len(t.events(EV_DAMAGE)) == 1
+
+
+def test_a_named_site_gone_at_resolution_takes_nothing(card_file):
+    t = Table(card_file)
+    tower = t.build(1, "Tower", followers=2)
+    t.st[ATTACK] = t.id("Strike")
+    t.st[ATTACK_ABILITY] = -1
+    t.st[TARGETS] = tower
+    kernel.destroy_site(tower, -1, t.st, t.cards, t.trace)
+    kernel.resolve(
+        0, t.id("Strike"), C_EFFECTS, 1, True, t.st, t.cards, t.rules, t.sids, t.prm, t.rng,
+        t.trace,
+    )  # fmt: skip
+    assert t.events(EV_DAMAGE) == [] and t.followers(1) == 10
+
+
+def test_a_site_played_may_be_answered(card_file):
+    t = Table(card_file, strategies=EAGER)
     toll = t.give(1, "Toll")
     tower = t.give(0, "Tower")
     t.move(0, PLAY, tower)

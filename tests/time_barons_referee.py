@@ -58,6 +58,7 @@ from simcore.time_barons_state import (
     EV_SETUP,
     EV_SNAPSHOT,
     EV_TABLE,
+    EV_TARGET,
     EV_TURN,
     EVENT_NAMES,
     GAIN,
@@ -118,6 +119,7 @@ FIELDS = {
     "snapshot": ("seat", "level", "followers", "hand", "sites", "counters"),
     "table": ("supply", "pool", "discard", "stack1", "stack2", "stack3", "stack4"),
     "end": ("winner", "turns", "truncated", "reason"),
+    "target": ("seat", "source", "effect", "site"),
 }
 
 
@@ -282,6 +284,7 @@ class Rules:
     stacks_to_end: int
     first_player: str
     max_turns: int
+    attack_targets: str
 
     @classmethod
     def from_dict(cls, rules: dict) -> Rules:
@@ -294,6 +297,8 @@ class Rules:
         values["cards"] = str(rules["cards"])
         values["first_player"] = str(rules["first_player"])
         assert values["first_player"] in ("seat0", "random"), rules["first_player"]
+        values["attack_targets"] = str(rules["attack_targets"])
+        assert values["attack_targets"] in ("declared", "on_resolution"), rules["attack_targets"]
         return cls(**values)
 
 
@@ -711,9 +716,10 @@ class Referee:
         if card.type == "event":
             with self.then_discard(card.id, seat):
                 self.attacking = "event"
+                targets = self.declare(seat, card.id, card.effects) if card.harmful else None
                 cancelled = self.window("attack") if card.harmful else False
                 if not cancelled:
-                    self.resolve(seat, card.id, card.effects)
+                    self.resolve(seat, card.id, card.effects, targets)
             return
         site = t.site(target)
         with self.then_discard(card.id, seat, only_if_over=True):
@@ -739,9 +745,39 @@ class Referee:
         if not ability.infinite:
             site.used = True
         self.attacking = "ability"
+        targets = self.declare(seat, site.card.id, ability.effects) if ability.harmful else None
         cancelled = self.window("attack") if ability.harmful else False
         if not cancelled:
-            self.resolve(seat, site.card.id, ability.effects)
+            self.resolve(seat, site.card.id, ability.effects, targets)
+
+    def declare(self, seat: int, source: int, effects: tuple[Effect, ...]) -> list | None:
+        """Docs (``attack_targets``): with "declared", an attack names the site of each damage
+        and destroy effect, in effect order, before the attacked player's responses (a
+        ``target`` row each, for the effects that have a candidate: any opponent site for
+        damage, one that is not a Homeland for destroy); with "on_resolution" it names none and
+        the sites are chosen as the effects resolve. Returns per effect the site named (-1 for
+        none), or None when nothing is named."""
+        if self.rules.attack_targets != "declared":
+            return None
+        t = self.table
+        them = t.players[1 - seat]
+        targets = []
+        for k, effect in enumerate(effects):
+            candidates = [
+                s.card.id
+                for s in them.sites
+                if effect.op == "damage" or (effect.op == "destroy" and not s.card.is_homeland)
+            ]
+            if effect.op not in ("damage", "destroy") or not candidates:
+                targets.append(-1)
+                continue
+            what = f"the site {self.name(source)} names for its {effect.op}"
+            row = self.trace.take(EV_TARGET, what)
+            self.trace.check(row[4] in candidates, f"one of the sites {candidates} ({what})")
+            self.trace.expect(EV_TARGET, seat, source, k, row[4], what=what)
+            targets.append(row[4])
+            t.seen[("target named", effect.op)] += 1
+        return targets
 
     # --- responses --------------------------------------------------------------------------
 
@@ -807,16 +843,35 @@ class Referee:
         if self.table.over():
             raise GameOver
 
-    def resolve(self, seat: int, source: int, effects: tuple[Effect, ...]) -> None:
+    def resolve(
+        self, seat: int, source: int, effects: tuple[Effect, ...], targets: list | None = None
+    ) -> None:
         """Docs: a card's effects resolve in order, each an ``effect`` row then its consequences;
         the owner of the card or site makes every choice (Rulebook: "THE OWNER OF A PARTICULAR
-        CARD MAKES ALL CHOICES")."""
-        for effect in effects:
+        CARD MAKES ALL CHOICES"); ``targets``: the sites the attack named (``declare``)."""
+        for k, effect in enumerate(effects):
             what = f"{self.name(source)}: {effect.op} {effect.n}"
             self.trace.expect(EV_EFFECT, seat, source, effect.code, effect.n, what=what)
             self.table.seen[("op", effect.op)] += 1
-            self.apply(seat, effect, what)
+            if targets is not None and effect.op in ("damage", "destroy"):
+                self.hit_named(seat, effect, targets[k], what)
+            else:
+                self.apply(seat, effect, what)
             self.stop_if_over()
+
+    def hit_named(self, seat: int, effect: Effect, target: int, what: str) -> None:
+        """Docs (``attack_targets`` = "declared"): a damage or destroy effect hits the site its
+        attack named, if that site is still in play under the opponent; otherwise (it left
+        play, or none was named) it does nothing."""
+        site = self.table.site(target)
+        if site is None or site.owner == seat:
+            if target >= 0:
+                self.table.seen["a named site is gone at resolution"] += 1
+            return
+        if effect.op == "damage":
+            self.damage(site, effect.n, what)
+        else:
+            self.destroy(site, what)
 
     def apply(self, seat: int, effect: Effect, what: str) -> None:
         """Docs, Effect vocabulary: what each op does ("you" = ``seat``)."""
