@@ -49,6 +49,7 @@ from simcore.power_the_game_state import (
     BOUNCE,
     BUILD,
     BUY,
+    BY_VALUE,
     CAPTURE,
     CARRIED,
     CMD_ARMY,
@@ -60,6 +61,7 @@ from simcore.power_the_game_state import (
     CNT,
     COUNTRIES,
     COUNTRY_NAMES,
+    CRUISER,
     DESTROYER,
     END_FLAGS,
     END_REASONS,
@@ -117,6 +119,7 @@ from simcore.power_the_game_state import (
     MAX_COMMANDS,
     MAX_DEGREE,
     MAX_LOC,
+    MAX_MISSILE_COST,
     MAX_MOVES,
     MAX_NODES,
     MAX_PLAYERS,
@@ -173,6 +176,8 @@ from simcore.power_the_game_state import (
     STANDOFF,
     STATE_SIZE,
     STATS,
+    SUM_WORDS,
+    SUMS,
     TANK,
     TERRAINS,
     TRACE_LEN,
@@ -224,7 +229,14 @@ RULES = (
         "commands", "int", 5, "commands per army and round (a 2-player pad has twice as many)", 1, 5
     ),
     Param("max_power_units", "int", 3, "most Power Units an army earns in one round", 0, 3),
-    Param("missile_cost", "int", 100, "power value a Mega-Missile is made of, at least", 1, 1000),
+    Param(
+        "missile_cost",
+        "int",
+        100,
+        "power value a Mega-Missile is made of, at least",
+        1,
+        MAX_MISSILE_COST,
+    ),
     Param(
         "blockade",
         "bool",
@@ -564,31 +576,66 @@ def move_piece(st, army, kind, origin, target):
     log_entry(st, army, kind, origin, target, 1)
 
 
+@njit(cache=True, _nrt=False, inline="always")  # tiny, in build_missile's loops
+def sum_word(level, total):
+    return SUMS + level * SUM_WORDS + total // 64
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def has_sum(st, level, total):
+    return (st[sum_word(level, total)] >> (total % 64)) & 1 == 1
+
+
 @njit(cache=True, _nrt=False)
 def build_missile(st, rules, army, loc, trace):
-    """Make a Mega-Missile at ``loc``: Power Units first (in the army's Reserve), then pieces from
-    the largest power value down, until the cost is met; returns the power value used."""
+    """Make a Mega-Missile at ``loc`` from the material that wastes the least power value (the
+    rulebook lets the player choose; "the player simply loses the extra power"): the least total
+    of at least the cost; of the materials with that total, the one with the most Power Units
+    (only in the army's own Reserve), then the most of the largest pieces, then the next largest,
+    and so on. Returns the power value used.
+
+    The piece totals reachable with the kinds BY_VALUE[j:] are bitsets (SUMS, level j), built
+    from the smallest kind up; the least piece total p with p + Power Units >= cost is below
+    cost + 50 (a set of pieces 50 or more above it would stay enough without one of its pieces),
+    which bounds the bitsets; then each kind, largest first, takes as many pieces as leave a
+    total the smaller kinds can still make exactly."""
     need = np.int64(rules[R_MISSILE_COST])
-    used = 0
-    if loc == RESERVE + army and st[PU + army] > 0:
-        units = min(st[PU + army], need)
-        st[PU + army] -= units
-        used += units
-        record_event(trace, st, TRACE_LEN, EV_USED, army, loc, POWER_UNIT, units)
-    while used < need:
-        best = -1
-        for kind in range(MISSILE):
-            if count(st, army, loc, kind) > 0 and (
-                best < 0 or POWER_VALUE[kind] > POWER_VALUE[best]
-            ):
-                best = kind
-        value = POWER_VALUE[best]
-        n = min(count(st, army, loc, best), (need - used + value - 1) // value)
-        take_pieces(st, army, loc, best, n)
-        used += n * value
-        record_event(trace, st, TRACE_LEN, EV_USED, army, loc, best, n)
+    units = st[PU + army] if loc == RESERVE + army else 0
+    top = need + POWER_VALUE[CRUISER]  # the largest total that matters
+    levels = len(BY_VALUE)
+    for level in range(levels + 1):
+        for w in range(top // 64 + 1):
+            st[SUMS + level * SUM_WORDS + w] = 0
+    st[sum_word(levels, 0)] = 1  # no pieces: total 0
+    for level in range(levels - 1, -1, -1):
+        kind = BY_VALUE[level]
+        value = POWER_VALUE[kind]
+        pieces = count(st, army, loc, kind)
+        for total in range(top + 1):
+            for n in range(min(pieces, total // value) + 1):
+                if has_sum(st, level + 1, total - n * value):
+                    st[sum_word(level, total)] |= np.int64(1) << (total % 64)
+                    break
+    pieces_total = max(need - units, 0)
+    while not has_sum(st, 0, pieces_total):
+        pieces_total += 1  # check_command made sure the material is worth the cost
+    used = max(need - pieces_total, 0)
+    if used > 0:
+        st[PU + army] -= used
+        record_event(trace, st, TRACE_LEN, EV_USED, army, loc, POWER_UNIT, used)
+    left = pieces_total
+    for level in range(levels):
+        kind = BY_VALUE[level]
+        value = POWER_VALUE[kind]
+        n = min(count(st, army, loc, kind), left // value)
+        while not has_sum(st, level + 1, left - n * value):
+            n -= 1
+        if n > 0:
+            take_pieces(st, army, loc, kind, n)
+            left -= n * value
+            record_event(trace, st, TRACE_LEN, EV_USED, army, loc, kind, n)
     add_pieces(st, army, loc, MISSILE, 1, False)  # launched, never moved
-    return used
+    return used + pieces_total
 
 
 @njit(cache=True, _nrt=False)

@@ -96,6 +96,10 @@ KIND_CODES = ("I", "T", "F", "D", "R", "H", "B", "C", "M", "P")  # the Command p
 GROUP_II_OFFSET = 4  # Group I kind k (0-3) exchanges, three alike, for kind k + 4
 POWER_VALUE = np.array([2, 3, 5, 10, 20, 30, 25, 50, 0], dtype=np.int64)
 MAX_MOVES = np.array([2, 3, 5, 1, 2, 3, 5, 1, 0], dtype=np.int64)
+# The kinds that have a power value, largest first (the order a Mega-Missile's material is chosen
+# in, and the planners' "largest first").
+BY_VALUE = np.array([CRUISER, HEAVY_TANK, BOMBER, REGIMENT, DESTROYER, FIGHTER, TANK, INFANTRY])
+MAX_MISSILE_COST = 1000  # the rule parameter missile_cost's upper bound
 # Movement classes: ground (Infantry, Regiments, Tanks, Heavy Tanks), air (Fighters, Bombers),
 # sea (Destroyers, Cruisers); the Mega-Missile does not move, it is launched.
 GROUND, AIR, SEA = range(3)
@@ -297,7 +301,12 @@ VIEW_THREAT = VIEW_ENEMY_POWER + N_ARMIES * MAX_NODES  # + army: power of the pi
 VIEW_REACH = VIEW_THREAT + N_ARMIES  # + army * N_ARMIES + target (of another side): power of the
 #                                      army's pieces that could reach target's Headquarters this
 #                                      round (the parts VIEW_THREAT sums; 0 for the same side)
-STATE_SIZE = VIEW_REACH + N_ARMIES * N_ARMIES
+# Scratch of build_missile (the least power value a Mega-Missile's material can have): level j
+# (0-8) is the bitset of the totals the pieces of kinds BY_VALUE[j:] at the place can make
+# (total s: bit s % 64 of word s // 64), up to the price plus the largest piece.
+SUM_WORDS = (MAX_MISSILE_COST + int(POWER_VALUE.max())) // 64 + 1
+SUMS = VIEW_REACH + N_ARMIES * N_ARMIES  # + level * SUM_WORDS + word
+STATE_SIZE = SUMS + (len(BY_VALUE) + 1) * SUM_WORDS
 
 
 # --- queries -------------------------------------------------------------------------------

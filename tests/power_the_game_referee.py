@@ -523,6 +523,35 @@ class Trace(TraceCursor):
             self.fail(f"{what}: {shown or 'no such rows'}", index=start)
 
 
+LARGEST_FIRST = sorted((k for k in KINDS if k != MISSILE), key=lambda k: -power_of(k))
+
+
+def least_waste(cost: int, units: int, pieces: Counter) -> tuple[int, ...]:
+    """Convention (docs/games/power-the-game.md): the Mega-Missile material the player chooses
+    is the one that loses the least power ("If the power value is greater than 100, the player
+    simply loses the extra power"); of those, the most Power Units, then the most of the largest
+    piece, then of the next largest, and so on. Returns (Power Units, then the count of each kind
+    in LARGEST_FIRST), found by trying every combination of the pieces there."""
+    best_key, best = None, None
+
+    def combos(k: int, total: int, counts: tuple[int, ...]):
+        if k == len(LARGEST_FIRST) or total + units >= cost:  # more pieces only lose more
+            yield total, counts + (0,) * (len(LARGEST_FIRST) - k)
+            return
+        kind = LARGEST_FIRST[k]
+        for n in range(pieces[kind] + 1):
+            yield from combos(k + 1, total + n * power_of(kind), (*counts, n))
+
+    for total, counts in combos(0, 0, ()):
+        used_units = min(units, max(cost - total, 0))
+        if total + used_units < cost:
+            continue
+        key = (total + used_units, -used_units, tuple(-n for n in counts))
+        if best_key is None or key < best_key:
+            best_key, best = key, (used_units, *counts)
+    return best
+
+
 @dataclass
 class Recipe:
     """What a Mega-Missile is made of."""
@@ -952,6 +981,15 @@ class Referee:
             self.trace.fail(
                 f"{what}: material worth at least {self.rules.missile_cost}, not {recipe.power}"
             )
+        best = least_waste(
+            self.rules.missile_cost,
+            t.armies[c.army].power_units if c.origin == self.reserve(c.army) else 0,
+            Counter(p.kind for p in t.at(c.origin, c.army) if p.kind != MISSILE),
+        )
+        chosen = (recipe.units, *(sum(p.kind == k for p in recipe.pieces) for k in LARGEST_FIRST))
+        if chosen != best:
+            order = "".join(KINDS[k].letter for k in LARGEST_FIRST)
+            self.trace.fail(f"{what}: least-waste material (P{order}) {best}, not {chosen}")
         return recipe
 
     def build_missile(self, c: Command, recipe: Recipe) -> None:

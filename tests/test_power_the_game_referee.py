@@ -59,6 +59,7 @@ from simcore.power_the_game_state import (
     LAUNCH,
     MOVE,
     POWER_UNIT,
+    POWER_VALUE,
     RESERVE,
     SEA,
     SHARED,
@@ -782,6 +783,25 @@ def test_a_missile_made_of_too_little_is_caught():
     tampered = trace.copy()
     tampered[i, 4] = 0  # nothing used
     assert "material" in assert_caught(tampered, rules, players, i)
+
+
+def test_a_missile_that_wastes_power_is_caught():
+    """Enough material, but more than the least-waste choice: one more piece (or Power Unit) of a
+    kind the maker had to spare, with the command's power used to match."""
+    rules, players, traces, *_ = kernel_games("3p balanced, missile, blitz")
+    for _, trace in traces:
+        for i in np.flatnonzero(trace[:, 0] == EV_USED):
+            tampered = trace.copy()
+            tampered[i, 4] += 1
+            exec_at = max(np.flatnonzero(trace[:i, 0] == EV_EXEC))
+            tampered[exec_at, 4] += 1 if trace[i, 3] == POWER_UNIT else POWER_VALUE[trace[i, 3]]
+            try:
+                replay(tampered, rules, players, "tampered")
+            except AssertionError as caught:
+                if "least-waste" in str(caught):
+                    assert f"trace row {exec_at}: expected" in str(caught)
+                    return
+    raise AssertionError("no missile with material to spare")
 
 
 def test_too_many_commands_are_caught():

@@ -697,17 +697,55 @@ def test_a_mega_missile_from_pieces_worth_100_in_one_sector():
 def test_a_missile_made_in_reserve_from_power_units_is_launched_the_same_round():
     table = Table()
     table.units(Y, 95)
-    table.put(Y, "RV0", CRUISER)  # 95 + 50: the extra power is lost
+    table.put(Y, "RV0", CRUISER)  # the Cruiser and 50 of the Power Units: nothing is lost
     table.put(B, "BHQ", CRUISER)
     table.put(B, "BHQ", INFANTRY, 3)
     table.order(Y, Y, BUILD, MISSILE, "RV0", "RV0")
     table.order(Y, Y, LAUNCH, MISSILE, "RV0", "BHQ")
     table.implement()
-    assert table.results(Y) == [(EXECUTED, 145), (EXECUTED, loc("BHQ"))]
-    assert table.units(Y) == 0 and table.count(Y, "RV0", CRUISER) == 0
+    assert table.results(Y) == [(EXECUTED, 100), (EXECUTED, loc("BHQ"))]
+    assert table.units(Y) == 45 and table.count(Y, "RV0", CRUISER) == 0
     assert table.count(B, "BHQ", CRUISER) == 0 and table.count(B, "BHQ", INFANTRY) == 0
     assert table.st[STANDING + B] == 1  # the Flag stays
     assert sorted(e[2:4] for e in table.events(EV_DESTROYED)) == [(INFANTRY, 3), (CRUISER, 1)]
+
+
+@pytest.mark.parametrize(
+    ("units", "pieces", "used", "left"),
+    [
+        # 90 Power Units and a Cruiser: the Cruiser and 50 Power Units (100), not all (140).
+        (90, {CRUISER: 1}, {POWER_UNIT: 50, CRUISER: 1}, {CRUISER: 0}),
+        # Enough Power Units alone: they go, the Cruiser stays.
+        (100, {CRUISER: 1}, {POWER_UNIT: 100}, {CRUISER: 1}),
+        # A Cruiser and two Bombers make exactly 100; the largest first (50 + 30 + 25) loses 5.
+        (0, {CRUISER: 1, HEAVY_TANK: 1, BOMBER: 2}, {CRUISER: 1, BOMBER: 2}, {HEAVY_TANK: 1}),
+        # Nothing makes exactly 100: 105 is the least (the largest first would take 110).
+        (0, {CRUISER: 1, HEAVY_TANK: 2, BOMBER: 1}, {CRUISER: 1, HEAVY_TANK: 1, BOMBER: 1},
+         {HEAVY_TANK: 1}),
+        # 100 two ways (50 + 30 + 20, 50 + 25 + 25): the one with the most of the largest pieces.
+        (0, {CRUISER: 1, HEAVY_TANK: 1, REGIMENT: 1, BOMBER: 2},
+         {CRUISER: 1, HEAVY_TANK: 1, REGIMENT: 1}, {BOMBER: 2}),
+        # 100 either way (97 Power Units and the Tank, or 96 and both Infantry): the most Power
+        # Units.
+        (97, {TANK: 1, INFANTRY: 2}, {POWER_UNIT: 97, TANK: 1}, {INFANTRY: 2}),
+    ],
+)  # fmt: skip
+def test_a_mega_missile_is_made_of_the_material_that_wastes_least(units, pieces, used, left):
+    """Rulebook: "any combination of existing pieces and/or Power Units ... If the power value is
+    greater than 100, the player simply loses the extra power": the player's choice, modelled as
+    the least loss, then the most Power Units, then the largest pieces."""
+    table = Table()
+    table.units(Y, units)
+    for kind, n in pieces.items():
+        table.put(Y, "RV0", kind, n)
+    table.order(Y, Y, BUILD, MISSILE, "RV0", "RV0")
+    table.implement()
+    total = sum(n * (1 if kind == POWER_UNIT else POWER_VALUE[kind]) for kind, n in used.items())
+    assert table.results(Y) == [(EXECUTED, total)]
+    assert {e[2]: e[3] for e in table.events(EV_USED)} == used
+    assert table.units(Y) == units - used.get(POWER_UNIT, 0)
+    for kind, n in left.items():
+        assert table.count(Y, "RV0", kind) == n
 
 
 def test_a_missile_into_a_reserve_destroys_its_pieces_and_power_units():
