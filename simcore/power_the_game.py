@@ -179,6 +179,7 @@ from simcore.power_the_game_state import (
     SUM_WORDS,
     SUMS,
     TANK,
+    TARGET,
     TERRAINS,
     TRACE_LEN,
     TRACE_WIDTH,
@@ -1132,6 +1133,39 @@ def write_pads(st, rules, board, dist, sids, prm, rng, trace):
                     trace, st, TRACE_LEN, EV_COMMAND, seat, i, st[c + CMD_ARMY], st[c + CMD_OP],
                     st[c + CMD_KIND], st[c + CMD_FROM], st[c + CMD_TO],
                 )  # fmt: skip
+
+
+@njit(cache=True)
+def determinize(st, rules, board, seat, rng):
+    """Redraw what ``seat`` cannot see while it writes its pad, in place: the other seats' pads
+    of this round (orders are written simultaneously and shown only once all are down) and the
+    other seats' private memory, each of their armies' target (TARGET: a random standing enemy
+    army, or none). A redrawn pad is a random pad, as the ``random`` strategy writes one: any
+    orders are consistent with what the seat has seen. Everything else is on the table for every
+    player (pieces, Reserves, Power Units, Flags, the round, the official) and stays.
+
+    Keeps the planning scratch consistent (a pad is written through the strategies' own
+    planner, which lists the entries it touches), so a pad written afterwards starts
+    clean. Draws from ``rng`` only, never from the game's stream."""
+    random_row = np.zeros(len(strategy.PARAM_NAMES))
+    random_row[strategy.P_MOVE] = strategy.RANDOM_P_MOVE
+    for other in range(st[PLAYERS]):
+        if other == seat or st[SEAT_IN + other] == 0:
+            continue
+        strategy.start_pad(st, other)
+        strategy.plan_random(random_row, other, st, rules, board, rng)
+        first, n_own = armies_of(st[PLAYERS], other)
+        for army in range(first, first + n_own):
+            choices = 1
+            for enemy in range(N_ARMIES):
+                choices += strategy.enemy_army(st, army, enemy)
+            pick = rand_below(rng, choices)
+            st[TARGET + army] = 0
+            for enemy in range(N_ARMIES):
+                if pick > 0 and strategy.enemy_army(st, army, enemy):
+                    pick -= 1
+                    if pick == 0:
+                        st[TARGET + army] = enemy + 1
 
 
 @njit(cache=True, _nrt=False)

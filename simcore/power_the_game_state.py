@@ -301,11 +301,17 @@ VIEW_THREAT = VIEW_ENEMY_POWER + N_ARMIES * MAX_NODES  # + army: power of the pi
 VIEW_REACH = VIEW_THREAT + N_ARMIES  # + army * N_ARMIES + target (of another side): power of the
 #                                      army's pieces that could reach target's Headquarters this
 #                                      round (the parts VIEW_THREAT sums; 0 for the same side)
+# Strategies' memory, kept across rounds (reset by setup): each army's chosen target, the enemy
+# army + 1 whose Headquarters it is massing on (0: none chosen yet). Private to the seat that
+# commands the army: simcore.power_the_game.determinize redraws the other seats' targets.
+TARGET = VIEW_REACH + N_ARMIES * N_ARMIES  # + army
+# Planning scratch: the power each army keeps in its Headquarters this round (its guard).
+PLAN_GUARD = TARGET + N_ARMIES  # + army
 # Scratch of build_missile (the least power value a Mega-Missile's material can have): level j
 # (0-8) is the bitset of the totals the pieces of kinds BY_VALUE[j:] at the place can make
 # (total s: bit s % 64 of word s // 64), up to the price plus the largest piece.
 SUM_WORDS = (MAX_MISSILE_COST + int(POWER_VALUE.max())) // 64 + 1
-SUMS = VIEW_REACH + N_ARMIES * N_ARMIES  # + level * SUM_WORDS + word
+SUMS = PLAN_GUARD + N_ARMIES  # + level * SUM_WORDS + word
 STATE_SIZE = SUMS + (len(BY_VALUE) + 1) * SUM_WORDS
 
 
