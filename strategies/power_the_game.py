@@ -70,6 +70,7 @@ from simcore.power_the_game_state import (
     PU,
     R_BLOCKADE,
     R_COMMANDS,
+    R_MAX_ROUNDS,
     R_MISSILE_COST,
     REGIMENT,
     RESERVE,
@@ -607,6 +608,8 @@ def attack_flags(prm, seat, army, st, rules, board, rng):
     largest surplus, a random one of equals), an Infantry or Regiment first to take the Flag.
     Without one in reach it is still worth it (the rulebook's Hot Tips): the guard is captured
     and the Reserve blockaded, and the Flag falls to the next Infantry that walks in."""
+    # In the final round there is no later one to wait for a safer margin in.
+    margin = 1.0 if st[ROUND] + 1 >= rules[R_MAX_ROUNDS] else prm[ATTACK_MARGIN]
     best_target = -1
     best_surplus = 0.0
     seen = 0
@@ -618,8 +621,8 @@ def attack_flags(prm, seat, army, st, rules, board, rng):
         # in reach may move (the survey added them up).
         power = max(side_power(st, side_of(st, army), hq_of(board, other)), 0)
         power += st[VIEW_REACH + army * N_ARMIES + other]
-        if power > held and power >= prm[ATTACK_MARGIN] * held:
-            surplus = power - prm[ATTACK_MARGIN] * held
+        if power > held and power >= margin * held:
+            surplus = power - margin * held
             if best_target < 0 or surplus > best_surplus:
                 best_target, best_surplus, seen = other, surplus, 1
             elif surplus == best_surplus:
@@ -630,7 +633,7 @@ def attack_flags(prm, seat, army, st, rules, board, rng):
         return
     hq = hq_of(board, best_target)
     held = defence(st, board, best_target)
-    needed = max(prm[ATTACK_MARGIN] * held, held + 1.0)
+    needed = max(margin * held, held + 1.0)
     sent = max(side_power(st, side_of(st, army), hq), 0)
     origin, kind = foot_in_reach(st, board, army, hq, rng)  # a Flag needs one of them
     if origin >= 0 and room(st, rules, seat, army):
