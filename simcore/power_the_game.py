@@ -100,6 +100,7 @@ from simcore.power_the_game_state import (
     I_HQ,
     I_NODES,
     I_SECTORS,
+    IN_PLAY,
     INFANTRY,
     INFO,
     ISLAND,
@@ -205,6 +206,8 @@ from simcore.power_the_game_state import (
     seat_of_army,
     side_of,
     side_power_at,
+    stock_left,
+    units_left,
 )
 from simcore.registry import Column, Game, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
@@ -250,6 +253,12 @@ RULES = (
         "seat0",
         "who is official in round 1: seat 0, or a random seat per game",
         choices=("seat0", "random"),
+    ),
+    Param(
+        "component_limits",
+        "bool",
+        True,
+        "an army never has more pieces or Power Units in play than its colour's set holds",
     ),
 )
 assert len(RULES) == N_RULES
@@ -490,6 +499,11 @@ def prepare(rules: dict, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 # --- pieces ----------------------------------------------------------------------------------
+
+# The order captured pieces change colour in: Group II pieces first (a Regiment needs three of the
+# set's Infantry at once), largest first; with the rule component_limits this is who gets what is
+# left of a set.
+CAPTURE_ORDER = np.append(BY_VALUE, MISSILE)
 # Every function takes the game as (st, rules, board, dist, trace) or a part of it: the state,
 # the encoded rules, the board table, the move tables and the trace buffer.
 
@@ -503,10 +517,11 @@ def stat_add(st, seat, which, amount):
 # Hot, and LLVM stops inlining it by itself once its callers are inlined into bigger functions.
 @njit(cache=True, _nrt=False, inline="always")
 def change(st, army, loc, kind, n):
-    """The one way a count of pieces changes (it keeps POWER_AT, PIECES_AT, OCCUPIED, ARMY_NODES
-    and KIND_NODES in step)."""
+    """The one way a count of pieces changes (it keeps IN_PLAY, POWER_AT, PIECES_AT, OCCUPIED,
+    ARMY_NODES and KIND_NODES in step)."""
     i = piece_index(army, loc, kind)
     st[CNT + i] += n
+    st[IN_PLAY + army * N_KINDS + kind] += n
     st[POWER_AT + army * MAX_LOC + loc] += n * POWER_VALUE[kind]
     st[PIECES_AT + army * MAX_LOC + loc] += n
     if st[PIECES_AT + army * MAX_LOC + loc] > 0:
@@ -531,6 +546,25 @@ def add_pieces(st, army, loc, kind, n, fixed):
     change(st, army, loc, kind, n)
     if fixed:
         st[FIXED + piece_index(army, loc, kind)] += n
+
+
+@njit(cache=True, _nrt=False)
+def receive(st, rules, army, kind, n):
+    """``n`` pieces of ``kind`` come to the army's Reserve (captured, taken over, or broken down
+    from a larger piece): as many as its set still has (the rule component_limits; the rest
+    leave play). Returns how many it receives."""
+    kept = min(n, stock_left(st, rules, army, kind))
+    if kept > 0:
+        add_pieces(st, army, RESERVE + army, kind, kept, False)
+    return kept
+
+
+@njit(cache=True, _nrt=False)
+def receive_units(st, rules, army, n):
+    """``n`` Power Units come to the army's Reserve, as many as its set still has."""
+    kept = min(n, units_left(st, rules, army))
+    st[PU + army] += kept
+    return kept
 
 
 @njit(cache=True, _nrt=False)
@@ -832,10 +866,12 @@ def execute_pad(seat, st, rules, board, dist, trace):
 
 
 @njit(cache=True, _nrt=False)
-def penalty(seat, st, trace):
+def penalty(seat, st, rules, rng, trace):
     """None of the seat's commands was carried out: one of its armies loses a Power Unit, or its
     smallest piece is broken down into Power Units (a Group II piece into two Group I pieces and
-    the third's Power Units) and one of those is forfeited."""
+    the third's Power Units) and one of those is forfeited. Which piece is the player's choice:
+    one in a Reserve if there is one (it keeps its pieces on the board), else a random one of the
+    smallest on the board."""
     stat_add(st, seat, ST_PENALTIES, 1)
     first, n_own = armies_of(st[PLAYERS], seat)
     for army in range(first, first + n_own):
@@ -843,36 +879,45 @@ def penalty(seat, st, trace):
             st[PU + army] -= 1
             record_event(trace, st, TRACE_LEN, EV_PENALTY, seat, army, -1, -1, 0, -1, 0)
             return
-    best_army, best_loc, best_kind = -1, -1, -1
+    lowest, in_reserve = -1, False
     for army in range(first, first + n_own):
         if st[STANDING + army] == 0:
             continue
         for step in range(MAX_NODES + 1):
-            loc = RESERVE + army if step == 0 else step - 1  # the Reserve first, then the board
-            for kind in range(MISSILE):
-                if count(st, army, loc, kind) > 0 and (
-                    best_kind < 0 or POWER_VALUE[kind] < POWER_VALUE[best_kind]
-                ):
-                    best_army, best_loc, best_kind = army, loc, kind
+            loc = RESERVE + army if step == 0 else step - 1
+            for kind in range(MISSILE):  # power values differ kind by kind
+                if count(st, army, loc, kind) == 0:
+                    continue
+                if lowest < 0 or POWER_VALUE[kind] < POWER_VALUE[lowest]:
+                    lowest, in_reserve = kind, step == 0
+                elif kind == lowest and step == 0:
+                    in_reserve = True
+    best_army, best_loc, best_kind = -1, -1, -1
+    seen = 0
+    for army in range(first, first + n_own):
+        if st[STANDING + army] == 0:
+            continue
+        for step in range(MAX_NODES + 1):
+            loc = RESERVE + army if step == 0 else step - 1
+            if (step == 0) == in_reserve and lowest >= 0 and count(st, army, loc, lowest) > 0:
+                seen += 1
+                if seen == 1 or rand_below(rng, seen) == 0:
+                    best_army, best_loc, best_kind = army, loc, lowest
     if best_kind < 0:
         record_event(trace, st, TRACE_LEN, EV_PENALTY, seat, -1, -1, -1, 0, -1, 0)
         return
     take_pieces(st, best_army, best_loc, best_kind, 1)
-    reserve = RESERVE + best_army
+    smaller, added = -1, 0
     if best_kind >= GROUP_II_OFFSET:
         smaller = best_kind - GROUP_II_OFFSET
-        add_pieces(st, best_army, reserve, smaller, 2, False)
-        units = POWER_VALUE[smaller] - 1
-        record_event(
-            trace, st, TRACE_LEN, EV_PENALTY, seat, best_army, best_kind, best_loc, units,
-            smaller, 2,
-        )  # fmt: skip
+        added = receive(st, rules, best_army, smaller, 2)
+        units = receive_units(st, rules, best_army, POWER_VALUE[smaller] - 1)
     else:
-        units = POWER_VALUE[best_kind] - 1
-        record_event(
-            trace, st, TRACE_LEN, EV_PENALTY, seat, best_army, best_kind, best_loc, units, -1, 0
-        )  # fmt: skip
-    st[PU + best_army] += units
+        units = receive_units(st, rules, best_army, POWER_VALUE[best_kind] - 1)
+    record_event(
+        trace, st, TRACE_LEN, EV_PENALTY, seat, best_army, best_kind, best_loc, units, smaller,
+        added,
+    )  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -975,9 +1020,10 @@ def strongest_army(st, side, loc, with_foot):
 
 
 @njit(cache=True, _nrt=False)
-def resolve_battles(st, trace):
-    """Then battles: the highest total captures every opposing piece into its Reserve; tied
-    highest totals whose pieces were all already there stand off."""
+def resolve_battles(st, rules, trace):
+    """Then battles: the highest total captures every opposing piece into its Reserve (as many
+    as its set has, the Group II pieces first); tied highest totals whose pieces were all
+    already there stand off."""
     players = st[PLAYERS]
     loc = -1
     while True:
@@ -995,17 +1041,16 @@ def resolve_battles(st, trace):
             winner_side += 1
         record_conflict(st, loc, CAPTURE, winner_side, trace)
         victor = strongest_army(st, winner_side, loc, False)
-        for army in range(N_ARMIES):
-            if side_of(st, army) == winner_side:
-                continue
-            for kind in range(N_KINDS):
+        for kind in CAPTURE_ORDER:
+            for army in range(N_ARMIES):
                 n = count(st, army, loc, kind)
-                if n > 0:
-                    take_pieces(st, army, loc, kind, n)
-                    add_pieces(st, victor, RESERVE + victor, kind, n, False)
-                    record_event(trace, st, TRACE_LEN, EV_CAPTURE, victor, army, loc, kind, n)
-                    stat_add(st, seat_of_army(players, victor), ST_PIECES_CAPTURED, n)
-                    stat_add(st, seat_of_army(players, army), ST_PIECES_LOST, n)
+                if side_of(st, army) == winner_side or n == 0:
+                    continue
+                take_pieces(st, army, loc, kind, n)
+                kept = receive(st, rules, victor, kind, n)
+                record_event(trace, st, TRACE_LEN, EV_CAPTURE, victor, army, loc, kind, n, kept)
+                stat_add(st, seat_of_army(players, victor), ST_PIECES_CAPTURED, n)
+                stat_add(st, seat_of_army(players, army), ST_PIECES_LOST, n)
 
 
 @njit(cache=True, _nrt=False)
@@ -1028,7 +1073,7 @@ def collect_power_units(st, rules, board, trace):
         gained = 0
         for country in range(N_ARMIES):
             gained += (mask >> country) & 1
-        gained = min(gained, cap)
+        gained = min(gained, cap, units_left(st, rules, army))
         if gained > 0:
             st[PU + army] += gained
             stat_add(st, seat_of_army(st[PLAYERS], army), ST_POWER_UNITS, gained)
@@ -1036,27 +1081,28 @@ def collect_power_units(st, rules, board, trace):
 
 
 @njit(cache=True, _nrt=False)
-def take_over(st, captor, captured, trace):
-    """The captor takes every piece and Power Unit of the captured army into its Reserve."""
-    reserve = RESERVE + captor
-    for loc in range(MAX_LOC):
-        for kind in range(N_KINDS):
+def take_over(st, rules, captor, captured, trace):
+    """The captor takes every piece and Power Unit of the captured army into its Reserve (as
+    many as its set has, the Group II pieces first)."""
+    for kind in CAPTURE_ORDER:
+        for loc in range(MAX_LOC):
             n = count(st, captured, loc, kind)
             if n > 0:
                 take_pieces(st, captured, loc, kind, n)
-                add_pieces(st, captor, reserve, kind, n, False)
-                record_event(trace, st, TRACE_LEN, EV_TAKE, captor, captured, loc, kind, n)
-    if st[PU + captured] > 0:
+                kept = receive(st, rules, captor, kind, n)
+                record_event(trace, st, TRACE_LEN, EV_TAKE, captor, captured, loc, kind, n, kept)
+    units = st[PU + captured]
+    if units > 0:
+        st[PU + captured] = 0
+        kept = receive_units(st, rules, captor, units)
         record_event(
             trace, st, TRACE_LEN, EV_TAKE, captor, captured, RESERVE + captured, POWER_UNIT,
-            st[PU + captured],
+            units, kept,
         )  # fmt: skip
-        st[PU + captor] += st[PU + captured]
-        st[PU + captured] = 0
 
 
 @njit(cache=True, _nrt=False)
-def capture_flags(st, board, trace):
+def capture_flags(st, rules, board, trace):
     """Last: a Flag falls to the side with an Infantry or a Regiment in its Headquarters and more
     power there than the defender (the strongest such side; none if they tie). The captor takes
     the army's forces, Power Units and Flags; a seat without a standing Flag is out."""
@@ -1085,7 +1131,7 @@ def capture_flags(st, board, trace):
         captor = strongest_army(st, best_side, hq, True)
         captor_seat = seat_of_army(players, captor)
         record_event(trace, st, TRACE_LEN, EV_FLAG, captor, army, best, defence, captor_seat)
-        take_over(st, captor, army, trace)
+        take_over(st, rules, captor, army, trace)
         st[FLAGS + captor] += st[FLAGS + army]
         st[FLAGS + army] = 0
         st[STANDING + army] = 0
@@ -1169,7 +1215,7 @@ def determinize(st, rules, board, seat, rng):
 
 
 @njit(cache=True, _nrt=False)
-def implement(st, rules, board, dist, trace):
+def implement(st, rules, board, dist, rng, trace):
     """Implementing the pads: official first, then clockwise; then the penalties."""
     for k in range(st[LOG_N]):  # last round's immovable pieces are all at its log's places
         e = LOG + LOG_WIDTH * k
@@ -1189,7 +1235,7 @@ def implement(st, rules, board, dist, trace):
         seat = next_seat(st, seat)
     for _ in range(st[PLAYERS]):  # back at the official
         if st[SEAT_IN + seat] == 1 and st[CARRIED + seat] == 0:
-            penalty(seat, st, trace)
+            penalty(seat, st, rules, rng, trace)
         seat = next_seat(st, seat)
 
 
@@ -1197,9 +1243,9 @@ def implement(st, rules, board, dist, trace):
 def resolve(st, rules, board, trace):
     """After the commands: ties, battles, Power Units, Flag captures."""
     resolve_ties(st, trace)
-    resolve_battles(st, trace)
+    resolve_battles(st, rules, trace)
     collect_power_units(st, rules, board, trace)
-    capture_flags(st, board, trace)
+    capture_flags(st, rules, board, trace)
 
 
 @njit(cache=True, _nrt=False)
@@ -1208,7 +1254,7 @@ def play_round(st, rules, board, dist, sids, prm, rng, trace):
     if trace.shape[0] > 0:
         snapshot(st, board, trace)
     write_pads(st, rules, board, dist, sids, prm, rng, trace)
-    implement(st, rules, board, dist, trace)
+    implement(st, rules, board, dist, rng, trace)
     resolve(st, rules, board, trace)
 
 

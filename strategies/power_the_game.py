@@ -40,6 +40,7 @@ from simcore.power_the_game_state import (
     FIGHTER,
     GROUP_II_OFFSET,
     I_SECTORS,
+    IN_PLAY,
     INFANTRY,
     INFO,
     KIND_NODES,
@@ -62,6 +63,7 @@ from simcore.power_the_game_state import (
     PLAN_N,
     PLAN_NODES,
     PLAN_PU,
+    PLAN_STOCK,
     PLAN_TOUCHED,
     PLAN_TOUCHED_N,
     PLAN_TRIPLES,
@@ -92,6 +94,7 @@ from simcore.power_the_game_state import (
     opponent_at,
     piece_index,
     side_of,
+    stock_room,
 )
 from simcore.registry import Param, Strategy
 from simcore.rng import rand_below, rand_bool
@@ -314,6 +317,7 @@ def start_pad(st, seat):
         st[PLAN_CNT + st[PLAN_TOUCHED + k]] = 0
         st[PLAN_FREE + st[PLAN_TOUCHED + k]] = 0
     st[PLAN_TOUCHED_N] = 0
+    st[PLAN_STOCK : PLAN_STOCK + N_ARMIES * N_KINDS] = 0
     for army in range(N_ARMIES):
         st[PLAN_N + army] = 0
         st[PLAN_PU + army] = st[PU + army]
@@ -351,15 +355,19 @@ def write(st, seat, army, op, kind, origin, target):
             if kind < GROUP_II_OFFSET and planned(st, army, target, kind) >= 3:
                 st[PLAN_TRIPLES + army] |= np.int64(1) << target
     elif op == UPGRADE:
+        st[PLAN_STOCK + army * N_KINDS + kind] -= 3
+        st[PLAN_STOCK + army * N_KINDS + kind + GROUP_II_OFFSET] += 1
         i = piece_index(army, origin, kind)
         # Fewer than three left: those that may still move are at most those left.
         plan_change(st, i, -3, min(st[PLAN_FREE + i], st[PLAN_CNT + i] - 3) - st[PLAN_FREE + i])
         made = piece_index(army, origin, kind + GROUP_II_OFFSET)
         plan_change(st, made, 1, 1 if origin >= RESERVE else 0)  # Reserve pieces may move on
     elif op == BUY:
+        st[PLAN_STOCK + army * N_KINDS + kind] += 1
         st[PLAN_PU + army] -= POWER_VALUE[kind]
         plan_change(st, piece_index(army, RESERVE + army, kind), 1, 1)
     elif op == BUILD:
+        st[PLAN_STOCK + army * N_KINDS + MISSILE] += 1
         # What the kernel will consume is not tracked: the seat plans nothing more there.
         for k in range(MISSILE):
             plan_change(st, piece_index(army, origin, k), 0, -movable(st, army, origin, k))
@@ -368,6 +376,14 @@ def write(st, seat, army, op, kind, origin, target):
             st[PLAN_PU + army] = 0
     elif op == LAUNCH:
         plan_change(st, piece_index(army, origin, MISSILE), -1, 0)
+
+
+@njit(cache=True, _nrt=False)
+def in_stock(st, rules, army, kind):
+    """Does the army's set still have a piece of ``kind`` to put in play, after the pad's buys,
+    exchanges and missiles so far? (Always without the rule component_limits.)"""
+    at = army * N_KINDS
+    return stock_room(st, rules, IN_PLAY + at, PLAN_STOCK + at, kind) > 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -720,7 +736,11 @@ def missiles(seat, army, st, rules, board, rng):
     if target < 0:
         return
     for loc in (RESERVE + army, hq_of(board, army)):
-        if material(st, army, loc) >= rules[R_MISSILE_COST] and room(st, rules, seat, army):
+        if (
+            material(st, army, loc) >= rules[R_MISSILE_COST]
+            and room(st, rules, seat, army)
+            and in_stock(st, rules, army, MISSILE)
+        ):
             write(st, seat, army, BUILD, MISSILE, loc, loc)
             break
     hq = hq_of(board, target)
@@ -807,7 +827,11 @@ def opening(seat, army, st, rules, board, rng):
                     taken |= 1 << board[node, B_COUNTRY]
         return
     reserve = RESERVE + army
-    if st[PLAN_PU + army] >= POWER_VALUE[INFANTRY] and room(st, rules, seat, army):
+    if (
+        st[PLAN_PU + army] >= POWER_VALUE[INFANTRY]
+        and room(st, rules, seat, army)
+        and in_stock(st, rules, army, INFANTRY)
+    ):
         write(st, seat, army, BUY, INFANTRY, reserve, reserve)
     if movable(st, army, reserve, INFANTRY) > 0 and room(st, rules, seat, army):
         write(st, seat, army, MOVE, INFANTRY, reserve, hq)
@@ -819,17 +843,31 @@ def opening(seat, army, st, rules, board, rng):
 def upgrade_triples(st, rules, seat, army, loc):
     """Exchange every three like Group I pieces the pad's picture has at ``loc``."""
     for k in range(GROUP_II_OFFSET):
-        while planned(st, army, loc, k) >= 3 and room(st, rules, seat, army):
+        while (
+            planned(st, army, loc, k) >= 3
+            and room(st, rules, seat, army)
+            and (k == INFANTRY or in_stock(st, rules, army, k + GROUP_II_OFFSET))
+        ):
             write(st, seat, army, UPGRADE, k, loc, loc)
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def build_up(prm, seat, army, st, rules, board, rng):
-    """Buy the chosen piece with Power Units, upgrade triples (places in random order), and
+    """Buy the chosen piece with Power Units (once its set has none left, the dearest other
+    Group I piece it can afford and still has), upgrade triples (places in random order), and
     bring Reserve pieces to Headquarters (a missile builder's hoard)."""
-    kind = np.int64(prm[BUY_KIND])
     reserve = RESERVE + army
-    while st[PLAN_PU + army] >= POWER_VALUE[kind] and room(st, rules, seat, army):
+    while room(st, rules, seat, army):
+        kind = np.int64(prm[BUY_KIND])
+        if not in_stock(st, rules, army, kind):
+            kind = -1
+            for k in BY_VALUE:
+                if k < GROUP_II_OFFSET and in_stock(st, rules, army, k):
+                    if st[PLAN_PU + army] >= POWER_VALUE[k]:
+                        kind = k
+                        break
+        if kind < 0 or st[PLAN_PU + army] < POWER_VALUE[kind]:
+            break
         write(st, seat, army, BUY, kind, reserve, reserve)
     if prm[UPGRADES] != 0:
         # Three like pieces stand only where the army has three pieces or more, where the pad's

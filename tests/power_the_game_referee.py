@@ -94,6 +94,7 @@ from simcore.power_the_game_state import (
     X_NOT_YOURS,
     X_REACH,
     X_RESERVE,
+    X_STOCK,
     X_TOO_MANY,
 )
 
@@ -137,6 +138,16 @@ PIECE_KINDS = (
 KINDS = {KIND_CODES.index(kind.letter): kind for kind in PIECE_KINDS}
 CODE = {kind.letter: code for code, kind in KINDS.items()}
 INFANTRY, REGIMENT, MISSILE = CODE["I"], CODE["R"], CODE["M"]
+#: Rulebook, Components: "EACH SET COMPRISING 9 INFANTRY, 6 TANKS, 3 HEAVY TANKS, 6 FIGHTERS, 3
+#: BOMBERS, 6 DESTROYERS, 3 CRUISERS, 1 MEGA-MISSILE, 1 FLAG AND 10 POWER UNITS"; The Power
+#: Forces: "Three Infantry pieces snap together to create ... a Regiment". With the rule
+#: component_limits an army never has more in play than its set.
+SET = {CODE["I"]: 9, CODE["T"]: 6, CODE["H"]: 3, CODE["F"]: 6, CODE["B"]: 3, CODE["D"]: 6,
+       CODE["C"]: 3, CODE["M"]: 1}  # fmt: skip
+SET_POWER_UNITS = 10
+#: Convention: the order captured pieces change colour in, for a set that runs short: Group II
+#: first (largest first), then Group I (largest first), then Mega-Missiles.
+CAPTURE_ORDER = sorted(KINDS, key=lambda k: (k == MISSILE, KINDS[k].group != 2, -KINDS[k].power))
 #: Rulebook, Initial Forces: "2 Infantry, 2 Tanks, 2 Fighters, 2 Destroyers" and a Flag.
 INITIAL_FORCES = {CODE["I"]: 2, CODE["T"]: 2, CODE["F"]: 2, CODE["D"]: 2}
 
@@ -292,6 +303,7 @@ class Rules:
     missile_cost: int  # Rulebook: "must equal or exceed 100"
     blockade: bool  # Rulebook, POWER TIP: a piece in an enemy HQ keeps Reserve pieces out
     first_official: str  # "seat0" or "random"
+    component_limits: bool  # Rulebook, Components: each colour's set (SET)
 
     @classmethod
     def from_dict(cls, rules: dict) -> Rules:
@@ -303,6 +315,7 @@ class Rules:
             missile_cost=int(rules["missile_cost"]),
             blockade=bool(rules["blockade"]),
             first_official=str(rules["first_official"]),
+            component_limits=bool(rules["component_limits"]),
         )
 
 
@@ -454,10 +467,10 @@ FIELDS = {
     "penalty": ("seat", "army", "kind", "loc", "pu_added", "kind_added", "count"),
     "conflict": ("loc", "side0", "side1", "side2", "side3", "outcome", "side"),
     "bounce": ("army", "kind", "from", "to"),
-    "capture": ("winner", "loser", "loc", "kind", "count"),
+    "capture": ("winner", "loser", "loc", "kind", "count", "received"),
     "power_units": ("army", "units", "countries"),
     "flag": ("captor", "captured", "attack", "defence", "seat"),
-    "take": ("captor", "captured", "loc", "kind", "count"),
+    "take": ("captor", "captured", "loc", "kind", "count", "received"),
     "out": ("seat", "round"),
     "score": ("seat", "power", "flags", "in"),
     "end": ("winner", "rounds", "reason"),
@@ -850,6 +863,10 @@ class Referee:
             # coloured pieces in exchanging and upgrading".
             if len(t.at(c.origin, c.army, c.kind)) < 3:
                 return X_MATERIAL, 0
+            # A Regiment is the same three Infantry snapped together; the other Group II pieces
+            # come from the set.
+            if c.kind != INFANTRY and self.set_room(c.army, upgrade_of(c.kind)) < 1:
+                return X_STOCK, 0
             moved_in = removal_order(t.at(c.origin, c.army, c.kind))[:3]
             return EXECUTED, sum(p.came_from != NONE for p in moved_in)
         if c.op == BUY:
@@ -859,12 +876,16 @@ class Referee:
                 return X_MALFORMED, 0
             if t.armies[c.army].power_units < unit_cost(c.kind):
                 return X_MATERIAL, 0
+            if self.set_room(c.army, c.kind) < 1:
+                return X_STOCK, 0
             return EXECUTED, unit_cost(c.kind)
         if c.op == BUILD:
             if not self.is_location(c.origin):
                 return X_MALFORMED, 0
             if self.missile_material(c.army, c.origin) < self.rules.missile_cost:
                 return X_MATERIAL, 0
+            if self.set_room(c.army, MISSILE) < 1:
+                return X_STOCK, 0
             return EXECUTED, 0  # the power used is checked against the EV_USED rows
         if c.op == LAUNCH:
             if not (self.is_location(c.origin) and self.is_location(c.target)):
@@ -910,6 +931,37 @@ class Referee:
         if needed > KINDS[c.kind].moves:
             return X_REACH, needed
         return EXECUTED, needed
+
+    def set_room(self, army: int, kind: int) -> int:
+        """How many more pieces of ``kind`` the army's set can put in play (a Regiment needs
+        three of its Infantry); unbounded without the rule component_limits."""
+        if not self.rules.component_limits:
+            return 1 << 40
+        held = Counter(p.kind for p in self.table.pieces if p.army == army)
+        infantry = SET[INFANTRY] - held[INFANTRY] - 3 * held[REGIMENT]
+        if kind == INFANTRY:
+            return infantry
+        if kind == REGIMENT:
+            return infantry // 3
+        return SET[kind] - held[kind]
+
+    def units_room(self, army: int) -> int:
+        if not self.rules.component_limits:
+            return 1 << 40
+        return SET_POWER_UNITS - self.table.armies[army].power_units
+
+    def receive(self, army: int, pieces: list[Piece]) -> int:
+        """Captured or taken-over pieces of one kind change colour into the army's Reserve, as
+        many as its set has; the rest leave play. Returns how many it receives."""
+        t = self.table
+        kept = min(len(pieces), self.set_room(army, pieces[0].kind))
+        for p in pieces[kept:]:
+            t.pieces.remove(p)
+            t.seen["set runs short"] += 1
+        for p in pieces[:kept]:
+            p.army, p.where = army, self.reserve(army)
+            p.came_from, p.fixed = NONE, True
+        return kept
 
     def missile_material(self, army: int, loc: int) -> int:
         """Rulebook, Mega-Missile rules: "any combination of existing pieces and/or Power Units
@@ -1066,8 +1118,12 @@ class Referee:
                 f"{what}: a piece of the lowest power value ({lowest}) broken down",
             )
             units, added, n_added = penalty_breakdown(kind)
-            self.trace.expect(EV_PENALTY, seat, army, kind, loc, units, added, n_added, what=what)
             t.pieces.remove(removal_order(at)[0])
+            # With component_limits: what the set has room for.
+            units = min(units, self.units_room(army))
+            if added != NONE:
+                n_added = min(n_added, self.set_room(army, added))
+            self.trace.expect(EV_PENALTY, seat, army, kind, loc, units, added, n_added, what=what)
             t.armies[army].power_units += units
             for _ in range(n_added):
                 t.pieces.append(Piece(army, added, self.reserve(army)))
@@ -1162,17 +1218,20 @@ class Referee:
         if len(receivers) > 1:
             t.seen["equal armies choose the receiver"] += 1
         lost = [p for p in t.at(loc) if t.armies[p.army].side != winner]
-        counts = Counter((p.army, p.kind) for p in lost)
-        self.trace.expect_set(
-            EV_CAPTURE,
-            [(receiver, army, loc, kind, n) for (army, kind), n in sorted(counts.items())],
-            what,
-        )
         for p in lost:
             t.tally(receiver, "pieces_captured")
             t.tally(p.army, "pieces_lost")
-            p.army, p.where = receiver, self.reserve(receiver)
-            p.came_from, p.fixed = NONE, True
+        groups = {
+            (kind, army): [p for p in lost if p.army == army and p.kind == kind]
+            for kind in CAPTURE_ORDER  # Convention: kind by kind, each loser in army order
+            for army in range(N_ARMIES)
+        }
+        expected = []
+        for (kind, army), of_kind in groups.items():
+            if of_kind:
+                kept = self.receive(receiver, of_kind)
+                expected.append((receiver, army, loc, kind, len(of_kind), kept))
+        self.trace.expect_set(EV_CAPTURE, expected, what)
         if self.board.nodes[loc].role == "headquarters":
             t.seen["battle in a Headquarters"] += 1
 
@@ -1201,7 +1260,7 @@ class Referee:
                 owner = t.armies[node.country]
                 if owner.side != army.side and owner.standing:
                     paying.add(node.country)
-            units = min(len(paying), self.rules.max_power_units)
+            units = min(len(paying), self.rules.max_power_units, self.units_room(a))
             if not units:
                 continue
             army.power_units += units
@@ -1261,14 +1320,21 @@ class Referee:
         )
         loser = t.armies[victim]
         taken = [p for p in t.pieces if p.army == victim]
-        counts = Counter((p.where, p.kind) for p in taken)
-        expected = [(captor, victim, loc, kind, n) for (loc, kind), n in sorted(counts.items())]
+        expected = []
+        groups = {
+            (kind, loc): [p for p in taken if p.kind == kind and p.where == loc]
+            for kind in CAPTURE_ORDER  # Convention: kind by kind, each place in location order
+            for loc in sorted({p.where for p in taken if p.kind == kind})
+        }
+        for (kind, loc), here in groups.items():
+            kept = self.receive(captor, here)
+            expected.append((captor, victim, loc, kind, len(here), kept))
         if loser.power_units:
-            expected.append((captor, victim, self.reserve(victim), POWER_UNIT, loser.power_units))
+            kept = min(loser.power_units, self.units_room(captor))
+            units = loser.power_units
+            expected.append((captor, victim, self.reserve(victim), POWER_UNIT, units, kept))
+            t.armies[captor].power_units += kept
         self.trace.expect_set(EV_TAKE, expected, f"{what}: everything of army {victim}")
-        for p in taken:
-            p.army, p.where = captor, self.reserve(captor)
-        t.armies[captor].power_units += loser.power_units
         # Convention: every Flag in the fallen Headquarters (its own and those it had captured)
         t.armies[captor].flags += loser.flags
         loser.power_units, loser.flags, loser.standing = 0, 0, False

@@ -35,8 +35,11 @@ from simcore.chunk import (
 )
 from simcore.power_the_game_state import (
     B_TERRAIN,
+    BOMBER,
     BUILD,
     BUY,
+    CRUISER,
+    DESTROYER,
     END_FLAGS,
     END_ROUND_CAP,
     EV_ARMY_STATE,
@@ -54,6 +57,9 @@ from simcore.power_the_game_state import (
     EV_TAKE,
     EV_USED,
     EXECUTED,
+    FIGHTER,
+    HEAVY_TANK,
+    INFANTRY,
     LAND,
     LAUNCH,
     MAX_MOVES,
@@ -62,8 +68,10 @@ from simcore.power_the_game_state import (
     MOVE_CLASS,
     POWER_UNIT,
     POWER_VALUE,
+    REGIMENT,
     RESERVE,
     SEA,
+    TANK,
     UPGRADE,
     WATER,
 )
@@ -82,6 +90,7 @@ LINEUPS = [
     (3, ["raider", "turtle", "opening"], {"max_rounds": 8}),
     (2, ["blitz", "random"], {}),
     (2, ["balanced", "missile"], {"commands": 3}),
+    (4, ["raider", "opening", "missile", "turtle"], {"component_limits": False}),
 ]
 
 
@@ -177,8 +186,9 @@ def snapshot_at(rows, i):
     return pieces, units, i
 
 
-def replay(trace, board, dist):
-    """Check every round of one traced game; returns the number of rounds checked."""
+def replay(trace, board, dist, limits):
+    """Check every round of one traced game (with ``limits``, no army ever has more in play than
+    its set); returns the number of rounds checked."""
     rows = [tuple(int(x) for x in row) for row in trace]
     rounds = 0
     i = 0
@@ -188,6 +198,8 @@ def replay(trace, board, dist):
     pads = {}
     while True:
         check_terrain(pieces, board)
+        if limits:
+            check_sets(pieces, units)
         count = Counter(pieces)
         pu = list(units)
         while rows[i][0] not in (EV_ROUND, EV_PIECES, EV_ARMY_STATE):
@@ -228,18 +240,20 @@ def replay(trace, board, dist):
             elif event == EV_BOUNCE:
                 count[(a, c, b)] -= 1
                 count[(a, d, b)] += 1
-            elif event == EV_CAPTURE:
+            elif event == EV_CAPTURE:  # e captured, f of them received (the set's room)
+                assert 0 <= f <= e
                 count[(b, c, d)] -= e
-                count[(a, RESERVE + a, d)] += e
+                count[(a, RESERVE + a, d)] += f
             elif event == EV_POWER_UNITS:
                 pu[a] += b
             elif event == EV_TAKE:
+                assert 0 <= f <= e
                 if d == POWER_UNIT:
                     pu[b] -= e
-                    pu[a] += e
+                    pu[a] += f
                 else:
                     count[(b, c, d)] -= e
-                    count[(a, RESERVE + a, d)] += e
+                    count[(a, RESERVE + a, d)] += f
             i += 1
         if rows[i][0] == EV_ROUND:
             i += 1
@@ -252,6 +266,20 @@ def replay(trace, board, dist):
         if rows[i][0] == EV_SCORE:
             assert rows[-1][0] == EV_END and rows[-1][2] == rounds
             return rounds
+
+
+def check_sets(pieces, units):
+    """Rulebook, Components: 9 Infantry (three to a Regiment), 6 Tanks, 3 Heavy Tanks, 6 Fighters,
+    3 Bombers, 6 Destroyers, 3 Cruisers, 1 Mega-Missile and 10 Power Units a colour."""
+    held = Counter()
+    for (army, _, kind), n in pieces.items():
+        held[(army, kind)] += n
+    for army in range(4):
+        assert held[(army, INFANTRY)] + 3 * held[(army, REGIMENT)] <= 9
+        for kind, most in ((TANK, 6), (HEAVY_TANK, 3), (FIGHTER, 6), (BOMBER, 3),
+                           (DESTROYER, 6), (CRUISER, 3), (MISSILE, 1)):  # fmt: skip
+            assert held[(army, kind)] <= most, (army, kind, held[(army, kind)])
+        assert units[army] <= 10
 
 
 def check_terrain(pieces, board):
@@ -274,7 +302,8 @@ def test_traces_replay_to_every_snapshot(players, names, rules):
     game_out, _ = kernel.run_chunk(prepared, players, ids, rows, SEED, 0, 40, True)
     for g in range(40):
         trace = kernel.trace_game(prepared, players, ids, rows, SEED, g, True)
-        assert replay(trace, board, dist) == game_out[g, TURNS]
+        limits = GAME.rules_with_defaults(rules)["component_limits"]
+        assert replay(trace, board, dist, limits) == game_out[g, TURNS]
         end = trace[-1]
         assert (end[1], end[2], end[3]) == (game_out[g, WINNER], game_out[g, TURNS],
                                             game_out[g, END])  # fmt: skip
