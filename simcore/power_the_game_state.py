@@ -308,10 +308,12 @@ PLAN_PU = PLAN_TRIPLES + N_ARMIES  # + army
 PLAN_N = PLAN_PU + N_ARMIES  # + army: commands planned for it
 PLAN_STOCK = PLAN_N + N_ARMIES  # + army * N_KINDS + kind: pieces its buys, exchanges and
 #                                 missiles so far add to what the army has in play
+PLAN_POWER = PLAN_STOCK + N_ARMIES * N_KINDS  # + army * MAX_LOC + loc: the power the pad's
+#                                 picture adds there (the PLAN_CNT entries times their values)
 # The planners' view of the round, computed once by strategies.survey before the pads are
 # written: planning never changes the state the pads are written from, so these facts hold for
 # every seat's pad (and are not kept up to date by anything else).
-VIEW_SIDE_POWER = PLAN_STOCK + N_ARMIES * N_KINDS  # + side * MAX_NODES + node: as side_power_at
+VIEW_SIDE_POWER = PLAN_POWER + N_ARMIES * MAX_LOC  # + side * MAX_NODES + node: as side_power_at
 VIEW_ENEMY_POWER = VIEW_SIDE_POWER + N_ARMIES * MAX_NODES  # + side * MAX_NODES + node: the
 #                                          strongest other side's power there (0: none)
 VIEW_THREAT = VIEW_ENEMY_POWER + N_ARMIES * MAX_NODES  # + army: power of the pieces of other

@@ -62,6 +62,7 @@ from simcore.power_the_game_state import (
     PLAN_GUARD,
     PLAN_N,
     PLAN_NODES,
+    PLAN_POWER,
     PLAN_PU,
     PLAN_STOCK,
     PLAN_TOUCHED,
@@ -87,7 +88,6 @@ from simcore.power_the_game_state import (
     VIEW_THREAT,
     army_pieces_at,
     army_power_at,
-    army_total_power,
     hq_of,
     may_command,
     n_nodes,
@@ -242,6 +242,7 @@ def plan_change(st, i, pieces, free):
         st[PLAN_TOUCHED_N] += 1
     st[PLAN_CNT + i] += pieces
     st[PLAN_FREE + i] += free
+    st[PLAN_POWER + i // N_KINDS] += pieces * POWER_VALUE[i % N_KINDS]
 
 
 @njit(cache=True, _nrt=False)
@@ -314,8 +315,10 @@ def side_power(st, side, node):
 def start_pad(st, seat):
     st[PAD_N + seat] = 0
     for k in range(st[PLAN_TOUCHED_N]):
-        st[PLAN_CNT + st[PLAN_TOUCHED + k]] = 0
-        st[PLAN_FREE + st[PLAN_TOUCHED + k]] = 0
+        i = st[PLAN_TOUCHED + k]
+        st[PLAN_CNT + i] = 0
+        st[PLAN_FREE + i] = 0
+        st[PLAN_POWER + i // N_KINDS] = 0
     st[PLAN_TOUCHED_N] = 0
     st[PLAN_STOCK : PLAN_STOCK + N_ARMIES * N_KINDS] = 0
     for army in range(N_ARMIES):
@@ -544,7 +547,10 @@ def defence(st, board, target):
 @njit(cache=True, _nrt=False)
 def strength(st, army):
     """Power value of the army's pieces, wherever they are (its Power Units excepted)."""
-    return army_total_power(st, army) - st[PU + army]
+    total = 0
+    for kind in range(N_KINDS):
+        total += st[IN_PLAY + army * N_KINDS + kind] * POWER_VALUE[kind]
+    return total
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
@@ -586,10 +592,7 @@ def set_guard(prm, army, st):
 @njit(cache=True, _nrt=False)
 def planned_power(st, army, loc):
     """Power of the army's pieces there once the pad's commands so far are carried out."""
-    total = 0
-    for k in range(N_KINDS):
-        total += planned(st, army, loc, k) * POWER_VALUE[k]
-    return total
+    return army_power_at(st, army, loc) + st[PLAN_POWER + army * MAX_LOC + loc]
 
 
 @njit(cache=True, _nrt=False, inline="always")  # small, passes three arrays
@@ -721,10 +724,8 @@ def foot_could_reach(st, board, army, node):
 @njit(cache=True, _nrt=False)
 def material(st, army, loc):
     """Power value a Mega-Missile built at ``loc`` could use (Power Units count in a Reserve)."""
-    total = st[PLAN_PU + army] if loc == RESERVE + army else 0
-    for kind in range(MISSILE):
-        total += planned(st, army, loc, kind) * POWER_VALUE[kind]
-    return total
+    units = st[PLAN_PU + army] if loc == RESERVE + army else 0
+    return units + planned_power(st, army, loc)
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
@@ -794,6 +795,8 @@ def raid(prm, seat, army, st, rules, board, rng):
     for kind in (BOMBER, FIGHTER):
         nodes = kind_nodes(st, army, kind)
         while nodes:
+            if sent >= prm[RAIDERS] or not room(st, rules, seat, army):
+                return
             loc = pick_node(nodes, rng)
             nodes = without(nodes, loc)
             left = spare(st, board, army, loc, kind)
@@ -873,12 +876,17 @@ def build_up(prm, seat, army, st, rules, board, rng):
         # Three like pieces stand only where the army has three pieces or more, where the pad's
         # moves brought them together, or in its own Reserve (an army's pieces are never in
         # another's).
+        places = 0
         nodes = st[PLAN_NODES + army]
         while nodes:
-            loc = pick_node(nodes, rng)
-            nodes = without(nodes, loc)
+            loc = lowest_bit(nodes)
+            nodes &= nodes - 1
             if army_pieces_at(st, army, loc) >= 3 or (st[PLAN_TRIPLES + army] >> loc) & 1:
-                upgrade_triples(st, rules, seat, army, loc)
+                places |= np.int64(1) << loc
+        while places:
+            loc = pick_node(places, rng)
+            places = without(places, loc)
+            upgrade_triples(st, rules, seat, army, loc)
         upgrade_triples(st, rules, seat, army, reserve)
     hq = hq_of(board, army)
     if rules[R_BLOCKADE] != 0 and opponent_at(st, army, hq):
@@ -978,13 +986,12 @@ def advance(prm, seat, army, target, st, rules, board, dist, rng):
             continue
         nodes = kind_nodes(st, army, kind)
         while nodes:
+            budget = min(np.int64(prm[ADVANCE]) - moved, commands_left(st, rules, seat, army))
+            if budget <= 0:
+                return  # both only get tighter: nothing more will be written
             loc = pick_node(nodes, rng)
             nodes = without(nodes, loc)
-            n = min(
-                spare(st, board, army, loc, kind),
-                np.int64(prm[ADVANCE]) - moved,
-                commands_left(st, rules, seat, army),
-            )
+            n = min(spare(st, board, army, loc, kind), budget)
             if n <= 0:
                 continue
             step = step_toward(st, board, dist, army, kind, loc, hq, n * POWER_VALUE[kind], rng)
