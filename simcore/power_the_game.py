@@ -65,7 +65,7 @@ from simcore.power_the_game_state import (
     DESTROYER,
     END_FLAGS,
     END_REASONS,
-    END_ROUND_CAP,
+    END_TIME_LIMIT,
     EV_ARMY,
     EV_ARMY_STATE,
     EV_BOUNCE,
@@ -1304,7 +1304,7 @@ def seat_power(st, seat):
 
 @njit(cache=True, _nrt=False)
 def winner_at_time(st):
-    """At the round cap: the highest power value, then the most Flags; else no winner."""
+    """At the time limit: the highest power value, then the most Flags; else no winner."""
     winner, best_power, best_flags = -1, -1, -1
     for seat in range(st[PLAYERS]):
         if st[SEAT_IN + seat] == 0:
@@ -1338,7 +1338,7 @@ def play_game(players, st, rules, board, dist, sids, prm, rng, trace):
             if st[SEAT_IN + seat] == 1:
                 winner = seat
     else:
-        reason = END_ROUND_CAP
+        reason = END_TIME_LIMIT
         winner = winner_at_time(st)
     if trace.shape[0] > 0:
         snapshot(st, board, trace)
@@ -1362,8 +1362,8 @@ def play_indexed(
     winner, rounds, reason = play_game(players, st, rules, board, dist, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = rounds
-    # The round cap is the rulebook's time limit, which decides a winner (or a tie).
-    if reason == END_ROUND_CAP:
+    # The last round is the rulebook's time limit, which decides a winner (or a tie).
+    if reason == END_TIME_LIMIT:
         game_out[g, ENDED_BY] = ENDED_TIME_LIMIT
     else:
         game_out[g, ENDED_BY] = ENDED_DRAW if winner < 0 else ENDED_RULES

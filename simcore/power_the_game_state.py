@@ -194,8 +194,8 @@ BOUNCE, CAPTURE, STANDOFF = range(3)
 OUTCOMES = ("bounce", "capture", "standoff")
 
 # End of a game (game column ``end``).
-END_FLAGS, END_ROUND_CAP = range(2)
-END_REASONS = ("flags", "round cap")
+END_FLAGS, END_TIME_LIMIT = range(2)
+END_REASONS = ("flags", "time limit")
 
 # Per-seat statistics, in the order of simcore.power_the_game.SEAT_COLUMNS.
 (

@@ -416,13 +416,14 @@ def own_armies(st, seat):
 
 
 @njit(cache=True, _nrt=False)
-def random_move(st, board, seat, army, rng):
-    """A random piece that may still move, to a random node in its reach."""
+def random_move(st, board, seat, army, from_reserve, rng):
+    """A random piece that may still move (from the Reserve only with ``from_reserve``), to a
+    random node in its reach."""
     seen = 0
     pick = -1
     loc = next_place(st, army, -1)  # every place with pieces, in increasing order
     while loc < MAX_LOC:
-        if army_pieces_at(st, army, loc) > 0:
+        if army_pieces_at(st, army, loc) > 0 and (from_reserve or loc < RESERVE):
             for kind in range(MISSILE):
                 if movable(st, army, loc, kind) > 0:
                     seen += 1
@@ -498,10 +499,10 @@ def plan_random(prm, seat, st, rules, board, rng):
         if not may_command(st, seat, army) or not room(st, rules, seat, army):
             continue
         if rand_bool(rng, prm[P_MOVE]):
-            if not random_move(st, board, seat, army, rng):
+            if not random_move(st, board, seat, army, True, rng):
                 random_exchange(st, board, seat, army, rng)
         elif not random_exchange(st, board, seat, army, rng):
-            random_move(st, board, seat, army, rng)
+            random_move(st, board, seat, army, True, rng)
 
 
 # --- the scripted planner ----------------------------------------------------------------------
@@ -1064,5 +1065,37 @@ def write_pad(sid, prm, seat, st, rules, board, dist, rng):
         lure_mercenary(seat, st, rules, board, rng)
     if st[PAD_N + seat] == 0:
         for army in range(first, first + n_own):
-            if st[STANDING + army] == 1 and random_move(st, board, seat, army, rng):
+            if st[STANDING + army] == 1 and any_command(seat, army, st, rules, board, rng):
                 return
+
+
+@njit(cache=True, _nrt=False)
+def any_command(seat, army, st, rules, board, rng):
+    """One command for an empty pad that will be carried out if the army has one (a seat never
+    pays the penalty by choice): a random move (never into a blockaded Headquarters), else the
+    cheapest piece its Power Units buy, else an exchange of three like pieces."""
+    blockaded = rules[R_BLOCKADE] != 0 and opponent_at(st, army, hq_of(board, army))
+    if random_move(st, board, seat, army, not blockaded, rng):
+        return True
+    reserve = RESERVE + army
+    for kind in range(GROUP_II_OFFSET):  # cheapest first
+        if st[PLAN_PU + army] >= POWER_VALUE[kind] and in_stock(st, rules, army, kind):
+            write(st, seat, army, BUY, kind, reserve, reserve)
+            return True
+    seen = 0
+    pick = -1
+    loc = next_place(st, army, -1)
+    while loc < MAX_LOC:
+        for kind in range(GROUP_II_OFFSET):
+            if planned(st, army, loc, kind) >= 3 and (
+                kind == INFANTRY or in_stock(st, rules, army, kind + GROUP_II_OFFSET)
+            ):
+                seen += 1
+                if seen == 1 or rand_below(rng, seen) == 0:
+                    pick = loc * N_KINDS + kind
+        loc = next_place(st, army, loc)
+    if pick < 0:
+        return False
+    loc, kind = pick // N_KINDS, pick % N_KINDS
+    write(st, seat, army, UPGRADE, kind, loc, loc)
+    return True

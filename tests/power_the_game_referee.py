@@ -53,7 +53,7 @@ from simcore.power_the_game_state import (
     COUNTRIES,
     END_FLAGS,
     END_REASONS,
-    END_ROUND_CAP,
+    END_TIME_LIMIT,
     EV_ARMY,
     EV_ARMY_STATE,
     EV_BOUNCE,
@@ -634,7 +634,7 @@ class Referee:
                 t.end_reason = END_FLAGS
                 break
             if t.rounds >= self.rules.max_rounds:
-                t.end_reason = END_ROUND_CAP
+                t.end_reason = END_TIME_LIMIT
                 break
         self.finish()
         if self.trace.index != len(self.trace.rows):
@@ -1369,7 +1369,7 @@ class Referee:
             self.trace.expect(
                 EV_SCORE, seat, power, flags, int(t.seats_in[seat]), what=f"seat {seat}'s score"
             )
-        if t.end_reason == END_ROUND_CAP:
+        if t.end_reason == END_TIME_LIMIT:
             best = max(scores[s] for s in range(self.n) if t.seats_in[s])
             leaders = [s for s in range(self.n) if t.seats_in[s] and scores[s] == best]
             t.winner = leaders[0] if len(leaders) == 1 else NONE

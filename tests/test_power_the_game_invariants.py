@@ -41,7 +41,7 @@ from simcore.power_the_game_state import (
     CRUISER,
     DESTROYER,
     END_FLAGS,
-    END_ROUND_CAP,
+    END_TIME_LIMIT,
     EV_ARMY_STATE,
     EV_BOUNCE,
     EV_CAPTURE,
@@ -108,7 +108,7 @@ def test_results_agree_with_the_end_of_each_game(players, names, rules):
     # The round limit is the rulebook's time limit, never the simulation's cap.
     assert (game_out[:, ENDED_BY] != ENDED_CAP).all()
     time_limit = game_out[:, ENDED_BY] == ENDED_TIME_LIMIT
-    assert np.array_equal(time_limit, game_out[:, END] == END_ROUND_CAP)
+    assert np.array_equal(time_limit, game_out[:, END] == END_TIME_LIMIT)
     assert ((game_out[:, TURNS] >= 1) & (game_out[:, TURNS] <= max_rounds)).all()
     for g in range(len(game_out)):
         winner, rounds, end = game_out[g, WINNER], game_out[g, TURNS], game_out[g, END]
@@ -127,7 +127,7 @@ def test_results_agree_with_the_end_of_each_game(players, names, rules):
             assert len(still_in) <= 1
             assert winner == (still_in[0] if still_in else -1)
         else:
-            assert end == END_ROUND_CAP and rounds == max_rounds and len(still_in) >= 2
+            assert end == END_TIME_LIMIT and rounds == max_rounds and len(still_in) >= 2
             power = seats[:, col["final_power"]]
             if winner >= 0:
                 assert power[winner] == max(power[s] for s in still_in)
@@ -144,7 +144,7 @@ def test_games_end_both_ways_and_the_archetypes_do_what_they_say():
     assert Counter(game_out[:, END].tolist())[END_FLAGS] > 0
     assert seat_out[:, :, SEAT_COLUMN["flags_captured"]].sum() > 0
     game_out, _ = play(2, ["turtle", "turtle"], {}, 200)
-    assert Counter(game_out[:, END].tolist())[END_ROUND_CAP] > 0
+    assert Counter(game_out[:, END].tolist())[END_TIME_LIMIT] > 0
     _, seat_out = play(4, ["missile", "raider", "turtle", "random"], {"missile_cost": 40}, 500)
     by_slot = {slot: seat_out[:, :, SEAT_COLUMN["missiles_launched"]][
         seat_out[:, :, LINEUP_SLOT] == slot].sum() for slot in range(4)}  # fmt: skip
