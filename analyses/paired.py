@@ -6,6 +6,7 @@ cancel most of the luck both runs share. A focal is ``seat:K`` (seat K won) or a
 """
 
 import math
+import re
 
 import numpy as np
 import polars as pl
@@ -21,11 +22,17 @@ def strategy_name(label: str) -> str:
     return label.partition(":")[0]
 
 
+def focal_seat(focal: str) -> int | None:
+    """K of a focal ``seat:K`` written in ASCII digits, else None."""
+    match = re.fullmatch(r"seat:([0-9]{1,3})", focal)
+    return int(match.group(1)) if match else None
+
+
 def focal_problem(focal: str, players: int, lineup: list[str]) -> str | None:
     """Why ``focal`` cannot be measured in a run with this lineup, or None if it can."""
     if focal.startswith("seat:"):
-        seat = focal.removeprefix("seat:")
-        if not seat.isdigit() or int(seat) >= players:
+        seat = focal_seat(focal)
+        if seat is None or seat >= players:
             return f"focal {focal!r} is not seat:K with K in [0, {players - 1}]"
         return None
     names = sorted({strategy_name(label) for label in lineup})
@@ -47,7 +54,7 @@ def focal_outcomes(run: Run, focal: str) -> tuple[np.ndarray, np.ndarray, np.nda
     if problem:
         raise AnalysisError(f"{run.path}: {problem}")
     if focal.startswith("seat:"):
-        won = pl.col(f"s{focal.removeprefix('seat:')}_won")
+        won = pl.col(f"s{focal_seat(focal)}_won")
     else:
         won = pl.any_horizontal(
             (pl.col(f"s{k}_strategy").cast(pl.String).str.split(":").list.first() == focal)
@@ -94,12 +101,19 @@ def paired_difference(won_a: np.ndarray, won_b: np.ndarray) -> dict:
     }
 
 
+# What two runs must share to be compared game by game; rules and strategies are what differs.
+PAIRED_FIELDS = ("game", "players", "seed", "games", "rotate_seats")
+
+
 def check_pairable(run_a: Run, run_b: Run) -> None:
-    """AnalysisError unless the two runs share the seed and hold the same game indices."""
-    if run_a.spec["seed"] != run_b.spec["seed"]:
+    """AnalysisError unless the two runs share game, players, seed, games and seat rotation,
+    and hold the same game indices."""
+    changed = [key for key in PAIRED_FIELDS if run_a.spec[key] != run_b.spec[key]]
+    if changed:
+        values = "; ".join(f"{key} {run_a.spec[key]!r} vs {run_b.spec[key]!r}" for key in changed)
         raise AnalysisError(
-            f"{run_a.path} has seed {run_a.spec['seed']} and {run_b.path} seed "
-            f"{run_b.spec['seed']}: paired comparisons need the same seed"
+            f"{run_a.path} and {run_b.path} differ in {values}: paired comparisons need the same "
+            f"{', '.join(changed)}"
         )
     extent = [
         run.scan().select(pl.len(), pl.col("game_index").max()).collect().row(0)

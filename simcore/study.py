@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from simcore import registry, runner, storage
+from simcore import files, registry, runner, storage
 from simcore.registry import SpecError
 
 TOP_KEYS = (
@@ -28,6 +28,10 @@ ARM_KEYS = ("name", "strategies", "rules")
 STOP_KEYS = ("until_ci", "max_games", "focal", "sprt")
 SPRT_KEYS = ("margin", "alpha", "beta", "arms")
 DEFAULT_MAX_GAMES = 10_000_000
+# Each cell is a run directory and a line or a bar in the report, and planning checks every
+# cell's rules with the game's own loader (up to 50 ms a cell for POWER: The Game's board): 1,000
+# cells plan in under a minute. A larger grid is refused, counted before any cell is built.
+MAX_CELLS = 1000
 
 
 @dataclass(frozen=True)
@@ -155,8 +159,9 @@ def _stop(path: Path, table: dict, arm_names: list[str]) -> Stop:
     if until_ci is not None and not 0 < until_ci <= 0.5:
         raise _error(path, "stop.until_ci", f"expected a number in (0, 0.5], got {until_ci!r}")
     max_games = _get(path, table, "max_games", "stop.", (int,), "an integer", DEFAULT_MAX_GAMES)
-    if max_games < 1:
-        raise _error(path, "stop.max_games", f"expected an integer >= 1, got {max_games}")
+    if not 1 <= max_games <= storage.MAX_GAMES:
+        expected = f"expected an integer in [1, {storage.MAX_GAMES}], got {max_games}"
+        raise _error(path, "stop.max_games", expected)
     focal = _get(path, table, "focal", "stop.", (str,), "a strategy name or seat:K", "seat:0")
     sprt_table = _get(path, table, "sprt", "stop.", (dict,), "a table", None)
     sprt = None if sprt_table is None else _sprt(path, sprt_table, arm_names)
@@ -199,10 +204,8 @@ def load_study(path: str | Path) -> Study:
     """Parse and check a study file's structure; cell specs are checked by ``cells``."""
     path = Path(path)
     try:
-        data = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise SpecError(f"{path}: cannot read ({error.strerror})") from None
-    except tomllib.TOMLDecodeError as error:
+        data = tomllib.loads(files.read_text(path, "study file"))
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
         raise SpecError(f"{path}: not valid TOML ({error})") from None
     _unknown_keys(path, data, TOP_KEYS, "")
     game_id = _get(path, data, "game", "", (str,), "a game id", _REQUIRED)
@@ -271,9 +274,30 @@ def _apply_sweep(path: Path, game: registry.Game, spec: runner.RunSpec, key: str
 
 
 def _cell_id(values: dict, arm: str, with_arm: bool) -> str:
+    """The cell's folder name: arm and swept values, other characters than A-Z a-z 0-9 ._=+-
+    replaced by "-"."""
     parts = [f"{value}p" if key == "players" else f"{key}={value}" for key, value in values.items()]
     text = "_".join(([arm] if with_arm else []) + parts) or arm
     return re.sub(r"[^A-Za-z0-9._=+-]+", "-", text)
+
+
+def _check_cell_ids(path: Path, study_cells: list[Cell]) -> None:
+    """Every cell needs a folder of its own: refuse ids that are not a plain folder name, and
+    ids that collide once cleaned (compared case-blind, as macOS and Windows disks compare)."""
+    seen: dict[str, Cell] = {}
+    for cell in study_cells:
+        if not storage.CELL_ID.match(cell.id):
+            raise _error(
+                path, "arms", f"cell {cell.id!r} (arm {cell.arm!r}) is not a usable folder name: "
+                "rename the arm or shorten the swept values"
+            )  # fmt: skip
+        other = seen.setdefault(cell.id.casefold(), cell)
+        if other is not cell:
+            raise _error(
+                path, "cells", f"arm {other.arm!r} {other.values} and arm {cell.arm!r} "
+                f"{cell.values} both make the folder cells/{cell.id} (names are cleaned to "
+                "letters, digits and ._=+-); rename an arm or change a value"
+            )  # fmt: skip
 
 
 def seated(lineup: list, players: int, most_players: int) -> list:
@@ -293,6 +317,12 @@ def cells(study: Study, games: int | None = None) -> list[Cell]:
         raise _error(path, "games", f"expected at least 1, got {games}")
     axes = {"players": study.players} if len(study.players) > 1 else {}
     axes.update(study.sweep)
+    count = len(study.arms) * math.prod(len(values) for values in axes.values())
+    if count > MAX_CELLS:
+        raise _error(
+            path, "sweep", f"{count:,} cells (arms x swept values x player counts), more than "
+            f"the {MAX_CELLS:,} a study may have: split it or sweep fewer values"
+        )  # fmt: skip
     result = []
     for arm in study.arms:
         arm_key = f"arms[{study.arms.index(arm)}]." if len(study.arms) > 1 else ""
@@ -321,6 +351,7 @@ def cells(study: Study, games: int | None = None) -> list[Cell]:
             if study.stop:
                 _check_focal(study, cell)
             result.append(cell)
+    _check_cell_ids(path, result)
     return result
 
 
@@ -344,8 +375,10 @@ def _check_focal(study: Study, cell: Cell) -> None:
 
 
 def covered_games(out: Path) -> int:
-    """Games of ``out`` from index 0 on (the end of its last part)."""
-    return max((first + count for first, count, _ in storage.parts(out)), default=0)
+    """Games of ``out`` from index 0 on (the end of the last part its manifest lists)."""
+    if runner.load_info(out) is None:  # checks run.json: a run of an older format is refused
+        return 0
+    return max((part.stop for part in storage.read_manifest(out)), default=0)
 
 
 def first_look(out: Path, step: int) -> int:
@@ -431,11 +464,10 @@ def check_study_dir(study: Study, study_cells: list[Cell], out: Path) -> None:
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise SpecError(f"--out {out} is a file, not a directory")
-    info_path = out / "study.json"
-    if info_path.exists():
-        if storage.read_json(info_path).get("identity") != _identity(study_cells):
+    if (out / "study.json").exists():
+        if storage.read_study_json(out)["identity"] != _identity(study_cells):
             raise SpecError(f"--out {out} holds another study; use another --out")
-    elif out.exists() and any(out.iterdir()):
+    elif out.exists() and not storage.is_empty(out):
         raise SpecError(f"--out {out} is not empty and holds no powerlab study")
     for cell in study_cells:
         folder = cell_dir(out, cell.id)
@@ -451,22 +483,30 @@ def run_study(
     threads: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    notify: Callable[[str], None] = lambda line: None,
 ) -> dict:
     """Run every cell (all validated first) and write OUT/study.json; returns it.
 
+    The study holds OUT's writer lock throughout, and each cell's while it grows.
     ``progress(cell_id, done, total)`` is called as each cell's games are computed.
     """
     out = Path(out)
     study_cells = cells(study, games)
     step = study_cells[0].spec.games
     check_study_dir(study, study_cells, out)
-    out.mkdir(parents=True, exist_ok=True)
+    with storage.locked(out):
+        check_study_dir(study, study_cells, out)  # again, now that no other writer can
+        return _run_cells(study, study_cells, step, out, threads, scheduler, progress, notify)
+
+
+def _run_cells(study, study_cells, step, out, threads, scheduler, progress, notify) -> dict:
     info = {
+        "format": storage.FORMAT,
         "title": study.title,
         "question": study.question,
         "assumptions": list(study.assumptions),
         "file": str(study.path),
-        "source": study.path.read_text(),
+        "source": files.read_text(study.path, "study file"),
         "games_per_cell": step,
         "cells": [{"id": c.id, "arm": c.arm, "values": c.values} for c in study_cells],
         "identity": _identity(study_cells),
@@ -476,7 +516,9 @@ def run_study(
 
     def run_cell(spec: runner.RunSpec, folder: Path) -> None:
         report = functools.partial(progress, folder.name) if progress else None
-        runner.run(spec, folder, threads=threads, progress=report, scheduler=scheduler)
+        runner.run(
+            spec, folder, threads=threads, progress=report, scheduler=scheduler, notify=notify
+        )
 
     stop = study.stop
     sprt_arms = stop.sprt.arms if stop and stop.sprt else ()
@@ -484,23 +526,25 @@ def run_study(
         folder = cell_dir(out, cell.id)
         if cell.arm in sprt_arms:
             continue
-        if stop and stop.until_ci:
-            done = until_ci_done(folder, stop.focal, stop.until_ci)
-            run_sequential([cell.spec], [folder], step, stop.max_games, done, run_cell)
-            half_width = round(_half_width(folder, stop.focal), 6)
-            info["stopping"].append(
-                {"cells": [cell.id], "games": cell.spec.games, "half_width": half_width}
-            )
-        else:
-            run_cell(cell.spec, folder)
+        with storage.locked(folder):
+            if stop and stop.until_ci:
+                done = until_ci_done(folder, stop.focal, stop.until_ci)
+                run_sequential([cell.spec], [folder], step, stop.max_games, done, run_cell)
+                half_width = round(_half_width(folder, stop.focal), 6)
+                info["stopping"].append(
+                    {"cells": [cell.id], "games": cell.spec.games, "half_width": half_width}
+                )
+            else:
+                run_cell(cell.spec, folder)
     for first in (c for c in study_cells if sprt_arms and c.arm == sprt_arms[0]):
         second = next(
             c for c in study_cells if c.arm == sprt_arms[1] and c.group() == first.group()
         )
         folders = [cell_dir(out, first.id), cell_dir(out, second.id)]
-        done = functools.partial(_sprt_decided, *folders, stop.focal, stop.sprt)
-        run_sequential([first.spec, second.spec], folders, step, stop.max_games, done, run_cell)
-        llr, verdict = sprt_verdict(*folders, stop.focal, stop.sprt)
+        with storage.locked(folders[0]), storage.locked(folders[1]):
+            done = functools.partial(_sprt_decided, *folders, stop.focal, stop.sprt)
+            run_sequential([first.spec, second.spec], folders, step, stop.max_games, done, run_cell)
+            llr, verdict = sprt_verdict(*folders, stop.focal, stop.sprt)
         info["stopping"].append(
             {
                 "cells": [first.id, second.id],
