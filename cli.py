@@ -290,7 +290,7 @@ def summary(
     run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
-    """Headline table: win rate per seat and per strategy with 95% CIs, truncation, turns."""
+    """Headline table: win rate per seat and per strategy with 95% CIs, how games ended, turns."""
     from analyses.dataset import load_run
     from analyses.summary import summary as make_summary
     from analyses.summary import summary_text
