@@ -50,6 +50,7 @@ from simcore.power_the_game_state import (
     BOUNCE,
     BUILD,
     BUY,
+    BY_VALUE,
     CAPTURE,
     CARRIED,
     CMD_ARMY,
@@ -61,10 +62,11 @@ from simcore.power_the_game_state import (
     CNT,
     COUNTRIES,
     COUNTRY_NAMES,
+    CRUISER,
     DESTROYER,
     END_FLAGS,
     END_REASONS,
-    END_ROUND_CAP,
+    END_TIME_LIMIT,
     EV_ARMY,
     EV_ARMY_STATE,
     EV_BOUNCE,
@@ -99,6 +101,7 @@ from simcore.power_the_game_state import (
     I_HQ,
     I_NODES,
     I_SECTORS,
+    IN_PLAY,
     INFANTRY,
     INFO,
     ISLAND,
@@ -118,6 +121,7 @@ from simcore.power_the_game_state import (
     MAX_COMMANDS,
     MAX_DEGREE,
     MAX_LOC,
+    MAX_MISSILE_COST,
     MAX_MOVES,
     MAX_NODES,
     MAX_PLAYERS,
@@ -174,7 +178,10 @@ from simcore.power_the_game_state import (
     STANDOFF,
     STATE_SIZE,
     STATS,
+    SUM_WORDS,
+    SUMS,
     TANK,
+    TARGET,
     TERRAINS,
     TRACE_LEN,
     TRACE_WIDTH,
@@ -200,6 +207,8 @@ from simcore.power_the_game_state import (
     seat_of_army,
     side_of,
     side_power_at,
+    stock_left,
+    units_left,
 )
 from simcore.registry import Column, Game, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
@@ -225,7 +234,14 @@ RULES = (
         "commands", "int", 5, "commands per army and round (a 2-player pad has twice as many)", 1, 5
     ),
     Param("max_power_units", "int", 3, "most Power Units an army earns in one round", 0, 3),
-    Param("missile_cost", "int", 100, "power value a Mega-Missile is made of, at least", 1, 1000),
+    Param(
+        "missile_cost",
+        "int",
+        100,
+        "power value a Mega-Missile is made of, at least",
+        1,
+        MAX_MISSILE_COST,
+    ),
     Param(
         "blockade",
         "bool",
@@ -238,6 +254,12 @@ RULES = (
         "seat0",
         "who is official in round 1: seat 0, or a random seat per game",
         choices=("seat0", "random"),
+    ),
+    Param(
+        "component_limits",
+        "bool",
+        True,
+        "an army never has more pieces or Power Units in play than its colour's set holds",
     ),
 )
 assert len(RULES) == N_RULES
@@ -476,6 +498,11 @@ def prepare(rules: dict, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarr
 
 
 # --- pieces ----------------------------------------------------------------------------------
+
+# The order captured pieces change colour in: Group II pieces first (a Regiment needs three of the
+# set's Infantry at once), largest first; with the rule component_limits this is who gets what is
+# left of a set.
+CAPTURE_ORDER = np.append(BY_VALUE, MISSILE)
 # Every function takes the game as (st, rules, board, dist, trace) or a part of it: the state,
 # the encoded rules, the board table, the move tables and the trace buffer.
 
@@ -489,10 +516,11 @@ def stat_add(st, seat, which, amount):
 # Hot, and LLVM stops inlining it by itself once its callers are inlined into bigger functions.
 @njit(cache=True, _nrt=False, inline="always")
 def change(st, army, loc, kind, n):
-    """The one way a count of pieces changes (it keeps POWER_AT, PIECES_AT, OCCUPIED, ARMY_NODES
-    and KIND_NODES in step)."""
+    """The one way a count of pieces changes (it keeps IN_PLAY, POWER_AT, PIECES_AT, OCCUPIED,
+    ARMY_NODES and KIND_NODES in step)."""
     i = piece_index(army, loc, kind)
     st[CNT + i] += n
+    st[IN_PLAY + army * N_KINDS + kind] += n
     st[POWER_AT + army * MAX_LOC + loc] += n * POWER_VALUE[kind]
     st[PIECES_AT + army * MAX_LOC + loc] += n
     if st[PIECES_AT + army * MAX_LOC + loc] > 0:
@@ -517,6 +545,25 @@ def add_pieces(st, army, loc, kind, n, fixed):
     change(st, army, loc, kind, n)
     if fixed:
         st[FIXED + piece_index(army, loc, kind)] += n
+
+
+@njit(cache=True, _nrt=False)
+def receive(st, rules, army, kind, n):
+    """``n`` pieces of ``kind`` come to the army's Reserve (captured, taken over, or broken down
+    from a larger piece): as many as its set still has (the rule component_limits; the rest
+    leave play). Returns how many it receives."""
+    kept = min(n, stock_left(st, rules, army, kind))
+    if kept > 0:
+        add_pieces(st, army, RESERVE + army, kind, kept, False)
+    return kept
+
+
+@njit(cache=True, _nrt=False)
+def receive_units(st, rules, army, n):
+    """``n`` Power Units come to the army's Reserve, as many as its set still has."""
+    kept = min(n, units_left(st, rules, army))
+    st[PU + army] += kept
+    return kept
 
 
 @njit(cache=True, _nrt=False)
@@ -563,31 +610,66 @@ def move_piece(st, army, kind, origin, target):
     log_entry(st, army, kind, origin, target, 1)
 
 
+@njit(cache=True, _nrt=False, inline="always")  # tiny, in build_missile's loops
+def sum_word(level, total):
+    return SUMS + level * SUM_WORDS + total // 64
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def has_sum(st, level, total):
+    return (st[sum_word(level, total)] >> (total % 64)) & 1 == 1
+
+
 @njit(cache=True, _nrt=False)
 def build_missile(st, rules, army, loc, trace):
-    """Make a Mega-Missile at ``loc``: Power Units first (in the army's Reserve), then pieces from
-    the largest power value down, until the cost is met; returns the power value used."""
+    """Make a Mega-Missile at ``loc`` from the material that wastes the least power value (the
+    rulebook lets the player choose; "the player simply loses the extra power"): the least total
+    of at least the cost; of the materials with that total, the one with the most Power Units
+    (only in the army's own Reserve), then the most of the largest pieces, then the next largest,
+    and so on. Returns the power value used.
+
+    The piece totals reachable with the kinds BY_VALUE[j:] are bitsets (SUMS, level j), built
+    from the smallest kind up; the least piece total p with p + Power Units >= cost is below
+    cost + 50 (a set of pieces 50 or more above it would stay enough without one of its pieces),
+    which bounds the bitsets; then each kind, largest first, takes as many pieces as leave a
+    total the smaller kinds can still make exactly."""
     need = np.int64(rules[R_MISSILE_COST])
-    used = 0
-    if loc == RESERVE + army and st[PU + army] > 0:
-        units = min(st[PU + army], need)
-        st[PU + army] -= units
-        used += units
-        record_event(trace, st, TRACE_LEN, EV_USED, army, loc, POWER_UNIT, units)
-    while used < need:
-        best = -1
-        for kind in range(MISSILE):
-            if count(st, army, loc, kind) > 0 and (
-                best < 0 or POWER_VALUE[kind] > POWER_VALUE[best]
-            ):
-                best = kind
-        value = POWER_VALUE[best]
-        n = min(count(st, army, loc, best), (need - used + value - 1) // value)
-        take_pieces(st, army, loc, best, n)
-        used += n * value
-        record_event(trace, st, TRACE_LEN, EV_USED, army, loc, best, n)
+    units = st[PU + army] if loc == RESERVE + army else 0
+    top = need + POWER_VALUE[CRUISER]  # the largest total that matters
+    levels = len(BY_VALUE)
+    for level in range(levels + 1):
+        for w in range(top // 64 + 1):
+            st[SUMS + level * SUM_WORDS + w] = 0
+    st[sum_word(levels, 0)] = 1  # no pieces: total 0
+    for level in range(levels - 1, -1, -1):
+        kind = BY_VALUE[level]
+        value = POWER_VALUE[kind]
+        pieces = count(st, army, loc, kind)
+        for total in range(top + 1):
+            for n in range(min(pieces, total // value) + 1):
+                if has_sum(st, level + 1, total - n * value):
+                    st[sum_word(level, total)] |= np.int64(1) << (total % 64)
+                    break
+    pieces_total = max(need - units, 0)
+    while not has_sum(st, 0, pieces_total):
+        pieces_total += 1  # check_command made sure the material is worth the cost
+    used = max(need - pieces_total, 0)
+    if used > 0:
+        st[PU + army] -= used
+        record_event(trace, st, TRACE_LEN, EV_USED, army, loc, POWER_UNIT, used)
+    left = pieces_total
+    for level in range(levels):
+        kind = BY_VALUE[level]
+        value = POWER_VALUE[kind]
+        n = min(count(st, army, loc, kind), left // value)
+        while not has_sum(st, level + 1, left - n * value):
+            n -= 1
+        if n > 0:
+            take_pieces(st, army, loc, kind, n)
+            left -= n * value
+            record_event(trace, st, TRACE_LEN, EV_USED, army, loc, kind, n)
     add_pieces(st, army, loc, MISSILE, 1, False)  # launched, never moved
-    return used
+    return used + pieces_total
 
 
 @njit(cache=True, _nrt=False)
@@ -783,10 +865,12 @@ def execute_pad(seat, st, rules, board, dist, trace):
 
 
 @njit(cache=True, _nrt=False)
-def penalty(seat, st, trace):
+def penalty(seat, st, rules, rng, trace):
     """None of the seat's commands was carried out: one of its armies loses a Power Unit, or its
     smallest piece is broken down into Power Units (a Group II piece into two Group I pieces and
-    the third's Power Units) and one of those is forfeited."""
+    the third's Power Units) and one of those is forfeited. Which piece is the player's choice:
+    one in a Reserve if there is one (it keeps its pieces on the board), else a random one of the
+    smallest on the board."""
     stat_add(st, seat, ST_PENALTIES, 1)
     first, n_own = armies_of(st[PLAYERS], seat)
     for army in range(first, first + n_own):
@@ -794,36 +878,45 @@ def penalty(seat, st, trace):
             st[PU + army] -= 1
             record_event(trace, st, TRACE_LEN, EV_PENALTY, seat, army, -1, -1, 0, -1, 0)
             return
-    best_army, best_loc, best_kind = -1, -1, -1
+    lowest, in_reserve = -1, False
     for army in range(first, first + n_own):
         if st[STANDING + army] == 0:
             continue
         for step in range(MAX_NODES + 1):
-            loc = RESERVE + army if step == 0 else step - 1  # the Reserve first, then the board
-            for kind in range(MISSILE):
-                if count(st, army, loc, kind) > 0 and (
-                    best_kind < 0 or POWER_VALUE[kind] < POWER_VALUE[best_kind]
-                ):
-                    best_army, best_loc, best_kind = army, loc, kind
+            loc = RESERVE + army if step == 0 else step - 1
+            for kind in range(MISSILE):  # power values differ kind by kind
+                if count(st, army, loc, kind) == 0:
+                    continue
+                if lowest < 0 or POWER_VALUE[kind] < POWER_VALUE[lowest]:
+                    lowest, in_reserve = kind, step == 0
+                elif kind == lowest and step == 0:
+                    in_reserve = True
+    best_army, best_loc, best_kind = -1, -1, -1
+    seen = 0
+    for army in range(first, first + n_own):
+        if st[STANDING + army] == 0:
+            continue
+        for step in range(MAX_NODES + 1):
+            loc = RESERVE + army if step == 0 else step - 1
+            if (step == 0) == in_reserve and lowest >= 0 and count(st, army, loc, lowest) > 0:
+                seen += 1
+                if seen == 1 or rand_below(rng, seen) == 0:
+                    best_army, best_loc, best_kind = army, loc, lowest
     if best_kind < 0:
         record_event(trace, st, TRACE_LEN, EV_PENALTY, seat, -1, -1, -1, 0, -1, 0)
         return
     take_pieces(st, best_army, best_loc, best_kind, 1)
-    reserve = RESERVE + best_army
+    smaller, added = -1, 0
     if best_kind >= GROUP_II_OFFSET:
         smaller = best_kind - GROUP_II_OFFSET
-        add_pieces(st, best_army, reserve, smaller, 2, False)
-        units = POWER_VALUE[smaller] - 1
-        record_event(
-            trace, st, TRACE_LEN, EV_PENALTY, seat, best_army, best_kind, best_loc, units,
-            smaller, 2,
-        )  # fmt: skip
+        added = receive(st, rules, best_army, smaller, 2)
+        units = receive_units(st, rules, best_army, POWER_VALUE[smaller] - 1)
     else:
-        units = POWER_VALUE[best_kind] - 1
-        record_event(
-            trace, st, TRACE_LEN, EV_PENALTY, seat, best_army, best_kind, best_loc, units, -1, 0
-        )  # fmt: skip
-    st[PU + best_army] += units
+        units = receive_units(st, rules, best_army, POWER_VALUE[best_kind] - 1)
+    record_event(
+        trace, st, TRACE_LEN, EV_PENALTY, seat, best_army, best_kind, best_loc, units, smaller,
+        added,
+    )  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -926,9 +1019,10 @@ def strongest_army(st, side, loc, with_foot):
 
 
 @njit(cache=True, _nrt=False)
-def resolve_battles(st, trace):
-    """Then battles: the highest total captures every opposing piece into its Reserve; tied
-    highest totals whose pieces were all already there stand off."""
+def resolve_battles(st, rules, trace):
+    """Then battles: the highest total captures every opposing piece into its Reserve (as many
+    as its set has, the Group II pieces first); tied highest totals whose pieces were all
+    already there stand off."""
     players = st[PLAYERS]
     loc = -1
     while True:
@@ -946,17 +1040,16 @@ def resolve_battles(st, trace):
             winner_side += 1
         record_conflict(st, loc, CAPTURE, winner_side, trace)
         victor = strongest_army(st, winner_side, loc, False)
-        for army in range(N_ARMIES):
-            if side_of(st, army) == winner_side:
-                continue
-            for kind in range(N_KINDS):
+        for kind in CAPTURE_ORDER:
+            for army in range(N_ARMIES):
                 n = count(st, army, loc, kind)
-                if n > 0:
-                    take_pieces(st, army, loc, kind, n)
-                    add_pieces(st, victor, RESERVE + victor, kind, n, False)
-                    record_event(trace, st, TRACE_LEN, EV_CAPTURE, victor, army, loc, kind, n)
-                    stat_add(st, seat_of_army(players, victor), ST_PIECES_CAPTURED, n)
-                    stat_add(st, seat_of_army(players, army), ST_PIECES_LOST, n)
+                if side_of(st, army) == winner_side or n == 0:
+                    continue
+                take_pieces(st, army, loc, kind, n)
+                kept = receive(st, rules, victor, kind, n)
+                record_event(trace, st, TRACE_LEN, EV_CAPTURE, victor, army, loc, kind, n, kept)
+                stat_add(st, seat_of_army(players, victor), ST_PIECES_CAPTURED, n)
+                stat_add(st, seat_of_army(players, army), ST_PIECES_LOST, n)
 
 
 @njit(cache=True, _nrt=False)
@@ -979,7 +1072,7 @@ def collect_power_units(st, rules, board, trace):
         gained = 0
         for country in range(N_ARMIES):
             gained += (mask >> country) & 1
-        gained = min(gained, cap)
+        gained = min(gained, cap, units_left(st, rules, army))
         if gained > 0:
             st[PU + army] += gained
             stat_add(st, seat_of_army(st[PLAYERS], army), ST_POWER_UNITS, gained)
@@ -987,27 +1080,28 @@ def collect_power_units(st, rules, board, trace):
 
 
 @njit(cache=True, _nrt=False)
-def take_over(st, captor, captured, trace):
-    """The captor takes every piece and Power Unit of the captured army into its Reserve."""
-    reserve = RESERVE + captor
-    for loc in range(MAX_LOC):
-        for kind in range(N_KINDS):
+def take_over(st, rules, captor, captured, trace):
+    """The captor takes every piece and Power Unit of the captured army into its Reserve (as
+    many as its set has, the Group II pieces first)."""
+    for kind in CAPTURE_ORDER:
+        for loc in range(MAX_LOC):
             n = count(st, captured, loc, kind)
             if n > 0:
                 take_pieces(st, captured, loc, kind, n)
-                add_pieces(st, captor, reserve, kind, n, False)
-                record_event(trace, st, TRACE_LEN, EV_TAKE, captor, captured, loc, kind, n)
-    if st[PU + captured] > 0:
+                kept = receive(st, rules, captor, kind, n)
+                record_event(trace, st, TRACE_LEN, EV_TAKE, captor, captured, loc, kind, n, kept)
+    units = st[PU + captured]
+    if units > 0:
+        st[PU + captured] = 0
+        kept = receive_units(st, rules, captor, units)
         record_event(
             trace, st, TRACE_LEN, EV_TAKE, captor, captured, RESERVE + captured, POWER_UNIT,
-            st[PU + captured],
+            units, kept,
         )  # fmt: skip
-        st[PU + captor] += st[PU + captured]
-        st[PU + captured] = 0
 
 
 @njit(cache=True, _nrt=False)
-def capture_flags(st, board, trace):
+def capture_flags(st, rules, board, trace):
     """Last: a Flag falls to the side with an Infantry or a Regiment in its Headquarters and more
     power there than the defender (the strongest such side; none if they tie). The captor takes
     the army's forces, Power Units and Flags; a seat without a standing Flag is out."""
@@ -1036,7 +1130,7 @@ def capture_flags(st, board, trace):
         captor = strongest_army(st, best_side, hq, True)
         captor_seat = seat_of_army(players, captor)
         record_event(trace, st, TRACE_LEN, EV_FLAG, captor, army, best, defence, captor_seat)
-        take_over(st, captor, army, trace)
+        take_over(st, rules, captor, army, trace)
         st[FLAGS + captor] += st[FLAGS + army]
         st[FLAGS + army] = 0
         st[STANDING + army] = 0
@@ -1086,8 +1180,41 @@ def write_pads(st, rules, board, dist, sids, prm, rng, trace):
                 )  # fmt: skip
 
 
+@njit(cache=True)
+def determinize(st, rules, board, seat, rng):
+    """Redraw what ``seat`` cannot see while it writes its pad, in place: the other seats' pads
+    of this round (orders are written simultaneously and shown only once all are down) and the
+    other seats' private memory, each of their armies' target (TARGET: a random standing enemy
+    army, or none). A redrawn pad is a random pad, as the ``random`` strategy writes one: any
+    orders are consistent with what the seat has seen. Everything else is on the table for every
+    player (pieces, Reserves, Power Units, Flags, the round, the official) and stays.
+
+    Keeps the planning scratch consistent (a pad is written through the strategies' own
+    planner, which lists the entries it touches), so a pad written afterwards starts
+    clean. Draws from ``rng`` only, never from the game's stream."""
+    random_row = np.zeros(len(strategy.PARAM_NAMES))
+    random_row[strategy.P_MOVE] = strategy.RANDOM_P_MOVE
+    for other in range(st[PLAYERS]):
+        if other == seat or st[SEAT_IN + other] == 0:
+            continue
+        strategy.start_pad(st, other)
+        strategy.plan_random(random_row, other, st, rules, board, rng)
+        first, n_own = armies_of(st[PLAYERS], other)
+        for army in range(first, first + n_own):
+            choices = 1
+            for enemy in range(N_ARMIES):
+                choices += strategy.enemy_army(st, army, enemy)
+            pick = rand_below(rng, choices)
+            st[TARGET + army] = 0
+            for enemy in range(N_ARMIES):
+                if pick > 0 and strategy.enemy_army(st, army, enemy):
+                    pick -= 1
+                    if pick == 0:
+                        st[TARGET + army] = enemy + 1
+
+
 @njit(cache=True, _nrt=False)
-def implement(st, rules, board, dist, trace):
+def implement(st, rules, board, dist, rng, trace):
     """Implementing the pads: official first, then clockwise; then the penalties."""
     for k in range(st[LOG_N]):  # last round's immovable pieces are all at its log's places
         e = LOG + LOG_WIDTH * k
@@ -1107,7 +1234,7 @@ def implement(st, rules, board, dist, trace):
         seat = next_seat(st, seat)
     for _ in range(st[PLAYERS]):  # back at the official
         if st[SEAT_IN + seat] == 1 and st[CARRIED + seat] == 0:
-            penalty(seat, st, trace)
+            penalty(seat, st, rules, rng, trace)
         seat = next_seat(st, seat)
 
 
@@ -1115,9 +1242,9 @@ def implement(st, rules, board, dist, trace):
 def resolve(st, rules, board, trace):
     """After the commands: ties, battles, Power Units, Flag captures."""
     resolve_ties(st, trace)
-    resolve_battles(st, trace)
+    resolve_battles(st, rules, trace)
     collect_power_units(st, rules, board, trace)
-    capture_flags(st, board, trace)
+    capture_flags(st, rules, board, trace)
 
 
 @njit(cache=True, _nrt=False)
@@ -1126,7 +1253,7 @@ def play_round(st, rules, board, dist, sids, prm, rng, trace):
     if trace.shape[0] > 0:
         snapshot(st, board, trace)
     write_pads(st, rules, board, dist, sids, prm, rng, trace)
-    implement(st, rules, board, dist, trace)
+    implement(st, rules, board, dist, rng, trace)
     resolve(st, rules, board, trace)
 
 
@@ -1176,7 +1303,7 @@ def seat_power(st, seat):
 
 @njit(cache=True, _nrt=False)
 def winner_at_time(st):
-    """At the round cap: the highest power value, then the most Flags; else no winner."""
+    """At the time limit: the highest power value, then the most Flags; else no winner."""
     winner, best_power, best_flags = -1, -1, -1
     for seat in range(st[PLAYERS]):
         if st[SEAT_IN + seat] == 0:
@@ -1210,7 +1337,7 @@ def play_game(players, st, rules, board, dist, sids, prm, rng, trace):
             if st[SEAT_IN + seat] == 1:
                 winner = seat
     else:
-        reason = END_ROUND_CAP
+        reason = END_TIME_LIMIT
         winner = winner_at_time(st)
     if trace.shape[0] > 0:
         snapshot(st, board, trace)
@@ -1234,8 +1361,8 @@ def play_indexed(
     winner, rounds, reason = play_game(players, st, rules, board, dist, sids, prm, rng, trace)
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = rounds
-    # The round cap is the rulebook's time limit, which decides a winner (or a tie).
-    if reason == END_ROUND_CAP:
+    # The last round is the rulebook's time limit, which decides a winner (or a tie).
+    if reason == END_TIME_LIMIT:
         game_out[g, ENDED_BY] = ENDED_TIME_LIMIT
     else:
         game_out[g, ENDED_BY] = ENDED_DRAW if winner < 0 else ENDED_RULES

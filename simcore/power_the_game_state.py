@@ -52,10 +52,12 @@ The order of a game:
   commands was carried out; then conflicts: first ties (each bounce is an EV_CONFLICT with outcome
   BOUNCE followed by one EV_BOUNCE per retreating piece; sectors are scanned in node order and the
   scan repeats until no tie can bounce), then battles in node order (EV_CONFLICT with outcome
-  CAPTURE followed by EV_CAPTURE rows, or STANDOFF when the highest totals tie and none of those
-  pieces moved in); then EV_POWER_UNITS for each army that gains any; then Flag captures, checked
-  country by country from the official's first army on (army order, wrapping): EV_FLAG, EV_TAKE
-  rows, and EV_OUT if that seat has no Flag left.
+  CAPTURE followed by EV_CAPTURE rows, kind by kind in CAPTURE_ORDER (Group II first, largest
+  first) and army by army, or STANDOFF when the highest totals tie and none of those pieces moved
+  in); then EV_POWER_UNITS for each army that gains any; then Flag captures, checked country by
+  country from the official's first army on (army order, wrapping): EV_FLAG, EV_TAKE rows (kind
+  by kind in CAPTURE_ORDER, location by location, then the Power Units), and EV_OUT if that seat
+  has no Flag left.
 * At the end: the same snapshot as a round start (EV_PIECES, EV_ARMY_STATE), EV_SCORE per seat,
   EV_END.
 
@@ -96,6 +98,18 @@ KIND_CODES = ("I", "T", "F", "D", "R", "H", "B", "C", "M", "P")  # the Command p
 GROUP_II_OFFSET = 4  # Group I kind k (0-3) exchanges, three alike, for kind k + 4
 POWER_VALUE = np.array([2, 3, 5, 10, 20, 30, 25, 50, 0], dtype=np.int64)
 MAX_MOVES = np.array([2, 3, 5, 1, 2, 3, 5, 1, 0], dtype=np.int64)
+# The kinds that have a power value, largest first (the order a Mega-Missile's material is chosen
+# in, and the planners' "largest first").
+BY_VALUE = np.array([CRUISER, HEAVY_TANK, BOMBER, REGIMENT, DESTROYER, FIGHTER, TANK, INFANTRY])
+MAX_MISSILE_COST = 1000  # the rule parameter missile_cost's upper bound
+# Rulebook, Components: each colour's set has 9 Infantry, 6 Tanks, 3 Heavy Tanks, 6 Fighters,
+# 3 Bombers, 6 Destroyers, 3 Cruisers, 1 Mega-Missile and 10 Power Units ("Three Infantry pieces
+# snap together to create ... a Regiment": a Regiment is three of the 9 Infantry). With the rule
+# component_limits an army never has more of a kind in play than its set holds.
+SET_SIZE = np.array([9, 6, 6, 6, 0, 3, 3, 3, 1], dtype=np.int64)  # Regiments: Infantry pieces
+INFANTRY_PER_REGIMENT = 3
+SET_POWER_UNITS = 10
+NO_LIMIT = 1 << 40
 # Movement classes: ground (Infantry, Regiments, Tanks, Heavy Tanks), air (Fighters, Bombers),
 # sea (Destroyers, Cruisers); the Mega-Missile does not move, it is launched.
 GROUND, AIR, SEA = range(3)
@@ -140,7 +154,8 @@ R_MAX_POWER_UNITS = 3
 R_MISSILE_COST = 4
 R_BLOCKADE = 5
 R_FIRST_OFFICIAL = 6
-N_RULES = 7
+R_COMPONENT_LIMITS = 7
+N_RULES = 8
 FIRST_OFFICIAL_RANDOM = 1  # rule first_official = "random" (choice index; "seat0" is 0)
 
 # --- commands ------------------------------------------------------------------------------
@@ -167,10 +182,11 @@ CMD_WIDTH = 5
     X_BLOCKADE,  # from the Reserve into a Headquarters where an opponent stands
     X_MATERIAL,  # exchange: not three alike / not enough Power Units / under the missile cost
     X_MERCENARY,  # mercenary move cancelled: several seats moved the same piece(s) differently
-) = range(11)
+    X_STOCK,  # buy, exchange or missile: the army's set has no such piece left (component_limits)
+) = range(12)
 RESULTS = (
     "executed", "shared", "not yours", "too many", "malformed", "no piece", "out of reach",
-    "reserve", "blockade", "material", "mercenary conflict",
+    "reserve", "blockade", "material", "mercenary conflict", "stock",
 )  # fmt: skip
 
 # Conflict outcomes (EV_CONFLICT f).
@@ -178,8 +194,8 @@ BOUNCE, CAPTURE, STANDOFF = range(3)
 OUTCOMES = ("bounce", "capture", "standoff")
 
 # End of a game (game column ``end``).
-END_FLAGS, END_ROUND_CAP = range(2)
-END_REASONS = ("flags", "round cap")
+END_FLAGS, END_TIME_LIMIT = range(2)
+END_REASONS = ("flags", "time limit")
 
 # Per-seat statistics, in the order of simcore.power_the_game.SEAT_COLUMNS.
 (
@@ -216,14 +232,18 @@ EV_DESTROYED = 8  # army, location, kind or POWER_UNIT, count: removed by a Mega
 EV_PENALTY = 9  # seat, army paying (-1: the seat has nothing to pay with), kind broken down
 #                 (-1: a Power Unit paid), its location, Power Units added to the Reserve (net of
 #                 the one forfeited), kind of pieces added to the Reserve (-1 none), their count
+#                 (what the army's set has room for, with component_limits)
 EV_CONFLICT = 10  # location, power of side 0, 1, 2, 3 (-1: absent), outcome, side (CAPTURE: the
 #                   winner; BOUNCE: bitmask of the sides that retreat; STANDOFF: bitmask tied)
 EV_BOUNCE = 11  # army, kind, from (the tied sector), to (where it came from)
-EV_CAPTURE = 12  # winning army (to its Reserve), losing army, location, kind, count
+EV_CAPTURE = 12  # winning army (to its Reserve), losing army, location, kind, count, how many
+#                  of them the winner receives (its set's room, with component_limits; the rest
+#                  leave play)
 EV_POWER_UNITS = 13  # army, units gained, bitmask of the countries that paid
 EV_FLAG = 14  # captor army, captured army, attacking power in that Headquarters, defending power,
 #               captor seat (-1 mercenary)
-EV_TAKE = 15  # captor army, captured army, location, kind or POWER_UNIT, count
+EV_TAKE = 15  # captor army, captured army, location, kind or POWER_UNIT, count, how many of them
+#               the captor receives (as EV_CAPTURE)
 EV_OUT = 16  # seat, round
 EV_SCORE = 17  # seat, power value, Flags held, seat still in (0/1)
 EV_END = 18  # winner seat (-1 none), rounds played, end reason
@@ -286,10 +306,14 @@ PLAN_TRIPLES = PLAN_NODES + N_ARMIES  # + army: bitmask of the board nodes where
 #                                       brought three or more like Group I pieces together
 PLAN_PU = PLAN_TRIPLES + N_ARMIES  # + army
 PLAN_N = PLAN_PU + N_ARMIES  # + army: commands planned for it
+PLAN_STOCK = PLAN_N + N_ARMIES  # + army * N_KINDS + kind: pieces its buys, exchanges and
+#                                 missiles so far add to what the army has in play
+PLAN_POWER = PLAN_STOCK + N_ARMIES * N_KINDS  # + army * MAX_LOC + loc: the power the pad's
+#                                 picture adds there (the PLAN_CNT entries times their values)
 # The planners' view of the round, computed once by strategies.survey before the pads are
 # written: planning never changes the state the pads are written from, so these facts hold for
 # every seat's pad (and are not kept up to date by anything else).
-VIEW_SIDE_POWER = PLAN_N + N_ARMIES  # + side * MAX_NODES + node: as side_power_at(side, node)
+VIEW_SIDE_POWER = PLAN_POWER + N_ARMIES * MAX_LOC  # + side * MAX_NODES + node: as side_power_at
 VIEW_ENEMY_POWER = VIEW_SIDE_POWER + N_ARMIES * MAX_NODES  # + side * MAX_NODES + node: the
 #                                          strongest other side's power there (0: none)
 VIEW_THREAT = VIEW_ENEMY_POWER + N_ARMIES * MAX_NODES  # + army: power of the pieces of other
@@ -297,7 +321,21 @@ VIEW_THREAT = VIEW_ENEMY_POWER + N_ARMIES * MAX_NODES  # + army: power of the pi
 VIEW_REACH = VIEW_THREAT + N_ARMIES  # + army * N_ARMIES + target (of another side): power of the
 #                                      army's pieces that could reach target's Headquarters this
 #                                      round (the parts VIEW_THREAT sums; 0 for the same side)
-STATE_SIZE = VIEW_REACH + N_ARMIES * N_ARMIES
+# Strategies' memory, kept across rounds (reset by setup): each army's chosen target, the enemy
+# army + 1 whose Headquarters it is massing on (0: none chosen yet). Private to the seat that
+# commands the army: simcore.power_the_game.determinize redraws the other seats' targets.
+TARGET = VIEW_REACH + N_ARMIES * N_ARMIES  # + army
+# Planning scratch: the power each army keeps in its Headquarters this round (its guard).
+PLAN_GUARD = TARGET + N_ARMIES  # + army
+# Every piece an army has, wherever it is (kept in step with CNT by simcore.power_the_game.change):
+# what it has in play of its set.
+IN_PLAY = PLAN_GUARD + N_ARMIES  # + army * N_KINDS + kind
+# Scratch of build_missile (the least power value a Mega-Missile's material can have): level j
+# (0-8) is the bitset of the totals the pieces of kinds BY_VALUE[j:] at the place can make
+# (total s: bit s % 64 of word s // 64), up to the price plus the largest piece.
+SUM_WORDS = (MAX_MISSILE_COST + int(POWER_VALUE.max())) // 64 + 1
+SUMS = IN_PLAY + N_ARMIES * N_KINDS  # + level * SUM_WORDS + word
+STATE_SIZE = SUMS + (len(BY_VALUE) + 1) * SUM_WORDS
 
 
 # --- queries -------------------------------------------------------------------------------
@@ -444,6 +482,40 @@ def opponent_at(st, army, loc):
     return False
 
 
+@njit(cache=True, _nrt=False)
+def stock_room(st, rules, at, planned_at, kind):
+    """How many more pieces of ``kind`` a set can put in play, its pieces in play being
+    st[at + kind] (plus st[planned_at + kind], a pad's changes, when planned_at >= 0); NO_LIMIT
+    without the rule component_limits. Regiments are made of the set's Infantry, three each (a
+    Regiment exchanged from three Infantry in play takes none: the same pieces snap together)."""
+    if rules[R_COMPONENT_LIMITS] == 0:
+        return NO_LIMIT
+    infantry = st[at + INFANTRY] + INFANTRY_PER_REGIMENT * st[at + REGIMENT]
+    held = st[at + kind]
+    if planned_at >= 0:
+        infantry += st[planned_at + INFANTRY] + INFANTRY_PER_REGIMENT * st[planned_at + REGIMENT]
+        held += st[planned_at + kind]
+    if kind == INFANTRY:
+        return SET_SIZE[INFANTRY] - infantry
+    if kind == REGIMENT:
+        return (SET_SIZE[INFANTRY] - infantry) // INFANTRY_PER_REGIMENT
+    return SET_SIZE[kind] - held
+
+
+@njit(cache=True, _nrt=False)
+def stock_left(st, rules, army, kind):
+    """How many more pieces of ``kind`` the army's set can put in play (``stock_room``)."""
+    return stock_room(st, rules, IN_PLAY + army * N_KINDS, -1, kind)
+
+
+@njit(cache=True, _nrt=False)
+def units_left(st, rules, army):
+    """How many more Power Units the army's set has (NO_LIMIT without component_limits)."""
+    if rules[R_COMPONENT_LIMITS] == 0:
+        return NO_LIMIT
+    return SET_POWER_UNITS - st[PU + army]
+
+
 # --- legality: the one place that says what a command may do -------------------------------
 
 
@@ -485,18 +557,24 @@ def check_command(st, rules, board, dist, army, op, kind, origin, target):
             return X_MALFORMED, 0
         if count(st, army, origin, kind) < 3:
             return X_MATERIAL, 0
+        if kind != INFANTRY and stock_left(st, rules, army, kind + GROUP_II_OFFSET) <= 0:
+            return X_STOCK, 0
         return EXECUTED, 0
     if op == BUY:
         if not (0 <= kind < GROUP_II_OFFSET):
             return X_MALFORMED, 0
         if st[PU + army] < POWER_VALUE[kind]:
             return X_MATERIAL, 0
+        if stock_left(st, rules, army, kind) <= 0:
+            return X_STOCK, 0
         return EXECUTED, POWER_VALUE[kind]
     if op == BUILD:
         if not is_location(board, origin):
             return X_MALFORMED, 0
         if material_at(st, army, origin) < rules[R_MISSILE_COST]:
             return X_MATERIAL, 0
+        if stock_left(st, rules, army, MISSILE) <= 0:
+            return X_STOCK, 0
         return EXECUTED, 0
     if op == LAUNCH:
         if not (is_location(board, origin) and is_location(board, target)):

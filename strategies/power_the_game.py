@@ -3,16 +3,20 @@
 All seats write from the same state (``plan`` only reads the board as it stands at the start of
 the round, which every player sees); a seat never sees another's pad. While writing, a seat
 keeps its own armies' pieces as its commands will leave them (PLAN_* in the state), so that it
-does not order a piece twice, spend Power Units twice, or move a piece it has not bought yet.
+does not order a piece twice, spend Power Units twice, move a piece it has not bought yet, or buy
+a piece its colour's set no longer has. Every choice between equals is drawn from the game's
+random stream (``pick_node`` and reservoir draws), never taken in board-file, army or seat order.
 
 ``random`` writes legal-looking random commands. The archetypes share one planner whose steps
-each read a parameter (columns in ``PARAM_NAMES`` order), in this order: storm an enemy
-Headquarters the power in reach beats, build and launch a Mega-Missile (an Infantry following the
-strike in), the rulebook's opening, defend Headquarters, raid enemy countries with planes for
-Power Units, buy and upgrade pieces, bring Reserve pieces to Headquarters, blockade an enemy
-Headquarters, mass the pieces the guard can spare on the weakest enemy Headquarters (Infantry to
-its kill squares), and, with commands to spare, push mercenary pieces into its own forces
-(3 players).
+each read a parameter (columns in ``PARAM_NAMES`` order), in this order: set the round's guard
+(``guard`` times the enemy power in reach of Headquarters, at least the ``home`` share of the
+army's strength), storm an enemy Headquarters the power in reach beats, build and launch a
+Mega-Missile (an Infantry following the strike in), the rulebook's opening, defend Headquarters,
+raid enemy countries with planes for Power Units, buy and upgrade pieces, bring Reserve pieces to
+Headquarters, choose (or keep) the target, blockade its Headquarters, mass the pieces the guard
+can spare on it (stacks step together; Infantry to its kill squares), and, with commands to
+spare, push mercenary pieces into its own forces (3 players). A seat's target is its memory,
+kept in the state (TARGET); ``simcore.power_the_game.determinize`` hides it from the others.
 """
 
 import numpy as np
@@ -29,6 +33,7 @@ from simcore.power_the_game_state import (
     BOMBER,
     BUILD,
     BUY,
+    BY_VALUE,
     CMD_ARMY,
     CMD_FROM,
     CMD_KIND,
@@ -39,6 +44,7 @@ from simcore.power_the_game_state import (
     FIGHTER,
     GROUP_II_OFFSET,
     I_SECTORS,
+    IN_PLAY,
     INFANTRY,
     INFO,
     KIND_NODES,
@@ -57,9 +63,12 @@ from simcore.power_the_game_state import (
     PAD_N,
     PLAN_CNT,
     PLAN_FREE,
+    PLAN_GUARD,
     PLAN_N,
     PLAN_NODES,
+    PLAN_POWER,
     PLAN_PU,
+    PLAN_STOCK,
     PLAN_TOUCHED,
     PLAN_TOUCHED_N,
     PLAN_TRIPLES,
@@ -68,12 +77,14 @@ from simcore.power_the_game_state import (
     PU,
     R_BLOCKADE,
     R_COMMANDS,
+    R_MAX_ROUNDS,
     R_MISSILE_COST,
     REGIMENT,
     RESERVE,
     ROUND,
     SEA,
     STANDING,
+    TARGET,
     UPGRADE,
     VIEW_ENEMY_POWER,
     VIEW_REACH,
@@ -87,6 +98,7 @@ from simcore.power_the_game_state import (
     opponent_at,
     piece_index,
     side_of,
+    stock_room,
 )
 from simcore.registry import Param, Strategy
 from simcore.rng import rand_below, rand_bool
@@ -96,6 +108,7 @@ RANDOM, OPENING, RAIDER, TURTLE, BLITZ, BALANCED, MISSILE_BUILDER = range(7)
 PARAM_NAMES = (
     "raiders",
     "guard",
+    "home",
     "attack_margin",
     "advance",
     "buy",
@@ -105,23 +118,31 @@ PARAM_NAMES = (
     "opening",
     "p_move",
 )
-RAIDERS, GUARD, ATTACK_MARGIN, ADVANCE, BUY_KIND, UPGRADES, MISSILES, BLOCKADES = range(8)
-OPENING_MOVES, P_MOVE = range(8, 10)
+RAIDERS, GUARD, HOME, ATTACK_MARGIN, ADVANCE, BUY_KIND, UPGRADES, MISSILES = range(8)
+BLOCKADES, OPENING_MOVES, P_MOVE = range(8, 11)
 
+RANDOM_P_MOVE = 0.8  # the random strategy's default (simcore.power_the_game.determinize uses it)
 BUYS = ("infantry", "tank", "fighter", "destroyer")  # choice index = the piece kind bought
-BY_VALUE = (7, 5, 6, 4, 3, 2, 1, 0)  # piece kinds, largest power value first
 
 
-def _params(raiders, guard, margin, advance, buy, upgrade, missile, blockade, opening):
+def _params(raiders, guard, home, margin, advance, buy, upgrade, missile, blockade, opening):
     return (
         Param("raiders", "int", raiders, "planes sent into enemy countries each round", 0, 10),
         Param(
             "guard",
             "float",
             guard,
-            "power kept in Headquarters (pieces leave only above it)",
+            "keep in Headquarters this many times the enemy power that can reach it this round",
             0.0,
-            500.0,
+            10.0,
+        ),
+        Param(
+            "home",
+            "float",
+            home,
+            "and at least this share of the army's strength (its pieces' power value)",
+            0.0,
+            1.0,
         ),
         Param(
             "attack_margin",
@@ -135,7 +156,7 @@ def _params(raiders, guard, margin, advance, buy, upgrade, missile, blockade, op
             "advance",
             "int",
             advance,
-            "pieces (ships excepted) massed towards the weakest enemy Headquarters each round",
+            "pieces (ships excepted) massed towards the target Headquarters each round",
             0,
             10,
         ),
@@ -154,44 +175,46 @@ STRATEGIES = (
         "random",
         RANDOM,
         "legal-looking random commands: moves within range, exchanges, buys, missiles",
-        (Param("p_move", "float", 0.8, "chance that a command is a move", 0.0, 1.0),),
+        (Param("p_move", "float", RANDOM_P_MOVE, "chance that a command is a move", 0.0, 1.0),),
     ),
     Strategy(
         "opening",
         OPENING,
         "the rulebook's opening (two Fighters raid two countries, buy an Infantry, make a "
         "Regiment), then balanced",
-        _params(2, 20.0, 1.1, 4, "infantry", True, False, False, True),
+        _params(2, 1.0, 0.25, 1.1, 4, "infantry", True, False, False, True),
     ),
     Strategy(
         "raider",
         RAIDER,
         "Fighters raid enemy countries every round for Power Units, which buy more Fighters",
-        _params(6, 10.0, 1.1, 2, "fighter", True, False, False, False),
+        _params(6, 0.5, 0.1, 1.1, 2, "fighter", True, False, False, False),
     ),
     Strategy(
         "turtle",
         TURTLE,
-        "keeps its power in Headquarters and blockades weak enemy Headquarters",
-        _params(1, 60.0, 2.0, 0, "destroyer", True, False, True, False),
+        "keeps half its power and twice the threat in Headquarters, blockades the target "
+        "Headquarters, storms only at twice its defence",
+        _params(1, 2.0, 0.5, 2.0, 2, "destroyer", True, False, True, False),
     ),
     Strategy(
         "blitz",
         BLITZ,
-        "Infantry and Tanks march to the enemy's kill squares and storm the Flag",
-        _params(1, 0.0, 1.0, 8, "infantry", True, False, False, False),
+        "no guard: Infantry and Tanks march to the enemy's kill squares and storm the Flag",
+        _params(1, 0.0, 0.0, 1.0, 8, "infantry", True, False, False, False),
     ),
     Strategy(
         "balanced",
         BALANCED,
-        "some raiding, some advancing, a guarded Headquarters",
-        _params(2, 20.0, 1.1, 4, "infantry", True, False, False, False),
+        "some raiding, some advancing, a Headquarters guarded against the threat",
+        _params(2, 1.0, 0.25, 1.1, 4, "infantry", True, False, False, False),
     ),
     Strategy(
         "missile",
         MISSILE_BUILDER,
-        "raids for Power Units, saves them for a Mega-Missile, strikes the strongest Headquarters",
-        _params(2, 40.0, 1.1, 3, "infantry", True, True, False, False),
+        "hoards half its power in Headquarters for a Mega-Missile, strikes the strongest "
+        "Headquarters and walks an Infantry in",
+        _params(2, 1.0, 0.5, 1.1, 3, "infantry", True, True, False, False),
     ),
 )
 assert all(p.name in PARAM_NAMES for s in STRATEGIES for p in s.params)
@@ -223,6 +246,7 @@ def plan_change(st, i, pieces, free):
         st[PLAN_TOUCHED_N] += 1
     st[PLAN_CNT + i] += pieces
     st[PLAN_FREE + i] += free
+    st[PLAN_POWER + i // N_KINDS] += pieces * POWER_VALUE[i % N_KINDS]
 
 
 @njit(cache=True, _nrt=False)
@@ -295,9 +319,12 @@ def side_power(st, side, node):
 def start_pad(st, seat):
     st[PAD_N + seat] = 0
     for k in range(st[PLAN_TOUCHED_N]):
-        st[PLAN_CNT + st[PLAN_TOUCHED + k]] = 0
-        st[PLAN_FREE + st[PLAN_TOUCHED + k]] = 0
+        i = st[PLAN_TOUCHED + k]
+        st[PLAN_CNT + i] = 0
+        st[PLAN_FREE + i] = 0
+        st[PLAN_POWER + i // N_KINDS] = 0
     st[PLAN_TOUCHED_N] = 0
+    st[PLAN_STOCK : PLAN_STOCK + N_ARMIES * N_KINDS] = 0
     for army in range(N_ARMIES):
         st[PLAN_N + army] = 0
         st[PLAN_PU + army] = st[PU + army]
@@ -314,16 +341,6 @@ def next_place(st, army, loc):
         later = st[PLAN_NODES + army] & -(np.int64(1) << (loc + 1))
         return lowest_bit(later) if later != 0 else RESERVE
     return loc + 1
-
-
-@njit(cache=True, _nrt=False)
-def room(st, rules, seat, army):
-    """Can the seat still write a command for ``army``? (its pad's length and, with two armies,
-    each army's share)."""
-    per_army = np.int64(rules[R_COMMANDS])
-    if st[PLAYERS] == 2:
-        return st[PLAN_N + army] < per_army
-    return st[PAD_N + seat] < per_army
 
 
 @njit(cache=True, _nrt=False)
@@ -345,15 +362,19 @@ def write(st, seat, army, op, kind, origin, target):
             if kind < GROUP_II_OFFSET and planned(st, army, target, kind) >= 3:
                 st[PLAN_TRIPLES + army] |= np.int64(1) << target
     elif op == UPGRADE:
+        st[PLAN_STOCK + army * N_KINDS + kind] -= 3
+        st[PLAN_STOCK + army * N_KINDS + kind + GROUP_II_OFFSET] += 1
         i = piece_index(army, origin, kind)
         # Fewer than three left: those that may still move are at most those left.
         plan_change(st, i, -3, min(st[PLAN_FREE + i], st[PLAN_CNT + i] - 3) - st[PLAN_FREE + i])
         made = piece_index(army, origin, kind + GROUP_II_OFFSET)
         plan_change(st, made, 1, 1 if origin >= RESERVE else 0)  # Reserve pieces may move on
     elif op == BUY:
+        st[PLAN_STOCK + army * N_KINDS + kind] += 1
         st[PLAN_PU + army] -= POWER_VALUE[kind]
         plan_change(st, piece_index(army, RESERVE + army, kind), 1, 1)
     elif op == BUILD:
+        st[PLAN_STOCK + army * N_KINDS + MISSILE] += 1
         # What the kernel will consume is not tracked: the seat plans nothing more there.
         for k in range(MISSILE):
             plan_change(st, piece_index(army, origin, k), 0, -movable(st, army, origin, k))
@@ -362,6 +383,14 @@ def write(st, seat, army, op, kind, origin, target):
             st[PLAN_PU + army] = 0
     elif op == LAUNCH:
         plan_change(st, piece_index(army, origin, MISSILE), -1, 0)
+
+
+@njit(cache=True, _nrt=False)
+def in_stock(st, rules, army, kind):
+    """Does the army's set still have a piece of ``kind`` to put in play, after the pad's buys,
+    exchanges and missiles so far? (Always without the rule component_limits.)"""
+    at = army * N_KINDS
+    return stock_room(st, rules, IN_PLAY + at, PLAN_STOCK + at, kind) > 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -391,13 +420,14 @@ def own_armies(st, seat):
 
 
 @njit(cache=True, _nrt=False)
-def random_move(st, board, seat, army, rng):
-    """A random piece that may still move, to a random node in its reach."""
+def random_move(st, board, seat, army, from_reserve, rng):
+    """A random piece that may still move (from the Reserve only with ``from_reserve``), to a
+    random node in its reach."""
     seen = 0
     pick = -1
     loc = next_place(st, army, -1)  # every place with pieces, in increasing order
     while loc < MAX_LOC:
-        if army_pieces_at(st, army, loc) > 0:
+        if army_pieces_at(st, army, loc) > 0 and (from_reserve or loc < RESERVE):
             for kind in range(MISSILE):
                 if movable(st, army, loc, kind) > 0:
                     seen += 1
@@ -473,13 +503,39 @@ def plan_random(prm, seat, st, rules, board, rng):
         if not may_command(st, seat, army) or not room(st, rules, seat, army):
             continue
         if rand_bool(rng, prm[P_MOVE]):
-            if not random_move(st, board, seat, army, rng):
+            if not random_move(st, board, seat, army, True, rng):
                 random_exchange(st, board, seat, army, rng)
         elif not random_exchange(st, board, seat, army, rng):
-            random_move(st, board, seat, army, rng)
+            random_move(st, board, seat, army, True, rng)
 
 
 # --- the scripted planner ----------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def bit_count(bits):
+    n = 0
+    while bits:
+        bits &= bits - 1
+        n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def pick_node(nodes, rng):
+    """A node of the non-empty bitmask ``nodes``, uniformly from the game's stream (no draw when
+    there is only one). The planners visit a set of nodes by taking its nodes this way, so that
+    which piece or place comes first never depends on the order of the board file."""
+    if nodes & (nodes - 1) == 0:
+        return lowest_bit(nodes)
+    for _ in range(rand_below(rng, bit_count(nodes))):
+        nodes &= nodes - 1
+    return lowest_bit(nodes)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def without(nodes, node):
+    return nodes & ~(np.int64(1) << node)
 
 
 @njit(cache=True, _nrt=False)
@@ -487,72 +543,131 @@ def enemy_army(st, army, other):
     return st[STANDING + other] == 1 and side_of(st, other) != side_of(st, army)
 
 
+@njit(cache=True, _nrt=False)
+def defence(st, board, target):
+    """Power in the Headquarters of army ``target`` on its side, from the view."""
+    return max(side_power(st, side_of(st, target), hq_of(board, target)), 0)
+
+
+@njit(cache=True, _nrt=False)
+def strength(st, army):
+    """Power value of the army's pieces, wherever they are (its Power Units excepted)."""
+    total = 0
+    for kind in range(N_KINDS):
+        total += st[IN_PLAY + army * N_KINDS + kind] * POWER_VALUE[kind]
+    return total
+
+
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
-def weakest_enemy(st, board, army):
-    """The standing enemy army whose Headquarters holds the least power (lowest army on ties)."""
+def choose_target(st, board, army, rng):
+    """The enemy army whose Headquarters the army masses on: kept from round to round (TARGET)
+    while its Flag stands and its Headquarters holds less than the army's whole strength (beyond
+    that the army can never outweigh it); else the weakest enemy Headquarters, a random one of
+    equals. -1 if no enemy stands."""
+    current = st[TARGET + army] - 1
+    if current >= 0 and enemy_army(st, army, current):
+        if defence(st, board, current) < strength(st, army):
+            return current
     best = -1
-    best_power = 0
+    least = 0
+    seen = 0
     for other in range(N_ARMIES):
         if enemy_army(st, army, other):
-            power = max(side_power(st, side_of(st, other), hq_of(board, other)), 0)
-            if best < 0 or power < best_power:
-                best, best_power = other, power
+            power = defence(st, board, other)
+            if best < 0 or power < least:
+                best, least, seen = other, power, 1
+            elif power == least:
+                seen += 1
+                if rand_below(rng, seen) == 0:
+                    best = other
+    st[TARGET + army] = best + 1
     return best
 
 
+@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+def set_guard(prm, army, st):
+    """The power the army keeps in its Headquarters this round: ``guard`` times the enemy power
+    that can reach it this round (the stake is the Flag and with it everything the army has), and
+    at least the ``home`` share of the army's strength."""
+    st[PLAN_GUARD + army] = np.int64(
+        max(prm[GUARD] * st[VIEW_THREAT + army], prm[HOME] * strength(st, army))
+    )
+
+
+@njit(cache=True, _nrt=False)
+def planned_power(st, army, loc):
+    """Power of the army's pieces there once the pad's commands so far are carried out."""
+    return army_power_at(st, army, loc) + st[PLAN_POWER + army * MAX_LOC + loc]
+
+
 @njit(cache=True, _nrt=False, inline="always")  # small, passes three arrays
-def hq_surplus(st, board, prm, army, loc, kind):
-    """May a piece leave ``loc``? Only above the guard when ``loc`` is the army's Headquarters."""
-    if loc != hq_of(board, army):
-        return True
-    left = 0
-    for k in range(N_KINDS):
-        left += planned(st, army, loc, k) * POWER_VALUE[k]
-    return left - POWER_VALUE[kind] >= prm[GUARD]
+def spare(st, board, army, loc, kind):
+    """How many of the army's pieces of ``kind`` at ``loc`` the pad may still move away: those
+    that may move, and from its Headquarters only as many as leave the guard there."""
+    free = movable(st, army, loc, kind)
+    if loc != hq_of(board, army) or free == 0:
+        return free
+    above = planned_power(st, army, loc) - st[PLAN_GUARD + army]
+    return max(min(free, above // POWER_VALUE[kind]), 0)
+
+
+@njit(cache=True, _nrt=False)
+def commands_left(st, rules, seat, army):
+    """Commands the seat can still write for ``army``."""
+    per_army = np.int64(rules[R_COMMANDS])
+    if st[PLAYERS] == 2:
+        return per_army - st[PLAN_N + army]
+    return per_army - st[PAD_N + seat]
+
+
+@njit(cache=True, _nrt=False)
+def room(st, rules, seat, army):
+    """Can the seat still write a command for ``army``?"""
+    return commands_left(st, rules, seat, army) > 0
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
-def attack_flags(prm, seat, army, st, rules, board):
-    """Storm the enemy Headquarters where the power in reach beats its defence by the margin,
-    an Infantry or Regiment first to take the Flag. Without one in reach it is still worth it
-    (the rulebook's Hot Tips): the guard is captured and the Reserve blockaded, and the Flag
-    falls to the next Infantry that walks in."""
+def attack_flags(prm, seat, army, st, rules, board, rng):
+    """Storm the enemy Headquarters where the power in reach beats its defence by the margin (the
+    largest surplus, a random one of equals), an Infantry or Regiment first to take the Flag.
+    Without one in reach it is still worth it (the rulebook's Hot Tips): the guard is captured
+    and the Reserve blockaded, and the Flag falls to the next Infantry that walks in."""
+    # In the final round there is no later one to wait for a safer margin in.
+    margin = 1.0 if st[ROUND] + 1 >= rules[R_MAX_ROUNDS] else prm[ATTACK_MARGIN]
     best_target = -1
     best_surplus = 0.0
+    seen = 0
     for other in range(N_ARMIES):
         if not enemy_army(st, army, other):
             continue
-        hq = hq_of(board, other)
-        defence = max(side_power(st, side_of(st, other), hq), 0)
+        held = defence(st, board, other)
         # The army's first step: the pad has not moved any of its pieces yet, so all of those
         # in reach may move (the survey added them up).
-        power = max(side_power(st, side_of(st, army), hq), 0)
+        power = max(side_power(st, side_of(st, army), hq_of(board, other)), 0)
         power += st[VIEW_REACH + army * N_ARMIES + other]
-        if power > defence and power >= prm[ATTACK_MARGIN] * defence:
-            surplus = power - prm[ATTACK_MARGIN] * defence
+        if power > held and power >= margin * held:
+            surplus = power - margin * held
             if best_target < 0 or surplus > best_surplus:
-                best_target, best_surplus = other, surplus
+                best_target, best_surplus, seen = other, surplus, 1
+            elif surplus == best_surplus:
+                seen += 1
+                if rand_below(rng, seen) == 0:
+                    best_target = other
     if best_target < 0:
         return
     hq = hq_of(board, best_target)
-    defence = max(side_power(st, side_of(st, best_target), hq), 0)
-    needed = max(prm[ATTACK_MARGIN] * defence, defence + 1.0)
+    held = defence(st, board, best_target)
+    needed = max(margin * held, held + 1.0)
     sent = max(side_power(st, side_of(st, army), hq), 0)
-    foot_sent = False
-    for kind in (REGIMENT, INFANTRY):  # a Flag needs one of them
-        nodes = kind_nodes_reaching(st, board, army, kind, hq)
-        while nodes:
-            loc = lowest_bit(nodes)
-            nodes &= nodes - 1
-            if not foot_sent and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army):
-                write(st, seat, army, MOVE, kind, loc, hq)
-                sent += POWER_VALUE[kind]
-                foot_sent = True
+    origin, kind = foot_in_reach(st, board, army, hq, rng)  # a Flag needs one of them
+    if origin >= 0 and room(st, rules, seat, army):
+        write(st, seat, army, MOVE, kind, origin, hq)
+        sent += POWER_VALUE[kind]
     for kind in BY_VALUE:
         nodes = kind_nodes_reaching(st, board, army, kind, hq)
-        while nodes:
-            loc = lowest_bit(nodes)
-            nodes &= nodes - 1
+        while nodes and sent < needed:
+            loc = pick_node(nodes, rng)
+            nodes = without(nodes, loc)
             while (
                 sent < needed and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army)
             ):
@@ -561,55 +676,77 @@ def attack_flags(prm, seat, army, st, rules, board):
 
 
 @njit(cache=True, _nrt=False)
-def foot_in_reach(st, board, army, node):
+def foot_in_reach(st, board, army, node, rng):
     """A place from which one of the army's Infantry or Regiments can still move to ``node``
-    this round, and the kind (-1, -1 if none)."""
+    this round (a Regiment if any, from a random place), and the kind (-1, -1 if none)."""
     for kind in (REGIMENT, INFANTRY):
         nodes = kind_nodes_reaching(st, board, army, kind, node)
         while nodes:
-            loc = lowest_bit(nodes)
-            nodes &= nodes - 1
+            loc = pick_node(nodes, rng)
+            nodes = without(nodes, loc)
             if movable(st, army, loc, kind) > 0:
                 return loc, kind
     return -1, -1
 
 
 @njit(cache=True, _nrt=False)
-def missile_target(st, board, army):
+def missile_target(st, board, army, rng):
     """The enemy army with the strongest Headquarters guard, preferring those an Infantry or
-    Regiment of ours can walk into behind the strike (-1 if none stands)."""
+    Regiment of ours can walk into behind the strike (a random one of equals; -1 if none
+    stands). Whether a foot can walk in is asked without drawing: only the answer's existence
+    matters here."""
     best = -1
     best_key = -1
+    seen = 0
     for other in range(N_ARMIES):
         if enemy_army(st, army, other):
             hq = hq_of(board, other)
-            key = max(side_power(st, side_of(st, other), hq), 0)
-            if foot_in_reach(st, board, army, hq)[0] >= 0:
+            key = defence(st, board, other)
+            if foot_could_reach(st, board, army, hq):
                 key += 1_000_000
             if key > best_key:
-                best, best_key = other, key
+                best, best_key, seen = other, key, 1
+            elif key == best_key:
+                seen += 1
+                if rand_below(rng, seen) == 0:
+                    best = other
     return best
+
+
+@njit(cache=True, _nrt=False)
+def foot_could_reach(st, board, army, node):
+    """Can one of the army's Infantry or Regiments still move to ``node`` this round?"""
+    for kind in (REGIMENT, INFANTRY):
+        nodes = kind_nodes_reaching(st, board, army, kind, node)
+        while nodes:
+            loc = lowest_bit(nodes)
+            nodes &= nodes - 1
+            if movable(st, army, loc, kind) > 0:
+                return True
+    return False
 
 
 @njit(cache=True, _nrt=False)
 def material(st, army, loc):
     """Power value a Mega-Missile built at ``loc`` could use (Power Units count in a Reserve)."""
-    total = st[PLAN_PU + army] if loc == RESERVE + army else 0
-    for kind in range(MISSILE):
-        total += planned(st, army, loc, kind) * POWER_VALUE[kind]
-    return total
+    units = st[PLAN_PU + army] if loc == RESERVE + army else 0
+    return units + planned_power(st, army, loc)
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
-def missiles(seat, army, st, rules, board):
+def missiles(seat, army, st, rules, board, rng):
     """Build a Mega-Missile in the Reserve (Power Units and pieces) or in Headquarters (the
     army's hoard of pieces) once either is worth the cost; launch every missile at the strongest
     enemy Headquarters guard, with an Infantry or Regiment walking in behind the strike."""
-    target = missile_target(st, board, army)
+    target = missile_target(st, board, army, rng)
     if target < 0:
         return
     for loc in (RESERVE + army, hq_of(board, army)):
-        if material(st, army, loc) >= rules[R_MISSILE_COST] and room(st, rules, seat, army):
+        if (
+            material(st, army, loc) >= rules[R_MISSILE_COST]
+            and room(st, rules, seat, army)
+            and in_stock(st, rules, army, MISSILE)
+        ):
             write(st, seat, army, BUILD, MISSILE, loc, loc)
             break
     hq = hq_of(board, target)
@@ -617,7 +754,7 @@ def missiles(seat, army, st, rules, board):
     while loc < MAX_LOC:
         while planned(st, army, loc, MISSILE) > 0 and room(st, rules, seat, army):
             write(st, seat, army, LAUNCH, MISSILE, loc, hq)
-            origin, kind = foot_in_reach(st, board, army, hq)
+            origin, kind = foot_in_reach(st, board, army, hq, rng)
             if origin >= 0 and room(st, rules, seat, army):
                 write(st, seat, army, MOVE, kind, origin, hq)
         loc = next_place(st, army, loc)
@@ -657,19 +794,18 @@ def raid_target(st, board, army, kind, loc, taken, rng):
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
 def raid(prm, seat, army, st, rules, board, rng):
-    """Send up to ``raiders`` planes into different enemy countries."""
+    """Send up to ``raiders`` planes, from random places, into different enemy countries."""
     sent = 0
     taken = 0
-    for kind in (FIGHTER, BOMBER):
+    for kind in (BOMBER, FIGHTER):
         nodes = kind_nodes(st, army, kind)
         while nodes:
-            loc = lowest_bit(nodes)
-            nodes &= nodes - 1
-            while movable(st, army, loc, kind) > 0 and sent < prm[RAIDERS]:
-                if not room(st, rules, seat, army):
-                    break
-                if not hq_surplus(st, board, prm, army, loc, kind):
-                    break
+            if sent >= prm[RAIDERS] or not room(st, rules, seat, army):
+                return
+            loc = pick_node(nodes, rng)
+            nodes = without(nodes, loc)
+            left = spare(st, board, army, loc, kind)
+            while left > 0 and sent < prm[RAIDERS] and room(st, rules, seat, army):
                 country = board[loc, B_COUNTRY]
                 if country >= 0 and enemy_army(st, army, country) and (taken >> country) & 1 == 0:
                     taken |= 1 << country  # already earning there: it stays
@@ -680,6 +816,7 @@ def raid(prm, seat, army, st, rules, board, rng):
                 write(st, seat, army, MOVE, kind, loc, node)
                 taken |= 1 << board[node, B_COUNTRY]
                 sent += 1
+                left -= 1
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
@@ -698,7 +835,11 @@ def opening(seat, army, st, rules, board, rng):
                     taken |= 1 << board[node, B_COUNTRY]
         return
     reserve = RESERVE + army
-    if st[PLAN_PU + army] >= POWER_VALUE[INFANTRY] and room(st, rules, seat, army):
+    if (
+        st[PLAN_PU + army] >= POWER_VALUE[INFANTRY]
+        and room(st, rules, seat, army)
+        and in_stock(st, rules, army, INFANTRY)
+    ):
         write(st, seat, army, BUY, INFANTRY, reserve, reserve)
     if movable(st, army, reserve, INFANTRY) > 0 and room(st, rules, seat, army):
         write(st, seat, army, MOVE, INFANTRY, reserve, hq)
@@ -710,28 +851,47 @@ def opening(seat, army, st, rules, board, rng):
 def upgrade_triples(st, rules, seat, army, loc):
     """Exchange every three like Group I pieces the pad's picture has at ``loc``."""
     for k in range(GROUP_II_OFFSET):
-        while planned(st, army, loc, k) >= 3 and room(st, rules, seat, army):
+        while (
+            planned(st, army, loc, k) >= 3
+            and room(st, rules, seat, army)
+            and (k == INFANTRY or in_stock(st, rules, army, k + GROUP_II_OFFSET))
+        ):
             write(st, seat, army, UPGRADE, k, loc, loc)
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
-def build_up(prm, seat, army, st, rules, board):
-    """Buy the chosen piece with Power Units, upgrade triples, and bring Reserve pieces to
-    Headquarters (a missile builder's hoard)."""
-    kind = np.int64(prm[BUY_KIND])
+def build_up(prm, seat, army, st, rules, board, rng):
+    """Buy the chosen piece with Power Units (once its set has none left, the dearest other
+    Group I piece it can afford and still has), upgrade triples (places in random order), and
+    bring Reserve pieces to Headquarters (a missile builder's hoard)."""
     reserve = RESERVE + army
-    while st[PLAN_PU + army] >= POWER_VALUE[kind] and room(st, rules, seat, army):
+    while room(st, rules, seat, army):
+        kind = np.int64(prm[BUY_KIND])
+        if not in_stock(st, rules, army, kind):
+            kind = -1
+            for k in BY_VALUE:
+                if k < GROUP_II_OFFSET and in_stock(st, rules, army, k):
+                    if st[PLAN_PU + army] >= POWER_VALUE[k]:
+                        kind = k
+                        break
+        if kind < 0 or st[PLAN_PU + army] < POWER_VALUE[kind]:
+            break
         write(st, seat, army, BUY, kind, reserve, reserve)
     if prm[UPGRADES] != 0:
         # Three like pieces stand only where the army has three pieces or more, where the pad's
         # moves brought them together, or in its own Reserve (an army's pieces are never in
-        # another's); the places in increasing order, as next_place gives them.
+        # another's).
+        places = 0
         nodes = st[PLAN_NODES + army]
         while nodes:
             loc = lowest_bit(nodes)
             nodes &= nodes - 1
             if army_pieces_at(st, army, loc) >= 3 or (st[PLAN_TRIPLES + army] >> loc) & 1:
-                upgrade_triples(st, rules, seat, army, loc)
+                places |= np.int64(1) << loc
+        while places:
+            loc = pick_node(places, rng)
+            places = without(places, loc)
+            upgrade_triples(st, rules, seat, army, loc)
         upgrade_triples(st, rules, seat, army, reserve)
     hq = hq_of(board, army)
     if rules[R_BLOCKADE] != 0 and opponent_at(st, army, hq):
@@ -742,22 +902,21 @@ def build_up(prm, seat, army, st, rules, board):
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
-def defend(prm, seat, army, st, rules, board):
-    """With a guard, bring pieces back into Headquarters while the threat outweighs them."""
-    if prm[GUARD] <= 0:
+def defend(prm, seat, army, st, rules, board, rng):
+    """With a guard, bring pieces back into Headquarters (largest first, from random places)
+    while they hold no more than ``guard`` times the enemy power that can reach it."""
+    threat = prm[GUARD] * st[VIEW_THREAT + army]
+    if threat <= 0:
         return
     hq = hq_of(board, army)
-    threat = st[VIEW_THREAT + army]
-    held = 0
-    for k in range(N_KINDS):
-        held += planned(st, army, hq, k) * POWER_VALUE[k]
+    held = planned_power(st, army, hq)
     for kind in BY_VALUE:
         if held > threat:
             return  # held only grows: nothing more comes back
-        nodes = kind_nodes_reaching(st, board, army, kind, hq) & ~(np.int64(1) << hq)
+        nodes = without(kind_nodes_reaching(st, board, army, kind, hq), hq)
         while nodes:
-            loc = lowest_bit(nodes)
-            nodes &= nodes - 1
+            loc = pick_node(nodes, rng)
+            nodes = without(nodes, loc)
             while (
                 held <= threat and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army)
             ):
@@ -766,9 +925,9 @@ def defend(prm, seat, army, st, rules, board):
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
-def blockade(prm, seat, army, target, st, rules, board):
-    """Park the largest piece that outweighs it in the Headquarters of ``target``, the weakest
-    enemy army (-1 if none)."""
+def blockade(prm, seat, army, target, st, rules, board, rng):
+    """Park the largest piece that outweighs it in the Headquarters of ``target`` (-1: none),
+    from a random place it can spare a piece from."""
     if prm[BLOCKADES] == 0:
         return
     if target < 0:
@@ -776,50 +935,53 @@ def blockade(prm, seat, army, target, st, rules, board):
     hq = hq_of(board, target)
     if side_power(st, side_of(st, army), hq) >= 0:
         return
-    defence = max(side_power(st, side_of(st, target), hq), 0)
+    held = defence(st, board, target)
     for kind in BY_VALUE:
-        if POWER_VALUE[kind] <= defence:
+        if POWER_VALUE[kind] <= held:
             return
         nodes = kind_nodes_reaching(st, board, army, kind, hq)
         while nodes:
-            loc = lowest_bit(nodes)
-            nodes &= nodes - 1
-            if (
-                movable(st, army, loc, kind) > 0
-                and hq_surplus(st, board, prm, army, loc, kind)
-                and room(st, rules, seat, army)
-            ):
+            loc = pick_node(nodes, rng)
+            nodes = without(nodes, loc)
+            if spare(st, board, army, loc, kind) > 0 and room(st, rules, seat, army):
                 write(st, seat, army, MOVE, kind, loc, hq)
                 return
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: advance
-def step_toward(st, board, dist, army, kind, loc, hq):
+def step_toward(st, board, dist, army, kind, loc, hq, support, rng):
     """The node in reach of a piece of ``kind`` at ``loc`` nearest ``hq`` in planes' moves and
-    nearer than ``loc``, other than ``hq`` and where the enemy is weaker than the piece (the
-    lowest such node on ties); -1 if none."""
+    nearer than ``loc``, other than ``hq``, where the enemy is weaker than ``support`` (the power
+    going there together) plus what the army will have there already; a random one of the
+    nearest such nodes; -1 if none."""
     targets = reach_mask(board, kind, loc)
-    # Ring by ring outward from hq (ring 0 is hq itself), so that the first node the enemy does
-    # not outweigh is the answer.
+    # Ring by ring outward from hq (ring 0 is hq itself): the first ring with a node the enemy
+    # does not outweigh holds the answer.
     for to_go in range(1, min(dist[AIR, loc, hq], MAX_NODES)):
         nodes = targets & board[hq, B_AIR_RING + to_go]
+        best = -1
+        seen = 0
         while nodes != 0:
             node = lowest_bit(nodes)
             nodes &= nodes - 1
-            if enemy_power_at(st, army, node) < POWER_VALUE[kind]:
-                return node
+            if enemy_power_at(st, army, node) < support + planned_power(st, army, node):
+                seen += 1
+                if seen == 1 or rand_below(rng, seen) == 0:
+                    best = node
+        if best >= 0:
+            return best
     return -1
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
-def advance(prm, seat, army, target, st, rules, board, dist):
-    """Mass force for a Flag: move up to ``advance`` pieces the guard can spare (largest first;
-    ground pieces and planes, ships being slow) to the node in their reach nearest the weakest
-    enemy Headquarters, short of it: Infantry and Regiments to its kill squares, the rest beside
-    them, so that ``attack_flags`` finds enough power in reach. Never into a sector where the
-    enemy stands as strong as the piece. The way left is counted in planes' moves: ground
-    pieces take the same routes over several rounds, only stopping at islands. ``target`` is the
-    weakest enemy army (-1 if none)."""
+def advance(prm, seat, army, target, st, rules, board, dist, rng):
+    """Mass force for a Flag: move up to ``advance`` pieces the guard can spare (largest first,
+    from random places; ground pieces and planes, ships being slow) towards the Headquarters of
+    ``target`` (-1: none), short of it: Infantry and Regiments to its kill squares, the rest
+    beside them, so that ``attack_flags`` finds enough power in reach. The pieces of one kind at
+    one place go together, to a node where they (and what the army has there) outweigh the
+    enemy. The way left is counted in planes' moves: ground pieces take the same routes over
+    several rounds, only stopping at islands."""
     if target < 0:
         return
     hq = hq_of(board, target)
@@ -829,48 +991,45 @@ def advance(prm, seat, army, target, st, rules, board, dist):
             continue
         nodes = kind_nodes(st, army, kind)
         while nodes:
-            loc = lowest_bit(nodes)
-            nodes &= nodes - 1
-            if moved >= prm[ADVANCE] or not room(st, rules, seat, army):
+            budget = min(np.int64(prm[ADVANCE]) - moved, commands_left(st, rules, seat, army))
+            if budget <= 0:
                 return  # both only get tighter: nothing more will be written
-            if movable(st, army, loc, kind) == 0 or not hq_surplus(st, board, prm, army, loc, kind):
+            loc = pick_node(nodes, rng)
+            nodes = without(nodes, loc)
+            n = min(spare(st, board, army, loc, kind), budget)
+            if n <= 0:
                 continue
-            # The step depends only on the piece and the round's view: the same for each piece.
-            step = step_toward(st, board, dist, army, kind, loc, hq)
+            step = step_toward(st, board, dist, army, kind, loc, hq, n * POWER_VALUE[kind], rng)
             if step < 0:
                 continue
-            while (
-                moved < prm[ADVANCE]
-                and movable(st, army, loc, kind) > 0
-                and room(st, rules, seat, army)
-                and hq_surplus(st, board, prm, army, loc, kind)
-            ):
+            for _ in range(n):
                 write(st, seat, army, MOVE, kind, loc, step)
-                moved += 1
+            moved += n
 
 
 @njit(cache=True, _nrt=False)
-def lure_mercenary(seat, st, rules, board):
-    """3 players, spare commands: move a mercenary piece where the seat's pieces outweigh it,
-    so that they capture it."""
+def lure_mercenary(seat, st, rules, board, rng):
+    """3 players, spare commands: move mercenary pieces (from random places) where the seat's
+    pieces outweigh them, so that they capture them (a random such node in reach)."""
     mine = side_of(st, seat)
     nodes = st[ARMY_NODES + MERCENARY_ARMY]
     while nodes:
-        loc = lowest_bit(nodes)
-        nodes &= nodes - 1
+        loc = pick_node(nodes, rng)
+        nodes = without(nodes, loc)
         for kind in range(MISSILE):
             if movable(st, MERCENARY_ARMY, loc, kind) == 0:
                 continue
-            for node in range(n_nodes(board)):
-                if not room(st, rules, seat, MERCENARY_ARMY):
-                    return
-                if (
-                    node != loc
-                    and side_power(st, mine, node) > POWER_VALUE[kind]
-                    and reach(board, kind, loc, node)
-                ):
-                    write(st, seat, MERCENARY_ARMY, MOVE, kind, loc, node)
-                    break
+            if not room(st, rules, seat, MERCENARY_ARMY):
+                return
+            lures = 0
+            targets = without(reach_mask(board, kind, loc), loc)
+            while targets:
+                node = lowest_bit(targets)
+                targets &= targets - 1
+                if side_power(st, mine, node) > POWER_VALUE[kind]:
+                    lures |= np.int64(1) << node
+            if lures:
+                write(st, seat, MERCENARY_ARMY, MOVE, kind, loc, pick_node(lures, rng))
 
 
 @njit(cache=True, _nrt=False)
@@ -892,23 +1051,55 @@ def write_pad(sid, prm, seat, st, rules, board, dist, rng):
     for army in range(first, first + n_own):
         if st[STANDING + army] == 0:
             continue
-        attack_flags(prm, seat, army, st, rules, board)
+        set_guard(prm, army, st)
+        attack_flags(prm, seat, army, st, rules, board, rng)
         if prm[MISSILES] != 0:
-            missiles(seat, army, st, rules, board)
+            missiles(seat, army, st, rules, board, rng)
         in_opening = prm[OPENING_MOVES] != 0 and st[ROUND] < 2
         if in_opening:
             opening(seat, army, st, rules, board, rng)
-        defend(prm, seat, army, st, rules, board)
+        defend(prm, seat, army, st, rules, board, rng)
         raid(prm, seat, army, st, rules, board, rng)
-        build_up(prm, seat, army, st, rules, board)
-        # From the round's view, so the same for both (pads written so far do not change it).
-        target = weakest_enemy(st, board, army)
-        blockade(prm, seat, army, target, st, rules, board)
+        build_up(prm, seat, army, st, rules, board, rng)
+        target = choose_target(st, board, army, rng)
+        blockade(prm, seat, army, target, st, rules, board, rng)
         if not in_opening:  # the Infantry stay for the opening's Regiment
-            advance(prm, seat, army, target, st, rules, board, dist)
+            advance(prm, seat, army, target, st, rules, board, dist, rng)
     if st[PLAYERS] == 3 and may_command(st, seat, MERCENARY_ARMY):
-        lure_mercenary(seat, st, rules, board)
+        lure_mercenary(seat, st, rules, board, rng)
     if st[PAD_N + seat] == 0:
         for army in range(first, first + n_own):
-            if st[STANDING + army] == 1 and random_move(st, board, seat, army, rng):
+            if st[STANDING + army] == 1 and any_command(seat, army, st, rules, board, rng):
                 return
+
+
+@njit(cache=True, _nrt=False)
+def any_command(seat, army, st, rules, board, rng):
+    """One command for an empty pad that will be carried out if the army has one (a seat never
+    pays the penalty by choice): a random move (never into a blockaded Headquarters), else the
+    cheapest piece its Power Units buy, else an exchange of three like pieces."""
+    blockaded = rules[R_BLOCKADE] != 0 and opponent_at(st, army, hq_of(board, army))
+    if random_move(st, board, seat, army, not blockaded, rng):
+        return True
+    reserve = RESERVE + army
+    for kind in range(GROUP_II_OFFSET):  # cheapest first
+        if st[PLAN_PU + army] >= POWER_VALUE[kind] and in_stock(st, rules, army, kind):
+            write(st, seat, army, BUY, kind, reserve, reserve)
+            return True
+    seen = 0
+    pick = -1
+    loc = next_place(st, army, -1)
+    while loc < MAX_LOC:
+        for kind in range(GROUP_II_OFFSET):
+            if planned(st, army, loc, kind) >= 3 and (
+                kind == INFANTRY or in_stock(st, rules, army, kind + GROUP_II_OFFSET)
+            ):
+                seen += 1
+                if seen == 1 or rand_below(rng, seen) == 0:
+                    pick = loc * N_KINDS + kind
+        loc = next_place(st, army, loc)
+    if pick < 0:
+        return False
+    loc, kind = pick // N_KINDS, pick % N_KINDS
+    write(st, seat, army, UPGRADE, kind, loc, loc)
+    return True

@@ -53,7 +53,7 @@ from simcore.power_the_game_state import (
     COUNTRIES,
     END_FLAGS,
     END_REASONS,
-    END_ROUND_CAP,
+    END_TIME_LIMIT,
     EV_ARMY,
     EV_ARMY_STATE,
     EV_BOUNCE,
@@ -94,6 +94,7 @@ from simcore.power_the_game_state import (
     X_NOT_YOURS,
     X_REACH,
     X_RESERVE,
+    X_STOCK,
     X_TOO_MANY,
 )
 
@@ -137,6 +138,16 @@ PIECE_KINDS = (
 KINDS = {KIND_CODES.index(kind.letter): kind for kind in PIECE_KINDS}
 CODE = {kind.letter: code for code, kind in KINDS.items()}
 INFANTRY, REGIMENT, MISSILE = CODE["I"], CODE["R"], CODE["M"]
+#: Rulebook, Components: "EACH SET COMPRISING 9 INFANTRY, 6 TANKS, 3 HEAVY TANKS, 6 FIGHTERS, 3
+#: BOMBERS, 6 DESTROYERS, 3 CRUISERS, 1 MEGA-MISSILE, 1 FLAG AND 10 POWER UNITS"; The Power
+#: Forces: "Three Infantry pieces snap together to create ... a Regiment". With the rule
+#: component_limits an army never has more in play than its set.
+SET = {CODE["I"]: 9, CODE["T"]: 6, CODE["H"]: 3, CODE["F"]: 6, CODE["B"]: 3, CODE["D"]: 6,
+       CODE["C"]: 3, CODE["M"]: 1}  # fmt: skip
+SET_POWER_UNITS = 10
+#: Convention: the order captured pieces change colour in, for a set that runs short: Group II
+#: first (largest first), then Group I (largest first), then Mega-Missiles.
+CAPTURE_ORDER = sorted(KINDS, key=lambda k: (k == MISSILE, KINDS[k].group != 2, -KINDS[k].power))
 #: Rulebook, Initial Forces: "2 Infantry, 2 Tanks, 2 Fighters, 2 Destroyers" and a Flag.
 INITIAL_FORCES = {CODE["I"]: 2, CODE["T"]: 2, CODE["F"]: 2, CODE["D"]: 2}
 
@@ -292,6 +303,7 @@ class Rules:
     missile_cost: int  # Rulebook: "must equal or exceed 100"
     blockade: bool  # Rulebook, POWER TIP: a piece in an enemy HQ keeps Reserve pieces out
     first_official: str  # "seat0" or "random"
+    component_limits: bool  # Rulebook, Components: each colour's set (SET)
 
     @classmethod
     def from_dict(cls, rules: dict) -> Rules:
@@ -303,6 +315,7 @@ class Rules:
             missile_cost=int(rules["missile_cost"]),
             blockade=bool(rules["blockade"]),
             first_official=str(rules["first_official"]),
+            component_limits=bool(rules["component_limits"]),
         )
 
 
@@ -454,10 +467,10 @@ FIELDS = {
     "penalty": ("seat", "army", "kind", "loc", "pu_added", "kind_added", "count"),
     "conflict": ("loc", "side0", "side1", "side2", "side3", "outcome", "side"),
     "bounce": ("army", "kind", "from", "to"),
-    "capture": ("winner", "loser", "loc", "kind", "count"),
+    "capture": ("winner", "loser", "loc", "kind", "count", "received"),
     "power_units": ("army", "units", "countries"),
     "flag": ("captor", "captured", "attack", "defence", "seat"),
-    "take": ("captor", "captured", "loc", "kind", "count"),
+    "take": ("captor", "captured", "loc", "kind", "count", "received"),
     "out": ("seat", "round"),
     "score": ("seat", "power", "flags", "in"),
     "end": ("winner", "rounds", "reason"),
@@ -521,6 +534,35 @@ class Trace(TraceCursor):
         if Counter(got) != Counter((event, *row) + (0,) * (7 - len(row)) for row in expected):
             shown = [self.describe((event, *row) + (0,) * (7 - len(row))) for row in expected]
             self.fail(f"{what}: {shown or 'no such rows'}", index=start)
+
+
+LARGEST_FIRST = sorted((k for k in KINDS if k != MISSILE), key=lambda k: -power_of(k))
+
+
+def least_waste(cost: int, units: int, pieces: Counter) -> tuple[int, ...]:
+    """Convention (docs/games/power-the-game.md): the Mega-Missile material the player chooses
+    is the one that loses the least power ("If the power value is greater than 100, the player
+    simply loses the extra power"); of those, the most Power Units, then the most of the largest
+    piece, then of the next largest, and so on. Returns (Power Units, then the count of each kind
+    in LARGEST_FIRST), found by trying every combination of the pieces there."""
+    best_key, best = None, None
+
+    def combos(k: int, total: int, counts: tuple[int, ...]):
+        if k == len(LARGEST_FIRST) or total + units >= cost:  # more pieces only lose more
+            yield total, counts + (0,) * (len(LARGEST_FIRST) - k)
+            return
+        kind = LARGEST_FIRST[k]
+        for n in range(pieces[kind] + 1):
+            yield from combos(k + 1, total + n * power_of(kind), (*counts, n))
+
+    for total, counts in combos(0, 0, ()):
+        used_units = min(units, max(cost - total, 0))
+        if total + used_units < cost:
+            continue
+        key = (total + used_units, -used_units, tuple(-n for n in counts))
+        if best_key is None or key < best_key:
+            best_key, best = key, (used_units, *counts)
+    return best
 
 
 @dataclass
@@ -592,7 +634,7 @@ class Referee:
                 t.end_reason = END_FLAGS
                 break
             if t.rounds >= self.rules.max_rounds:
-                t.end_reason = END_ROUND_CAP
+                t.end_reason = END_TIME_LIMIT
                 break
         self.finish()
         if self.trace.index != len(self.trace.rows):
@@ -821,6 +863,10 @@ class Referee:
             # coloured pieces in exchanging and upgrading".
             if len(t.at(c.origin, c.army, c.kind)) < 3:
                 return X_MATERIAL, 0
+            # A Regiment is the same three Infantry snapped together; the other Group II pieces
+            # come from the set.
+            if c.kind != INFANTRY and self.set_room(c.army, upgrade_of(c.kind)) < 1:
+                return X_STOCK, 0
             moved_in = removal_order(t.at(c.origin, c.army, c.kind))[:3]
             return EXECUTED, sum(p.came_from != NONE for p in moved_in)
         if c.op == BUY:
@@ -830,12 +876,16 @@ class Referee:
                 return X_MALFORMED, 0
             if t.armies[c.army].power_units < unit_cost(c.kind):
                 return X_MATERIAL, 0
+            if self.set_room(c.army, c.kind) < 1:
+                return X_STOCK, 0
             return EXECUTED, unit_cost(c.kind)
         if c.op == BUILD:
             if not self.is_location(c.origin):
                 return X_MALFORMED, 0
             if self.missile_material(c.army, c.origin) < self.rules.missile_cost:
                 return X_MATERIAL, 0
+            if self.set_room(c.army, MISSILE) < 1:
+                return X_STOCK, 0
             return EXECUTED, 0  # the power used is checked against the EV_USED rows
         if c.op == LAUNCH:
             if not (self.is_location(c.origin) and self.is_location(c.target)):
@@ -881,6 +931,37 @@ class Referee:
         if needed > KINDS[c.kind].moves:
             return X_REACH, needed
         return EXECUTED, needed
+
+    def set_room(self, army: int, kind: int) -> int:
+        """How many more pieces of ``kind`` the army's set can put in play (a Regiment needs
+        three of its Infantry); unbounded without the rule component_limits."""
+        if not self.rules.component_limits:
+            return 1 << 40
+        held = Counter(p.kind for p in self.table.pieces if p.army == army)
+        infantry = SET[INFANTRY] - held[INFANTRY] - 3 * held[REGIMENT]
+        if kind == INFANTRY:
+            return infantry
+        if kind == REGIMENT:
+            return infantry // 3
+        return SET[kind] - held[kind]
+
+    def units_room(self, army: int) -> int:
+        if not self.rules.component_limits:
+            return 1 << 40
+        return SET_POWER_UNITS - self.table.armies[army].power_units
+
+    def receive(self, army: int, pieces: list[Piece]) -> int:
+        """Captured or taken-over pieces of one kind change colour into the army's Reserve, as
+        many as its set has; the rest leave play. Returns how many it receives."""
+        t = self.table
+        kept = min(len(pieces), self.set_room(army, pieces[0].kind))
+        for p in pieces[kept:]:
+            t.pieces.remove(p)
+            t.seen["set runs short"] += 1
+        for p in pieces[:kept]:
+            p.army, p.where = army, self.reserve(army)
+            p.came_from, p.fixed = NONE, True
+        return kept
 
     def missile_material(self, army: int, loc: int) -> int:
         """Rulebook, Mega-Missile rules: "any combination of existing pieces and/or Power Units
@@ -952,6 +1033,15 @@ class Referee:
             self.trace.fail(
                 f"{what}: material worth at least {self.rules.missile_cost}, not {recipe.power}"
             )
+        best = least_waste(
+            self.rules.missile_cost,
+            t.armies[c.army].power_units if c.origin == self.reserve(c.army) else 0,
+            Counter(p.kind for p in t.at(c.origin, c.army) if p.kind != MISSILE),
+        )
+        chosen = (recipe.units, *(sum(p.kind == k for p in recipe.pieces) for k in LARGEST_FIRST))
+        if chosen != best:
+            order = "".join(KINDS[k].letter for k in LARGEST_FIRST)
+            self.trace.fail(f"{what}: least-waste material (P{order}) {best}, not {chosen}")
         return recipe
 
     def build_missile(self, c: Command, recipe: Recipe) -> None:
@@ -1028,8 +1118,12 @@ class Referee:
                 f"{what}: a piece of the lowest power value ({lowest}) broken down",
             )
             units, added, n_added = penalty_breakdown(kind)
-            self.trace.expect(EV_PENALTY, seat, army, kind, loc, units, added, n_added, what=what)
             t.pieces.remove(removal_order(at)[0])
+            # With component_limits: what the set has room for.
+            units = min(units, self.units_room(army))
+            if added != NONE:
+                n_added = min(n_added, self.set_room(army, added))
+            self.trace.expect(EV_PENALTY, seat, army, kind, loc, units, added, n_added, what=what)
             t.armies[army].power_units += units
             for _ in range(n_added):
                 t.pieces.append(Piece(army, added, self.reserve(army)))
@@ -1124,17 +1218,20 @@ class Referee:
         if len(receivers) > 1:
             t.seen["equal armies choose the receiver"] += 1
         lost = [p for p in t.at(loc) if t.armies[p.army].side != winner]
-        counts = Counter((p.army, p.kind) for p in lost)
-        self.trace.expect_set(
-            EV_CAPTURE,
-            [(receiver, army, loc, kind, n) for (army, kind), n in sorted(counts.items())],
-            what,
-        )
         for p in lost:
             t.tally(receiver, "pieces_captured")
             t.tally(p.army, "pieces_lost")
-            p.army, p.where = receiver, self.reserve(receiver)
-            p.came_from, p.fixed = NONE, True
+        groups = {
+            (kind, army): [p for p in lost if p.army == army and p.kind == kind]
+            for kind in CAPTURE_ORDER  # Convention: kind by kind, each loser in army order
+            for army in range(N_ARMIES)
+        }
+        expected = []
+        for (kind, army), of_kind in groups.items():
+            if of_kind:
+                kept = self.receive(receiver, of_kind)
+                expected.append((receiver, army, loc, kind, len(of_kind), kept))
+        self.trace.expect_set(EV_CAPTURE, expected, what)
         if self.board.nodes[loc].role == "headquarters":
             t.seen["battle in a Headquarters"] += 1
 
@@ -1163,7 +1260,7 @@ class Referee:
                 owner = t.armies[node.country]
                 if owner.side != army.side and owner.standing:
                     paying.add(node.country)
-            units = min(len(paying), self.rules.max_power_units)
+            units = min(len(paying), self.rules.max_power_units, self.units_room(a))
             if not units:
                 continue
             army.power_units += units
@@ -1223,14 +1320,21 @@ class Referee:
         )
         loser = t.armies[victim]
         taken = [p for p in t.pieces if p.army == victim]
-        counts = Counter((p.where, p.kind) for p in taken)
-        expected = [(captor, victim, loc, kind, n) for (loc, kind), n in sorted(counts.items())]
+        expected = []
+        groups = {
+            (kind, loc): [p for p in taken if p.kind == kind and p.where == loc]
+            for kind in CAPTURE_ORDER  # Convention: kind by kind, each place in location order
+            for loc in sorted({p.where for p in taken if p.kind == kind})
+        }
+        for (kind, loc), here in groups.items():
+            kept = self.receive(captor, here)
+            expected.append((captor, victim, loc, kind, len(here), kept))
         if loser.power_units:
-            expected.append((captor, victim, self.reserve(victim), POWER_UNIT, loser.power_units))
+            kept = min(loser.power_units, self.units_room(captor))
+            units = loser.power_units
+            expected.append((captor, victim, self.reserve(victim), POWER_UNIT, units, kept))
+            t.armies[captor].power_units += kept
         self.trace.expect_set(EV_TAKE, expected, f"{what}: everything of army {victim}")
-        for p in taken:
-            p.army, p.where = captor, self.reserve(captor)
-        t.armies[captor].power_units += loser.power_units
         # Convention: every Flag in the fallen Headquarters (its own and those it had captured)
         t.armies[captor].flags += loser.flags
         loser.power_units, loser.flags, loser.standing = 0, 0, False
@@ -1265,7 +1369,7 @@ class Referee:
             self.trace.expect(
                 EV_SCORE, seat, power, flags, int(t.seats_in[seat]), what=f"seat {seat}'s score"
             )
-        if t.end_reason == END_ROUND_CAP:
+        if t.end_reason == END_TIME_LIMIT:
             best = max(scores[s] for s in range(self.n) if t.seats_in[s])
             leaders = [s for s in range(self.n) if t.seats_in[s] and scores[s] == best]
             t.winner = leaders[0] if len(leaders) == 1 else NONE

@@ -35,10 +35,13 @@ from simcore.chunk import (
 )
 from simcore.power_the_game_state import (
     B_TERRAIN,
+    BOMBER,
     BUILD,
     BUY,
+    CRUISER,
+    DESTROYER,
     END_FLAGS,
-    END_ROUND_CAP,
+    END_TIME_LIMIT,
     EV_ARMY_STATE,
     EV_BOUNCE,
     EV_CAPTURE,
@@ -54,6 +57,9 @@ from simcore.power_the_game_state import (
     EV_TAKE,
     EV_USED,
     EXECUTED,
+    FIGHTER,
+    HEAVY_TANK,
+    INFANTRY,
     LAND,
     LAUNCH,
     MAX_MOVES,
@@ -62,8 +68,10 @@ from simcore.power_the_game_state import (
     MOVE_CLASS,
     POWER_UNIT,
     POWER_VALUE,
+    REGIMENT,
     RESERVE,
     SEA,
+    TANK,
     UPGRADE,
     WATER,
 )
@@ -82,6 +90,7 @@ LINEUPS = [
     (3, ["raider", "turtle", "opening"], {"max_rounds": 8}),
     (2, ["blitz", "random"], {}),
     (2, ["balanced", "missile"], {"commands": 3}),
+    (4, ["raider", "opening", "missile", "turtle"], {"component_limits": False}),
 ]
 
 
@@ -99,7 +108,7 @@ def test_results_agree_with_the_end_of_each_game(players, names, rules):
     # The round limit is the rulebook's time limit, never the simulation's cap.
     assert (game_out[:, ENDED_BY] != ENDED_CAP).all()
     time_limit = game_out[:, ENDED_BY] == ENDED_TIME_LIMIT
-    assert np.array_equal(time_limit, game_out[:, END] == END_ROUND_CAP)
+    assert np.array_equal(time_limit, game_out[:, END] == END_TIME_LIMIT)
     assert ((game_out[:, TURNS] >= 1) & (game_out[:, TURNS] <= max_rounds)).all()
     for g in range(len(game_out)):
         winner, rounds, end = game_out[g, WINNER], game_out[g, TURNS], game_out[g, END]
@@ -118,7 +127,7 @@ def test_results_agree_with_the_end_of_each_game(players, names, rules):
             assert len(still_in) <= 1
             assert winner == (still_in[0] if still_in else -1)
         else:
-            assert end == END_ROUND_CAP and rounds == max_rounds and len(still_in) >= 2
+            assert end == END_TIME_LIMIT and rounds == max_rounds and len(still_in) >= 2
             power = seats[:, col["final_power"]]
             if winner >= 0:
                 assert power[winner] == max(power[s] for s in still_in)
@@ -135,7 +144,7 @@ def test_games_end_both_ways_and_the_archetypes_do_what_they_say():
     assert Counter(game_out[:, END].tolist())[END_FLAGS] > 0
     assert seat_out[:, :, SEAT_COLUMN["flags_captured"]].sum() > 0
     game_out, _ = play(2, ["turtle", "turtle"], {}, 200)
-    assert Counter(game_out[:, END].tolist())[END_ROUND_CAP] > 0
+    assert Counter(game_out[:, END].tolist())[END_TIME_LIMIT] > 0
     _, seat_out = play(4, ["missile", "raider", "turtle", "random"], {"missile_cost": 40}, 500)
     by_slot = {slot: seat_out[:, :, SEAT_COLUMN["missiles_launched"]][
         seat_out[:, :, LINEUP_SLOT] == slot].sum() for slot in range(4)}  # fmt: skip
@@ -177,8 +186,9 @@ def snapshot_at(rows, i):
     return pieces, units, i
 
 
-def replay(trace, board, dist):
-    """Check every round of one traced game; returns the number of rounds checked."""
+def replay(trace, board, dist, limits):
+    """Check every round of one traced game (with ``limits``, no army ever has more in play than
+    its set); returns the number of rounds checked."""
     rows = [tuple(int(x) for x in row) for row in trace]
     rounds = 0
     i = 0
@@ -188,6 +198,8 @@ def replay(trace, board, dist):
     pads = {}
     while True:
         check_terrain(pieces, board)
+        if limits:
+            check_sets(pieces, units)
         count = Counter(pieces)
         pu = list(units)
         while rows[i][0] not in (EV_ROUND, EV_PIECES, EV_ARMY_STATE):
@@ -228,18 +240,20 @@ def replay(trace, board, dist):
             elif event == EV_BOUNCE:
                 count[(a, c, b)] -= 1
                 count[(a, d, b)] += 1
-            elif event == EV_CAPTURE:
+            elif event == EV_CAPTURE:  # e captured, f of them received (the set's room)
+                assert 0 <= f <= e
                 count[(b, c, d)] -= e
-                count[(a, RESERVE + a, d)] += e
+                count[(a, RESERVE + a, d)] += f
             elif event == EV_POWER_UNITS:
                 pu[a] += b
             elif event == EV_TAKE:
+                assert 0 <= f <= e
                 if d == POWER_UNIT:
                     pu[b] -= e
-                    pu[a] += e
+                    pu[a] += f
                 else:
                     count[(b, c, d)] -= e
-                    count[(a, RESERVE + a, d)] += e
+                    count[(a, RESERVE + a, d)] += f
             i += 1
         if rows[i][0] == EV_ROUND:
             i += 1
@@ -252,6 +266,20 @@ def replay(trace, board, dist):
         if rows[i][0] == EV_SCORE:
             assert rows[-1][0] == EV_END and rows[-1][2] == rounds
             return rounds
+
+
+def check_sets(pieces, units):
+    """Rulebook, Components: 9 Infantry (three to a Regiment), 6 Tanks, 3 Heavy Tanks, 6 Fighters,
+    3 Bombers, 6 Destroyers, 3 Cruisers, 1 Mega-Missile and 10 Power Units a colour."""
+    held = Counter()
+    for (army, _, kind), n in pieces.items():
+        held[(army, kind)] += n
+    for army in range(4):
+        assert held[(army, INFANTRY)] + 3 * held[(army, REGIMENT)] <= 9
+        for kind, most in ((TANK, 6), (HEAVY_TANK, 3), (FIGHTER, 6), (BOMBER, 3),
+                           (DESTROYER, 6), (CRUISER, 3), (MISSILE, 1)):  # fmt: skip
+            assert held[(army, kind)] <= most, (army, kind, held[(army, kind)])
+        assert units[army] <= 10
 
 
 def check_terrain(pieces, board):
@@ -274,7 +302,8 @@ def test_traces_replay_to_every_snapshot(players, names, rules):
     game_out, _ = kernel.run_chunk(prepared, players, ids, rows, SEED, 0, 40, True)
     for g in range(40):
         trace = kernel.trace_game(prepared, players, ids, rows, SEED, g, True)
-        assert replay(trace, board, dist) == game_out[g, TURNS]
+        limits = GAME.rules_with_defaults(rules)["component_limits"]
+        assert replay(trace, board, dist, limits) == game_out[g, TURNS]
         end = trace[-1]
         assert (end[1], end[2], end[3]) == (game_out[g, WINNER], game_out[g, TURNS],
                                             game_out[g, END])  # fmt: skip

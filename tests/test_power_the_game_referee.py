@@ -59,6 +59,7 @@ from simcore.power_the_game_state import (
     LAUNCH,
     MOVE,
     POWER_UNIT,
+    POWER_VALUE,
     RESERVE,
     SEA,
     SHARED,
@@ -120,6 +121,13 @@ CONFIGS = {
         40,
     ),
     "2p random": (2, ["random"], [], 11, 100),
+    "4p raider, opening, missile, turtle, no component limits": (
+        4,
+        ["raider", "opening", "missile", "turtle"],
+        ["component_limits=false"],
+        18,
+        40,
+    ),
     "2p turtle vs raider": (2, ["turtle", "raider"], [], 12, 60),
     "2p missile vs blitz, cheap missiles": (2, ["missile", "blitz"], ["missile_cost=30"], 13, 60),
     "2p blitz vs balanced, 3 commands, 1 Power Unit, 60 rounds": (
@@ -233,7 +241,8 @@ def test_sweep_reaches_the_corners_of_the_rules():
         ("move", "air"), ("move", "ground"), ("move", "sea"),
         ("power units", 1), ("power units", 2), ("power units", 3),
         ("result", "executed"), ("result", "shared"), ("result", "blockade"),
-        ("result", "material"), ("result", "mercenary conflict"),
+        ("result", "material"), ("result", "mercenary conflict"), ("result", "stock"),
+        "set runs short",
     ]  # fmt: skip
     missing = [key for key in needed if seen[key] == 0]
     assert not missing, f"the sweep never met {missing}"
@@ -478,10 +487,10 @@ def test_battles_from_the_rulebook():
         referee,
         [
             (EV_CONFLICT, b("B3"), 3, 10, NONE, NONE, CAPTURE, 1),
-            (EV_CAPTURE, 1, 0, b("B3"), CODE["T"], 1),
+            (EV_CAPTURE, 1, 0, b("B3"), CODE["T"], 1, 1),
             (EV_CONFLICT, b("BHQ"), NONE, 16, 25, NONE, CAPTURE, 2),
-            (EV_CAPTURE, 2, 1, b("BHQ"), CODE["T"], 2),
-            (EV_CAPTURE, 2, 1, b("BHQ"), CODE["D"], 1),
+            (EV_CAPTURE, 2, 1, b("BHQ"), CODE["T"], 2, 2),
+            (EV_CAPTURE, 2, 1, b("BHQ"), CODE["D"], 1, 1),
         ],
     )
     reserve = [p for p in referee.table.pieces if p.where == RESERVE + 2]
@@ -524,7 +533,7 @@ def test_ties_bounce():
             (EV_BOUNCE, 0, CODE["D"], b("S9"), b("S6")),
             (EV_BOUNCE, 1, CODE["D"], b("S9"), b("S8")),
             (EV_CONFLICT, b("R2"), NONE, 5, 3, NONE, CAPTURE, 1),
-            (EV_CAPTURE, 1, 2, b("R2"), CODE["T"], 1),
+            (EV_CAPTURE, 1, 2, b("R2"), CODE["T"], 1, 1),
             (EV_CONFLICT, b("S5"), NONE, 10, NONE, 10, STANDOFF, 0b1010),
         ],
     )
@@ -579,8 +588,8 @@ def test_three_and_four_sided_ties():
             (EV_BOUNCE, 2, CODE["F"], b("XI"), b("R0")),
             (EV_BOUNCE, 3, CODE["F"], b("XI"), b("G0")),
             (EV_CONFLICT, b("G4"), 25, 5, 5, NONE, CAPTURE, 0),
-            (EV_CAPTURE, 0, 1, b("G4"), CODE["F"], 1),
-            (EV_CAPTURE, 0, 2, b("G4"), CODE["F"], 1),
+            (EV_CAPTURE, 0, 1, b("G4"), CODE["F"], 1, 1),
+            (EV_CAPTURE, 0, 2, b("G4"), CODE["F"], 1, 1),
         ],
     )
     assert [p.army for p in referee.table.pieces if p.where == b("EI")] == [2]
@@ -621,11 +630,13 @@ def test_power_units_and_flags():
             (EV_POWER_UNITS, 0, 2, 0b110, 0, 0, 0, 0),
             (EV_POWER_UNITS, 2, 2, 0b11, 0, 0, 0, 0),
             (EV_FLAG, 2, 0, 2, 0, 2, 0, 0),
-            (EV_TAKE, 2, 0, b("B0"), CODE["F"], 1, 0, 0),
-            (EV_TAKE, 2, 0, b("R3"), CODE["F"], 1, 0, 0),
-            (EV_TAKE, 2, 0, b("Y2"), CODE["F"], 1, 0, 0),
+            # Red has 3 of its set's 6 Fighters in play: it receives 3 of Yellow's 4, place by
+            # place in location order (Y2, B0, R3, XI).
+            (EV_TAKE, 2, 0, b("B0"), CODE["F"], 1, 1, 0),
+            (EV_TAKE, 2, 0, b("R3"), CODE["F"], 1, 1, 0),
+            (EV_TAKE, 2, 0, b("Y2"), CODE["F"], 1, 1, 0),
             (EV_TAKE, 2, 0, b("XI"), CODE["F"], 1, 0, 0),
-            (EV_TAKE, 2, 0, RESERVE, POWER_UNIT, 6, 0, 0),
+            (EV_TAKE, 2, 0, RESERVE, POWER_UNIT, 6, 6, 0),
             (EV_OUT, 0, 0, 0, 0, 0, 0, 0),
         ],
         "example",
@@ -782,6 +793,25 @@ def test_a_missile_made_of_too_little_is_caught():
     tampered = trace.copy()
     tampered[i, 4] = 0  # nothing used
     assert "material" in assert_caught(tampered, rules, players, i)
+
+
+def test_a_missile_that_wastes_power_is_caught():
+    """Enough material, but more than the least-waste choice: one more piece (or Power Unit) of a
+    kind the maker had to spare, with the command's power used to match."""
+    rules, players, traces, *_ = kernel_games("3p balanced, missile, blitz")
+    for _, trace in traces:
+        for i in np.flatnonzero(trace[:, 0] == EV_USED):
+            tampered = trace.copy()
+            tampered[i, 4] += 1
+            exec_at = max(np.flatnonzero(trace[:i, 0] == EV_EXEC))
+            tampered[exec_at, 4] += 1 if trace[i, 3] == POWER_UNIT else POWER_VALUE[trace[i, 3]]
+            try:
+                replay(tampered, rules, players, "tampered")
+            except AssertionError as caught:
+                if "least-waste" in str(caught):
+                    assert f"trace row {exec_at}: expected" in str(caught)
+                    return
+    raise AssertionError("no missile with material to spare")
 
 
 def test_too_many_commands_are_caught():

@@ -81,6 +81,7 @@ from simcore.power_the_game_state import (
     X_NOT_YOURS,
     X_REACH,
     X_RESERVE,
+    X_STOCK,
     X_TOO_MANY,
     piece_index,
 )
@@ -143,7 +144,8 @@ class Table:
         idle = [s for s in range(self.players) if self.st[PAD_N + s] == 0 and not penalise_idle]
         for seat in idle:
             self.st[SEAT_IN + seat] = 0
-        kernel.implement(self.st, self.rules, self.board, self.dist, self.trace)
+        rng = np.zeros(4, np.uint64)  # the penalty's choice among equal smallest pieces
+        kernel.implement(self.st, self.rules, self.board, self.dist, rng, self.trace)
         for seat in idle:
             self.st[SEAT_IN + seat] = 1
         self.st[PAD_N : PAD_N + 4] = 0
@@ -635,7 +637,7 @@ def test_an_infantry_with_greater_power_captures_the_flag_and_everything():
     # for Blue (its Flag still stands then); then the Flag, Blue's pieces and Power Units.
     assert table.st[STANDING + B] == 0 and table.st[FLAGS + Y] == 2 and table.st[FLAGS + B] == 0
     assert table.count(Y, "RV0", TANK) == 2 and table.count(Y, "RV0", CRUISER) == 1
-    assert table.events(EV_CAPTURE) == [(Y, B, loc("BHQ"), TANK, 2, 0, 0)]
+    assert table.events(EV_CAPTURE) == [(Y, B, loc("BHQ"), TANK, 2, 2, 0)]
     assert table.count(Y, "RV0", FIGHTER) == 1
     assert table.units(Y) == 1 + 4 and table.units(B) == 0
     assert table.st[SEAT_IN + B] == 0 and table.events(EV_OUT) == [(B, 0, 0, 0, 0, 0, 0)]
@@ -644,6 +646,78 @@ def test_an_infantry_with_greater_power_captures_the_flag_and_everything():
     taken = {(e[2], e[3]): e[4] for e in table.events(EV_TAKE)}
     assert taken == {(loc("S6"), CRUISER): 1, (loc("RV1"), FIGHTER): 1,
                      (loc("RV1"), POWER_UNIT): 4}  # fmt: skip
+
+
+# --- the components: each colour's set ------------------------------------------------------
+
+
+def test_a_colour_buys_and_exchanges_only_what_its_set_still_has():
+    """Rulebook, Components: each set has 9 Infantry (three snap together into a Regiment),
+    6 Tanks, 3 Heavy Tanks, ... 1 Mega-Missile. Yellow has 2 Regiments and 2 Infantry in play
+    (8 of its 9 Infantry): one more Infantry, not two; three Tanks make a Heavy Tank only while
+    the set has one; three Infantry always make a Regiment; a second Mega-Missile waits for the
+    first to be launched."""
+    table = Table()
+    table.put(Y, "Y2", REGIMENT, 2)
+    table.put(Y, "RV0", INFANTRY, 2)
+    table.units(Y, 20)
+    table.order(Y, Y, BUY, INFANTRY, "RV0", "RV0")
+    table.order(Y, Y, BUY, INFANTRY, "RV0", "RV0")
+    table.order(Y, Y, UPGRADE, INFANTRY, "RV0", "RV0")
+    table.implement()
+    assert table.results(Y) == [(EXECUTED, 2), (X_STOCK, 0), (EXECUTED, 0)]
+    assert table.count(Y, "RV0", REGIMENT) == 1 and table.units(Y) == 18
+    table.mark = table.st[TRACE_LEN]
+    table.put(Y, "Y4", HEAVY_TANK, 3)
+    table.put(Y, "Y4", FIGHTER, 2)
+    table.put(Y, "Y3", TANK, 3)
+    table.put(Y, "Y5", CRUISER, 2)
+    table.order(Y, Y, UPGRADE, TANK, "Y3", "Y3")
+    table.order(Y, Y, BUILD, MISSILE, "Y5", "Y5")
+    table.order(Y, Y, BUILD, MISSILE, "Y4", "Y4")
+    table.implement()
+    assert table.results(Y) == [(X_STOCK, 0), (EXECUTED, 100), (X_STOCK, 0)]
+    table = Table(component_limits=False)
+    table.put(Y, "Y2", REGIMENT, 3)
+    table.units(Y, 2)
+    table.order(Y, Y, BUY, INFANTRY, "RV0", "RV0")
+    table.implement()
+    assert table.results(Y) == [(EXECUTED, 2)]
+
+
+def test_captured_pieces_change_colour_only_while_the_set_has_them():
+    """The victor exchanges captured pieces "for the same pieces in their own colour": with 8 of
+    its 9 Infantry in play, Yellow keeps a captured Regiment (its three Infantry) only if it had
+    three to spare: it receives 1 of Blue's 2 Infantry and none of the Regiment; Power Units
+    earned stop at the set's 10."""
+    table = Table()
+    table.put(Y, "Y2", REGIMENT, 2)
+    table.put(Y, "Y2", INFANTRY, 2)
+    table.put(Y, "B1", CRUISER)
+    table.put(B, "B1", REGIMENT)
+    table.put(B, "B1", INFANTRY, 2)
+    table.units(Y, 10)
+    table.implement().resolve()
+    captures = {e[3]: (e[4], e[5]) for e in table.events(EV_CAPTURE)}
+    assert captures == {REGIMENT: (1, 0), INFANTRY: (2, 1)}
+    assert table.count(Y, "RV0", INFANTRY) == 1 and table.count(Y, "RV0", REGIMENT) == 0
+    assert table.units(Y) == 10 and table.events(EV_POWER_UNITS) == []
+
+
+def test_a_flag_capture_takes_over_what_the_captors_set_has_room_for():
+    """Yellow (5 Tanks, 8 Power Units, and one more for standing in Blue's country) takes Blue's
+    Flag: of Blue's 3 Tanks and 5 Power Units it receives 1 Tank and 1 Power Unit."""
+    table = Table()
+    table.put(Y, "Y2", TANK, 5)
+    table.units(Y, 8)
+    table.put(B, "B0", TANK, 3)
+    table.units(B, 5)
+    table.put(Y, "BHQ", INFANTRY)
+    table.implement().resolve()
+    assert table.st[STANDING + B] == 0
+    taken = {e[3]: (e[4], e[5]) for e in table.events(EV_TAKE)}
+    assert taken == {TANK: (3, 1), POWER_UNIT: (5, 1)}
+    assert table.units(Y) == 10 and table.count(Y, "RV0", TANK) == 1
 
 
 def test_no_flag_capture_without_an_infantry_or_a_regiment():
@@ -697,17 +771,55 @@ def test_a_mega_missile_from_pieces_worth_100_in_one_sector():
 def test_a_missile_made_in_reserve_from_power_units_is_launched_the_same_round():
     table = Table()
     table.units(Y, 95)
-    table.put(Y, "RV0", CRUISER)  # 95 + 50: the extra power is lost
+    table.put(Y, "RV0", CRUISER)  # the Cruiser and 50 of the Power Units: nothing is lost
     table.put(B, "BHQ", CRUISER)
     table.put(B, "BHQ", INFANTRY, 3)
     table.order(Y, Y, BUILD, MISSILE, "RV0", "RV0")
     table.order(Y, Y, LAUNCH, MISSILE, "RV0", "BHQ")
     table.implement()
-    assert table.results(Y) == [(EXECUTED, 145), (EXECUTED, loc("BHQ"))]
-    assert table.units(Y) == 0 and table.count(Y, "RV0", CRUISER) == 0
+    assert table.results(Y) == [(EXECUTED, 100), (EXECUTED, loc("BHQ"))]
+    assert table.units(Y) == 45 and table.count(Y, "RV0", CRUISER) == 0
     assert table.count(B, "BHQ", CRUISER) == 0 and table.count(B, "BHQ", INFANTRY) == 0
     assert table.st[STANDING + B] == 1  # the Flag stays
     assert sorted(e[2:4] for e in table.events(EV_DESTROYED)) == [(INFANTRY, 3), (CRUISER, 1)]
+
+
+@pytest.mark.parametrize(
+    ("units", "pieces", "used", "left"),
+    [
+        # 90 Power Units and a Cruiser: the Cruiser and 50 Power Units (100), not all (140).
+        (90, {CRUISER: 1}, {POWER_UNIT: 50, CRUISER: 1}, {CRUISER: 0}),
+        # Enough Power Units alone: they go, the Cruiser stays.
+        (100, {CRUISER: 1}, {POWER_UNIT: 100}, {CRUISER: 1}),
+        # A Cruiser and two Bombers make exactly 100; the largest first (50 + 30 + 25) loses 5.
+        (0, {CRUISER: 1, HEAVY_TANK: 1, BOMBER: 2}, {CRUISER: 1, BOMBER: 2}, {HEAVY_TANK: 1}),
+        # Nothing makes exactly 100: 105 is the least (the largest first would take 110).
+        (0, {CRUISER: 1, HEAVY_TANK: 2, BOMBER: 1}, {CRUISER: 1, HEAVY_TANK: 1, BOMBER: 1},
+         {HEAVY_TANK: 1}),
+        # 100 two ways (50 + 30 + 20, 50 + 25 + 25): the one with the most of the largest pieces.
+        (0, {CRUISER: 1, HEAVY_TANK: 1, REGIMENT: 1, BOMBER: 2},
+         {CRUISER: 1, HEAVY_TANK: 1, REGIMENT: 1}, {BOMBER: 2}),
+        # 100 either way (97 Power Units and the Tank, or 96 and both Infantry): the most Power
+        # Units.
+        (97, {TANK: 1, INFANTRY: 2}, {POWER_UNIT: 97, TANK: 1}, {INFANTRY: 2}),
+    ],
+)  # fmt: skip
+def test_a_mega_missile_is_made_of_the_material_that_wastes_least(units, pieces, used, left):
+    """Rulebook: "any combination of existing pieces and/or Power Units ... If the power value is
+    greater than 100, the player simply loses the extra power": the player's choice, modelled as
+    the least loss, then the most Power Units, then the largest pieces."""
+    table = Table()
+    table.units(Y, units)
+    for kind, n in pieces.items():
+        table.put(Y, "RV0", kind, n)
+    table.order(Y, Y, BUILD, MISSILE, "RV0", "RV0")
+    table.implement()
+    total = sum(n * (1 if kind == POWER_UNIT else POWER_VALUE[kind]) for kind, n in used.items())
+    assert table.results(Y) == [(EXECUTED, total)]
+    assert {e[2]: e[3] for e in table.events(EV_USED)} == used
+    assert table.units(Y) == units - used.get(POWER_UNIT, 0)
+    for kind, n in left.items():
+        assert table.count(Y, "RV0", kind) == n
 
 
 def test_a_missile_into_a_reserve_destroys_its_pieces_and_power_units():

@@ -207,7 +207,7 @@ def test_compare_refuses_different_seeds(tmp_path):
             "power-struggle-event-order.toml",
             ["Paired differences (1 of 6)", "What strategies do, by arm (data=) (1 of 2)"],
         ),
-        ("power-the-game-openings.toml", ["What ended the game, cell by cell (1 of 2)"]),
+        ("power-the-game-openings.toml", ["What ended the game, cell by cell (1 of 4)"]),
     ],
 )
 def test_shipped_study_runs_end_to_end(tmp_path, name, expected):
