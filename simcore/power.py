@@ -52,6 +52,7 @@ from simcore.power_state import (
     HAND,
     INCOME,
     KEEP,
+    MAX_COPIES,
     MAX_PLAYERS,
     N_CHARACTERS,
     N_SEAT_STATS,
@@ -82,6 +83,7 @@ from simcore.power_state import (
     influence,
     is_down,
     next_alive,
+    seat_after,
 )
 from simcore.registry import Column, Game, ImpactGroup, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
@@ -114,7 +116,7 @@ RULES = (
     Param(
         "refund_failed_action", "bool", True, "a successfully challenged action returns its cost"
     ),
-    Param("copies_per_character", "int", 3, "cards of each of the 5 characters", 1, 10),
+    Param("copies_per_character", "int", 3, "cards of each of the 5 characters", 1, MAX_COPIES),
     Param(
         "eliminated_coins_to_safe",
         "bool",
@@ -209,7 +211,7 @@ def prepare(rules: dict, players: int) -> np.ndarray:
 # rules, each seat's strategy id and parameter row, the game's random stream, the trace buffer.
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def deck_size(st):
     n = 0
     for character in range(N_CHARACTERS):
@@ -217,7 +219,7 @@ def deck_size(st):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def draw_card(st, rng):
     """A uniformly random card from the (always shuffled) deck, removed from it."""
     pick = rand_below(rng, deck_size(st))
@@ -251,7 +253,7 @@ def determinize(st, seat, rng):
                 st[HAND + 2 * other + slot] = draw_card(st, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def take_from_safe(seat, amount, st, trace):
     """Take ``amount`` from the Safe, or what is left in it."""
     amount = min(amount, st[SAFE])
@@ -260,7 +262,7 @@ def take_from_safe(seat, amount, st, trace):
     record_event(trace, st, TRACE_LEN, EV_GAIN, seat, -1, amount)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def lose_influence(seat, turn, st, rules, sids, rng, trace):
     """``seat`` turns one face-down card face up (its choice); with none left it is out."""
     left = influence(st, seat)
@@ -284,7 +286,7 @@ def lose_influence(seat, turn, st, rules, sids, rng, trace):
         record_event(trace, st, TRACE_LEN, EV_ELIMINATED, seat, returned)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def prove_claim(seat, character, st, rng, trace):
     """A proven claimant shows the card, shuffles it back and draws a replacement."""
     slot = 0 if is_down(st, seat, 0) and card(st, seat, 0) == character else 1
@@ -300,7 +302,7 @@ CLAIM_PROVEN = 1
 CLAIM_FAILED = 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rng, trace):
     """Offer every other player the chance to challenge a claim; resolve the first challenge.
 
@@ -311,14 +313,21 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
     if rules[R_CHALLENGE_ORDER] == CHALLENGE_ORDER_RANDOM:
         start = rand_below(rng, players - 1)
     challenger = -1
-    for k in range(players - 1):
-        other = (claimant + 1 + (start + k) % (players - 1)) % players
-        if influence(st, other) == 0:
+    # The first to ask is ``start`` seats to the claimant's left, then clockwise, skipping it.
+    other = claimant + 1 + start
+    if other >= players:
+        other -= players
+    for _ in range(players - 1):
+        if other == claimant:
+            other = seat_after(other, players)
+        asked = other
+        other = seat_after(other, players)
+        if influence(st, asked) == 0:
             continue
         if strategy.wants_to_challenge(
-            sids[other], prm, other, claimant, character, players, st, rules, rng
+            sids[asked], prm, asked, claimant, character, players, st, rules, rng
         ):
-            challenger = other
+            challenger = asked
             break
     if challenger < 0:
         st[CLAIMS + claimant] |= 1 << character
@@ -337,15 +346,16 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
     return CLAIM_FAILED
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
     """(blocker, character) for the first player who blocks, or (-1, -1).
 
     Aid may be blocked by anyone (clockwise from the actor's left); firing and stealing only by
     their target.
     """
-    for step in range(1, players):
-        other = (actor + step) % players
+    other = actor
+    for _ in range(players - 1):
+        other = seat_after(other, players)
         if influence(st, other) == 0 or (action != AID and other != target):
             continue
         character = strategy.choose_block(sids[other], prm, other, action, players, st, rules, rng)
@@ -398,7 +408,7 @@ def exchange(seat, st, sids, rng, trace):
 # --- a turn and a game ----------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
     coins = st[COINS + seat]
     forced = coins >= rules[R_FORCED_OVERTHROW_AT] and coins >= rules[R_OVERTHROW_COST]
@@ -464,7 +474,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
         exchange(seat, st, sids, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def check_action(seat, action, target, forced, players, st, rules):
     """Strategies must only choose legal actions: a violation is a bug, not a move."""
     if forced and action != OVERTHROW:

@@ -18,6 +18,7 @@ CHARACTERS = ("Banker", "Lawyer", "CEO", "Journalist", "Politician")
 BANKER, LAWYER, CEO, JOURNALIST, POLITICIAN = range(5)
 N_CHARACTERS = 5
 NO_CARD = -1
+MAX_COPIES = 10  # the largest copies_per_character a rule set may give
 
 ACTIONS = ("income", "aid", "overthrow", "bank", "fire", "steal", "exchange")
 INCOME, AID, OVERTHROW, BANK, FIRE, STEAL, EXCHANGE = range(7)
@@ -66,50 +67,47 @@ TRACE_LEN = CLAIMS + MAX_PLAYERS
 STATE_SIZE = TRACE_LEN + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def card(st, seat, slot):
     return st[HAND + 2 * seat + slot]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def is_down(st, seat, slot):
     return st[DOWN + 2 * seat + slot] == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def influence(st, seat):
     return st[DOWN + 2 * seat] + st[DOWN + 2 * seat + 1]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def holds(st, seat, character):
     return (is_down(st, seat, 0) and card(st, seat, 0) == character) or (
         is_down(st, seat, 1) and card(st, seat, 1) == character
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def claims_any(st, seat, characters):
     """Whether a standing claim of ``seat`` names one of ``characters`` (a bit mask)."""
     return (st[CLAIMS + seat] & characters) != 0
 
 
-@njit(cache=True, _nrt=False)
-def revealed_count(st, players, character):
-    """Copies of ``character`` lying face up in front of the players: public knowledge."""
-    n = 0
-    for seat in range(players):
-        for slot in range(2):
-            if not is_down(st, seat, slot) and card(st, seat, slot) == character:
-                n += 1
-    return n
+@njit(cache=True, _nrt=False, inline="always")
+def seat_after(seat, players):
+    """The seat to the left of ``seat`` (clockwise), without a division."""
+    seat += 1
+    return 0 if seat == players else seat
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def next_alive(st, players, seat):
     """The next player clockwise from ``seat`` who still has influence."""
-    for step in range(1, players + 1):
-        other = (seat + step) % players
+    other = seat
+    for _ in range(players):
+        other = seat_after(other, players)
         if influence(st, other) > 0:
             return other
     return seat

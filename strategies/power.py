@@ -13,12 +13,14 @@ from simcore.power_state import (
     BANKER,
     CEO,
     COINS,
+    DOWN,
     EXCHANGE,
     FIRE,
     INCOME,
     JOURNALIST,
     KEEP,
     LAWYER,
+    MAX_COPIES,
     N_CHARACTERS,
     OPTIONS,
     OVERTHROW,
@@ -31,8 +33,7 @@ from simcore.power_state import (
     claims_any,
     holds,
     influence,
-    is_down,
-    revealed_count,
+    seat_after,
 )
 from simcore.registry import Param, Strategy
 from simcore.rng import rand_below, rand_bool
@@ -113,7 +114,7 @@ BLOCKS_STEAL = (1 << POLITICIAN) | (1 << JOURNALIST)
 BLOCKS_AID = 1 << BANKER
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
     """The opponent to aim at, or -1 if there is none: among the opponents with influence whose
     standing claims name none of the characters in ``avoid`` (a bit mask: a player who claimed a
@@ -123,8 +124,9 @@ def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
     best_first = -1
     best_second = -1
     n_best = 0
-    for step in range(1, players):
-        other = (me + step) % players
+    other = me
+    for _ in range(players - 1):
+        other = seat_after(other, players)
         if influence(st, other) == 0 or claims_any(st, other, avoid):
             continue
         if needs_coins and st[COINS + other] == 0:
@@ -173,7 +175,7 @@ def _random_action(me, players, st, rules, forced, rng):
     return action, -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_action(sid, prm, me, players, st, rules, forced, rng):
     """(action, target seat or -1) for the seat to move; ``forced``: it must overthrow.
 
@@ -202,33 +204,53 @@ def choose_action(sid, prm, me, players, st, rules, forced, rng):
     weak_card = holds(st, me, LAWYER) or influence(st, me) == 1
     if holds(st, me, JOURNALIST) and weak_card:
         return EXCHANGE, -1
-    for step in range(1, players):
-        other = (me + step) % players
+    other = me
+    for _ in range(players - 1):
+        other = seat_after(other, players)
         if influence(st, other) > 0 and claims_any(st, other, BLOCKS_AID):
             return INCOME, -1
     return AID, -1
 
 
-@njit(cache=True, _nrt=False)
+def _holds_probabilities() -> np.ndarray:
+    """``[k, unknown, unseen]``: the chance that k cards dealt from ``unknown`` cards include at
+    least one of ``unseen`` copies of a character (hypergeometric), for every count a rule set
+    allows; a table so that a challenge decision looks up what it would otherwise divide out."""
+    table = np.zeros((3, MAX_COPIES * N_CHARACTERS + 1, MAX_COPIES + 1))
+    for held in range(3):
+        for unknown in range(held, MAX_COPIES * N_CHARACTERS + 1):
+            for unseen in range(1, MAX_COPIES + 1):
+                p_none = 1.0
+                for i in range(held):
+                    p_none *= (unknown - unseen - i) / (unknown - i)
+                table[held, unknown, unseen] = 1.0 - p_none
+    return table
+
+
+HOLDS_PROBABILITY = _holds_probabilities()
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def claim_probability(me, claimant, character, players, st, rules):
     """P(claimant holds ``character``) given the public cards and ``me``'s own hand."""
     copies = np.int64(rules[R_COPIES])
-    unknown = copies * N_CHARACTERS - influence(st, me)
+    unknown = copies * N_CHARACTERS  # the cards ``me`` has not seen: neither face up nor its own
+    unseen = copies  # the copies of ``character`` among them
     for seat in range(players):
-        unknown -= 2 - influence(st, seat)
-    unseen = copies - revealed_count(st, players, character)
+        for slot in range(2):
+            face_up = 1 - st[DOWN + 2 * seat + slot]
+            unknown -= face_up
+            unseen -= face_up * (card(st, seat, slot) == character)
     for slot in range(2):
-        if is_down(st, me, slot) and card(st, me, slot) == character:
-            unseen -= 1
+        own = st[DOWN + 2 * me + slot]
+        unknown -= own
+        unseen -= own * (card(st, me, slot) == character)
     if unseen <= 0:
         return 0.0
-    p_none = 1.0
-    for i in range(influence(st, claimant)):
-        p_none *= (unknown - unseen - i) / (unknown - i)
-    return 1.0 - p_none
+    return HOLDS_PROBABILITY[influence(st, claimant), unknown, unseen]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rng):
     if sid == RANDOM:
         return rand_bool(rng, 0.5)
@@ -242,7 +264,7 @@ def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rn
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_block(sid, prm, me, action, players, st, rules, rng):
     """The character ``me`` claims to block ``action`` (aimed at it, or Aid), or -1 for no block."""
     first = BANKER
@@ -268,7 +290,7 @@ def choose_block(sid, prm, me, action, players, st, rules, rng):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_card_to_lose(sid, me, st, rng):
     """The slot of the face-down card ``me`` gives up (it has two)."""
     if sid == RANDOM:
