@@ -14,6 +14,8 @@ strategies read) and the trace length.
 import numpy as np
 from numba import njit
 
+from simcore.intrinsics import ix
+
 CHARACTERS = ("Banker", "Lawyer", "CEO", "Journalist", "Politician")
 BANKER, LAWYER, CEO, JOURNALIST, POLITICIAN = range(5)
 N_CHARACTERS = 5
@@ -69,17 +71,17 @@ STATE_SIZE = TRACE_LEN + 1
 
 @njit(cache=True, _nrt=False, inline="always")
 def card(st, seat, slot):
-    return st[HAND + 2 * seat + slot]
+    return st[ix(HAND + 2 * seat + slot)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def is_down(st, seat, slot):
-    return st[DOWN + 2 * seat + slot] == 1
+    return st[ix(DOWN + 2 * seat + slot)] == 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def influence(st, seat):
-    return st[DOWN + 2 * seat] + st[DOWN + 2 * seat + 1]
+    return st[ix(DOWN + 2 * seat)] + st[ix(DOWN + 2 * seat + 1)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -92,7 +94,7 @@ def holds(st, seat, character):
 @njit(cache=True, _nrt=False, inline="always")
 def claims_any(st, seat, characters):
     """Whether a standing claim of ``seat`` names one of ``characters`` (a bit mask)."""
-    return (st[CLAIMS + seat] & characters) != 0
+    return (st[ix(CLAIMS + seat)] & characters) != 0
 
 
 @njit(cache=True, _nrt=False, inline="always")

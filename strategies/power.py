@@ -7,6 +7,7 @@ that seat may know: the public part of the state ``st`` plus its own face-down c
 import numpy as np
 from numba import njit
 
+from simcore.intrinsics import ix
 from simcore.power_state import (
     AID,
     BANK,
@@ -129,18 +130,18 @@ def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
         other = seat_after(other, players)
         if influence(st, other) == 0 or claims_any(st, other, avoid):
             continue
-        if needs_coins and st[COINS + other] == 0:
+        if needs_coins and st[ix(COINS + other)] == 0:
             continue
         # The score, compared first by ``first`` and then by ``second``.
         first = 0
         second = 0
         if targeting == TARGET_RICHEST:
-            first = st[COINS + other]
+            first = st[ix(COINS + other)]
         elif targeting == TARGET_MOST_INFLUENCE:
             first = influence(st, other)
         elif targeting == TARGET_LEADER:
             first = influence(st, other)
-            second = st[COINS + other]
+            second = st[ix(COINS + other)]
         if first > best_first or (first == best_first and second > best_second):
             best = other
             best_first = first
@@ -158,8 +159,8 @@ def _random_action(me, players, st, rules, forced, rng):
     if forced:
         return OVERTHROW, choose_target(TARGET_RANDOM, me, players, st, False, 0, rng)
     n_legal = 5  # income, aid, bank, steal, exchange are always allowed
-    can_overthrow = st[COINS + me] >= rules[R_OVERTHROW_COST]
-    can_fire = st[COINS + me] >= rules[R_CEO_COST]
+    can_overthrow = st[ix(COINS + me)] >= rules[R_OVERTHROW_COST]
+    can_fire = st[ix(COINS + me)] >= rules[R_CEO_COST]
     n_legal += can_overthrow + can_fire
     pick = rand_below(rng, n_legal)
     action = INCOME
@@ -187,11 +188,11 @@ def choose_action(sid, prm, me, players, st, rules, forced, rng):
     """
     if sid == RANDOM:
         return _random_action(me, players, st, rules, forced, rng)
-    targeting = np.int64(prm[me, TARGETING])
-    if forced or st[COINS + me] >= rules[R_OVERTHROW_COST]:
+    targeting = np.int64(prm[ix(me), TARGETING])
+    if forced or st[ix(COINS + me)] >= rules[R_OVERTHROW_COST]:
         return OVERTHROW, choose_target(targeting, me, players, st, False, 0, rng)
-    bluffing = sid != HONEST and rand_bool(rng, prm[me, P_BLUFF])
-    if (bluffing or holds(st, me, CEO)) and st[COINS + me] >= rules[R_CEO_COST]:
+    bluffing = sid != HONEST and rand_bool(rng, prm[ix(me), P_BLUFF])
+    if (bluffing or holds(st, me, CEO)) and st[ix(COINS + me)] >= rules[R_CEO_COST]:
         target = choose_target(targeting, me, players, st, False, BLOCKS_FIRE, rng)
         if target >= 0:
             return FIRE, target
@@ -238,16 +239,16 @@ def claim_probability(me, claimant, character, players, st, rules):
     unseen = copies  # the copies of ``character`` among them
     for seat in range(players):
         for slot in range(2):
-            face_up = 1 - st[DOWN + 2 * seat + slot]
+            face_up = 1 - st[ix(DOWN + 2 * seat + slot)]
             unknown -= face_up
             unseen -= face_up * (card(st, seat, slot) == character)
     for slot in range(2):
-        own = st[DOWN + 2 * me + slot]
+        own = st[ix(DOWN + 2 * me + slot)]
         unknown -= own
         unseen -= own * (card(st, me, slot) == character)
     if unseen <= 0:
         return 0.0
-    return HOLDS_PROBABILITY[influence(st, claimant), unknown, unseen]
+    return HOLDS_PROBABILITY[ix(influence(st, claimant)), ix(unknown), ix(unseen)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -258,9 +259,9 @@ def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rn
     if p_holds == 0.0:
         return True
     if sid == BLUFFER:
-        return rand_bool(rng, prm[me, P_CHALLENGE])
+        return rand_bool(rng, prm[ix(me), P_CHALLENGE])
     if sid == COUNTER:
-        return p_holds < prm[me, THRESHOLD]
+        return p_holds < prm[ix(me), THRESHOLD]
     return False
 
 
@@ -285,7 +286,7 @@ def choose_block(sid, prm, me, action, players, st, rules, rng):
         return second
     if sid == COUNTER and action == FIRE and influence(st, me) == 1:
         return LAWYER  # the firing would end the game for it anyway: the bluff costs nothing
-    if sid == BLUFFER and rand_bool(rng, prm[me, P_BLOCK_BLUFF]):
+    if sid == BLUFFER and rand_bool(rng, prm[ix(me), P_BLOCK_BLUFF]):
         return first
     return -1
 
@@ -303,29 +304,29 @@ def choose_exchange(sid, me, st, n_options, n_keep, rng):
     """Set st[KEEP + i] to 1 for the ``n_keep`` of the ``n_options`` st[OPTIONS + i] ``me``
     keeps."""
     for i in range(4):
-        st[KEEP + i] = 0
+        st[ix(KEEP + i)] = 0
     if sid == RANDOM:
         kept = 0
         while kept < n_keep:
             i = rand_below(rng, n_options)
-            if st[KEEP + i] == 0:
-                st[KEEP + i] = 1
+            if st[ix(KEEP + i)] == 0:
+                st[ix(KEEP + i)] = 1
                 kept += 1
         return
     for _ in range(n_keep):
         best = -1
         best_score = -100
         for i in range(n_options):
-            if st[KEEP + i] == 0 and _keep_score(st, n_options, i) > best_score:
+            if st[ix(KEEP + i)] == 0 and _keep_score(st, n_options, i) > best_score:
                 best = i
                 best_score = _keep_score(st, n_options, i)
-        st[KEEP + best] = 1
+        st[ix(KEEP + best)] = 1
 
 
 @njit(cache=True, _nrt=False)
 def _keep_score(st, n_options, i):
     """A card's value, less when the same character is already kept: two characters beat a pair."""
     for j in range(n_options):
-        if st[KEEP + j] == 1 and st[OPTIONS + j] == st[OPTIONS + i]:
-            return CARD_VALUE[st[OPTIONS + i]] - 10
-    return CARD_VALUE[st[OPTIONS + i]]
+        if st[ix(KEEP + j)] == 1 and st[ix(OPTIONS + j)] == st[ix(OPTIONS + i)]:
+            return CARD_VALUE[st[ix(OPTIONS + i)]] - 10
+    return CARD_VALUE[st[ix(OPTIONS + i)]]
