@@ -49,6 +49,8 @@ from simcore.power_state import (
     EV_TURN,
     EVENT_NAMES,
     EXCHANGE,
+    FACE_UP,
+    FACE_UP_CLAIMED,
     FIRE,
     HAND,
     INCOME,
@@ -85,6 +87,7 @@ from simcore.power_state import (
     is_down,
     next_alive,
     seat_after,
+    two_alive,
 )
 from simcore.registry import Column, Game, ImpactGroup, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
@@ -310,6 +313,15 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
     Returns CLAIM_UNCHALLENGED, CLAIM_PROVEN (the challenger lost an influence) or CLAIM_FAILED
     (the claimant lost one). An unchallenged claim stands in the public record ``CLAIMS``.
     """
+    face_up = 0
+    face_up_claimed = 0
+    for seat in range(players):
+        for slot in range(2):
+            up = 1 - st[ix(DOWN + 2 * seat + slot)]
+            face_up += up
+            face_up_claimed += up * (card(st, seat, slot) == character)
+    st[FACE_UP] = face_up
+    st[FACE_UP_CLAIMED] = face_up_claimed
     start = 0
     if rules[R_CHALLENGE_ORDER] == CHALLENGE_ORDER_RANDOM:
         start = rand_below(rng, players - 1)
@@ -517,11 +529,11 @@ def deal(players, st, rules, rng, trace):
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Deal and play one game to the end or the turn cap: (winner or -1, turns, truncated)."""
     deal(players, st, rules, rng, trace)
-    alive = players
+    running = True
     seat = 0
     turns = 0
     max_turns = np.int64(rules[R_MAX_TURNS])
-    while alive > 1 and turns < max_turns:
+    while running and turns < max_turns:
         take_turn(seat, players, turns, st, rules, sids, prm, rng, trace)
         turns += 1
         if trace.shape[0] > 0:
@@ -531,19 +543,17 @@ def play_game(players, st, rules, sids, prm, rng, trace):
                     card(st, s, 0), card(st, s, 1), st[ix(DOWN + 2 * s)], st[ix(DOWN + 2 * s + 1)],
                     st[SAFE],
                 )  # fmt: skip
-        alive = 0
-        for s in range(players):
-            alive += influence(st, s) > 0
+        running = two_alive(st, players)
         seat = next_alive(st, players, seat)
     winner = -1
-    if alive == 1:
+    if not running:
         for s in range(players):
             if influence(st, s) > 0:
                 winner = s
     for s in range(players):
         st[ix(STATS + N_SEAT_STATS * s + COINS_AT_END)] = st[ix(COINS + s)]
-    record_event(trace, st, TRACE_LEN, EV_END, winner, turns, alive > 1)
-    return winner, turns, alive > 1
+    record_event(trace, st, TRACE_LEN, EV_END, winner, turns, running)
+    return winner, turns, running
 
 
 @njit(cache=True, _nrt=False)

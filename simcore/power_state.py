@@ -65,7 +65,13 @@ KEEP = OPTIONS + 4  # exchange: 1 for each option kept
 # leaves it: the table goes on believing the claim. Everyone saw the claims, so this is public
 # memory: what a player at the table remembers.
 CLAIMS = KEEP + 4
-TRACE_LEN = CLAIMS + MAX_PLAYERS
+# During a challenge round (written by the kernel when the round opens, read by the strategies'
+# challenge decisions): the cards lying face up, and the face-up copies of the claimed character.
+# Public, and the same for every player asked in the round, so it is counted once per round
+# rather than once per player asked.
+FACE_UP = CLAIMS + MAX_PLAYERS
+FACE_UP_CLAIMED = FACE_UP + 1
+TRACE_LEN = FACE_UP_CLAIMED + 1
 STATE_SIZE = TRACE_LEN + 1
 
 
@@ -113,6 +119,20 @@ def next_alive(st, players, seat):
         if influence(st, other) > 0:
             return other
     return seat
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def two_alive(st, players):
+    """Whether at least two players still have influence (the game goes on). It stops at the
+    second: a count over every seat compiled to vector code whose set-up cost more than the
+    count."""
+    seen = False
+    for seat in range(players):
+        if influence(st, seat) > 0:
+            if seen:
+                return True
+            seen = True
+    return False
 
 
 # Trace events: one int64 row of TRACE_WIDTH per event, [event, fields...]; see docs/games/power.md.

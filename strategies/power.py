@@ -16,6 +16,8 @@ from simcore.power_state import (
     COINS,
     DOWN,
     EXCHANGE,
+    FACE_UP,
+    FACE_UP_CLAIMED,
     FIRE,
     INCOME,
     JOURNALIST,
@@ -232,20 +234,16 @@ HOLDS_PROBABILITY = _holds_probabilities()
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def claim_probability(me, claimant, character, players, st, rules):
-    """P(claimant holds ``character``) given the public cards and ``me``'s own hand."""
+def claim_probability(me, claimant, character, st, rules):
+    """P(claimant holds ``character``) given the public cards and ``me``'s own hand, during the
+    challenge round of that claim (the face-up counts are the round's)."""
     copies = np.int64(rules[R_COPIES])
-    unknown = copies * N_CHARACTERS  # the cards ``me`` has not seen: neither face up nor its own
-    unseen = copies  # the copies of ``character`` among them
-    for seat in range(players):
-        for slot in range(2):
-            face_up = 1 - st[ix(DOWN + 2 * seat + slot)]
-            unknown -= face_up
-            unseen -= face_up * (card(st, seat, slot) == character)
+    # the cards ``me`` has not seen (neither face up nor its own), and the copies of
+    # ``character`` among them
+    unknown = copies * N_CHARACTERS - st[FACE_UP] - influence(st, me)
+    unseen = copies - st[FACE_UP_CLAIMED]
     for slot in range(2):
-        own = st[ix(DOWN + 2 * me + slot)]
-        unknown -= own
-        unseen -= own * (card(st, me, slot) == character)
+        unseen -= st[ix(DOWN + 2 * me + slot)] * (card(st, me, slot) == character)
     if unseen <= 0:
         return 0.0
     return HOLDS_PROBABILITY[ix(influence(st, claimant)), ix(unknown), ix(unseen)]
@@ -255,7 +253,7 @@ def claim_probability(me, claimant, character, players, st, rules):
 def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rng):
     if sid == RANDOM:
         return rand_bool(rng, 0.5)
-    p_holds = claim_probability(me, claimant, character, players, st, rules)
+    p_holds = claim_probability(me, claimant, character, st, rules)
     if p_holds == 0.0:
         return True
     if sid == BLUFFER:
