@@ -8,7 +8,7 @@ array a numba function touches costs reference counting on each call). Its field
 MAX_PLAYERS seats: the Safe, the deck's count of each character, each seat's coins, hand
 (character codes) and down flags (1 while a card is a face-down influence, 0 once revealed),
 per-seat statistics, the exchange scratch area, each seat's standing claims (public memory the
-strategies read) and the trace length.
+strategies read), the challenge round's face-up counts and the trace length.
 """
 
 import numpy as np
