@@ -565,13 +565,16 @@ def play_indexed(
     seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
     winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
-    game_out[g, WINNER] = winner
-    game_out[g, TURNS] = turns
-    game_out[g, ENDED_BY] = ENDED_CAP if truncated else ENDED_RULES
+    row = ix(g)
+    game_out[row, WINNER] = winner
+    game_out[row, TURNS] = turns
+    game_out[row, ENDED_BY] = ENDED_CAP if truncated else ENDED_RULES
     for seat in range(players):
-        seat_out[g, seat, WON] = seat == winner
+        seat_out[row, ix(seat), WON] = seat == winner
         for k in range(N_SEAT_STATS):
-            seat_out[g, seat, N_STANDARD_SEAT_COLUMNS + k] = st[ix(STATS + N_SEAT_STATS * seat + k)]
+            seat_out[row, ix(seat), ix(N_STANDARD_SEAT_COLUMNS + k)] = st[
+                ix(STATS + N_SEAT_STATS * seat + k)
+            ]
 
 
 @njit(parallel=True, cache=True)
