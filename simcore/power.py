@@ -21,6 +21,7 @@ from simcore.chunk import (
     record_event,
     seat_lineup,
 )
+from simcore.intrinsics import ix
 from simcore.power_state import (
     ACTION_CLAIM,
     ACTION_TARGETED,
@@ -48,10 +49,13 @@ from simcore.power_state import (
     EV_TURN,
     EVENT_NAMES,
     EXCHANGE,
+    FACE_UP,
+    FACE_UP_CLAIMED,
     FIRE,
     HAND,
     INCOME,
     KEEP,
+    MAX_COPIES,
     MAX_PLAYERS,
     N_CHARACTERS,
     N_SEAT_STATS,
@@ -82,6 +86,8 @@ from simcore.power_state import (
     influence,
     is_down,
     next_alive,
+    seat_after,
+    two_alive,
 )
 from simcore.registry import Column, Game, ImpactGroup, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
@@ -114,7 +120,7 @@ RULES = (
     Param(
         "refund_failed_action", "bool", True, "a successfully challenged action returns its cost"
     ),
-    Param("copies_per_character", "int", 3, "cards of each of the 5 characters", 1, 10),
+    Param("copies_per_character", "int", 3, "cards of each of the 5 characters", 1, MAX_COPIES),
     Param(
         "eliminated_coins_to_safe",
         "bool",
@@ -209,23 +215,23 @@ def prepare(rules: dict, players: int) -> np.ndarray:
 # rules, each seat's strategy id and parameter row, the game's random stream, the trace buffer.
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def deck_size(st):
     n = 0
     for character in range(N_CHARACTERS):
-        n += st[DECK + character]
+        n += st[ix(DECK + character)]
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def draw_card(st, rng):
     """A uniformly random card from the (always shuffled) deck, removed from it."""
     pick = rand_below(rng, deck_size(st))
     for character in range(N_CHARACTERS):
-        if pick < st[DECK + character]:
-            st[DECK + character] -= 1
+        if pick < st[ix(DECK + character)]:
+            st[ix(DECK + character)] -= 1
             return character
-        pick -= st[DECK + character]
+        pick -= st[ix(DECK + character)]
     return -1
 
 
@@ -244,54 +250,54 @@ def determinize(st, seat, rng):
     for other in range(MAX_PLAYERS):
         for slot in range(2):
             if other != seat and is_down(st, other, slot):
-                st[DECK + card(st, other, slot)] += 1
+                st[ix(DECK + card(st, other, slot))] += 1
     for other in range(MAX_PLAYERS):
         for slot in range(2):
             if other != seat and is_down(st, other, slot):
-                st[HAND + 2 * other + slot] = draw_card(st, rng)
+                st[ix(HAND + 2 * other + slot)] = draw_card(st, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def take_from_safe(seat, amount, st, trace):
     """Take ``amount`` from the Safe, or what is left in it."""
     amount = min(amount, st[SAFE])
     st[SAFE] -= amount
-    st[COINS + seat] += amount
+    st[ix(COINS + seat)] += amount
     record_event(trace, st, TRACE_LEN, EV_GAIN, seat, -1, amount)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def lose_influence(seat, turn, st, rules, sids, rng, trace):
     """``seat`` turns one face-down card face up (its choice); with none left it is out."""
     left = influence(st, seat)
     if left == 0:
         return
     if left == 2:
-        slot = strategy.choose_card_to_lose(sids[seat], seat, st, rng)
+        slot = strategy.choose_card_to_lose(sids[ix(seat)], seat, st, rng)
     else:
         slot = 0 if is_down(st, seat, 0) else 1
-    st[DOWN + 2 * seat + slot] = 0
-    st[CLAIMS + seat] &= ~(1 << card(st, seat, slot))
-    st[STATS + N_SEAT_STATS * seat + INFLUENCE_LOST] += 1
+    st[ix(DOWN + 2 * seat + slot)] = 0
+    st[ix(CLAIMS + seat)] &= ~(1 << card(st, seat, slot))
+    st[ix(STATS + N_SEAT_STATS * seat + INFLUENCE_LOST)] += 1
     record_event(trace, st, TRACE_LEN, EV_LOSE, seat, slot, card(st, seat, slot))
     if left == 1:
-        st[STATS + N_SEAT_STATS * seat + ELIMINATED_TURN] = turn
+        st[ix(STATS + N_SEAT_STATS * seat + ELIMINATED_TURN)] = turn
         returned = 0
         if rules[R_ELIMINATED_COINS_TO_SAFE] != 0:
-            returned = st[COINS + seat]
+            returned = st[ix(COINS + seat)]
             st[SAFE] += returned
-            st[COINS + seat] = 0
+            st[ix(COINS + seat)] = 0
         record_event(trace, st, TRACE_LEN, EV_ELIMINATED, seat, returned)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def prove_claim(seat, character, st, rng, trace):
     """A proven claimant shows the card, shuffles it back and draws a replacement."""
     slot = 0 if is_down(st, seat, 0) and card(st, seat, 0) == character else 1
-    st[DECK + character] += 1
-    st[CLAIMS + seat] &= ~(1 << character)
+    st[ix(DECK + character)] += 1
+    st[ix(CLAIMS + seat)] &= ~(1 << character)
     drawn = draw_card(st, rng)
-    st[HAND + 2 * seat + slot] = drawn
+    st[ix(HAND + 2 * seat + slot)] = drawn
     record_event(trace, st, TRACE_LEN, EV_REPLACE, seat, slot, character, drawn)
 
 
@@ -300,55 +306,74 @@ CLAIM_PROVEN = 1
 CLAIM_FAILED = 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rng, trace):
     """Offer every other player the chance to challenge a claim; resolve the first challenge.
 
     Returns CLAIM_UNCHALLENGED, CLAIM_PROVEN (the challenger lost an influence) or CLAIM_FAILED
     (the claimant lost one). An unchallenged claim stands in the public record ``CLAIMS``.
     """
+    face_up = 0
+    face_up_claimed = 0
+    for seat in range(players):
+        for slot in range(2):
+            up = 1 - st[ix(DOWN + 2 * seat + slot)]
+            face_up += up
+            face_up_claimed += up * (card(st, seat, slot) == character)
+    st[FACE_UP] = face_up
+    st[FACE_UP_CLAIMED] = face_up_claimed
     start = 0
     if rules[R_CHALLENGE_ORDER] == CHALLENGE_ORDER_RANDOM:
         start = rand_below(rng, players - 1)
     challenger = -1
-    for k in range(players - 1):
-        other = (claimant + 1 + (start + k) % (players - 1)) % players
-        if influence(st, other) == 0:
+    # The first to ask is ``start`` seats to the claimant's left, then clockwise, skipping it.
+    other = claimant + 1 + start
+    if other >= players:
+        other -= players
+    for _ in range(players - 1):
+        if other == claimant:
+            other = seat_after(other, players)
+        asked = other
+        other = seat_after(other, players)
+        if influence(st, asked) == 0:
             continue
         if strategy.wants_to_challenge(
-            sids[other], prm, other, claimant, character, players, st, rules, rng
+            sids[ix(asked)], prm, asked, claimant, character, players, st, rules, rng
         ):
-            challenger = other
+            challenger = asked
             break
     if challenger < 0:
-        st[CLAIMS + claimant] |= 1 << character
+        st[ix(CLAIMS + claimant)] |= 1 << character
         return CLAIM_UNCHALLENGED
-    st[STATS + N_SEAT_STATS * challenger + CHALLENGES_MADE] += 1
+    st[ix(STATS + N_SEAT_STATS * challenger + CHALLENGES_MADE)] += 1
     proven = holds(st, claimant, character)
     record_event(trace, st, TRACE_LEN, EV_CHALLENGE, challenger, claimant, character, proven)
     if proven:
         prove_claim(claimant, character, st, rng, trace)
         lose_influence(challenger, turn, st, rules, sids, rng, trace)
         return CLAIM_PROVEN
-    st[STATS + N_SEAT_STATS * challenger + CHALLENGES_WON] += 1
-    st[STATS + N_SEAT_STATS * claimant + BLUFFS_CAUGHT] += 1
-    st[CLAIMS + claimant] &= ~(1 << character)
+    st[ix(STATS + N_SEAT_STATS * challenger + CHALLENGES_WON)] += 1
+    st[ix(STATS + N_SEAT_STATS * claimant + BLUFFS_CAUGHT)] += 1
+    st[ix(CLAIMS + claimant)] &= ~(1 << character)
     lose_influence(claimant, turn, st, rules, sids, rng, trace)
     return CLAIM_FAILED
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
     """(blocker, character) for the first player who blocks, or (-1, -1).
 
     Aid may be blocked by anyone (clockwise from the actor's left); firing and stealing only by
     their target.
     """
-    for step in range(1, players):
-        other = (actor + step) % players
+    other = actor
+    for _ in range(players - 1):
+        other = seat_after(other, players)
         if influence(st, other) == 0 or (action != AID and other != target):
             continue
-        character = strategy.choose_block(sids[other], prm, other, action, players, st, rules, rng)
+        character = strategy.choose_block(
+            sids[ix(other)], prm, other, action, players, st, rules, rng
+        )
         if character >= 0:
             return other, character
     return -1, -1
@@ -360,27 +385,27 @@ def exchange(seat, st, sids, rng, trace):
     n_keep = 0
     for slot in range(2):
         if is_down(st, seat, slot):
-            st[OPTIONS + n_keep] = card(st, seat, slot)
+            st[ix(OPTIONS + n_keep)] = card(st, seat, slot)
             n_keep += 1
     n_drawn = min(2, deck_size(st))
     drawn0 = -1
     drawn1 = -1
     for i in range(n_drawn):
-        st[OPTIONS + n_keep + i] = draw_card(st, rng)
+        st[ix(OPTIONS + n_keep + i)] = draw_card(st, rng)
     if n_drawn > 0:
-        drawn0 = st[OPTIONS + n_keep]
+        drawn0 = st[ix(OPTIONS + n_keep)]
     if n_drawn > 1:
-        drawn1 = st[OPTIONS + n_keep + 1]
-    strategy.choose_exchange(sids[seat], seat, st, n_keep + n_drawn, n_keep, rng)
+        drawn1 = st[ix(OPTIONS + n_keep + 1)]
+    strategy.choose_exchange(sids[ix(seat)], seat, st, n_keep + n_drawn, n_keep, rng)
     slot = 0
     for i in range(n_keep + n_drawn):
-        if st[KEEP + i] == 1:
+        if st[ix(KEEP + i)] == 1:
             while not is_down(st, seat, slot):
                 slot += 1
-            st[HAND + 2 * seat + slot] = st[OPTIONS + i]
+            st[ix(HAND + 2 * seat + slot)] = st[ix(OPTIONS + i)]
             slot += 1
         else:
-            st[DECK + st[OPTIONS + i]] += 1
+            st[DECK + st[ix(OPTIONS + i)]] += 1
     record_event(
         trace,
         st,
@@ -398,12 +423,14 @@ def exchange(seat, st, sids, rng, trace):
 # --- a turn and a game ----------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
-    coins = st[COINS + seat]
+    coins = st[ix(COINS + seat)]
     forced = coins >= rules[R_FORCED_OVERTHROW_AT] and coins >= rules[R_OVERTHROW_COST]
     record_event(trace, st, TRACE_LEN, EV_TURN, seat, coins, forced)
-    action, target = strategy.choose_action(sids[seat], prm, seat, players, st, rules, forced, rng)
+    action, target = strategy.choose_action(
+        sids[ix(seat)], prm, seat, players, st, rules, forced, rng
+    )
     check_action(seat, action, target, forced, players, st, rules)
 
     paid = 0
@@ -411,7 +438,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
         paid = np.int64(rules[R_OVERTHROW_COST])
     elif action == FIRE:
         paid = np.int64(rules[R_CEO_COST])
-    st[COINS + seat] -= paid
+    st[ix(COINS + seat)] -= paid
     st[SAFE] += paid
     record_event(trace, st, TRACE_LEN, EV_ACTION, seat, action, target, paid)
     if action == OVERTHROW:
@@ -421,7 +448,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
     claim = ACTION_CLAIM[action]
     if claim >= 0:
         if not holds(st, seat, claim):
-            st[STATS + N_SEAT_STATS * seat + BLUFFS_MADE] += 1
+            st[ix(STATS + N_SEAT_STATS * seat + BLUFFS_MADE)] += 1
         outcome = challenge_round(seat, claim, players, turn, st, rules, sids, prm, rng, trace)
         if outcome == CLAIM_FAILED:
             # A claimant that the challenge eliminated has handed its Dollars to the Safe
@@ -430,16 +457,16 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
             if rules[R_REFUND_FAILED_ACTION] != 0 and paid > 0 and not out_to_safe:
                 refund = min(paid, st[SAFE])
                 st[SAFE] -= refund
-                st[COINS + seat] += refund
+                st[ix(COINS + seat)] += refund
                 record_event(trace, st, TRACE_LEN, EV_REFUND, seat, refund)
             return
 
     if action == AID or ((action == FIRE or action == STEAL) and influence(st, target) > 0):
         blocker, character = offer_block(seat, action, target, players, st, rules, sids, prm, rng)
         if blocker >= 0:
-            st[STATS + N_SEAT_STATS * blocker + BLOCKS] += 1
+            st[ix(STATS + N_SEAT_STATS * blocker + BLOCKS)] += 1
             if not holds(st, blocker, character):
-                st[STATS + N_SEAT_STATS * blocker + BLUFFS_MADE] += 1
+                st[ix(STATS + N_SEAT_STATS * blocker + BLUFFS_MADE)] += 1
             record_event(trace, st, TRACE_LEN, EV_BLOCK, blocker, character, seat)
             outcome = challenge_round(
                 blocker, character, players, turn, st, rules, sids, prm, rng, trace
@@ -454,9 +481,9 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
     elif action == BANK:
         take_from_safe(seat, np.int64(rules[R_BANKER_TAKE]), st, trace)
     elif action == STEAL:
-        amount = min(np.int64(rules[R_STEAL]), st[COINS + target])
-        st[COINS + target] -= amount
-        st[COINS + seat] += amount
+        amount = min(np.int64(rules[R_STEAL]), st[ix(COINS + target)])
+        st[ix(COINS + target)] -= amount
+        st[ix(COINS + seat)] += amount
         record_event(trace, st, TRACE_LEN, EV_GAIN, seat, target, amount)
     elif action == FIRE:
         lose_influence(target, turn, st, rules, sids, rng, trace)
@@ -464,14 +491,14 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
         exchange(seat, st, sids, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def check_action(seat, action, target, forced, players, st, rules):
     """Strategies must only choose legal actions: a violation is a bug, not a move."""
     if forced and action != OVERTHROW:
         raise ValueError("strategy ignored a forced overthrow")
-    if action == OVERTHROW and st[COINS + seat] < rules[R_OVERTHROW_COST]:
+    if action == OVERTHROW and st[ix(COINS + seat)] < rules[R_OVERTHROW_COST]:
         raise ValueError("strategy overthrew without the Dollars")
-    if action == FIRE and st[COINS + seat] < rules[R_CEO_COST]:
+    if action == FIRE and st[ix(COINS + seat)] < rules[R_CEO_COST]:
         raise ValueError("strategy fired without the Dollars")
     if ACTION_TARGETED[action] and (
         target < 0 or target >= players or target == seat or influence(st, target) == 0
@@ -485,16 +512,16 @@ def deal(players, st, rules, rng, trace):
     st[:] = 0
     st[SAFE] = np.int64(rules[R_SAFE_SIZE])
     for character in range(N_CHARACTERS):
-        st[DECK + character] = np.int64(rules[R_COPIES])
+        st[ix(DECK + character)] = np.int64(rules[R_COPIES])
     for seat in range(players):
-        st[COINS + seat] = np.int64(rules[R_STARTING_COINS])
-        st[SAFE] -= st[COINS + seat]
+        st[ix(COINS + seat)] = np.int64(rules[R_STARTING_COINS])
+        st[SAFE] -= st[ix(COINS + seat)]
         for slot in range(2):
-            st[HAND + 2 * seat + slot] = draw_card(st, rng)
-            st[DOWN + 2 * seat + slot] = 1
-        st[STATS + N_SEAT_STATS * seat + START_CARD0] = card(st, seat, 0)
-        st[STATS + N_SEAT_STATS * seat + START_CARD1] = card(st, seat, 1)
-        st[STATS + N_SEAT_STATS * seat + ELIMINATED_TURN] = -1
+            st[ix(HAND + 2 * seat + slot)] = draw_card(st, rng)
+            st[ix(DOWN + 2 * seat + slot)] = 1
+        st[ix(STATS + N_SEAT_STATS * seat + START_CARD0)] = card(st, seat, 0)
+        st[ix(STATS + N_SEAT_STATS * seat + START_CARD1)] = card(st, seat, 1)
+        st[ix(STATS + N_SEAT_STATS * seat + ELIMINATED_TURN)] = -1
         record_event(trace, st, TRACE_LEN, EV_DEAL, seat, card(st, seat, 0), card(st, seat, 1))
 
 
@@ -502,33 +529,31 @@ def deal(players, st, rules, rng, trace):
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Deal and play one game to the end or the turn cap: (winner or -1, turns, truncated)."""
     deal(players, st, rules, rng, trace)
-    alive = players
+    running = True
     seat = 0
     turns = 0
     max_turns = np.int64(rules[R_MAX_TURNS])
-    while alive > 1 and turns < max_turns:
+    while running and turns < max_turns:
         take_turn(seat, players, turns, st, rules, sids, prm, rng, trace)
         turns += 1
         if trace.shape[0] > 0:
             for s in range(players):
                 record_event(
-                    trace, st, TRACE_LEN, EV_SNAPSHOT, s, st[COINS + s],
-                    card(st, s, 0), card(st, s, 1), st[DOWN + 2 * s], st[DOWN + 2 * s + 1],
+                    trace, st, TRACE_LEN, EV_SNAPSHOT, s, st[ix(COINS + s)],
+                    card(st, s, 0), card(st, s, 1), st[ix(DOWN + 2 * s)], st[ix(DOWN + 2 * s + 1)],
                     st[SAFE],
                 )  # fmt: skip
-        alive = 0
-        for s in range(players):
-            alive += influence(st, s) > 0
+        running = two_alive(st, players)
         seat = next_alive(st, players, seat)
     winner = -1
-    if alive == 1:
+    if not running:
         for s in range(players):
             if influence(st, s) > 0:
                 winner = s
     for s in range(players):
-        st[STATS + N_SEAT_STATS * s + COINS_AT_END] = st[COINS + s]
-    record_event(trace, st, TRACE_LEN, EV_END, winner, turns, alive > 1)
-    return winner, turns, alive > 1
+        st[ix(STATS + N_SEAT_STATS * s + COINS_AT_END)] = st[ix(COINS + s)]
+    record_event(trace, st, TRACE_LEN, EV_END, winner, turns, running)
+    return winner, turns, running
 
 
 @njit(cache=True, _nrt=False)
@@ -540,13 +565,16 @@ def play_indexed(
     seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
     winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
-    game_out[g, WINNER] = winner
-    game_out[g, TURNS] = turns
-    game_out[g, ENDED_BY] = ENDED_CAP if truncated else ENDED_RULES
+    row = ix(g)
+    game_out[row, WINNER] = winner
+    game_out[row, TURNS] = turns
+    game_out[row, ENDED_BY] = ENDED_CAP if truncated else ENDED_RULES
     for seat in range(players):
-        seat_out[g, seat, WON] = seat == winner
+        seat_out[row, ix(seat), WON] = seat == winner
         for k in range(N_SEAT_STATS):
-            seat_out[g, seat, N_STANDARD_SEAT_COLUMNS + k] = st[STATS + N_SEAT_STATS * seat + k]
+            seat_out[row, ix(seat), ix(N_STANDARD_SEAT_COLUMNS + k)] = st[
+                ix(STATS + N_SEAT_STATS * seat + k)
+            ]
 
 
 @njit(parallel=True, cache=True)

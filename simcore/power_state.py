@@ -8,16 +8,19 @@ array a numba function touches costs reference counting on each call). Its field
 MAX_PLAYERS seats: the Safe, the deck's count of each character, each seat's coins, hand
 (character codes) and down flags (1 while a card is a face-down influence, 0 once revealed),
 per-seat statistics, the exchange scratch area, each seat's standing claims (public memory the
-strategies read) and the trace length.
+strategies read), the challenge round's face-up counts and the trace length.
 """
 
 import numpy as np
 from numba import njit
 
+from simcore.intrinsics import ix
+
 CHARACTERS = ("Banker", "Lawyer", "CEO", "Journalist", "Politician")
 BANKER, LAWYER, CEO, JOURNALIST, POLITICIAN = range(5)
 N_CHARACTERS = 5
 NO_CARD = -1
+MAX_COPIES = 10  # the largest copies_per_character a rule set may give
 
 ACTIONS = ("income", "aid", "overthrow", "bank", "fire", "steal", "exchange")
 INCOME, AID, OVERTHROW, BANK, FIRE, STEAL, EXCHANGE = range(7)
@@ -62,57 +65,75 @@ KEEP = OPTIONS + 4  # exchange: 1 for each option kept
 # leaves it: the table goes on believing the claim. Everyone saw the claims, so this is public
 # memory: what a player at the table remembers.
 CLAIMS = KEEP + 4
-TRACE_LEN = CLAIMS + MAX_PLAYERS
+# During a challenge round (written by the kernel when the round opens, read by the strategies'
+# challenge decisions): the cards lying face up, and the face-up copies of the claimed character.
+# Public, and the same for every player asked in the round, so it is counted once per round
+# rather than once per player asked.
+FACE_UP = CLAIMS + MAX_PLAYERS
+FACE_UP_CLAIMED = FACE_UP + 1
+TRACE_LEN = FACE_UP_CLAIMED + 1
 STATE_SIZE = TRACE_LEN + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def card(st, seat, slot):
-    return st[HAND + 2 * seat + slot]
+    return st[ix(HAND + 2 * seat + slot)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def is_down(st, seat, slot):
-    return st[DOWN + 2 * seat + slot] == 1
+    return st[ix(DOWN + 2 * seat + slot)] == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def influence(st, seat):
-    return st[DOWN + 2 * seat] + st[DOWN + 2 * seat + 1]
+    return st[ix(DOWN + 2 * seat)] + st[ix(DOWN + 2 * seat + 1)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def holds(st, seat, character):
-    return (is_down(st, seat, 0) and card(st, seat, 0) == character) or (
-        is_down(st, seat, 1) and card(st, seat, 1) == character
+    # Bitwise, not ``and``/``or``: no branches to mispredict on what a hand holds.
+    return (is_down(st, seat, 0) & (card(st, seat, 0) == character)) | (
+        is_down(st, seat, 1) & (card(st, seat, 1) == character)
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def claims_any(st, seat, characters):
     """Whether a standing claim of ``seat`` names one of ``characters`` (a bit mask)."""
-    return (st[CLAIMS + seat] & characters) != 0
+    return (st[ix(CLAIMS + seat)] & characters) != 0
 
 
-@njit(cache=True, _nrt=False)
-def revealed_count(st, players, character):
-    """Copies of ``character`` lying face up in front of the players: public knowledge."""
-    n = 0
-    for seat in range(players):
-        for slot in range(2):
-            if not is_down(st, seat, slot) and card(st, seat, slot) == character:
-                n += 1
-    return n
+@njit(cache=True, _nrt=False, inline="always")
+def seat_after(seat, players):
+    """The seat to the left of ``seat`` (clockwise), without a division."""
+    seat += 1
+    return 0 if seat == players else seat
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def next_alive(st, players, seat):
     """The next player clockwise from ``seat`` who still has influence."""
-    for step in range(1, players + 1):
-        other = (seat + step) % players
+    other = seat
+    for _ in range(players):
+        other = seat_after(other, players)
         if influence(st, other) > 0:
             return other
     return seat
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def two_alive(st, players):
+    """Whether at least two players still have influence (the game goes on). It stops at the
+    second: a count over every seat compiled to vector code whose set-up cost more than the
+    count."""
+    seen = False
+    for seat in range(players):
+        if influence(st, seat) > 0:
+            if seen:
+                return True
+            seen = True
+    return False
 
 
 # Trace events: one int64 row of TRACE_WIDTH per event, [event, fields...]; see docs/games/power.md.

@@ -7,18 +7,23 @@ that seat may know: the public part of the state ``st`` plus its own face-down c
 import numpy as np
 from numba import njit
 
+from simcore.intrinsics import ix
 from simcore.power_state import (
     AID,
     BANK,
     BANKER,
     CEO,
     COINS,
+    DOWN,
     EXCHANGE,
+    FACE_UP,
+    FACE_UP_CLAIMED,
     FIRE,
     INCOME,
     JOURNALIST,
     KEEP,
     LAWYER,
+    MAX_COPIES,
     N_CHARACTERS,
     OPTIONS,
     OVERTHROW,
@@ -31,8 +36,7 @@ from simcore.power_state import (
     claims_any,
     holds,
     influence,
-    is_down,
-    revealed_count,
+    seat_after,
 )
 from simcore.registry import Param, Strategy
 from simcore.rng import rand_below, rand_bool
@@ -113,7 +117,7 @@ BLOCKS_STEAL = (1 << POLITICIAN) | (1 << JOURNALIST)
 BLOCKS_AID = 1 << BANKER
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
     """The opponent to aim at, or -1 if there is none: among the opponents with influence whose
     standing claims name none of the characters in ``avoid`` (a bit mask: a player who claimed a
@@ -123,22 +127,23 @@ def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
     best_first = -1
     best_second = -1
     n_best = 0
-    for step in range(1, players):
-        other = (me + step) % players
+    other = me
+    for _ in range(players - 1):
+        other = seat_after(other, players)
         if influence(st, other) == 0 or claims_any(st, other, avoid):
             continue
-        if needs_coins and st[COINS + other] == 0:
+        if needs_coins and st[ix(COINS + other)] == 0:
             continue
         # The score, compared first by ``first`` and then by ``second``.
         first = 0
         second = 0
         if targeting == TARGET_RICHEST:
-            first = st[COINS + other]
+            first = st[ix(COINS + other)]
         elif targeting == TARGET_MOST_INFLUENCE:
             first = influence(st, other)
         elif targeting == TARGET_LEADER:
             first = influence(st, other)
-            second = st[COINS + other]
+            second = st[ix(COINS + other)]
         if first > best_first or (first == best_first and second > best_second):
             best = other
             best_first = first
@@ -156,8 +161,8 @@ def _random_action(me, players, st, rules, forced, rng):
     if forced:
         return OVERTHROW, choose_target(TARGET_RANDOM, me, players, st, False, 0, rng)
     n_legal = 5  # income, aid, bank, steal, exchange are always allowed
-    can_overthrow = st[COINS + me] >= rules[R_OVERTHROW_COST]
-    can_fire = st[COINS + me] >= rules[R_CEO_COST]
+    can_overthrow = st[ix(COINS + me)] >= rules[R_OVERTHROW_COST]
+    can_fire = st[ix(COINS + me)] >= rules[R_CEO_COST]
     n_legal += can_overthrow + can_fire
     pick = rand_below(rng, n_legal)
     action = INCOME
@@ -173,7 +178,7 @@ def _random_action(me, players, st, rules, forced, rng):
     return action, -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_action(sid, prm, me, players, st, rules, forced, rng):
     """(action, target seat or -1) for the seat to move; ``forced``: it must overthrow.
 
@@ -185,11 +190,11 @@ def choose_action(sid, prm, me, players, st, rules, forced, rng):
     """
     if sid == RANDOM:
         return _random_action(me, players, st, rules, forced, rng)
-    targeting = np.int64(prm[me, TARGETING])
-    if forced or st[COINS + me] >= rules[R_OVERTHROW_COST]:
+    targeting = np.int64(prm[ix(me), TARGETING])
+    if forced or st[ix(COINS + me)] >= rules[R_OVERTHROW_COST]:
         return OVERTHROW, choose_target(targeting, me, players, st, False, 0, rng)
-    bluffing = sid != HONEST and rand_bool(rng, prm[me, P_BLUFF])
-    if (bluffing or holds(st, me, CEO)) and st[COINS + me] >= rules[R_CEO_COST]:
+    bluffing = sid != HONEST and rand_bool(rng, prm[ix(me), P_BLUFF])
+    if (bluffing or holds(st, me, CEO)) and st[ix(COINS + me)] >= rules[R_CEO_COST]:
         target = choose_target(targeting, me, players, st, False, BLOCKS_FIRE, rng)
         if target >= 0:
             return FIRE, target
@@ -202,47 +207,63 @@ def choose_action(sid, prm, me, players, st, rules, forced, rng):
     weak_card = holds(st, me, LAWYER) or influence(st, me) == 1
     if holds(st, me, JOURNALIST) and weak_card:
         return EXCHANGE, -1
-    for step in range(1, players):
-        other = (me + step) % players
+    other = me
+    for _ in range(players - 1):
+        other = seat_after(other, players)
         if influence(st, other) > 0 and claims_any(st, other, BLOCKS_AID):
             return INCOME, -1
     return AID, -1
 
 
-@njit(cache=True, _nrt=False)
-def claim_probability(me, claimant, character, players, st, rules):
-    """P(claimant holds ``character``) given the public cards and ``me``'s own hand."""
+def _holds_probabilities() -> np.ndarray:
+    """``[k, unknown, unseen]``: the chance that k cards dealt from ``unknown`` cards include at
+    least one of ``unseen`` copies of a character (hypergeometric), for every count a rule set
+    allows; a table so that a challenge decision looks up what it would otherwise divide out."""
+    table = np.zeros((3, MAX_COPIES * N_CHARACTERS + 1, MAX_COPIES + 1))
+    for held in range(3):
+        for unknown in range(held, MAX_COPIES * N_CHARACTERS + 1):
+            for unseen in range(1, MAX_COPIES + 1):
+                p_none = 1.0
+                for i in range(held):
+                    p_none *= (unknown - unseen - i) / (unknown - i)
+                table[held, unknown, unseen] = 1.0 - p_none
+    return table
+
+
+HOLDS_PROBABILITY = _holds_probabilities()
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def claim_probability(me, claimant, character, st, rules):
+    """P(claimant holds ``character``) given the public cards and ``me``'s own hand, during the
+    challenge round of that claim (the face-up counts are the round's)."""
     copies = np.int64(rules[R_COPIES])
-    unknown = copies * N_CHARACTERS - influence(st, me)
-    for seat in range(players):
-        unknown -= 2 - influence(st, seat)
-    unseen = copies - revealed_count(st, players, character)
+    # the cards ``me`` has not seen (neither face up nor its own), and the copies of
+    # ``character`` among them
+    unknown = copies * N_CHARACTERS - st[FACE_UP] - influence(st, me)
+    unseen = copies - st[FACE_UP_CLAIMED]
     for slot in range(2):
-        if is_down(st, me, slot) and card(st, me, slot) == character:
-            unseen -= 1
+        unseen -= st[ix(DOWN + 2 * me + slot)] * (card(st, me, slot) == character)
     if unseen <= 0:
         return 0.0
-    p_none = 1.0
-    for i in range(influence(st, claimant)):
-        p_none *= (unknown - unseen - i) / (unknown - i)
-    return 1.0 - p_none
+    return HOLDS_PROBABILITY[ix(influence(st, claimant)), ix(unknown), ix(unseen)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rng):
     if sid == RANDOM:
         return rand_bool(rng, 0.5)
-    p_holds = claim_probability(me, claimant, character, players, st, rules)
+    p_holds = claim_probability(me, claimant, character, st, rules)
     if p_holds == 0.0:
         return True
     if sid == BLUFFER:
-        return rand_bool(rng, prm[me, P_CHALLENGE])
+        return rand_bool(rng, prm[ix(me), P_CHALLENGE])
     if sid == COUNTER:
-        return p_holds < prm[me, THRESHOLD]
+        return p_holds < prm[ix(me), THRESHOLD]
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_block(sid, prm, me, action, players, st, rules, rng):
     """The character ``me`` claims to block ``action`` (aimed at it, or Aid), or -1 for no block."""
     first = BANKER
@@ -263,12 +284,12 @@ def choose_block(sid, prm, me, action, players, st, rules, rng):
         return second
     if sid == COUNTER and action == FIRE and influence(st, me) == 1:
         return LAWYER  # the firing would end the game for it anyway: the bluff costs nothing
-    if sid == BLUFFER and rand_bool(rng, prm[me, P_BLOCK_BLUFF]):
+    if sid == BLUFFER and rand_bool(rng, prm[ix(me), P_BLOCK_BLUFF]):
         return first
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_card_to_lose(sid, me, st, rng):
     """The slot of the face-down card ``me`` gives up (it has two)."""
     if sid == RANDOM:
@@ -281,29 +302,29 @@ def choose_exchange(sid, me, st, n_options, n_keep, rng):
     """Set st[KEEP + i] to 1 for the ``n_keep`` of the ``n_options`` st[OPTIONS + i] ``me``
     keeps."""
     for i in range(4):
-        st[KEEP + i] = 0
+        st[ix(KEEP + i)] = 0
     if sid == RANDOM:
         kept = 0
         while kept < n_keep:
             i = rand_below(rng, n_options)
-            if st[KEEP + i] == 0:
-                st[KEEP + i] = 1
+            if st[ix(KEEP + i)] == 0:
+                st[ix(KEEP + i)] = 1
                 kept += 1
         return
     for _ in range(n_keep):
         best = -1
         best_score = -100
         for i in range(n_options):
-            if st[KEEP + i] == 0 and _keep_score(st, n_options, i) > best_score:
+            if st[ix(KEEP + i)] == 0 and _keep_score(st, n_options, i) > best_score:
                 best = i
                 best_score = _keep_score(st, n_options, i)
-        st[KEEP + best] = 1
+        st[ix(KEEP + best)] = 1
 
 
 @njit(cache=True, _nrt=False)
 def _keep_score(st, n_options, i):
     """A card's value, less when the same character is already kept: two characters beat a pair."""
     for j in range(n_options):
-        if st[KEEP + j] == 1 and st[OPTIONS + j] == st[OPTIONS + i]:
-            return CARD_VALUE[st[OPTIONS + i]] - 10
-    return CARD_VALUE[st[OPTIONS + i]]
+        if st[ix(KEEP + j)] == 1 and st[ix(OPTIONS + j)] == st[ix(OPTIONS + i)]:
+            return CARD_VALUE[st[ix(OPTIONS + i)]] - 10
+    return CARD_VALUE[st[ix(OPTIONS + i)]]
