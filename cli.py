@@ -495,6 +495,119 @@ def compare(
         )
 
 
+@app.command()
+def tune(
+    game: Annotated[str, typer.Argument(help="Game id (see `powerlab games`).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Tune directory to create or resume.")],
+    players: PlayersOpt = 4,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            "-s",
+            help="The strategy to tune, with its starting "
+            "parameters: `name` or `name:key=value,...`.",
+        ),
+    ] = "",
+    against: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--against",
+            "-a",
+            help="The other seats' strategies: once for all of them or once per other seat.",
+        ),
+    ] = None,
+    self_play: Annotated[
+        bool,
+        typer.Option(
+            "--self-play",
+            help="Every seat plays the candidate: iterate best "
+            "responses until one no longer beats the incumbent on fresh games.",
+        ),
+    ] = False,
+    budget: Annotated[
+        int,
+        typer.Option(
+            "--budget",
+            "-n",
+            help="Games the search may play (racing and finalists; per round in self-play).",
+        ),
+    ] = 100_000,
+    seed: SeedOpt = 0,
+    settings: SetOpt = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param",
+            help="Tune only this parameter (repeatable; "
+            "default: every numeric, choice and bool parameter).",
+        ),
+    ] = None,
+    fix: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fix",
+            help="NAME=VALUE: keep this parameter at VALUE "
+            "(restricted play: switch an option off).",
+        ),
+    ] = None,
+    search_range: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--range",
+            help="NAME=LOW:HIGH[:log]: search a numeric "
+            "parameter over this range instead of the declared one.",
+        ),
+    ] = None,
+    sampler: Annotated[str, typer.Option("--sampler", help="tpe or cmaes (optuna).")] = "tpe",
+    min_games: Annotated[
+        int | None,
+        typer.Option(
+            "--min-games",
+            help="Games of the first racing rung (default budget/250, at least 25 per seat).",
+        ),
+    ] = None,
+    final_games: Annotated[
+        int | None,
+        typer.Option(
+            "--final-games",
+            help="Fresh games measuring the winner and the starting parameters (default budget/4).",
+        ),
+    ] = None,
+    rounds: Annotated[int, typer.Option("--rounds", help="Most self-play rounds.")] = 4,
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
+) -> None:
+    """Search a strategy's parameters for the highest win rate against a field (docs/tuning.md).
+
+    Example: powerlab tune power -p 4 -s bluffer -a counter -a honest -a random -n 100000
+    -o out/tune-bluffer; then use `--strategy "$(cat out/tune-bluffer/best.txt)"`.
+    """
+    from reports.tune import headline, write_tune_report
+    from simcore import tuning
+
+    if not strategy:
+        raise BadInput("give --strategy, the strategy to tune")
+    dask_target = _dask_target(scheduler, cluster)
+    spec = tuning.build_spec(
+        game, players, strategy, against or [], settings or [], seed, budget,
+        self_play=self_play, only=param or [], fixed=fix or [], ranges=search_range or [],
+        sampler=sampler, min_games=min_games, final_games=final_games, rounds=rounds,
+    )  # fmt: skip
+    summary = tuning.tune(spec, out, threads=threads, scheduler=dask_target)
+    write_tune_report(out)
+    if self_play:
+        last = summary["rounds"][-1]
+        typer.echo(
+            f"{out}: {len(summary['rounds'])} self-play rounds; stopped because "
+            f"{summary['stopped']} (last round {100 * last['diff']:+.1f} points)."
+        )
+    else:
+        typer.echo(f"{out}: {headline(summary)}")
+    typer.echo(f"Best spec in {out / 'best.txt'}: {summary['best']}; report {out / 'report.pdf'}")
+
+
 study_app = typer.Typer(
     help="Studies: sweeps, arms and sequential stopping from a TOML file (docs/studies.md).",
     no_args_is_help=True,

@@ -9,11 +9,10 @@ import math
 
 import numpy as np
 import polars as pl
-from scipy.stats import norm
 
 from analyses import AnalysisError
 from analyses.dataset import CUT_OFF, Run
-from analyses.stats import CONFIDENCE, wilson_interval
+from analyses.stats import mean_interval, wilson_interval
 
 
 def strategy_name(label: str) -> str:
@@ -82,14 +81,14 @@ def paired_difference(won_a: np.ndarray, won_b: np.ndarray) -> dict:
     n = len(d)
     var_paired = d.var(ddof=1) / n
     var_unpaired = a.var(ddof=1) / n + b.var(ddof=1) / n
-    half = norm.ppf(0.5 + CONFIDENCE / 2) * math.sqrt(var_paired)
+    diff, low, high = mean_interval(d)
     return {
         "games": n,
         "rate_a": a.mean(),
         "rate_b": b.mean(),
-        "diff": d.mean(),
-        "ci_low": d.mean() - half,
-        "ci_high": d.mean() + half,
+        "diff": diff,
+        "ci_low": low,
+        "ci_high": high,
         "variance_reduction": var_unpaired / var_paired if var_paired > 0 else math.nan,
     }
 
