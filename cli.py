@@ -608,6 +608,50 @@ def tune(
     typer.echo(f"Best spec in {out / 'best.txt'}: {summary['best']}; report {out / 'report.pdf'}")
 
 
+@app.command()
+def meta(
+    game: Annotated[str, typer.Argument(help="Game id (see `powerlab games`).")],
+    population: Annotated[
+        Path, typer.Option("--population", help='TOML file: strategies = ["spec", ...].')
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Meta directory to create or resume.")],
+    players: PlayersOpt = 4,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per lineup.")] = 20_000,
+    seed: SeedOpt = 0,
+    settings: SetOpt = None,
+    resamples: Annotated[
+        int,
+        typer.Option(
+            "--resamples",
+            help="Bootstrap resamples of the games for the intervals of the solution.",
+        ),
+    ] = 20,
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
+) -> None:
+    """The empirical game of a population: every lineup played, then solved (docs/meta.md).
+
+    Writes OUT/payoffs.parquet, OUT/solution.json (equilibrium mix, regrets, dominance,
+    alpha-rank with its sensitivity) and OUT/report.pdf. Resumable: rerun to finish.
+    """
+    from analyses.meta import summary_lines
+    from reports.meta import write_meta_report
+    from simcore import meta as meta_game
+
+    if resamples < 0:
+        raise BadInput(f"--resamples must be at least 0, not {resamples}")
+    dask_target = _dask_target(scheduler, cluster)
+    spec = meta_game.build_spec(game, players, population, settings or [], seed, games)
+    info = meta_game.run_meta(spec, out, threads=threads, scheduler=dask_target)
+    solution = write_meta_report(out, resamples)
+    typer.echo(
+        f"{out}: {len(info['lineups'])} lineups of {games} games; report {out / 'report.pdf'}"
+    )
+    for line in summary_lines(solution):
+        typer.echo(line)
+
+
 study_app = typer.Typer(
     help="Studies: sweeps, arms and sequential stopping from a TOML file (docs/studies.md).",
     no_args_is_help=True,

@@ -46,6 +46,12 @@ def write_json(path: Path, data: dict) -> None:
     atomic_write_bytes(path, lambda tmp: Path(tmp).write_text(text))
 
 
+def as_stored(data):
+    """``data`` as it reads back from a JSON file (tuples become lists): for comparing a spec
+    with the one stored in a directory."""
+    return json.loads(json.dumps(data))
+
+
 def read_json(path: Path) -> dict:
     return json.loads(Path(path).read_text())
 

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import copy
-import json
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
@@ -363,15 +362,10 @@ def check_dir(spec: TuneSpec, out: Path) -> None:
         raise SpecError(f"--out {out} is a file, not a directory")
     stored = out / "tune.json"
     if stored.exists():
-        if storage.read_json(stored) != _json(spec.identity()):
+        if storage.read_json(stored) != storage.as_stored(spec.identity()):
             raise SpecError(f"--out {out} holds another tuning; use another --out or the same spec")
     elif out.exists() and any(out.iterdir()):
         raise SpecError(f"--out {out} is not empty and holds no powerlab tuning")
-
-
-def _json(data):
-    """``data`` as it reads back from a JSON file (tuples become lists)."""
-    return json.loads(json.dumps(data))
 
 
 def _sampler(spec: TuneSpec, number: int):
