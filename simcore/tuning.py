@@ -40,6 +40,7 @@ REDUCTION = 3  # successive halving keeps the best third of the candidates at ea
 RUNGS = 4  # rungs of min_games x 1, 3, 9, 27 games
 FINALISTS = 3
 SEARCH_SHARE = 0.75  # of the budget; the finalists play the rest
+MIN_FINISHERS = 4  # the budget must let at least this many candidates play every rung
 FRESH_SEED_OFFSET = 1  # the fresh games use root seed + 1: the search never plays them
 MAX_CHUNK = runner.DEFAULT_CHUNK_SIZE
 
@@ -242,12 +243,13 @@ def build_spec(
         raise SpecError(f"--budget must be at least 1, not {budget}")
     if rounds < 1:
         raise SpecError(f"--rounds must be at least 1, not {rounds}")
-    first_rung = _whole_tables(min_games or max(25 * players, budget // 250), players)
-    if first_rung * REDUCTION ** (RUNGS - 1) * 2 > budget:
+    first_rung = _whole_tables(min_games or max(25 * players, budget // 500), players)
+    top_rung = first_rung * REDUCTION ** (RUNGS - 1)
+    if top_rung * MIN_FINISHERS > budget:
         raise SpecError(
-            f"--budget {budget} is too small: one candidate's {RUNGS} rungs from "
-            f"{first_rung} games need {first_rung * REDUCTION ** (RUNGS - 1)}; give at least "
-            "twice that, or a smaller --min-games"
+            f"--budget {budget} is too small: a candidate that survives every rung from "
+            f"{first_rung} games plays {top_rung}; give at least {MIN_FINISHERS} times that, "
+            "or a smaller --min-games"
         )
     spec = TuneSpec(
         game=game_id,
