@@ -152,6 +152,16 @@ def games(
         typer.echo(f"  {s.name}: {s.doc}")
         for p in s.params:
             typer.echo(f"      {p.name:<16} default {p.default!s:<8} {p.expected():<24} {p.doc}")
+    presets = registry.presets(g.id)
+    if presets:
+        typer.echo("\nPresets (--strategy preset:NAME; made by the command shown):")
+        for name, preset in presets.items():
+            for line in (
+                f"{name}: {preset['spec']}",
+                f"    {preset['doc']}",
+                f"    {preset['command']}",
+            ):
+                typer.echo(f"  {line}")
 
 
 @app.command()

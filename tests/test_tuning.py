@@ -1,12 +1,12 @@
-"""powerlab tune: a known optimum recovered, reproducible and resumable searches, self-play rounds,
-the CLI's outputs and its bad input (tiny budgets; the heavier checks are in docs/performance.md)."""
+"""powerlab tune: a known optimum recovered, reproducible and resumable searches, self-play
+rounds, the CLI's outputs and its bad input (tiny budgets; heavier checks: docs/performance.md)."""
 
 import polars as pl
 import pytest
+from test_cli import powerlab, tree_digest
 
 from simcore import tuning
 from simcore.registry import SpecError
-from test_cli import powerlab, tree_digest
 
 # Every other seat challenges every claim it can: each bluff is caught, so a bluffer loses
 # influence for every bluff and the best p_bluff is 0 (measured: 71.8% at 0, 66.0% at 0.1,
