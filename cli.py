@@ -574,7 +574,7 @@ def tune(
         int | None,
         typer.Option(
             "--min-games",
-            help="Games of the first racing rung (default budget/250, at least 25 per seat).",
+            help="Games of the first racing rung (default budget/1000, at least 25 per seat).",
         ),
     ] = None,
     final_games: Annotated[

@@ -31,7 +31,8 @@ def headline(summary: dict) -> str:
         f"{100 * fresh['diff']:+.1f} points [{100 * fresh['diff_ci_low']:+.1f}, "
         f"{100 * fresh['diff_ci_high']:+.1f}] against its starting parameters "
         f"({_pct(fresh['baseline_win_rate'])}) on the same games; fair share "
-        f"{_pct(fresh['fair_share'])}."
+        f"{_pct(fresh['fair_share'])}; cut off by the cap: {_pct(fresh['cut_off_share'])} "
+        f"(starting parameters {_pct(fresh['baseline_cut_off_share'])})."
     )
 
 

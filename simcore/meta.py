@@ -57,8 +57,8 @@ def lineup_id(lineup: tuple[int, ...]) -> str:
     return "-".join(map(str, lineup))
 
 
-def read_population(path: Path, game: registry.Game) -> list[dict]:
-    """The population file's strategies as checked specs; every mistake is one line."""
+def read_population(path: Path, game: registry.Game) -> list[str]:
+    """The strategy specs of a population file; every mistake is one line."""
     path = Path(path)
     try:
         data = tomllib.loads(path.read_text())
@@ -74,30 +74,45 @@ def read_population(path: Path, game: registry.Game) -> list[dict]:
     texts = data.get("strategies")
     if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
         raise SpecError(f'{path}: strategies: expected a list of specs, e.g. ["counter", ...]')
+    return texts
+
+
+def check_population(game: registry.Game, texts: list[str], where: str) -> list[dict]:
+    """Checked specs of a population: at least two, each label once."""
     if len(texts) < 2:
-        raise SpecError(f"{path}: strategies: a meta-game needs at least 2, got {len(texts)}")
+        raise SpecError(f"{where}: strategies: a meta-game needs at least 2, got {len(texts)}")
     population = []
     for text in texts:
         try:
             population.append(registry.parse_strategy(game, text))
         except SpecError as error:
-            raise SpecError(f"{path}: strategies: {error}") from None
+            raise SpecError(f"{where}: strategies: {error}") from None
     labels = [game.strategy(s["name"]).label(s["params"]) for s in population]
     twice = next((label for label in labels if labels.count(label) > 1), None)
     if twice:
-        raise SpecError(f"{path}: strategies: {twice!r} appears twice")
+        raise SpecError(f"{where}: strategies: {twice!r} appears twice")
     return population
 
 
 def build_spec(
-    game_id: str, players: int, population: Path, set_texts: list[str], seed: int, games: int
+    game_id: str,
+    players: int,
+    population: Path | list[str],
+    set_texts: list[str],
+    seed: int,
+    games: int,
 ) -> MetaSpec:
+    """A checked spec; ``population`` is a population file or a list of strategy specs."""
     game = registry.make(game_id)
     game.check_players(players)
+    if isinstance(population, list):
+        texts, where = population, "population"
+    else:
+        texts, where = read_population(population, game), str(population)
     spec = MetaSpec(
         game=game_id,
         players=players,
-        population=read_population(population, game),
+        population=check_population(game, texts, where),
         rules=registry.parse_settings(game, set_texts),
         seed=seed,
         games=games,

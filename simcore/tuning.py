@@ -3,10 +3,12 @@
 The search is optuna's (TPE or CMA-ES sampler). Every candidate plays the same game indices of the
 search seed (common random numbers), on rungs of growing size: optuna's successive-halving pruner
 stops a candidate at a rung where it is not among the best third, so games go to the promising
-ones. The best few candidates that survived every rung then play a further block of the same
-games, and the best of them over all its games wins: one lucky rung does not pick the winner. The
-reported figure comes from fresh games the search never saw (another root seed), for the winner
-and for the strategy's starting parameters on the same games, so their difference is paired.
+ones. The best few candidates that survived every rung then play a further block of the same games,
+and the best of them over all its games wins: one lucky rung does not pick the winner. The search
+counts a game cut off by the simulation's cap as lost, so no candidate gains by stalling a game it
+would lose. The reported figure comes from fresh games the search never saw (another root seed),
+for the winner and for the strategy's starting parameters on the same games, so their difference is
+paired.
 
 A tune directory holds ``tune.json`` (the spec: a different spec is refused), ``optuna.journal``
 (optuna's journal storage: rerunning resumes, continuing an interrupted trial where it stopped, so
@@ -243,7 +245,7 @@ def build_spec(
         raise SpecError(f"--budget must be at least 1, not {budget}")
     if rounds < 1:
         raise SpecError(f"--rounds must be at least 1, not {rounds}")
-    first_rung = _whole_tables(min_games or max(25 * players, budget // 500), players)
+    first_rung = _whole_tables(min_games or max(25 * players, budget // 1000), players)
     top_rung = first_rung * REDUCTION ** (RUNGS - 1)
     if top_rung * MIN_FINISHERS > budget:
         raise SpecError(
@@ -397,8 +399,10 @@ def _study(spec: TuneSpec, out: Path):
         storage=storage_,
         direction="maximize",
         load_if_exists=True,
+        # bootstrap_count: a rung promotes nobody until REDUCTION candidates have reached it,
+        # so the first few candidates cannot pass every rung for want of competitors.
         pruner=optuna.pruners.SuccessiveHalvingPruner(
-            min_resource=spec.min_games, reduction_factor=REDUCTION
+            min_resource=spec.min_games, reduction_factor=REDUCTION, bootstrap_count=REDUCTION
         ),
     )
 
@@ -419,16 +423,11 @@ def _race(spec: TuneSpec, study, trial, play: Player, params: dict) -> None:
         more = field_scores(spec, play, candidate, spec.seed, len(score), rung)
         score, has_result = np.concatenate([score, more[0]]), np.concatenate([has_result, more[1]])
         trial.set_user_attr("games", int(rung * len(spec.fields)))
-        trial.report(_rate(score, has_result), rung)
+        trial.report(float(score.mean()), rung)
         if trial.should_prune():
             study.tell(trial, state=optuna.trial.TrialState.PRUNED)
             return
-    study.tell(trial, _rate(score, has_result))
-
-
-def _rate(score: np.ndarray, has_result: np.ndarray) -> float:
-    results = int(has_result.sum())
-    return float(score[has_result].sum() / results) if results else 0.0
+    study.tell(trial, float(score.mean()))
 
 
 def games_used(study) -> int:
@@ -501,11 +500,10 @@ def finalists(spec: TuneSpec, study, play: Player, out: Path) -> list[dict]:
         score, has_result = field_scores(
             spec, play, spec.candidate(trial.params), spec.seed, top, top + extra
         )
-        results = int(has_result.sum())
-        combined = (trial.value * top + score[has_result].sum()) / (top + results)
+        combined = (trial.value * top + score.sum()) / (top + extra)
         result.append(
             {"number": trial.number, "params": trial.params, "spec": text,
-             "race_win_rate": trial.value, "extra_win_rate": _rate(score, has_result),
+             "race_win_rate": trial.value, "extra_win_rate": float(score.mean()),
              "win_rate": float(combined), "games": top + extra}
         )  # fmt: skip
         if len(result) == FINALISTS:
@@ -519,7 +517,8 @@ def finalists(spec: TuneSpec, study, play: Player, out: Path) -> list[dict]:
 
 def fresh_measure(spec: TuneSpec, play: Player, best: dict, baseline: dict) -> dict:
     """The winner and the baseline on the same fresh games (root seed + 1): each one's win rate
-    with its 95% interval and their paired difference."""
+    over the games with a result, with its 95% interval, their paired difference, and each one's
+    share of games cut off by the simulation's cap (which the search counted as lost)."""
     from analyses.paired import paired_difference
     from analyses.stats import mean_interval
 
@@ -534,6 +533,8 @@ def fresh_measure(spec: TuneSpec, play: Player, best: dict, baseline: dict) -> d
         "seed": seed,
         "games": int(both.sum()),
         "cut_off": int((~both).sum()),
+        "cut_off_share": float(1 - result_a.mean()),
+        "baseline_cut_off_share": float(1 - result_b.mean()),
         "win_rate": rate, "ci_low": low, "ci_high": high,
         "baseline_win_rate": base_rate, "baseline_ci_low": base_low,
         "baseline_ci_high": base_high,

@@ -157,3 +157,27 @@ def test_another_spec_in_the_same_directory_is_refused(tmp_path):
     with pytest.raises(SpecError, match="another tuning"):
         tuning.tune(small_spec(only=["p_challenge"]), tmp_path / "t")
     assert tree_digest(tmp_path / "t") == before
+
+
+def test_shipped_presets_parse_and_name_the_command_that_made_them():
+    import shlex
+
+    from simcore import registry
+
+    for game_id in registry.game_ids():
+        game = registry.make(game_id)
+        for name, preset in registry.presets(game_id).items():
+            assert set(preset) >= {"spec", "doc", "command", "measured"}, name
+            spec = registry.parse_strategy(game, f"preset:{name}")
+            assert spec == registry.parse_strategy(game, preset["spec"])
+            words = shlex.split(preset["command"])
+            assert words[:3] == ["powerlab", "tune", game_id], preset["command"]
+            assert words[words.index("-s") + 1].split(":")[0] == spec["name"]
+    assert registry.presets("power"), "the example preset is shipped"
+
+
+def test_an_unknown_preset_is_a_one_line_error():
+    from simcore import registry
+
+    with pytest.raises(SpecError, match="unknown preset 'nope' \\(known: bluffer-vs-mixed"):
+        registry.parse_strategy(registry.make("power"), "preset:nope")
