@@ -20,14 +20,18 @@ RATE_COLUMNS = ("games", "wins", "win_rate", "ci_low", "ci_high")
 
 @dataclass(frozen=True)
 class StudyCell:
+    """``variant`` numbers the lineups of an opponent mix, ``weight`` is each one's share."""
+
     id: str
     arm: str
     values: dict[str, Any]
     run: Run
+    variant: int = 0
+    weight: float = 1.0
 
     def group(self) -> tuple:
         """Cells with the same group differ only in their arm: they are paired."""
-        return tuple(sorted(self.values.items()))
+        return (*sorted(self.values.items()), ("variant", self.variant))
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,14 @@ def load_study_dir(path: str | Path) -> StudyDir:
     except (json.JSONDecodeError, OSError) as error:
         raise AnalysisError(f"{path}/study.json: unreadable ({error})") from None
     cells = [
-        StudyCell(c["id"], c["arm"], c["values"], load_run(path / "cells" / c["id"]))
+        StudyCell(
+            c["id"],
+            c["arm"],
+            c["values"],
+            load_run(path / "cells" / c["id"]),
+            c.get("variant", 0),
+            c.get("weight", 1.0),
+        )  # fmt: skip
         for c in info["cells"]
     ]
     return StudyDir(path, info, cells)

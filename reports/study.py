@@ -20,6 +20,7 @@ from analyses.study import (
     rating_pools,
     summary_table,
 )
+from reports.answer import answer_figure
 from reports.figures import (
     TITLE_SIZE,
     _legend_outside,
@@ -228,9 +229,9 @@ def stopping_figure(study: StudyDir) -> Figure:
 
 
 def study_pages(study: StudyDir, summary: pl.DataFrame) -> list[Figure]:
-    """Title, response curves per swept key, paired differences, matchups and ratings per pool
-    of cells with the same rules, and stopping, as present."""
-    pages = [title_page(study)]
+    """Answer, title, response curves per swept key, paired differences, matchups and ratings per
+    pool of cells with the same rules, and stopping, as present."""
+    pages = [answer_figure(study), title_page(study)]
     for axis in study.axes:
         pages.append(response_figure(summary, study.axes, axis, "strategy"))
         pages.append(response_figure(summary, study.axes, axis, "seat"))

@@ -22,9 +22,16 @@ from simcore.registry import SpecError
 
 TOP_KEYS = (
     "title", "question", "assumptions", "game", "players", "games", "seed", "rotate_seats",
-    "rules", "strategies", "arms", "sweep", "stop",
+    "rules", "strategies", "arms", "sweep", "stop", "answer", "opponents", "restrict",
 )  # fmt: skip
 ARM_KEYS = ("name", "strategies", "rules")
+ANSWER_KEYS = ("focal", "arms")
+OPPONENT_KEYS = ("name", "strategies", "rules", "meta", "seats")
+RESTRICT_KEYS = ("strategy", "fixed", "budget", "params")
+RESTRICT_ARMS = ("tuned", "tuned without")  # the focal tuned freely / with the option off
+# A meta-game mix of opponents becomes one cell per lineup it can seat; lineups less likely than
+# this are left out (and the others' weights scaled up to 1).
+MIN_MIX_WEIGHT = 1e-3
 STOP_KEYS = ("until_ci", "max_games", "focal", "sprt")
 SPRT_KEYS = ("margin", "alpha", "beta", "arms")
 DEFAULT_MAX_GAMES = 10_000_000
@@ -60,6 +67,40 @@ class Stop:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """What the study answers: the focal's win rate in arm ``arms[0]`` minus in ``arms[1]``
+    (paired), or without ``arms`` its win rate minus the fair share 1/players."""
+
+    focal: str
+    arms: tuple[str, str] | None
+
+
+@dataclass(frozen=True)
+class Opponents:
+    """An opponent setting: the seats after the arm's focal entry (``seats = "others"``) or the
+    whole table (``"all"``), as spec strings or the equilibrium mix of a meta directory, with
+    rule overrides (an assumption that goes with these opponents, e.g. a neutral deck)."""
+
+    name: str
+    strategies: tuple[str, ...]
+    rules: dict
+    meta: str | None
+    seats: str
+
+
+@dataclass(frozen=True)
+class Restrict:
+    """Restricted play: the focal ``strategy`` tuned (``budget`` games, parameters ``params`` or
+    all) with its options free, and again with ``fixed`` holding an option off; the two tuned
+    specs are the arms ``RESTRICT_ARMS``, per opponent setting and player count."""
+
+    strategy: str
+    fixed: dict
+    budget: int
+    params: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Study:
     path: Path
     title: str
@@ -76,20 +117,27 @@ class Study:
     arms: tuple[Arm, ...]
     sweep: dict[str, tuple]
     stop: Stop | None
+    answer: Answer | None = None
+    opponents: tuple[Opponents, ...] = ()
+    restrict: Restrict | None = None
 
 
 @dataclass
 class Cell:
-    """One run of a study: ``values`` holds the swept keys (and ``players``) at this cell."""
+    """One run of a study: ``values`` holds the swept keys (and ``players``, and ``opponents``)
+    at this cell. An opponent setting that is a mix seats several lineups: ``variant`` numbers
+    them and ``weight`` is each one's probability."""
 
     id: str
     arm: str
     values: dict
     spec: runner.RunSpec
+    variant: int = 0
+    weight: float = 1.0
 
     def group(self) -> tuple:
         """Cells with the same group differ only in their arm: they are paired."""
-        return tuple(sorted(self.values.items()))
+        return (*sorted(self.values.items()), ("variant", self.variant))
 
 
 # --- parsing ----------------------------------------------------------------------------------
@@ -195,6 +243,49 @@ def _sweep(path: Path, table: dict) -> dict[str, tuple]:
     return sweep
 
 
+def _answer(path: Path, table: dict, arm_names: list[str]) -> Answer:
+    _unknown_keys(path, table, ANSWER_KEYS, "answer.")
+    focal = _get(
+        path, table, "focal", "answer.", (str,), "lineup:K, seat:K or a strategy", _REQUIRED
+    )
+    arms = _get(path, table, "arms", "answer.", (list,), "two arm names", None)
+    if arms is not None and (
+        len(arms) != 2 or len(set(arms)) != 2 or not set(arms) <= set(arm_names)
+    ):
+        raise _error(
+            path, "answer.arms", f"expected two different arms of {arm_names}, got {arms!r}"
+        )
+    return Answer(focal, None if arms is None else tuple(arms))
+
+
+def _opponents(path: Path, table, k: int) -> Opponents:
+    where = f"opponents[{k}]."
+    if not isinstance(table, dict):
+        raise _error(path, f"opponents[{k}]", "expected a table ([[opponents]])")
+    _unknown_keys(path, table, OPPONENT_KEYS, where)
+    name = _get(path, table, "name", where, (str,), "a name", _REQUIRED)
+    meta = _get(path, table, "meta", where, (str,), "a meta directory", None)
+    strategies = _strategy_texts(path, table, where, ())
+    if (meta is None) == (not strategies):
+        raise _error(path, f"opponents[{k}]", "expected strategies or meta (one of them)")
+    seats = _get(path, table, "seats", where, (str,), '"others" or "all"', "others")
+    if seats not in ("others", "all"):
+        raise _error(path, where + "seats", f'expected "others" or "all", got {seats!r}')
+    rules = _get(path, table, "rules", where, (dict,), "a table of rule parameters", {})
+    return Opponents(name, strategies, rules, meta, seats)
+
+
+def _restrict(path: Path, table: dict) -> Restrict:
+    _unknown_keys(path, table, RESTRICT_KEYS, "restrict.")
+    strategy = _get(path, table, "strategy", "restrict.", (str,), "a strategy spec", _REQUIRED)
+    fixed = _get(path, table, "fixed", "restrict.", (dict,), "a table of parameters", _REQUIRED)
+    if not fixed:
+        raise _error(path, "restrict.fixed", "expected at least one parameter to hold")
+    budget = _get(path, table, "budget", "restrict.", (int,), "tuning games", _REQUIRED)
+    params = _get(path, table, "params", "restrict.", (list,), "parameter names", [])
+    return Restrict(strategy, fixed, budget, tuple(params))
+
+
 def load_study(path: str | Path) -> Study:
     """Parse and check a study file's structure; cell specs are checked by ``cells``."""
     path = Path(path)
@@ -230,6 +321,24 @@ def load_study(path: str | Path) -> Study:
         raise _error(path, "arms", f"expected distinct names, {duplicate!r} appears twice")
     sweep = _sweep(path, _get(path, data, "sweep", "", (dict,), "a table of lists", {}))
     stop_table = _get(path, data, "stop", "", (dict,), "a table", None)
+    restrict_table = _get(path, data, "restrict", "", (dict,), "a table", None)
+    restrict = None if restrict_table is None else _restrict(path, restrict_table)
+    if restrict:
+        if arm_tables is not None:
+            raise _error(
+                path, "restrict", "makes the arms (tuned, tuned without): give no [[arms]]"
+            )
+        arms = tuple(Arm(name, (restrict.strategy,), dict(rules)) for name in RESTRICT_ARMS)
+        names = list(RESTRICT_ARMS)
+    opponent_tables = _get(path, data, "opponents", "", (list,), "[[opponents]] tables", [])
+    opponents = tuple(_opponents(path, t, k) for k, t in enumerate(opponent_tables))
+    setting_names = [o.name for o in opponents]
+    if len(set(setting_names)) != len(setting_names):
+        raise _error(path, "opponents", "expected distinct names")
+    answer_table = _get(path, data, "answer", "", (dict,), "a table", None)
+    answer = None if answer_table is None else _answer(path, answer_table, names)
+    if restrict and answer is None:
+        answer = Answer("lineup:0", RESTRICT_ARMS)
     return Study(
         path=path,
         title=_get(path, data, "title", "", (str,), "a text", path.stem),
@@ -244,6 +353,9 @@ def load_study(path: str | Path) -> Study:
         arms=arms,
         sweep=sweep,
         stop=None if stop_table is None else _stop(path, stop_table, names),
+        answer=answer,
+        opponents=opponents,
+        restrict=restrict,
     )
 
 
@@ -284,8 +396,10 @@ def seated(lineup: list, players: int, most_players: int) -> list:
     return lineup
 
 
-def cells(study: Study, games: int | None = None) -> list[Cell]:
-    """Every cell of the study with its checked spec (``games`` overrides games per cell)."""
+def cells(study: Study, games: int | None = None, tuned: dict | None = None) -> list[Cell]:
+    """Every cell of the study with its checked spec (``games`` overrides games per cell).
+    ``tuned`` maps (opponent setting, players, arm) to the tuned focal spec of a restricted-play
+    study; without it the focal keeps ``restrict.strategy`` (to check the file before tuning)."""
     path = study.path
     game = registry.make(study.game)
     games = study.games if games is None else games
@@ -300,28 +414,104 @@ def cells(study: Study, games: int | None = None) -> list[Cell]:
         strategies = [
             _checked(path, arm_key + "strategies", registry.parse_strategy, game, t) for t in texts
         ]
-        rules = _checked(path, arm_key + "rules", game.rules_with_defaults, arm.rules)
-        for point in itertools.product(*axes.values()):
-            values = dict(zip(axes, point, strict=True))
-            players = values.get("players", study.players[0])
-            _checked(path, "players", game.check_players, players)
-            spec = runner.RunSpec(
-                game=study.game,
-                players=players,
-                strategies=copy.deepcopy(seated(strategies, players, max(study.players))),
-                rules=dict(rules),
-                seed=study.seed,
-                games=games,
-                rotate_seats=study.rotate_seats,
-            )
-            for key in study.sweep:
-                _apply_sweep(path, game, spec, key, values[key])
-            cell = Cell(_cell_id(values, arm.name, len(study.arms) > 1), arm.name, values, spec)
-            _checked(path, f"cell {cell.id}", runner.check_spec, spec)
-            if study.stop:
-                _check_focal(study, cell)
-            result.append(cell)
+        for setting in study.opponents or (None,):
+            overrides = {**arm.rules, **(setting.rules if setting else {})}
+            rules = _checked(path, arm_key + "rules", game.rules_with_defaults, overrides)
+            for point in itertools.product(*axes.values()):
+                values = dict(zip(axes, point, strict=True))
+                players = values.get("players", study.players[0])
+                _checked(path, "players", game.check_players, players)
+                if setting:
+                    values["opponents"] = setting.name
+                    if tuned:
+                        strategies = [
+                            registry.parse_strategy(game, tuned[setting.name, players, arm.name])
+                        ]
+                lineups = _lineups(study, game, setting, strategies, players)
+                for variant, (weight, lineup) in enumerate(lineups):
+                    spec = runner.RunSpec(
+                        game=study.game,
+                        players=players,
+                        strategies=copy.deepcopy(lineup),
+                        rules=dict(rules),
+                        seed=study.seed,
+                        games=games,
+                        rotate_seats=study.rotate_seats,
+                    )
+                    for key in study.sweep:
+                        _apply_sweep(path, game, spec, key, values[key])
+                    cell_id = _cell_id(values, arm.name, len(study.arms) > 1)
+                    if len(lineups) > 1:
+                        cell_id += f"_mix{variant}"
+                    cell = Cell(cell_id, arm.name, dict(values), spec, variant, weight)
+                    _checked(path, f"cell {cell.id}", runner.check_spec, spec)
+                    if study.stop:
+                        _check_focal(study, study.stop.focal, cell)
+                    if study.answer:
+                        _check_focal(study, study.answer.focal, cell)
+                    result.append(cell)
     return result
+
+
+def _lineups(study, game, setting, strategies, players) -> list[tuple[float, list[dict]]]:
+    """The weighted lineups a cell seats: the arm's (several player counts: its first entries),
+    or the arm's focal entry followed by the opponent setting's seats, or the setting's table."""
+    most = max(study.players)
+    if setting is None:
+        return [(1.0, seated(strategies, players, most))]
+    where = f"opponents {setting.name!r}"
+    if setting.seats == "others" and len(strategies) != 1:
+        raise _error(study.path, "arms", f"with {where}, an arm gives one strategy: the focal's")
+    seats = players - 1 if setting.seats == "others" else players
+    if setting.meta:
+        mixes = _meta_mix(study, game, setting, players, seats)
+    else:
+        specs = [
+            _checked(study.path, where, registry.parse_strategy, game, t)
+            for t in setting.strategies
+        ]
+        written_for = most - 1 if setting.seats == "others" else most
+        if len(specs) == 1:
+            specs = specs * seats
+        elif len(specs) == written_for > seats:  # several player counts: the first entries
+            specs = specs[:seats]
+        if len(specs) != seats:
+            raise _error(study.path, where, f"expected 1 or {seats} strategies, got {len(specs)}")
+        mixes = [(1.0, specs)]
+    head = strategies if setting.seats == "others" else []
+    return [(weight, [*head, *others]) for weight, others in mixes]
+
+
+def _meta_mix(study, game, setting, players, seats) -> list[tuple[float, list[dict]]]:
+    """The lineups of ``seats`` strategies drawn independently from the equilibrium mix of the
+    meta directory ``setting.meta``, each with its probability (multinomial)."""
+    folder = Path(setting.meta)
+    where = f"opponents {setting.name!r}: meta {folder}"
+    try:
+        info = storage.read_json(folder / "meta.json")
+        solution = storage.read_json(folder / "solution.json")
+    except (OSError, ValueError):
+        raise _error(study.path, where, "no solved meta-game there (run powerlab meta)") from None
+    if info["spec"]["game"] != game.id or info["spec"]["players"] != players:
+        raise _error(
+            study.path, where, f"is a {info['spec']['players']}-player meta-game of "
+            f"{info['spec']['game']}, not of {game.id} at {players} players",
+        )  # fmt: skip
+    if solution["equilibrium"] is None:
+        raise _error(study.path, where, "has no equilibrium mix")
+    mix = solution["equilibrium"]["mix"]
+    population = info["spec"]["population"]
+    support = [j for j, share in enumerate(mix) if share > 0]
+    lineups = []
+    for combo in itertools.combinations_with_replacement(support, seats):
+        counts = [combo.count(j) for j in support]
+        weight = math.factorial(seats) * math.prod(
+            mix[j] ** c / math.factorial(c) for j, c in zip(support, counts, strict=True)
+        )
+        if weight >= MIN_MIX_WEIGHT:
+            lineups.append((weight, [copy.deepcopy(population[j]) for j in combo]))
+    total = sum(weight for weight, _ in lineups)
+    return [(weight / total, lineup) for weight, lineup in lineups]
 
 
 def _checked(path: Path, key: str, check: Callable, *args):
@@ -332,12 +522,13 @@ def _checked(path: Path, key: str, check: Callable, *args):
         raise _error(path, key, str(error)) from None
 
 
-def _check_focal(study: Study, cell: Cell) -> None:
+def _check_focal(study: Study, focal: str, cell: Cell) -> None:
     from analyses.paired import focal_problem
 
-    problem = focal_problem(study.stop.focal, cell.spec.players, cell.spec.lineup())
+    problem = focal_problem(focal, cell.spec.players, cell.spec.lineup())
     if problem:
-        raise _error(study.path, "stop.focal", f"{problem} in cell {cell.id}")
+        key = "stop.focal" if study.stop and focal == study.stop.focal else "answer.focal"
+        raise _error(study.path, key, f"{problem} in cell {cell.id}")
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -426,14 +617,54 @@ def _identity(study_cells: list[Cell]) -> list[dict]:
     return [{"id": c.id, **c.spec.identity()} for c in study_cells]
 
 
-def check_study_dir(study: Study, study_cells: list[Cell], out: Path) -> None:
-    """Refuse, before anything is written, an OUT holding something other than this study."""
+def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
+    """Restricted play: tune the focal per opponent setting and player count, with its options
+    free and with ``restrict.fixed`` holding one off, in OUT/tuning/<setting>_<n>p/<arm>/
+    (resumable tune directories). Returns {(setting, players, arm): tuned spec}."""
+    from simcore import tuning
+
+    restrict = study.restrict
+    game = registry.make(study.game)
+    fixed = [
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in restrict.fixed.items()
+    ]
+    tuned = {}
+    for setting in study.opponents or (None,):
+        if setting and setting.seats == "all":
+            raise _error(study.path, "restrict", f"opponents {setting.name!r} fill every seat: "
+                         "restricted play tunes one seat against the others")  # fmt: skip
+        name = setting.name if setting else ""
+        for players in study.players:
+            focal = [registry.parse_strategy(game, restrict.strategy)]
+            fields = [
+                (weight, lineup[1:])
+                for weight, lineup in _lineups(study, game, setting, focal, players)
+            ]
+            rules = {**study.rules, **(setting.rules if setting else {})}
+            folder = Path(out) / "tuning" / _cell_id({"players": players}, name, bool(name))
+            for arm, held in zip(RESTRICT_ARMS, ([], fixed), strict=True):
+                spec = _checked(
+                    study.path, "restrict", tuning.build_spec, study.game, players,
+                    restrict.strategy, [], [], study.seed, restrict.budget,
+                    only=[p for p in restrict.params if p not in restrict.fixed] if held
+                    else list(restrict.params), fixed=held, fields=fields, rules=rules,
+                )  # fmt: skip
+                summary = tuning.tune(spec, folder / arm.replace(" ", "-"), threads, scheduler)
+                tuned[name, players, arm] = summary["best"]
+    return tuned
+
+
+def check_study_dir(study: Study, study_cells: list[Cell], out: Path, identity=None) -> None:
+    """Refuse, before anything is written, an OUT holding something other than this study.
+    ``identity`` (default: the cells') is what study.json must hold: a restricted-play study's
+    identity is that of its cells before tuning, which the tuning then fills in."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise SpecError(f"--out {out} is a file, not a directory")
     info_path = out / "study.json"
+    identity = _identity(study_cells) if identity is None else identity
     if info_path.exists():
-        if storage.read_json(info_path).get("identity") != _identity(study_cells):
+        if storage.read_json(info_path).get("identity") != identity:
             raise SpecError(f"--out {out} holds another study; use another --out")
     elif out.exists() and any(out.iterdir()):
         raise SpecError(f"--out {out} is not empty and holds no powerlab study")
@@ -459,7 +690,16 @@ def run_study(
     out = Path(out)
     study_cells = cells(study, games)
     step = study_cells[0].spec.games
-    check_study_dir(study, study_cells, out)
+    identity = _identity(study_cells)
+    tuned = {}
+    if study.restrict:
+        check_study_dir(study, [], out, identity)
+        out.mkdir(parents=True, exist_ok=True)
+        if not (out / "study.json").exists():  # claim OUT before the first tuning writes to it
+            storage.write_json(out / "study.json", {"identity": identity, "cells": []})
+        tuned = tune_restricted(study, out, threads, scheduler)
+        study_cells = cells(study, games, tuned)
+    check_study_dir(study, study_cells, out, identity)
     out.mkdir(parents=True, exist_ok=True)
     info = {
         "title": study.title,
@@ -468,8 +708,16 @@ def run_study(
         "file": str(study.path),
         "source": study.path.read_text(),
         "games_per_cell": step,
-        "cells": [{"id": c.id, "arm": c.arm, "values": c.values} for c in study_cells],
-        "identity": _identity(study_cells),
+        "cells": [
+            {"id": c.id, "arm": c.arm, "values": c.values, "variant": c.variant, "weight": c.weight}
+            for c in study_cells
+        ],  # fmt: skip
+        "answer": None if study.answer is None else vars(study.answer),
+        "tuned": [
+            {"opponents": setting, "players": players, "arm": arm, "spec": spec}
+            for (setting, players, arm), spec in tuned.items()
+        ],
+        "identity": identity,
         "stopping": [],
     }
     storage.write_json(out / "study.json", info)

@@ -207,11 +207,13 @@ def build_spec(
     min_games: int | None = None,
     final_games: int | None = None,
     rounds: int = 4,
-    fields: list[tuple[float, list[str]]] | None = None,
+    fields: list[tuple[float, list[str | dict]]] | None = None,
+    rules: dict | None = None,
 ) -> TuneSpec:
     """A checked TuneSpec from CLI-style texts. ``fixed`` texts are ``NAME=VALUE``: the candidate
     keeps that value and it is not searched (restricted play). ``fields`` (weighted opponent
-    lineups) replaces ``against`` when given: the Python API's way to tune against a mix."""
+    lineups, specs as texts or dicts) replaces ``against`` when given: the way to tune against a
+    mix; ``rules`` (a dict) adds rule values to ``set_texts``."""
     game = registry.make(game_id)
     game.check_players(players)
     strategy = registry.parse_strategy(game, strategy_text)
@@ -258,7 +260,7 @@ def build_spec(
         players=players,
         strategy=strategy,
         fields=weighted,
-        rules=registry.parse_settings(game, list(set_texts)),
+        rules={**registry.parse_settings(game, list(set_texts)), **(rules or {})},
         seed=seed,
         budget=budget,
         space=space,
@@ -277,7 +279,11 @@ def build_spec(
 
 def _opponents(game: registry.Game, players: int, texts: list[str]) -> list[dict]:
     """The other seats' specs: one text fills every other seat, or one text per other seat."""
-    specs = [registry.parse_strategy(game, text) for text in texts]
+    specs = [
+        registry.check_strategy(game, text, "field") if isinstance(text, dict)
+        else registry.parse_strategy(game, text)
+        for text in texts
+    ]  # fmt: skip
     if len(specs) == 1:
         return specs * (players - 1)
     if len(specs) != players - 1:
