@@ -27,7 +27,7 @@ TOP_KEYS = (
 ARM_KEYS = ("name", "strategies", "rules")
 ANSWER_KEYS = ("focal", "arms")
 OPPONENT_KEYS = ("name", "strategies", "rules", "meta", "seats")
-RESTRICT_KEYS = ("strategy", "fixed", "budget", "params")
+RESTRICT_KEYS = ("strategy", "fixed", "budget", "params", "min_games")
 RESTRICT_ARMS = ("tuned", "tuned without")  # the focal tuned freely / with the option off
 # A meta-game mix of opponents becomes one cell per lineup it can seat; lineups less likely than
 # this are left out (and the others' weights scaled up to 1).
@@ -98,6 +98,7 @@ class Restrict:
     fixed: dict
     budget: int
     params: tuple[str, ...]
+    min_games: int | None = None
 
 
 @dataclass(frozen=True)
@@ -283,7 +284,8 @@ def _restrict(path: Path, table: dict) -> Restrict:
         raise _error(path, "restrict.fixed", "expected at least one parameter to hold")
     budget = _get(path, table, "budget", "restrict.", (int,), "tuning games", _REQUIRED)
     params = _get(path, table, "params", "restrict.", (list,), "parameter names", [])
-    return Restrict(strategy, fixed, budget, tuple(params))
+    min_games = _get(path, table, "min_games", "restrict.", (int,), "games", None)
+    return Restrict(strategy, fixed, budget, tuple(params), min_games)
 
 
 def load_study(path: str | Path) -> Study:
@@ -643,11 +645,18 @@ def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
             rules = {**study.rules, **(setting.rules if setting else {})}
             folder = Path(out) / "tuning" / _cell_id({"players": players}, name, bool(name))
             for arm, held in zip(RESTRICT_ARMS, ([], fixed), strict=True):
+                only = [p for p in restrict.params if not held or p not in restrict.fixed]
+                build = functools.partial(
+                    tuning.build_spec,
+                    only=only,
+                    fixed=held,
+                    fields=fields,
+                    rules=rules,
+                    min_games=restrict.min_games,
+                )
                 spec = _checked(
-                    study.path, "restrict", tuning.build_spec, study.game, players,
-                    restrict.strategy, [], [], study.seed, restrict.budget,
-                    only=[p for p in restrict.params if p not in restrict.fixed] if held
-                    else list(restrict.params), fixed=held, fields=fields, rules=rules,
+                    study.path, "restrict", build, study.game, players, restrict.strategy, [],
+                    [], study.seed, restrict.budget,
                 )  # fmt: skip
                 summary = tuning.tune(spec, folder / arm.replace(" ", "-"), threads, scheduler)
                 tuned[name, players, arm] = summary["best"]

@@ -405,10 +405,8 @@ def _study(spec: TuneSpec, out: Path):
         storage=storage_,
         direction="maximize",
         load_if_exists=True,
-        # bootstrap_count: a rung promotes nobody until REDUCTION candidates have reached it,
-        # so the first few candidates cannot pass every rung for want of competitors.
         pruner=optuna.pruners.SuccessiveHalvingPruner(
-            min_resource=spec.min_games, reduction_factor=REDUCTION, bootstrap_count=REDUCTION
+            min_resource=spec.min_games, reduction_factor=REDUCTION
         ),
     )
 
@@ -450,7 +448,16 @@ def search(spec: TuneSpec, out: Path, play: Player, progress: Callable | None = 
         # way to reopen a trial; Trial(study, trial_id) is how optuna's own ask() builds one)
         _race(spec, study, optuna.trial.Trial(study, frozen._trial_id), play, frozen.params)
     distributions = {d.name: d for d in spec.space}
-    while games_used(study) < spec.budget * SEARCH_SHARE:
+    def searching() -> bool:
+        used = games_used(study)
+        if used < spec.budget * SEARCH_SHARE:
+            return True
+        # Past the search share only while no candidate has played every rung yet.
+        return used < spec.budget and not study.get_trials(
+            deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)
+        )
+
+    while searching():
         study.sampler = _sampler(spec, len(study.get_trials(deepcopy=False)))
         trial = study.ask()
         params = {name: d.suggest(trial) for name, d in distributions.items()}

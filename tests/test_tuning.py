@@ -86,7 +86,7 @@ def test_restricted_play_keeps_the_fixed_parameter(tmp_path):
 
 def test_self_play_iterates_best_responses(tmp_path):
     spec = tuning.build_spec(
-        "power", 3, "bluffer", [], [], 1, 1200, self_play=True, only=["p_bluff"], min_games=9,
+        "power", 3, "bluffer", [], [], 1, 1400, self_play=True, only=["p_bluff"], min_games=6,
         final_games=600, rounds=2,
     )  # fmt: skip
     summary = tuning.tune(spec, tmp_path / "sp")
@@ -102,7 +102,7 @@ def test_self_play_iterates_best_responses(tmp_path):
 def test_cli_tune_writes_the_directory_and_report(tmp_path):
     out = tmp_path / "cli"
     result = powerlab(
-        "tune", "power", "-p", 4, "-s", "bluffer", "-a", "bluffer:p_challenge=1", "-n", 2000,
+        "tune", "power", "-p", 4, "-s", "bluffer", "-a", "bluffer:p_challenge=1", "-n", 3000,
         "--param", "p_bluff", "--min-games", 12, "--final-games", 400, "--seed", 3, "-o", out,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
