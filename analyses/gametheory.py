@@ -139,13 +139,14 @@ def stationary(transitions: np.ndarray) -> np.ndarray:
     return pi / pi.sum()
 
 
-def alpha_rank(arrays, alpha: float) -> np.ndarray:
+def alpha_rank(arrays, alpha: float) -> np.ndarray | None:
     """Alpha-rank mass of each strategy: OpenSpiel's multi-population alpha-rank chain over the
     n-player profiles (one population per seat), its stationary distribution summed over the
     other seats. ``alpha = math.inf`` is OpenSpiel's infinite-alpha variant. The chain comes from
     ``open_spiel.python.egt.alpharank``; its stationary distribution is solved linearly here
     because OpenSpiel's full eigendecomposition takes ~60 s for 1,296 profiles on 2 shared cores
-    against under a second (tests check both agree)."""
+    against under a second (tests check both agree). None when the chain has no unique
+    stationary distribution at this alpha."""
     from open_spiel.python.egt import alpharank
 
     infinite = math.isinf(alpha)
@@ -155,7 +156,13 @@ def alpha_rank(arrays, alpha: float) -> np.ndarray:
             use_inf_alpha=infinite, inf_alpha_eps=0.01,
         )  # fmt: skip
     players, strategies = len(arrays), arrays[0].shape[0]
-    pi = stationary(transitions).reshape((strategies,) * players)
+    try:
+        pi = stationary(transitions).reshape((strategies,) * players)
+    except np.linalg.LinAlgError:
+        # Strong selection underflows some fixation probabilities to 0: the chain falls apart
+        # into several closed classes and has no unique stationary distribution (OpenSpiel's
+        # own solver raises then too). No ranking at this alpha.
+        return None
     return pi.sum(axis=tuple(range(1, players)))
 
 

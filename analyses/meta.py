@@ -56,6 +56,10 @@ class MetaGame:
         return dict(zip(self.lineups, rates, strict=True))
 
 
+def _listed(mass: np.ndarray | None) -> list[float] | None:
+    return None if mass is None else mass.tolist()
+
+
 def load_meta(path: str | Path) -> MetaGame:
     """Open a meta-game directory written by ``powerlab meta``."""
     path = Path(path)
@@ -139,7 +143,7 @@ def solve(meta: MetaGame, resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> 
     arrays = gametheory.normal_form(meta.payoffs(), k, n)
     equilibrium = gametheory.symmetric_equilibrium(arrays)
     dominant, strict = gametheory.dominant_strategy(arrays)
-    masses = {str(alpha): gametheory.alpha_rank(arrays, alpha).tolist() for alpha in ALPHAS}
+    masses = {str(alpha): _listed(gametheory.alpha_rank(arrays, alpha)) for alpha in ALPHAS}
     rng = np.random.default_rng(seed)
     games = meta.wins.shape[1]
     mixes, regrets, ranks, dominants = [], [], [], []
@@ -151,9 +155,11 @@ def solve(meta: MetaGame, resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> 
         if equilibrium:
             values = gametheory.deviation_values(resampled, equilibrium.mix)
             regrets.append(values - equilibrium.mix @ values)
-        ranks.append(gametheory.ranks(gametheory.alpha_rank(resampled, HEADLINE_ALPHA)))
+        mass = gametheory.alpha_rank(resampled, HEADLINE_ALPHA)
+        ranks.append(gametheory.ranks(mass) if mass is not None else np.full(k, np.nan))
         dominants.append(gametheory.dominant_strategy(resampled)[0])
-    ranks = np.array(ranks).reshape(resamples, k)
+    ranks = np.array(ranks, dtype=float).reshape(resamples, k)
+    ranked = ~np.isnan(ranks[:, 0])
     result = {
         "labels": meta.labels,
         "players": n,
@@ -171,13 +177,17 @@ def solve(meta: MetaGame, resamples: int = DEFAULT_RESAMPLES, seed: int = 0) -> 
         "alpharank": {
             "headline_alpha": HEADLINE_ALPHA,
             "mass": masses,
-            "ranks": {alpha: gametheory.ranks(np.array(m)).tolist() for alpha, m in masses.items()},
+            "ranks": {
+                alpha: None if m is None else gametheory.ranks(np.array(m)).tolist()
+                for alpha, m in masses.items()
+            },
             "order": ranking_order(meta.labels, masses),
+            "ranked_resamples": int(ranked.sum()),
             "first_share": [
-                float((ranks[:, j] == 1).mean()) if resamples else None for j in range(k)
-            ],  # fmt: skip
-            "rank_low": ranks.min(axis=0).tolist() if resamples else None,
-            "rank_high": ranks.max(axis=0).tolist() if resamples else None,
+                float(np.mean(ranks[ranked, j] == 1)) if ranked.any() else None for j in range(k)
+            ],
+            "rank_low": np.min(ranks[ranked], axis=0).tolist() if ranked.any() else None,
+            "rank_high": np.max(ranks[ranked], axis=0).tolist() if ranked.any() else None,
         },
     }
     if equilibrium:
@@ -203,6 +213,7 @@ def ranking_order(labels: list[str], masses: dict[str, list[float]]) -> list[str
     """Labels from the most alpha-rank mass to the least at the headline alpha, ties broken by
     the mass at the other alphas (infinite first); labels still tied are joined by ' = '."""
     keys = [str(HEADLINE_ALPHA), str(math.inf), *(str(a) for a in sorted(ALPHAS, reverse=True))]
+    keys = [key for key in keys if masses[key] is not None]  # alphas without a unique ranking
     rows = {
         label: tuple(round(-masses[key][j], 9) for key in keys) for j, label in enumerate(labels)
     }
@@ -244,7 +255,7 @@ def summary_lines(solution: dict) -> list[str]:
     else:
         lines.append("No strategy dominates all others.")
     order = solution["alpharank"]["order"]
-    lines.append(
-        f"Alpha-rank (alpha {solution['alpharank']['headline_alpha']:g}): " + " > ".join(order)
-    )
+    alpha = solution["alpharank"]["headline_alpha"]
+    note = "" if solution["alpharank"]["mass"][str(alpha)] else " (no unique ranking there)"
+    lines.append(f"Alpha-rank (alpha {alpha:g}{note}): " + " > ".join(order))
     return lines

@@ -100,7 +100,8 @@ def alpharank_figure(solution: dict) -> Figure:
     labels = solution["labels"]
     ranking = solution["alpharank"]
     alpha = ranking["headline_alpha"]
-    mass = np.array(ranking["mass"][str(alpha)])
+    listed = ranking["mass"][str(alpha)]
+    mass = np.full(len(labels), np.nan) if listed is None else np.array(listed)
     fig = page(
         f"Alpha-rank (alpha = {alpha:g})",
         "OpenSpiel's alpha-rank: the long-run share of time a population spends on each "
@@ -117,10 +118,14 @@ def alpharank_figure(solution: dict) -> Figure:
     header = "rank at alpha " + " ".join(f"{a:>5}" for a in ranking["ranks"]) + "   first  range"
     lines = [header]
     for j, label in enumerate(labels):
-        per_alpha = " ".join(f"{ranking['ranks'][a][j]:>5}" for a in ranking["ranks"])
+        per_alpha = " ".join(
+            f"{'n/a' if r is None else r[j]:>5}" for r in ranking["ranks"].values()
+        )
         first = ranking["first_share"][j]
         spread = (
-            f"{ranking['rank_low'][j]}-{ranking['rank_high'][j]}" if first is not None else "n/a"
+            f"{ranking['rank_low'][j]:.0f}-{ranking['rank_high'][j]:.0f}"
+            if first is not None
+            else "n/a"
         )
         share = f"{100 * first:4.0f}%" if first is not None else "  n/a"
         lines.append(f"{label[:13]:<13} {per_alpha}   {share}  {spread}")

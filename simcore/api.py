@@ -211,8 +211,8 @@ def strategy_table(solution: dict) -> pl.DataFrame:
             "mix_ci_low": equilibrium.get("mix_ci_low", missing),
             "mix_ci_high": equilibrium.get("mix_ci_high", missing),
             "regret": equilibrium.get("regrets", missing),
-            "alpharank_mass": solution["alpharank"]["mass"][alpha],
-            "alpharank_rank": solution["alpharank"]["ranks"][alpha],
+            "alpharank_mass": solution["alpharank"]["mass"][alpha] or missing,
+            "alpharank_rank": solution["alpharank"]["ranks"][alpha] or missing,
         },
         strict=False,
     )

@@ -12,7 +12,6 @@ different spec is refused before anything is written.
 from __future__ import annotations
 
 import functools
-import tomllib
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -60,12 +59,7 @@ def lineup_id(lineup: tuple[int, ...]) -> str:
 def read_population(path: Path, game: registry.Game) -> list[str]:
     """The strategy specs of a population file; every mistake is one line."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise SpecError(f"{path}: cannot read ({error.strerror})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise SpecError(f"{path}: not valid TOML ({error})") from None
+    data = storage.read_toml(path)
     unknown = sorted(set(data) - {"game", "strategies"})
     if unknown:
         raise SpecError(f"{path}: {unknown[0]}: unknown key (expected game, strategies)")
@@ -134,16 +128,12 @@ def lineup_dir(out: Path, lineup: tuple[int, ...]) -> Path:
 
 def check_dir(spec: MetaSpec, out: Path) -> None:
     """Refuse, before anything is written, an OUT holding something other than this meta-game."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise SpecError(f"--out {out} is a file, not a directory")
-    path = out / "meta.json"
-    if path.exists():
-        stored = storage.read_json(path)["spec"]
-        if {**stored, "games": 0} != {**_identity(spec), "games": 0}:
-            raise SpecError(f"--out {out} holds another meta-game; use another --out")
-    elif out.exists() and any(out.iterdir()):
-        raise SpecError(f"--out {out} is not empty and holds no powerlab meta-game")
+    identity = {**_identity(spec), "games": 0}  # more games per lineup extend the runs
+
+    def same(stored: dict) -> bool:
+        return {**stored["spec"], "games": 0} == identity
+
+    storage.check_owned(out, "meta.json", same, "meta-game")
     for lineup in spec.lineups():
         runner.check_out_dir(spec.run_spec(lineup), lineup_dir(out, lineup))
 

@@ -6,6 +6,8 @@ import json
 import os
 import re
 import tempfile
+import tomllib
+from collections.abc import Callable
 from pathlib import Path
 
 import pyarrow as pa
@@ -82,3 +84,31 @@ def missing_ranges(covered: list[tuple[int, int]], start: int, stop: int) -> lis
     if cursor < stop:
         gaps.append((cursor, stop))
     return [(a, b) for a, b in gaps if b > a]
+
+
+def read_toml(path: Path) -> dict:
+    """A TOML file's data, or a one-line SpecError naming the file."""
+    from simcore.registry import SpecError
+
+    path = Path(path)
+    try:
+        return tomllib.loads(path.read_text())
+    except OSError as error:
+        raise SpecError(f"{path}: cannot read ({error.strerror})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise SpecError(f"{path}: not valid TOML ({error})") from None
+
+
+def check_owned(out: Path, marker: str, same: Callable[[dict], bool], what: str) -> None:
+    """Refuse, before anything is written, an ``out`` that is a file, holds another ``what``
+    (its ``marker`` JSON file fails ``same``), or is a non-empty folder without the marker."""
+    from simcore.registry import SpecError
+
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise SpecError(f"--out {out} is a file, not a directory")
+    if (out / marker).exists():
+        if not same(read_json(out / marker)):
+            raise SpecError(f"--out {out} holds another {what}; use another --out or the same spec")
+    elif out.exists() and any(out.iterdir()):
+        raise SpecError(f"--out {out} is not empty and holds no powerlab {what}")

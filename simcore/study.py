@@ -12,7 +12,6 @@ import functools
 import itertools
 import math
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -291,12 +290,7 @@ def _restrict(path: Path, table: dict) -> Restrict:
 def load_study(path: str | Path) -> Study:
     """Parse and check a study file's structure; cell specs are checked by ``cells``."""
     path = Path(path)
-    try:
-        data = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise SpecError(f"{path}: cannot read ({error.strerror})") from None
-    except tomllib.TOMLDecodeError as error:
-        raise SpecError(f"{path}: not valid TOML ({error})") from None
+    data = storage.read_toml(path)
     _unknown_keys(path, data, TOP_KEYS, "")
     game_id = _get(path, data, "game", "", (str,), "a game id", _REQUIRED)
     if game_id not in registry.game_ids():
@@ -668,15 +662,8 @@ def check_study_dir(study: Study, study_cells: list[Cell], out: Path, identity=N
     ``identity`` (default: the cells') is what study.json must hold: a restricted-play study's
     identity is that of its cells before tuning, which the tuning then fills in."""
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise SpecError(f"--out {out} is a file, not a directory")
-    info_path = out / "study.json"
     identity = _identity(study_cells) if identity is None else identity
-    if info_path.exists():
-        if storage.read_json(info_path).get("identity") != identity:
-            raise SpecError(f"--out {out} holds another study; use another --out")
-    elif out.exists() and any(out.iterdir()):
-        raise SpecError(f"--out {out} is not empty and holds no powerlab study")
+    storage.check_owned(out, "study.json", lambda info: info.get("identity") == identity, "study")
     for cell in study_cells:
         folder = cell_dir(out, cell.id)
         if study.stop:  # a sequential cell resumes at its stored games

@@ -367,15 +367,8 @@ def field_scores(spec: TuneSpec, play: Player, candidate: dict, seed: int, first
 
 def check_dir(spec: TuneSpec, out: Path) -> None:
     """Refuse, before anything is written, an OUT holding something other than this tuning."""
-    out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise SpecError(f"--out {out} is a file, not a directory")
-    stored = out / "tune.json"
-    if stored.exists():
-        if storage.read_json(stored) != storage.as_stored(spec.identity()):
-            raise SpecError(f"--out {out} holds another tuning; use another --out or the same spec")
-    elif out.exists() and any(out.iterdir()):
-        raise SpecError(f"--out {out} is not empty and holds no powerlab tuning")
+    identity = storage.as_stored(spec.identity())
+    storage.check_owned(out, "tune.json", lambda stored: stored == identity, "tuning")
 
 
 def _sampler(spec: TuneSpec, number: int):
@@ -448,6 +441,7 @@ def search(spec: TuneSpec, out: Path, play: Player, progress: Callable | None = 
         # way to reopen a trial; Trial(study, trial_id) is how optuna's own ask() builds one)
         _race(spec, study, optuna.trial.Trial(study, frozen._trial_id), play, frozen.params)
     distributions = {d.name: d for d in spec.space}
+
     def searching() -> bool:
         used = games_used(study)
         if used < spec.budget * SEARCH_SHARE:

@@ -91,6 +91,14 @@ def test_alpha_rank_matches_openspiel_compute(alpha):
     assert gametheory.alpha_rank(arrays, alpha) == pytest.approx(expected, abs=1e-6)
 
 
+def test_alpha_rank_without_a_unique_ranking_says_so():
+    """Two strict equilibria (coordination) and strong selection: the chain falls apart into
+    two closed classes, so no ranking exists at that alpha; weak selection still ranks."""
+    arrays = game_from(lambda lineup, j: float(len(set(lineup)) == 1), 2, 2)
+    assert gametheory.alpha_rank(arrays, 100) is None
+    assert gametheory.alpha_rank(arrays, 0.1) == pytest.approx([0.5, 0.5])
+
+
 POWER_POPULATION = [
     "random", "honest", "bluffer", "bluffer:p_bluff=0.1,p_challenge=0.05", "counter",
     "counter:threshold=0.3",
