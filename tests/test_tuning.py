@@ -181,3 +181,12 @@ def test_an_unknown_preset_is_a_one_line_error():
 
     with pytest.raises(SpecError, match="unknown preset 'nope' \\(known: bluffer-vs-mixed"):
         registry.parse_strategy(registry.make("power"), "preset:nope")
+
+
+def test_a_tuning_on_dask_equals_the_local_one(tmp_path):
+    spec = small_spec(final_games=400)
+    local = tuning.tune(spec, tmp_path / "local")
+    on_dask = tuning.tune(spec, tmp_path / "dask", scheduler="local:1")
+    assert on_dask["best"] == local["best"] and on_dask["fresh"] == local["fresh"]
+    a = pl.read_parquet(tmp_path / "local" / "trials.parquet")
+    assert a.equals(pl.read_parquet(tmp_path / "dask" / "trials.parquet"))
