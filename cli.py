@@ -34,9 +34,14 @@ class BadInput(Exception):
     """Raised by commands for input errors that are not SpecError/AnalysisError."""
 
 
-def fail(message: str) -> None:
+def fail(message: str, code: int = 2) -> None:
     typer.echo(f"powerlab: error: {message}", err=True)
-    raise SystemExit(2)
+    raise SystemExit(code)
+
+
+def notice(line: str) -> None:
+    """A one-line note on stderr, e.g. a part removed on resume to be computed again."""
+    typer.echo(f"powerlab: {line}", err=True)
 
 
 # --- shared options --------------------------------------------------------------------------
@@ -86,8 +91,8 @@ def _check_stop(spec, out: Path, until_ci: float, max_games: int, focal: str) ->
 
     if not 0 < until_ci <= 0.5:
         raise BadInput(f"--until-ci must be in (0, 0.5], not {until_ci}")
-    if max_games < 1:
-        raise BadInput(f"--max-games must be at least 1, not {max_games}")
+    if not 1 <= max_games <= runner.MAX_GAMES:
+        raise BadInput(f"--max-games must be in [1, {runner.MAX_GAMES}], not {max_games}")
     problem = focal_problem(focal, spec.players, spec.lineup())
     if problem:
         raise BadInput(f"--focal: {problem}")
@@ -112,8 +117,12 @@ ClusterOpt = Annotated[
 def _dask_target(scheduler: str | None, cluster: str | None) -> str | None:
     if scheduler and cluster:
         raise BadInput("give --scheduler or --cluster, not both")
-    if cluster is not None and not cluster.startswith("local:"):
-        raise BadInput(f"--cluster expects local:N, not {cluster!r}")
+    if cluster is not None:
+        if not cluster.startswith("local:"):
+            raise BadInput(f"--cluster expects local:N, not {cluster!r}")
+        from simcore.cluster import local_workers
+
+        local_workers(cluster)
     return scheduler or cluster
 
 
@@ -218,7 +227,7 @@ def run(
     from simcore import runner, storage
 
     spec = _spec(game, players, strategy, settings, seed, games, rotate_seats)
-    shard_slice = runner.parse_shard(shard) if shard else None
+    shard_slice = runner.parse_shard(shard, spec.games) if shard else None
     dask_target = _dask_target(scheduler, cluster)
     if until_ci is not None:
         if shard_slice:
@@ -250,7 +259,7 @@ def run(
             progress.update(task, total=spec.games)
             return runner.run(
                 spec, out, threads=threads, chunk_size=chunk_size, progress=on_progress,
-                shard=shard_slice, scheduler=dask_target,
+                shard=shard_slice, scheduler=dask_target, notify=notice,
             )  # fmt: skip
 
         if until_ci is None:
@@ -258,9 +267,10 @@ def run(
         else:
             from simcore.study import run_sequential, until_ci_done
 
-            done = until_ci_done(out, focal, until_ci)
-            run_sequential([spec], [out], games, max_games, done, run_spec)
-            info = storage.read_json(out / "run.json")
+            with storage.locked(out):  # for every look, not only while a look's games run
+                done = until_ci_done(out, focal, until_ci)
+                run_sequential([spec], [out], games, max_games, done, run_spec)
+                info = storage.read_run_json(out)
     timings = info["timings"]
     rate = timings["games_per_s"]
     typer.echo(
@@ -290,7 +300,7 @@ def summary(
     run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
 ) -> None:
-    """Headline table: win rate per seat and per strategy with 95% CIs, truncation, turns."""
+    """Headline table: win rate per seat and per strategy with 95% CIs, how games ended, turns."""
     from analyses.dataset import load_run
     from analyses.summary import summary as make_summary
     from analyses.summary import summary_text
@@ -302,6 +312,35 @@ def summary(
         typer.echo(summary_text(loaded))
 
 
+PngOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--png",
+        help="Also write every page as a PNG (for slides) into this folder, created if missing: "
+        "NN-page-title.png.",
+    ),
+]
+
+
+def _check_pdf(pdf: Path) -> None:
+    if pdf.suffix.lower() != ".pdf":
+        raise BadInput(f"--output {pdf} should end in .pdf")
+    if not pdf.parent.is_dir():
+        raise BadInput(f"--output {pdf}: folder {pdf.parent} does not exist")
+
+
+def _check_png(folder: Path | None) -> None:
+    if folder is None:
+        return
+    if folder.exists() and not folder.is_dir():
+        raise BadInput(f"--png {folder} is a file, not a folder")
+
+
+def _echo_pngs(folder: Path | None, pages: int) -> None:
+    if folder is not None:
+        typer.echo(f"{pages} pages written as PNG to {folder}")
+
+
 @app.command()
 def report(
     run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
@@ -309,17 +348,17 @@ def report(
         Path | None,
         typer.Option("--output", "-o", help="PDF to write (default RUN_DIR/report.pdf)."),
     ] = None,
+    png: PngOpt = None,
 ) -> None:
-    """Write the multi-page PDF report of a run."""
+    """Write the multi-page PDF report of a run (and, with --png, each page as a PNG)."""
     from reports.pdf import write_report
 
     pdf = output or Path(run_dir) / "report.pdf"
-    if pdf.suffix.lower() != ".pdf":
-        raise BadInput(f"--output {pdf} should end in .pdf")
-    if not pdf.parent.is_dir():
-        raise BadInput(f"--output {pdf}: folder {pdf.parent} does not exist")
-    pages = write_report(run_dir, pdf)
+    _check_pdf(pdf)
+    _check_png(png)
+    pages = write_report(run_dir, pdf, png)
     typer.echo(f"Report written to {pdf} ({len(pages)} pages)")
+    _echo_pngs(png, len(pages))
 
 
 @app.command()
@@ -333,11 +372,11 @@ def replay(
     rotate_seats: RotateOpt = True,
 ) -> None:
     """Print a turn-by-turn log of exactly the game a run with this spec played at GAME_INDEX."""
-    from simcore import registry
+    from simcore import registry, runner
     from simcore.chunk import lineup_slot
 
-    if game_index < 0:
-        raise BadInput(f"--game-index must be at least 0, not {game_index}")
+    if not 0 <= game_index < runner.MAX_GAMES:
+        raise BadInput(f"--game-index must be in [0, {runner.MAX_GAMES - 1}], not {game_index}")
     spec = _spec(game, players, strategy, settings, seed, game_index + 1, rotate_seats)
     g = registry.make(spec.game)
     kernel = g.kernel()
@@ -398,8 +437,11 @@ def bench(
 
     from simcore import registry, runner
 
-    if games < 1 or repeat < 1:
-        raise BadInput("--games and --repeat must be at least 1")
+    if not 1 <= games <= runner.MAX_CHUNK_SIZE or repeat < 1:
+        raise BadInput(
+            f"--games must be in [1, {runner.MAX_CHUNK_SIZE}] (bench plays them as one chunk, "
+            "held in memory) and --repeat at least 1"
+        )
     spec_options = []
     if players is not None:
         spec_options += ["--players", str(players)]
@@ -489,20 +531,41 @@ def compare(
             "--focal", help="`seat:K` or a strategy name (repeatable; default: every strategy)."
         ),
     ] = None,
+    output: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="Also write the comparison as a PDF report."),
+    ] = None,
+    png: PngOpt = None,
 ) -> None:
-    """Paired difference A - B in win rate, game by game (common random numbers), with 95% CI."""
-    from analyses.dataset import load_run
-    from analyses.paired import compare_runs, default_focals
+    """Paired difference A - B in win rate, game by game (common random numbers), with 95% CI;
+    with --output (and/or --png) also as a report."""
+    import polars as pl
 
+    from analyses.dataset import load_run
+    from analyses.paired import check_pairable, compare_runs, default_focals
+
+    if output is not None:
+        _check_pdf(output)
+    _check_png(png)
     a, b = load_run(run_a), load_run(run_b)
-    for name in focal or default_focals(a.lineup, a.players):
-        result = compare_runs(a, b, name)
+    check_pairable(a, b)
+    # Every focal first, so that a refusal comes before any line is printed.
+    results = [compare_runs(a, b, name) for name in focal or default_focals(a.lineup, a.players)]
+    for result in results:
+        name = result["focal"]
         typer.echo(
             f"{name}: A {100 * result['rate_a']:.2f}% - B {100 * result['rate_b']:.2f}% = "
             f"{100 * result['diff']:+.2f} points, 95% CI [{100 * result['ci_low']:+.2f}, "
             f"{100 * result['ci_high']:+.2f}] over {result['games']} paired games; variance "
             f"reduction vs unpaired x{result['variance_reduction']:.1f}"
         )
+    if output is not None or png is not None:
+        from reports.compare import write_compare_report
+
+        pages = write_compare_report(a, b, pl.DataFrame(results), output, png)
+        if output is not None:
+            typer.echo(f"Report written to {output} ({len(pages)} pages)")
+        _echo_pngs(png, len(pages))
 
 
 @app.command()
@@ -679,6 +742,7 @@ def study_run(
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    png: PngOpt = None,
 ) -> None:
     """Run every cell of a study, then write OUT/summary.parquet and OUT/report.pdf."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -687,6 +751,7 @@ def study_run(
     from simcore.study import cells, load_study, run_study
 
     dask_target = _dask_target(scheduler, cluster)
+    _check_png(png)
     study = load_study(file)
     n_cells = len(cells(study, games))
     with Progress(
@@ -706,23 +771,29 @@ def study_run(
             progress.update(game_task, description=cell_id, completed=done, total=total)
 
         run_study(
-            study, out, games=games, threads=threads, progress=on_progress, scheduler=dask_target
-        )
+            study, out, games=games, threads=threads, progress=on_progress,
+            scheduler=dask_target, notify=notice,
+        )  # fmt: skip
         progress.update(cell_task, completed=n_cells)
-    titles = write_study_report(out)
+    titles = write_study_report(out, png)
     typer.echo(f"{out}: {n_cells} cells; report {out / 'report.pdf'} ({len(titles)} pages)")
+    _echo_pngs(png, len(titles))
     _echo_cut_off_warnings(out)
 
 
 @study_app.command("report")
 def study_report(
     study_dir: Annotated[Path, typer.Argument(help="A study directory.")],
+    png: PngOpt = None,
 ) -> None:
-    """Rebuild OUT/summary.parquet and OUT/report.pdf of a study directory."""
+    """Rebuild OUT/summary.parquet and OUT/report.pdf of a study directory (and, with --png,
+    each page as a PNG)."""
     from reports.study import write_study_report
 
-    titles = write_study_report(study_dir)
+    _check_png(png)
+    titles = write_study_report(study_dir, png)
     typer.echo(f"Report written to {study_dir / 'report.pdf'} ({len(titles)} pages)")
+    _echo_pngs(png, len(titles))
     _echo_cut_off_warnings(study_dir)
 
 
@@ -733,22 +804,28 @@ def _echo_cut_off_warnings(study_dir: Path) -> None:
         typer.echo(warning, err=True)
 
 
-def main() -> None:
-    """Console entry point: input errors become one line on stderr and exit code 2."""
+INTERRUPTED = 130  # the shell's code for a process ended by Ctrl-C (128 + SIGINT)
+
+
+def main(args: list[str] | None = None) -> None:
+    """Console entry point: input errors become one line on stderr and exit code 2; Ctrl-C one
+    line and exit code 130."""
     from analyses import AnalysisError
     from simcore.registry import SpecError
 
     # Typer bundles its own click; its exception base is reached through a public class.
     click_exception = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
     try:
-        code = app(standalone_mode=False)
+        code = app(args=args, standalone_mode=False)
     except click_exception as error:
         fail(error.format_message().splitlines()[0])
     except (typer.Abort, KeyboardInterrupt):
-        fail("interrupted; rerun the same command to resume")
+        code = INTERRUPTED
     except (BadInput, SpecError, AnalysisError, OSError) as error:
         # OSError covers unreadable or unwritable paths.
         fail(str(error).splitlines()[0] if str(error) else type(error).__name__)
+    if code == INTERRUPTED:  # Typer turns Ctrl-C into this exit code, silently
+        fail("interrupted; rerun the same command to resume", INTERRUPTED)
     raise SystemExit(code if isinstance(code, int) else 0)
 
 

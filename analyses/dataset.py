@@ -1,6 +1,5 @@
 """Loading a run directory (docs/architecture.md) and its seat-long view."""
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -8,6 +7,8 @@ from typing import Any
 import polars as pl
 
 from analyses import AnalysisError
+from simcore import storage
+from simcore.registry import SpecError
 
 GAME_COLUMNS = ("game_index", "winner", "turns", "ended_by")
 # The ``ended_by`` label of a game the simulation's turn cap stopped: it has no result, so every
@@ -60,23 +61,21 @@ class Run:
 
 
 def load_run(run_dir: str | Path) -> Run:
-    """Open a run directory, checking run.json and the Parquet columns the analyses rely on."""
+    """Open a run directory: run.json through its validating loader, every part verified against
+    the manifest (listed, in range, no overlap, checksum), and the Parquet columns the analyses
+    rely on. Any problem is one AnalysisError line naming the file."""
     path = Path(run_dir)
     if not path.is_dir():
         raise AnalysisError(f"{path}: no such run directory")
-    run_json = path / "run.json"
+    if not (path / "run.json").exists():
+        raise AnalysisError(f"{path}: no run.json, not a powerlab run directory")
     try:
-        info = json.loads(run_json.read_text())
-        players = int(info["spec"]["players"])
-        lineup = [str(label) for label in info["lineup"]]
-    except FileNotFoundError:
-        raise AnalysisError(f"{path}: no run.json, not a powerlab run directory") from None
-    except json.JSONDecodeError as error:
-        raise AnalysisError(f"{run_json}: invalid JSON ({error})") from None
-    except (KeyError, TypeError, ValueError) as error:
-        raise AnalysisError(f"{run_json}: missing or invalid entry {error}") from None
-    # Only completed part files: a part being written has a temporary name (architecture.md).
-    parts = tuple(sorted((path / "games").glob("part-*.parquet")))
+        info = storage.read_run_json(path)
+        parts = tuple(part.path(path) for part in storage.parts(path, info))
+    except SpecError as error:
+        raise AnalysisError(str(error)) from None
+    players = info["spec"]["players"]
+    lineup = info["lineup"]
     if not parts:
         raise AnalysisError(f"{path}: no games yet (games/part-*.parquet)")
     # Every part's footer, so that a damaged or foreign part fails here in one line rather than
@@ -89,7 +88,7 @@ def load_run(run_dir: str | Path) -> Run:
     if odd:
         raise AnalysisError(f"{path}: {odd[0]} has other columns than {parts[0].name}")
     columns = tuple(schemas[0])
-    impact_fields = [name for group in info.get("impact", []) for name in group["columns"]]
+    impact_fields = [name for group in info["impact"] for name in group["columns"]]
     seat_fields = [*SEAT_COLUMNS, *impact_fields]
     expected = [*GAME_COLUMNS, *(f"s{k}_{f}" for k in range(players) for f in seat_fields)]
     missing = [name for name in expected if name not in columns]

@@ -8,6 +8,7 @@ player, even where identical specs fill several seats).
 """
 
 import math
+import re
 
 import numpy as np
 import polars as pl
@@ -22,12 +23,18 @@ def strategy_name(label: str) -> str:
     return label.partition(":")[0]
 
 
+def focal_index(kind: str, focal: str) -> int | None:
+    """K of a focal ``seat:K`` or ``lineup:K`` (``kind``) written in ASCII digits, else None."""
+    match = re.fullmatch(rf"{kind}:([0-9]{{1,3}})", focal)
+    return int(match.group(1)) if match else None
+
+
 def focal_problem(focal: str, players: int, lineup: list[str]) -> str | None:
     """Why ``focal`` cannot be measured in a run with this lineup, or None if it can."""
     for kind, count in (("seat", players), ("lineup", len(lineup))):
         if focal.startswith(f"{kind}:"):
-            k = focal.removeprefix(f"{kind}:")
-            if not k.isdigit() or int(k) >= count:
+            k = focal_index(kind, focal)
+            if k is None or k >= count:
                 return f"focal {focal!r} is not {kind}:K with K in [0, {count - 1}]"
             return None
     names = sorted({strategy_name(label) for label in lineup})
@@ -49,10 +56,10 @@ def focal_outcomes(run: Run, focal: str) -> tuple[np.ndarray, np.ndarray, np.nda
     if problem:
         raise AnalysisError(f"{run.path}: {problem}")
     if focal.startswith("seat:"):
-        won = pl.col(f"s{focal.removeprefix('seat:')}_won")
+        won = pl.col(f"s{focal_index('seat', focal)}_won")
     elif focal.startswith("lineup:"):
         # The seats holding that entry's label, averaged: identical specs are one strategy.
-        label = run.lineup[int(focal.removeprefix("lineup:"))]
+        label = run.lineup[focal_index("lineup", focal)]
         held = [pl.col(f"s{k}_strategy").cast(pl.String) == label for k in range(run.players)]
         won = pl.sum_horizontal(h & pl.col(f"s{k}_won") for k, h in enumerate(held))
         won = won / pl.sum_horizontal(held)
@@ -103,12 +110,19 @@ def paired_difference(won_a: np.ndarray, won_b: np.ndarray) -> dict:
     }
 
 
+# What two runs must share to be compared game by game; rules and strategies are what differs.
+PAIRED_FIELDS = ("game", "players", "seed", "games", "rotate_seats")
+
+
 def check_pairable(run_a: Run, run_b: Run) -> None:
-    """AnalysisError unless the two runs share the seed and hold the same game indices."""
-    if run_a.spec["seed"] != run_b.spec["seed"]:
+    """AnalysisError unless the two runs share game, players, seed, games and seat rotation,
+    and hold the same game indices."""
+    changed = [key for key in PAIRED_FIELDS if run_a.spec[key] != run_b.spec[key]]
+    if changed:
+        values = "; ".join(f"{key} {run_a.spec[key]!r} vs {run_b.spec[key]!r}" for key in changed)
         raise AnalysisError(
-            f"{run_a.path} has seed {run_a.spec['seed']} and {run_b.path} seed "
-            f"{run_b.spec['seed']}: paired comparisons need the same seed"
+            f"{run_a.path} and {run_b.path} differ in {values}: paired comparisons need the same "
+            f"{', '.join(changed)}"
         )
     extent = [
         run.scan().select(pl.len(), pl.col("game_index").max()).collect().row(0)

@@ -19,9 +19,12 @@ from analyses.winrates import matchup_matrix
 ELO_PER_LOGIT = 400 / math.log(10)
 
 
-def pooled_matchups(runs: list[Run]) -> pl.DataFrame:
-    """``matchup_matrix`` summed over several runs (e.g. a study's arms with the same rules)."""
-    tables = [matchup_matrix(run).select("strategy", "opponent", "games", "wins") for run in runs]
+def pooled_matchups(runs: list[Run], groups: dict[str, str] | None = None) -> pl.DataFrame:
+    """``matchup_matrix`` (with its label ``groups``) summed over several runs (e.g. a study's
+    arms with the same rules)."""
+    tables = [
+        matchup_matrix(run, groups).select("strategy", "opponent", "games", "wins") for run in runs
+    ]
     pooled = pl.concat(tables).group_by("strategy", "opponent", maintain_order=True).sum()
     return with_win_rate(pooled)
 

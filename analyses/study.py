@@ -11,9 +11,11 @@ from analyses import AnalysisError
 from analyses.dataset import Run, load_run
 from analyses.length import cut_off_warning, game_length
 from analyses.outcomes import category_columns, category_shares
-from analyses.paired import compare_runs, default_focals
+from analyses.paired import compare_runs, default_focals, strategy_name
 from analyses.seat_stats import seat_stat_means
 from analyses.winrates import by_seat, by_strategy
+from simcore import storage
+from simcore.registry import SpecError
 
 RATE_COLUMNS = ("games", "wins", "win_rate", "ci_low", "ci_high")
 
@@ -51,26 +53,35 @@ class StudyDir:
 
 
 def load_study_dir(path: str | Path) -> StudyDir:
-    """Open a study directory written by ``powerlab study run``."""
+    """Open a study directory written by ``powerlab study run``: study.json through its
+    validating loader, and each cell's run, read only from the study's own cells/ folder."""
     path = Path(path)
+    if not (path / "study.json").exists():
+        raise AnalysisError(f"{path}: no study.json, not a powerlab study directory")
     try:
-        info = json.loads((path / "study.json").read_text())
-    except FileNotFoundError:
-        raise AnalysisError(f"{path}: no study.json, not a powerlab study directory") from None
-    except (json.JSONDecodeError, OSError) as error:
-        raise AnalysisError(f"{path}/study.json: unreadable ({error})") from None
+        info = storage.read_study_json(path)
+    except SpecError as error:
+        raise AnalysisError(str(error)) from None
     cells = [
         StudyCell(
             c["id"],
             c["arm"],
             c["values"],
-            load_run(path / "cells" / c["id"]),
-            c.get("variant", 0),
-            c.get("weight", 1.0),
+            load_run(_cell_folder(path, c["id"])),
+            c["variant"],
+            c["weight"],
         )  # fmt: skip
         for c in info["cells"]
     ]
     return StudyDir(path, info, cells)
+
+
+def _cell_folder(path: Path, cell_id: str) -> Path:
+    """``path/cells/<cell_id>``, refused if it leads out of the study (through a symlink)."""
+    folder = path / "cells" / cell_id
+    if not folder.resolve().is_relative_to((path / "cells").resolve()):
+        raise AnalysisError(f"{folder}: leads out of the study directory {path}; not read")
+    return folder
 
 
 def summary_table(study: StudyDir) -> pl.DataFrame:
@@ -170,17 +181,45 @@ def paired_table(study: StudyDir) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def rating_pools(study: StudyDir) -> list[tuple[str, list[Run]]]:
-    """Cells that share players and rules, pooled for ratings when they hold two or more
-    strategy labels: (description, runs) in cell order."""
-    pools: dict[str, list[tuple[str, Run]]] = {}
+@dataclass(frozen=True)
+class Pool:
+    """Cells that share players and rules, pooled for matchups and ratings. ``name`` is short:
+    the player count, and the rules that set the pool apart from the study's other pools."""
+
+    name: str
+    cell_ids: list[str]
+    runs: list[Run]
+
+
+def rating_pools(study: StudyDir) -> list[Pool]:
+    """Cells that share players and rules, pooled when one of them seats two or more strategy
+    labels (mirrors alone, one arm per strategy filling the table, have no head-to-head record),
+    in cell order."""
+    pools: dict[str, list[StudyCell]] = {}
     for cell in study.cells:
-        rules = cell.run.spec["rules"]
-        key = f"{cell.run.players} players, rules " + json.dumps(rules, sort_keys=True)
-        pools.setdefault(key, []).append((cell.id, cell.run))
+        key = json.dumps([cell.run.players, cell.run.spec["rules"]], sort_keys=True)
+        pools.setdefault(key, []).append(cell)
+    rules = [cells[0].run.spec["rules"] for cells in pools.values()]
+    differing = [name for name in rules[0] if len({json.dumps(r.get(name)) for r in rules}) > 1]
     return [
-        (f"{', '.join(cell_id for cell_id, _ in cells)} ({cells[0][1].players} players)",
-         [run for _, run in cells])
+        Pool(
+            ", ".join(
+                [f"{cells[0].run.players} players"]
+                + [f"{name}={cells[0].run.spec['rules'][name]}" for name in differing]
+            ),
+            [cell.id for cell in cells],
+            [cell.run for cell in cells],
+        )
         for cells in pools.values()
-        if len({label for _, run in cells for label in run.lineup}) > 1
-    ]  # fmt: skip
+        if any(len(set(cell.run.lineup)) > 1 for cell in cells)
+    ]
+
+
+def varied_strategies(study: StudyDir) -> set[str]:
+    """The strategy names whose label (parameters) differs between cells: what the study varies,
+    the focal strategies of its report."""
+    labels: dict[str, set[str]] = {}
+    for cell in study.cells:
+        for label in cell.run.lineup:
+            labels.setdefault(strategy_name(label), set()).add(label)
+    return {name for name, seen in labels.items() if len(seen) > 1}

@@ -69,22 +69,34 @@ def seat_advantage(run: Run) -> dict[str, Any]:
     }
 
 
-def matchup_matrix(run: Run) -> pl.DataFrame:
+def matchup_matrix(run: Run, groups: dict[str, str] | None = None) -> pl.DataFrame:
     """[strategy, opponent, games, wins, win_rate, ci_low, ci_high] for each ordered pair of
     distinct labels seated together: ``games`` counts games holding both, ``wins`` those won by
-    any seat of ``strategy``. Pairs never seated together are left out."""
-    labels = run.strategy_labels
+    any seat of ``strategy``. Pairs never seated together are left out.
+
+    ``groups`` maps labels to group names (e.g. "others" for the labels a page cannot show one
+    by one); a group then counts as one strategy: seated when any of its labels is, winning
+    when any of its seats wins. Labels it does not name stay themselves."""
+    groups = groups or {}
+    names = list(dict.fromkeys(groups.get(label, label) for label in run.strategy_labels))
+    members = {
+        name: [label for label in run.strategy_labels if groups.get(label, label) == name]
+        for name in names
+    }
     seats = range(run.players)
+
+    def holds(k: int, name: str) -> pl.Expr:
+        return pl.col(f"s{k}_strategy").cast(pl.String).is_in(members[name])
+
     seated = [
-        pl.any_horizontal([pl.col(f"s{k}_strategy") == label for k in seats]).alias(f"seated{i}")
-        for i, label in enumerate(labels)
+        pl.any_horizontal([holds(k, name) for k in seats]).alias(f"seated{i}")
+        for i, name in enumerate(names)
     ]
     won = [
-        pl.any_horizontal(
-            [(pl.col(f"s{k}_strategy") == label) & pl.col(f"s{k}_won") for k in seats]
-        ).alias(f"won{i}")
-        for i, label in enumerate(labels)
+        pl.any_horizontal([holds(k, name) & pl.col(f"s{k}_won") for k in seats]).alias(f"won{i}")
+        for i, name in enumerate(names)
     ]
+    labels = names
     pairs = [(a, b) for a in range(len(labels)) for b in range(len(labels)) if a != b]
     both = {(a, b): pl.col(f"seated{a}") & pl.col(f"seated{b}") for a, b in pairs}
     sums = [

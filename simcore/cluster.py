@@ -9,11 +9,12 @@ the parts already on disk. A worker lost mid-task makes Dask run that chunk agai
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
 from simcore import registry
-from simcore.runner import RunSpec, play_chunk
+from simcore.runner import RunSpec, parse_count, play_chunk
 
 # Chunks queued per worker: enough to keep workers busy, few enough to bound client memory.
 IN_FLIGHT_PER_WORKER = 2
@@ -27,6 +28,18 @@ def _play_on_worker(spec: RunSpec, start: int, n: int, threads: int, play: Calla
     return start, play(spec, start, n)
 
 
+def local_workers(scheduler: str) -> int:
+    """N of ``local:N``, in ASCII digits, from 1 to 4 per core: more worker processes than that
+    only add memory (each loads numba and the kernels), not speed."""
+    most = 4 * (os.cpu_count() or 1)
+    count = parse_count(scheduler.removeprefix("local:"))
+    if count is None or not 1 <= count <= most:
+        raise registry.SpecError(
+            f"--cluster expects local:N with N in [1, {most}] (4 per core), not {scheduler!r}"
+        )
+    return count
+
+
 @contextlib.contextmanager
 def connect(scheduler: str):
     """A Dask client: ``local:N`` starts a LocalCluster of N worker processes on this machine;
@@ -34,12 +47,9 @@ def connect(scheduler: str):
     from dask.distributed import Client, LocalCluster
 
     if scheduler.startswith("local:"):
-        count = scheduler.removeprefix("local:")
-        if not count.isdigit() or int(count) < 1:
-            raise registry.SpecError(f"--cluster expects local:N with N >= 1, not {scheduler!r}")
         with (
             LocalCluster(
-                n_workers=int(count),
+                n_workers=local_workers(scheduler),
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
@@ -61,7 +71,7 @@ def connect(scheduler: str):
 
 def play_chunks(
     spec: RunSpec,
-    chunks: list[tuple[int, int]],
+    chunks: Iterator[tuple[int, int]],
     client,
     threads: int,
     play: Callable[[RunSpec, int, int], Any] = play_chunk,
@@ -71,8 +81,6 @@ def play_chunks(
     ``play`` must be a module-level function, so workers import it rather than unpickle code."""
     from dask.distributed import as_completed
 
-    if not chunks:
-        return
     workers = max(1, len(client.nthreads()))
     pending = iter(chunks)
 

@@ -29,6 +29,7 @@ from simcore.power_state import (
     BANK,
     CHALLENGE_ORDER_RANDOM,
     CHARACTERS,
+    CLAIMS,
     COINS,
     DECK,
     DOWN,
@@ -132,7 +133,7 @@ RULES = (
         "max_turns",
         "int",
         500,
-        "turn cap: a game still running is recorded as truncated",
+        "turn cap: a game still running is cut off (no winner)",
         1,
         100_000,
     ),
@@ -232,10 +233,13 @@ def draw_card(st, rng):
 def determinize(st, seat, rng):
     """Redraw what ``seat`` cannot see: the other seats' face-down cards and the deck form one pool
     of unseen cards, dealt again at random into the same face-down slots, the rest left in the
-    deck. Everything else (its own cards, face-up cards, coins, the Safe) is public or its own.
+    deck. Everything else (its own cards, face-up cards, coins, the Safe, the standing claims
+    ``CLAIMS``, the exchange scratch area holding its own options) is public or its own.
 
-    This is uniform over the deals that match the cards ``seat`` sees now; it forgets what it
-    saw earlier (cards it put back in an exchange), which a strategy may not read from ``st``.
+    This is uniform over the deals that match the cards ``seat`` sees now. It keeps no memory of
+    its own: what the seat saw earlier (cards it put back in an exchange) is forgotten, and a
+    strategy may not read it from ``st`` either; the standing claims are public history, kept
+    as they are, and weigh nothing here (a claim may be a bluff, so every deal stays possible).
     """
     for other in range(MAX_PLAYERS):
         for slot in range(2):
@@ -267,6 +271,7 @@ def lose_influence(seat, turn, st, rules, sids, rng, trace):
     else:
         slot = 0 if is_down(st, seat, 0) else 1
     st[DOWN + 2 * seat + slot] = 0
+    st[CLAIMS + seat] &= ~(1 << card(st, seat, slot))
     st[STATS + N_SEAT_STATS * seat + INFLUENCE_LOST] += 1
     record_event(trace, st, TRACE_LEN, EV_LOSE, seat, slot, card(st, seat, slot))
     if left == 1:
@@ -284,6 +289,7 @@ def prove_claim(seat, character, st, rng, trace):
     """A proven claimant shows the card, shuffles it back and draws a replacement."""
     slot = 0 if is_down(st, seat, 0) and card(st, seat, 0) == character else 1
     st[DECK + character] += 1
+    st[CLAIMS + seat] &= ~(1 << character)
     drawn = draw_card(st, rng)
     st[HAND + 2 * seat + slot] = drawn
     record_event(trace, st, TRACE_LEN, EV_REPLACE, seat, slot, character, drawn)
@@ -299,7 +305,7 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
     """Offer every other player the chance to challenge a claim; resolve the first challenge.
 
     Returns CLAIM_UNCHALLENGED, CLAIM_PROVEN (the challenger lost an influence) or CLAIM_FAILED
-    (the claimant lost one).
+    (the claimant lost one). An unchallenged claim stands in the public record ``CLAIMS``.
     """
     start = 0
     if rules[R_CHALLENGE_ORDER] == CHALLENGE_ORDER_RANDOM:
@@ -315,6 +321,7 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
             challenger = other
             break
     if challenger < 0:
+        st[CLAIMS + claimant] |= 1 << character
         return CLAIM_UNCHALLENGED
     st[STATS + N_SEAT_STATS * challenger + CHALLENGES_MADE] += 1
     proven = holds(st, claimant, character)
@@ -325,6 +332,7 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
         return CLAIM_PROVEN
     st[STATS + N_SEAT_STATS * challenger + CHALLENGES_WON] += 1
     st[STATS + N_SEAT_STATS * claimant + BLUFFS_CAUGHT] += 1
+    st[CLAIMS + claimant] &= ~(1 << character)
     lose_influence(claimant, turn, st, rules, sids, rng, trace)
     return CLAIM_FAILED
 

@@ -13,7 +13,7 @@ from importlib import resources
 import numpy as np
 from numba import njit, prange
 
-from simcore import chunk
+from simcore import chunk, files
 from simcore.chunk import (
     ENDED_BY,
     ENDED_CAP,
@@ -250,12 +250,7 @@ def _components_text(path: str) -> tuple[str, str]:
     if path == "":
         shipped = resources.files("simcore").joinpath("data", DEFAULT_COMPONENTS)
         return f"simcore/data/{DEFAULT_COMPONENTS}", shipped.read_text()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return path, handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or "not UTF-8 text"
-        raise SpecError(f"power-barons: components {path}: cannot read ({reason})") from None
+    return path, files.read_text(path, "components file")
 
 
 def _table(where: str, data: dict, key: str, keys: tuple[str, ...]) -> dict:
@@ -278,7 +273,7 @@ def load_components(path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.n
     where = f"power-barons: components {name}"
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
         raise SpecError(f"{where}: not valid TOML ({error})") from None
     for key in data:
         if key not in ("deck", "board"):

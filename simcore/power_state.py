@@ -7,7 +7,8 @@ A game's whole mutable state is one int64 array ``st`` (one array, not several, 
 array a numba function touches costs reference counting on each call). Its fields, for up to
 MAX_PLAYERS seats: the Safe, the deck's count of each character, each seat's coins, hand
 (character codes) and down flags (1 while a card is a face-down influence, 0 once revealed),
-per-seat statistics, and the trace length.
+per-seat statistics, the exchange scratch area, each seat's standing claims (public memory the
+strategies read) and the trace length.
 """
 
 import numpy as np
@@ -55,7 +56,13 @@ DOWN = HAND + 2 * MAX_PLAYERS  # st[DOWN + 2 * seat + slot]: 1 face down, 0 reve
 STATS = DOWN + 2 * MAX_PLAYERS  # st[STATS + N_SEAT_STATS * seat + stat]
 OPTIONS = STATS + N_SEAT_STATS * MAX_PLAYERS  # exchange: the cards to choose from
 KEEP = OPTIONS + 4  # exchange: 1 for each option kept
-TRACE_LEN = KEEP + 4
+# st[CLAIMS + seat]: bit c is set while the seat's public claim of character c stands: it claimed
+# c (for an action or a block) and nobody challenged; the bit clears when the seat is caught
+# lacking c, shows c in a proof (the card goes back to the deck) or reveals a c. An exchange
+# leaves it: the table goes on believing the claim. Everyone saw the claims, so this is public
+# memory: what a player at the table remembers.
+CLAIMS = KEEP + 4
+TRACE_LEN = CLAIMS + MAX_PLAYERS
 STATE_SIZE = TRACE_LEN + 1
 
 
@@ -79,6 +86,12 @@ def holds(st, seat, character):
     return (is_down(st, seat, 0) and card(st, seat, 0) == character) or (
         is_down(st, seat, 1) and card(st, seat, 1) == character
     )
+
+
+@njit(cache=True, _nrt=False)
+def claims_any(st, seat, characters):
+    """Whether a standing claim of ``seat`` names one of ``characters`` (a bit mask)."""
+    return (st[CLAIMS + seat] & characters) != 0
 
 
 @njit(cache=True, _nrt=False)

@@ -15,7 +15,7 @@ from importlib import resources
 import numpy as np
 from numba import njit, prange
 
-from simcore import chunk
+from simcore import chunk, files
 from simcore import power_struggle_state as ps
 from simcore.chunk import (
     ENDED_BY,
@@ -233,12 +233,7 @@ def _data_text(path: str) -> tuple[str, str]:
     if path == "":
         shipped = resources.files("simcore").joinpath("data", DEFAULT_DATA)
         return f"simcore/data/{DEFAULT_DATA}", shipped.read_text()
-    try:
-        with open(path, encoding="utf-8") as handle:
-            return path, handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or "not UTF-8 text"
-        raise SpecError(f"power-struggle: data {path}: cannot read ({reason})") from None
+    return path, files.read_text(path, "data file")
 
 
 def _int(where: str, value, low: int, high: int) -> int:
@@ -314,7 +309,7 @@ def load_data(path: str, players: int) -> tuple[np.ndarray, EventSet]:
     where = f"power-struggle: data {name}"
     try:
         data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
         raise SpecError(f"{where}: not valid TOML ({error})") from None
     top = ("tracks", "shares", "bonus_payment", "archenemy_competence", "events")
     for key in data:

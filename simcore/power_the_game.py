@@ -10,6 +10,7 @@ module only applies rules.
 """
 
 import hashlib
+import re
 import tomllib
 from collections import deque
 from dataclasses import dataclass
@@ -18,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from simcore import chunk
+from simcore import chunk, files
 from simcore.chunk import (
     ENDED_BY,
     ENDED_DRAW,
@@ -308,10 +309,8 @@ def load_board(path_text: str) -> Board:
     naming the file and the node."""
     path = Path(path_text) if path_text else SHIPPED_BOARD
     try:
-        data = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise SpecError(f"{path}: cannot read the board file ({error.strerror})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        data = tomllib.loads(files.read_text(path, "board file"))
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
         raise SpecError(f"{path}: not a valid TOML board file ({error})") from None
     unknown = sorted(set(data) - {"nodes"})
     if unknown:
@@ -398,7 +397,7 @@ def _node_row(path, name, entry, index, row, sectors) -> None:
             raise SpecError(f"{where}: sector {name} appears twice")
         sectors[country].add(int(number))
         row[B_NUMBER] = int(number)
-    elif role == "sea_lane" and name[1:].isdigit():
+    elif role == "sea_lane" and re.fullmatch(r"[0-9]{1,6}", name[1:]):  # S3 -> 3; ASCII only
         row[B_NUMBER] = int(name[1:])
     adjacent = entry.get("adjacent")
     if not isinstance(adjacent, list) or not adjacent:

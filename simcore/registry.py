@@ -89,11 +89,13 @@ class Param:
             return value
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
+        if isinstance(value, float) and not math.isfinite(value):  # NaN and inf: TOML has both
+            raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
         if self.kind == "int":
             if value != int(value):
                 raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
             value = int(value)
-        if math.isnan(value) or (self.low is not None and value < self.low):
+        if self.low is not None and value < self.low:
             raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
         if self.high is not None and value > self.high:
             raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")

@@ -1,8 +1,10 @@
 """Run a spec: chunks of games through a game's kernel, streamed to Parquet, resumable.
 
-A run directory holds ``run.json`` and ``games/part-*.parquet``. Rerunning the same spec on it
-computes only the game indices no part covers; a different spec is refused before anything is
-written. Peak memory is one chunk, whatever the number of games.
+A run directory holds ``run.json``, ``manifest.json`` and ``games/part-*.parquet``
+(simcore/storage.py: one writer at a time, every part listed with its checksum). Rerunning the
+same spec on it computes only the game indices no intact part covers; a different spec is
+refused before anything is written. Planning is lazy and peak memory is one chunk, whatever the
+number of games.
 """
 
 from __future__ import annotations
@@ -10,21 +12,25 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import re
 import shutil
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.parquet as pq
 
-from simcore import registry, storage
+from simcore import files, registry, storage
 from simcore.chunk import ENDED_BY, ENDINGS, LINEUP_SLOT, TURNS, WINNER, WON
+from simcore.storage import MAX_GAMES, MAX_SEED
 
 DEFAULT_CHUNK_SIZE = 100_000
-MAX_SEED = 2**63 - 1
+# A chunk is held in memory whole: its kernel arrays (at most 1 KB a game, Power Struggle at 5
+# players), their column copies and the Arrow table (0.2 KB), so 1-2 GB at this cap.
+MAX_CHUNK_SIZE = 1_000_000
 IDENTITY_KEYS = ("game", "players", "strategies", "rules", "seed", "rotate_seats", "data_files")
 
 
@@ -94,15 +100,17 @@ def check_spec(spec: RunSpec) -> RunSpec:
         )
     if not 0 <= spec.seed <= MAX_SEED:
         raise registry.SpecError(f"--seed must be in [0, {MAX_SEED}], not {spec.seed}")
-    if spec.games < 1:
-        raise registry.SpecError(f"--games must be at least 1, not {spec.games}")
+    if not 1 <= spec.games <= MAX_GAMES:
+        raise registry.SpecError(
+            f"--games must be in [1, {MAX_GAMES}] (game indices are 64-bit), not {spec.games}"
+        )
     spec.strategies = [
         registry.check_strategy(game, s, f"strategy {s.get('name')!r}") for s in spec.strategies
     ]
     spec.rules = game.rules_with_defaults(spec.rules)
     game.kernel().prepare(spec.rules, spec.players)
     spec.data_files = {
-        p.name: hashlib.sha256(Path(spec.rules[p.name]).read_bytes()).hexdigest()
+        p.name: hashlib.sha256(files.read_bytes(spec.rules[p.name], "data file")).hexdigest()
         for p in game.rules
         if p.kind == "path" and spec.rules[p.name]
     }
@@ -113,14 +121,11 @@ def spec_from_json(data: dict) -> RunSpec:
     return RunSpec(**{key: data[key] for key in (*IDENTITY_KEYS, "games") if key in data})
 
 
-def load_spec(out: Path) -> RunSpec | None:
-    path = Path(out) / "run.json"
-    if not path.exists():
+def load_info(out: Path) -> dict | None:
+    """The checked run.json of ``out`` (storage.read_run_json), or None if there is none."""
+    if not (Path(out) / "run.json").exists():
         return None
-    try:
-        return spec_from_json(storage.read_json(path)["spec"])
-    except (ValueError, KeyError, TypeError) as error:
-        raise registry.SpecError(f"{path} is not a powerlab run.json ({error})") from None
+    return storage.read_run_json(out)
 
 
 def shard_info(shard: tuple[int, int] | None, first: int, stop: int) -> dict | None:
@@ -134,18 +139,19 @@ def check_out_dir(spec: RunSpec, out: Path, shard: tuple[int, int] | None = None
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise registry.SpecError(f"--out {out} is a file, not a directory")
-    existing = load_spec(out)
-    if existing is None:
-        if out.exists() and any(out.iterdir()):
+    info = load_info(out)
+    if info is None:
+        if out.exists() and not storage.is_empty(out):
             raise registry.SpecError(f"--out {out} is not empty and holds no powerlab run")
         return
+    existing = spec_from_json(info["spec"])
     if existing.identity() != spec.identity():
         changed = [k for k in IDENTITY_KEYS if existing.identity()[k] != spec.identity()[k]]
         raise registry.SpecError(
             f"--out {out} holds a run with a different {', '.join(changed)}; "
             "use another --out or the same spec"
         )
-    stored_shard = storage.read_json(out / "run.json").get("shard")
+    stored_shard = info.get("shard")
     wanted_shard = shard_info(shard, *shard_range(spec.games, shard))
     if stored_shard is not None and shard is not None:
         stored_shard = {k: stored_shard[k] for k in ("index", "count")}
@@ -154,7 +160,7 @@ def check_out_dir(spec: RunSpec, out: Path, shard: tuple[int, int] | None = None
         raise registry.SpecError(
             f"--out {out} holds shard {stored_shard} of this spec, not {wanted_shard}"
         )
-    last = max((first + count for first, count, _ in storage.parts(out)), default=0)
+    last = max((part.stop for part in storage.read_manifest(out)), default=0)
     if shard is None and last > spec.games:
         raise registry.SpecError(
             f"--out {out} already holds {last} games, more than --games {spec.games}"
@@ -199,6 +205,7 @@ def run_info(spec: RunSpec) -> dict:
 
     game = registry.make(spec.game)
     return {
+        "format": storage.FORMAT,
         "powerlab_version": version("powerlab"),
         "spec": asdict(spec),
         "title": game.title,
@@ -220,14 +227,10 @@ def run_info(spec: RunSpec) -> dict:
             }
             for c in game.card_impact
         ],
-        "created": _now(),
+        "created": storage.now(),
         "finished": None,
         "timings": {},
     }
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def set_threads(threads: int | None) -> int:
@@ -263,24 +266,28 @@ def play_chunk(spec: RunSpec, start: int, n: int) -> pa.Table:
     return to_table(game, lineup, start, *play_arrays(spec, start, n))
 
 
-def chunk_plan(ranges: list[tuple[int, int]], chunk_size: int) -> list[tuple[int, int]]:
-    """(first index, count) of each chunk covering the [first, stop) ranges."""
-    return [
-        (start, min(chunk_size, stop - start))
-        for first, stop in ranges
-        for start in range(first, stop, chunk_size)
-    ]
+def chunk_plan(ranges: list[tuple[int, int]], chunk_size: int) -> Iterator[tuple[int, int]]:
+    """(first index, count) of each chunk covering the [first, stop) ranges, lazily: planning
+    costs nothing however many games are asked for."""
+    for first, stop in ranges:
+        for start in range(first, stop, chunk_size):
+            yield start, min(chunk_size, stop - start)
 
 
-def parse_shard(text: str) -> tuple[int, int]:
-    """``K/N`` (1 <= K <= N) → (K, N)."""
+def parse_count(text: str) -> int | None:
+    """The value of ``text`` if it is a plain decimal number in ASCII digits, else None (int()
+    also takes Unicode digits, signs, spaces and underscores)."""
+    return int(text) if re.fullmatch(r"[0-9]{1,19}", text) else None
+
+
+def parse_shard(text: str, games: int) -> tuple[int, int]:
+    """``K/N`` (1 <= K <= N <= games) → (K, N)."""
     k, slash, n = text.partition("/")
-    try:
-        k_value, n_value = int(k), int(n)
-    except ValueError:
-        k_value = n_value = 0
-    if not slash or not 1 <= k_value <= n_value:
-        raise registry.SpecError(f"--shard expects K/N with 1 <= K <= N, not {text!r}")
+    k_value, n_value = parse_count(k), parse_count(n)
+    if not slash or k_value is None or n_value is None or not 1 <= k_value <= n_value <= games:
+        raise registry.SpecError(
+            f"--shard expects K/N with 1 <= K <= N <= --games ({games}), not {text!r}"
+        )
     return k_value, n_value
 
 
@@ -300,17 +307,23 @@ def run(
     progress: Callable[[int, int], None] | None = None,
     shard: tuple[int, int] | None = None,
     scheduler: str | None = None,
+    notify: Callable[[str], None] = lambda line: None,
 ) -> dict:
     """Compute every game of ``spec`` (of its ``shard``) that ``out`` lacks; returns run.json.
 
     ``scheduler`` runs the chunks as Dask tasks (``local:N`` or a scheduler address); without it
-    they run here on ``threads`` numba threads.
+    they run here on ``threads`` numba threads. The run holds OUT's writer lock throughout;
+    ``notify`` hears, one line each, of parts removed for recomputation.
     """
     out = Path(out)
+    if not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+        raise registry.SpecError(
+            f"--chunk-size must be in [1, {MAX_CHUNK_SIZE}] (a chunk is held in memory whole), "
+            f"not {chunk_size}"
+        )
     check_out_dir(spec, out, shard)
-    if chunk_size < 1:
-        raise registry.SpecError(f"--chunk-size must be at least 1, not {chunk_size}")
-    with contextlib.ExitStack() as stack:
+    with storage.locked(out), contextlib.ExitStack() as stack:
+        check_out_dir(spec, out, shard)  # again, now that no other writer can change OUT
         if scheduler is None:
             used_threads = set_threads(threads)
             play_chunks = _play_here
@@ -323,41 +336,43 @@ def run(
             play_chunks = functools.partial(
                 cluster.play_chunks, client=client, threads=used_threads
             )
-        info = _run_chunks(spec, out, chunk_size, progress, shard, play_chunks)
+        info = _run_chunks(spec, out, chunk_size, progress, shard, play_chunks, notify)
         info["timings"].update(threads=used_threads, chunk_size=chunk_size, scheduler=scheduler)
         storage.write_json(out / "run.json", info)
         return info
 
 
-def _play_here(spec: RunSpec, chunks: list[tuple[int, int]]):
+def _play_here(spec: RunSpec, chunks: Iterator[tuple[int, int]]):
     return ((start, play_chunk(spec, start, n)) for start, n in chunks)
 
 
-def _run_chunks(spec, out, chunk_size, progress, shard, play_chunks) -> dict:
+def _run_chunks(spec, out, chunk_size, progress, shard, play_chunks, notify) -> dict:
     """Write run.json, then every missing chunk of the shard; returns run.json with timings."""
     first, stop = shard_range(spec.games, shard)
     storage.games_dir(out).mkdir(parents=True, exist_ok=True)
-    run_json = out / "run.json"
-    info = storage.read_json(run_json) if run_json.exists() else run_info(spec)
+    info = load_info(out) or run_info(spec)
     info["spec"]["games"] = spec.games
     info["shard"] = shard_info(shard, first, stop)
     info["finished"] = None
-    storage.write_json(run_json, info)
+    storage.write_json(out / "run.json", info)
 
-    covered = [(start, count) for start, count, _ in storage.parts(out)]
-    chunks = chunk_plan(storage.missing_ranges(covered, first, stop), chunk_size)
-    done = stop - first - sum(n for _, n in chunks)
+    parts = storage.repair(out, info, notify)
+    missing = storage.missing_ranges([(p.first, p.count) for p in parts], first, stop)
+    done = stop - first - sum(b - a for a, b in missing)
     if progress:
         progress(done, stop - first)
     started = time.perf_counter()
     computed = 0
-    for start, table in play_chunks(spec, chunks):
-        storage.write_part(out, start, table)
+    for start, table in play_chunks(spec, chunk_plan(missing, chunk_size)):
+        storage.add_part(
+            out, parts, start, table.num_rows,
+            lambda tmp, table=table: pq.write_table(table, tmp, compression="zstd"),
+        )  # fmt: skip
         computed += table.num_rows
         if progress:
             progress(done + computed, stop - first)
     seconds = time.perf_counter() - started
-    info["finished"] = _now()
+    info["finished"] = storage.now()
     info["timings"] = {
         "seconds": round(seconds, 3),
         "games_computed": computed,
@@ -366,52 +381,71 @@ def _run_chunks(spec, out, chunk_size, progress, shard, play_chunks) -> dict:
     return info
 
 
+def _differences(a: dict, b: dict, keys) -> list[str]:
+    return [key for key in keys if a.get(key) != b.get(key)]
+
+
 def merge(run_dirs: list[Path], out: Path) -> dict:
-    """Combine shard runs of one spec into ``out``: every game index exactly once, or SpecError.
+    """Combine shard runs of one spec into ``out``: every game index exactly once, each part
+    verified against its run's manifest, or SpecError before anything is written.
 
     The merged dataset holds the same rows as one unsharded run of the spec.
     """
     out = Path(out)
     if not run_dirs:
         raise registry.SpecError("merge needs at least one run directory")
-    if out.exists() and (not out.is_dir() or any(out.iterdir())):
-        raise registry.SpecError(f"--out {out} already exists and is not empty")
-    specs = []
+    infos = []
     for folder in run_dirs:
-        spec = load_spec(folder)
-        if spec is None:
+        info = load_info(folder)
+        if info is None:
             raise registry.SpecError(f"{folder} holds no powerlab run (no run.json)")
-        specs.append(spec)
-    first = specs[0]
-    for folder, spec in zip(run_dirs, specs, strict=True):
-        if spec.identity() != first.identity() or spec.games != first.games:
-            changed = [k for k in IDENTITY_KEYS if spec.identity()[k] != first.identity()[k]]
-            what = ", ".join(changed) or "games"
+        infos.append(info)
+    first = infos[0]["spec"]
+    for folder, info in zip(run_dirs, infos, strict=True):
+        changed = _differences(info["spec"], first, (*IDENTITY_KEYS, "games"))
+        if changed:
             raise registry.SpecError(
-                f"{folder} is a run of a different spec ({what}) than {run_dirs[0]}"
+                f"{folder} is a run of a different spec ({', '.join(changed)}) than {run_dirs[0]}"
             )
     found = sorted(
-        (start, count, path) for folder in run_dirs for start, count, path in storage.parts(folder)
+        (
+            (part, folder)
+            for folder, info in zip(run_dirs, infos, strict=True)
+            for part in storage.parts(folder, info)
+        ),
+        key=lambda item: item[0].first,
     )
     cursor = 0
-    for start, count, path in [*found, (first.games, 0, None)]:  # the sentinel checks the end
-        if start < cursor:
+    for part, folder in [*found, (storage.Part(first["games"], 0, 0, ""), None)]:  # the end
+        if part.first < cursor:
             raise registry.SpecError(
-                f"game indices {start}-{min(cursor, start + count) - 1} appear twice "
-                f"(again in {path.parent.parent}): is a shard given twice?"
+                f"game indices {part.first}-{min(cursor, part.stop) - 1} appear twice "
+                f"(again in {folder}): is a shard given twice?"
             )
-        if start > cursor:
+        if part.first > cursor:
             raise registry.SpecError(
-                f"game indices {cursor}-{start - 1} are missing: is a shard missing or unfinished?"
+                f"game indices {cursor}-{part.first - 1} are missing: is a shard missing or "
+                "unfinished?"
             )
-        cursor = start + count
-    storage.games_dir(out).mkdir(parents=True, exist_ok=True)
-    for _, _, path in found:
-        storage.atomic_write_bytes(
-            storage.games_dir(out) / path.name, lambda tmp, src=path: shutil.copyfile(src, tmp)
-        )
-    info = run_info(first)
-    info["finished"] = _now()
-    info["merged_from"] = [str(folder) for folder in run_dirs]
-    storage.write_json(out / "run.json", info)
+        cursor = part.stop
+    if out.exists() and (not out.is_dir() or not storage.is_empty(out)):
+        raise registry.SpecError(f"--out {out} already exists and is not empty")
+    with storage.locked(out):
+        if not storage.is_empty(out):
+            raise registry.SpecError(f"--out {out} already exists and is not empty")
+        info = run_info(spec_from_json(first))
+        info["merged_from"] = [str(folder) for folder in run_dirs]
+        storage.write_json(out / "run.json", info)
+        storage.games_dir(out).mkdir()
+        merged: list[storage.Part] = []
+        storage.write_manifest(out, merged)
+        for part, folder in found:
+            source = part.path(folder)
+            storage.add_part(
+                out, merged, part.first, part.count,
+                lambda tmp, source=source: shutil.copyfile(source, tmp),
+                expected_sha256=part.sha256,
+            )  # fmt: skip
+        info["finished"] = storage.now()
+        storage.write_json(out / "run.json", info)
     return info

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from simcore import registry, runner, storage
+from simcore import files, registry, runner, storage
 from simcore.registry import SpecError
 
 TOP_KEYS = (
@@ -34,6 +34,10 @@ MIN_MIX_WEIGHT = 1e-3
 STOP_KEYS = ("until_ci", "max_games", "focal", "sprt")
 SPRT_KEYS = ("margin", "alpha", "beta", "arms")
 DEFAULT_MAX_GAMES = 10_000_000
+# Each cell is a run directory and a line or a bar in the report, and planning checks every
+# cell's rules with the game's own loader (up to 50 ms a cell for POWER: The Game's board): 1,000
+# cells plan in under a minute. A larger grid is refused, counted before any cell is built.
+MAX_CELLS = 1000
 
 
 @dataclass(frozen=True)
@@ -203,8 +207,9 @@ def _stop(path: Path, table: dict, arm_names: list[str]) -> Stop:
     if until_ci is not None and not 0 < until_ci <= 0.5:
         raise _error(path, "stop.until_ci", f"expected a number in (0, 0.5], got {until_ci!r}")
     max_games = _get(path, table, "max_games", "stop.", (int,), "an integer", DEFAULT_MAX_GAMES)
-    if max_games < 1:
-        raise _error(path, "stop.max_games", f"expected an integer >= 1, got {max_games}")
+    if not 1 <= max_games <= storage.MAX_GAMES:
+        expected = f"expected an integer in [1, {storage.MAX_GAMES}], got {max_games}"
+        raise _error(path, "stop.max_games", expected)
     focal = _get(path, table, "focal", "stop.", (str,), "a strategy name or seat:K", "seat:0")
     sprt_table = _get(path, table, "sprt", "stop.", (dict,), "a table", None)
     sprt = None if sprt_table is None else _sprt(path, sprt_table, arm_names)
@@ -290,7 +295,7 @@ def _restrict(path: Path, table: dict) -> Restrict:
 def load_study(path: str | Path) -> Study:
     """Parse and check a study file's structure; cell specs are checked by ``cells``."""
     path = Path(path)
-    data = storage.read_toml(path)
+    data = storage.read_toml(path, "study file")
     _unknown_keys(path, data, TOP_KEYS, "")
     game_id = _get(path, data, "game", "", (str,), "a game id", _REQUIRED)
     if game_id not in registry.game_ids():
@@ -379,9 +384,30 @@ def _apply_sweep(path: Path, game: registry.Game, spec: runner.RunSpec, key: str
 
 
 def _cell_id(values: dict, arm: str, with_arm: bool) -> str:
+    """The cell's folder name: arm and swept values, other characters than A-Z a-z 0-9 ._=+-
+    replaced by "-"."""
     parts = [f"{value}p" if key == "players" else f"{key}={value}" for key, value in values.items()]
     text = "_".join(([arm] if with_arm else []) + parts) or arm
     return re.sub(r"[^A-Za-z0-9._=+-]+", "-", text)
+
+
+def _check_cell_ids(path: Path, study_cells: list[Cell]) -> None:
+    """Every cell needs a folder of its own: refuse ids that are not a plain folder name, and
+    ids that collide once cleaned (compared case-blind, as macOS and Windows disks compare)."""
+    seen: dict[str, Cell] = {}
+    for cell in study_cells:
+        if not storage.CELL_ID.match(cell.id):
+            raise _error(
+                path, "arms", f"cell {cell.id!r} (arm {cell.arm!r}) is not a usable folder name: "
+                "rename the arm or shorten the swept values"
+            )  # fmt: skip
+        other = seen.setdefault(cell.id.casefold(), cell)
+        if other is not cell:
+            raise _error(
+                path, "cells", f"arm {other.arm!r} {other.values} and arm {cell.arm!r} "
+                f"{cell.values} both make the folder cells/{cell.id} (names are cleaned to "
+                "letters, digits and ._=+-); rename an arm or change a value"
+            )  # fmt: skip
 
 
 def seated(lineup: list, players: int, most_players: int) -> list:
@@ -403,6 +429,13 @@ def cells(study: Study, games: int | None = None, tuned: dict | None = None) -> 
         raise _error(path, "games", f"expected at least 1, got {games}")
     axes = {"players": study.players} if len(study.players) > 1 else {}
     axes.update(study.sweep)
+    count = len(study.arms) * len(study.opponents or (None,))
+    count *= math.prod(len(values) for values in axes.values())
+    if count > MAX_CELLS:
+        raise _error(
+            path, "sweep", f"{count:,} cells (arms x opponents x swept values x player counts), "
+            f"more than the {MAX_CELLS:,} a study may have: split it or sweep fewer values"
+        )  # fmt: skip
     result = []
     for arm in study.arms:
         arm_key = f"arms[{study.arms.index(arm)}]." if len(study.arms) > 1 else ""
@@ -446,6 +479,7 @@ def cells(study: Study, games: int | None = None, tuned: dict | None = None) -> 
                     if study.answer:
                         _check_focal(study, study.answer.focal, cell)
                     result.append(cell)
+    _check_cell_ids(path, result)
     return result
 
 
@@ -483,11 +517,10 @@ def _meta_mix(study, game, setting, players, seats) -> list[tuple[float, list[di
     meta directory ``setting.meta``, each with its probability (multinomial)."""
     folder = Path(setting.meta)
     where = f"opponents {setting.name!r}: meta {folder}"
-    try:
-        info = storage.read_json(folder / "meta.json")
-        solution = storage.read_json(folder / "solution.json")
-    except (OSError, ValueError):
-        raise _error(study.path, where, "no solved meta-game there (run powerlab meta)") from None
+    if not (folder / "solution.json").is_file():
+        raise _error(study.path, where, "no solved meta-game there (run powerlab meta)")
+    info = _checked(study.path, where, storage.read_versioned, folder / "meta.json", "meta.json")
+    solution = _checked(study.path, where, storage.read_json, folder / "solution.json", "solution")
     if info["spec"]["game"] != game.id or info["spec"]["players"] != players:
         raise _error(
             study.path, where, f"is a {info['spec']['players']}-player meta-game of "
@@ -531,8 +564,10 @@ def _check_focal(study: Study, focal: str, cell: Cell) -> None:
 
 
 def covered_games(out: Path) -> int:
-    """Games of ``out`` from index 0 on (the end of its last part)."""
-    return max((first + count for first, count, _ in storage.parts(out)), default=0)
+    """Games of ``out`` from index 0 on (the end of the last part its manifest lists)."""
+    if runner.load_info(out) is None:  # checks run.json: a run of an older format is refused
+        return 0
+    return max((part.stop for part in storage.read_manifest(out)), default=0)
 
 
 def first_look(out: Path, step: int) -> int:
@@ -663,7 +698,13 @@ def check_study_dir(study: Study, study_cells: list[Cell], out: Path, identity=N
     identity is that of its cells before tuning, which the tuning then fills in."""
     out = Path(out)
     identity = _identity(study_cells) if identity is None else identity
-    storage.check_owned(out, "study.json", lambda info: info.get("identity") == identity, "study")
+    if out.exists() and not out.is_dir():
+        raise SpecError(f"--out {out} is a file, not a directory")
+    if (out / "study.json").exists():
+        if storage.read_study_json(out)["identity"] != identity:
+            raise SpecError(f"--out {out} holds another study; use another --out")
+    elif out.exists() and not storage.is_empty(out):
+        raise SpecError(f"--out {out} is not empty and holds no powerlab study")
     for cell in study_cells:
         folder = cell_dir(out, cell.id)
         if study.stop:  # a sequential cell resumes at its stored games
@@ -678,31 +719,43 @@ def run_study(
     threads: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    notify: Callable[[str], None] = lambda line: None,
 ) -> dict:
     """Run every cell (all validated first) and write OUT/study.json; returns it.
 
+    The study holds OUT's writer lock throughout, and each cell's while it grows. A restricted-play
+    study first claims OUT (study.json with the untuned cells), then tunes (tune_restricted) and
+    runs the tuned cells.
     ``progress(cell_id, done, total)`` is called as each cell's games are computed.
     """
     out = Path(out)
     study_cells = cells(study, games)
     step = study_cells[0].spec.games
     identity = _identity(study_cells)
-    tuned = {}
-    if study.restrict:
-        check_study_dir(study, [], out, identity)
-        out.mkdir(parents=True, exist_ok=True)
-        if not (out / "study.json").exists():  # claim OUT before the first tuning writes to it
-            storage.write_json(out / "study.json", {"identity": identity, "cells": []})
-        tuned = tune_restricted(study, out, threads, scheduler)
-        study_cells = cells(study, games, tuned)
-    check_study_dir(study, study_cells, out, identity)
-    out.mkdir(parents=True, exist_ok=True)
-    info = {
+    check_study_dir(study, [] if study.restrict else study_cells, out, identity)
+    with storage.locked(out):
+        tuned = {}
+        if study.restrict:
+            check_study_dir(study, [], out, identity)  # again, now that no other writer can
+            if not (out / "study.json").exists():  # claim OUT before the first tuning writes
+                info = _study_info(study, study_cells, step, identity, tuned)
+                storage.write_json(out / "study.json", info)
+            tuned = tune_restricted(study, out, threads, scheduler)
+            study_cells = cells(study, games, tuned)
+        check_study_dir(study, study_cells, out, identity)
+        info = _study_info(study, study_cells, step, identity, tuned)
+        return _run_cells(study, study_cells, step, out, info, threads, scheduler, progress, notify)
+
+
+def _study_info(study, study_cells, step, identity, tuned) -> dict:
+    """study.json before its cells' stopping entries are filled in."""
+    return {
+        "format": storage.FORMAT,
         "title": study.title,
         "question": study.question,
         "assumptions": list(study.assumptions),
         "file": str(study.path),
-        "source": study.path.read_text(),
+        "source": files.read_text(study.path, "study file"),
         "games_per_cell": step,
         "cells": [
             {"id": c.id, "arm": c.arm, "values": c.values, "variant": c.variant, "weight": c.weight}
@@ -716,11 +769,16 @@ def run_study(
         "identity": identity,
         "stopping": [],
     }
+
+
+def _run_cells(study, study_cells, step, out, info, threads, scheduler, progress, notify) -> dict:
     storage.write_json(out / "study.json", info)
 
     def run_cell(spec: runner.RunSpec, folder: Path) -> None:
         report = functools.partial(progress, folder.name) if progress else None
-        runner.run(spec, folder, threads=threads, progress=report, scheduler=scheduler)
+        runner.run(
+            spec, folder, threads=threads, progress=report, scheduler=scheduler, notify=notify
+        )
 
     stop = study.stop
     sprt_arms = stop.sprt.arms if stop and stop.sprt else ()
@@ -728,23 +786,25 @@ def run_study(
         folder = cell_dir(out, cell.id)
         if cell.arm in sprt_arms:
             continue
-        if stop and stop.until_ci:
-            done = until_ci_done(folder, stop.focal, stop.until_ci)
-            run_sequential([cell.spec], [folder], step, stop.max_games, done, run_cell)
-            half_width = round(_half_width(folder, stop.focal), 6)
-            info["stopping"].append(
-                {"cells": [cell.id], "games": cell.spec.games, "half_width": half_width}
-            )
-        else:
-            run_cell(cell.spec, folder)
+        with storage.locked(folder):
+            if stop and stop.until_ci:
+                done = until_ci_done(folder, stop.focal, stop.until_ci)
+                run_sequential([cell.spec], [folder], step, stop.max_games, done, run_cell)
+                half_width = round(_half_width(folder, stop.focal), 6)
+                info["stopping"].append(
+                    {"cells": [cell.id], "games": cell.spec.games, "half_width": half_width}
+                )
+            else:
+                run_cell(cell.spec, folder)
     for first in (c for c in study_cells if sprt_arms and c.arm == sprt_arms[0]):
         second = next(
             c for c in study_cells if c.arm == sprt_arms[1] and c.group() == first.group()
         )
         folders = [cell_dir(out, first.id), cell_dir(out, second.id)]
-        done = functools.partial(_sprt_decided, *folders, stop.focal, stop.sprt)
-        run_sequential([first.spec, second.spec], folders, step, stop.max_games, done, run_cell)
-        llr, verdict = sprt_verdict(*folders, stop.focal, stop.sprt)
+        with storage.locked(folders[0]), storage.locked(folders[1]):
+            done = functools.partial(_sprt_decided, *folders, stop.focal, stop.sprt)
+            run_sequential([first.spec, second.spec], folders, step, stop.max_games, done, run_cell)
+            llr, verdict = sprt_verdict(*folders, stop.focal, stop.sprt)
         info["stopping"].append(
             {
                 "cells": [first.id, second.id],

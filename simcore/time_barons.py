@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit, prange
 
-from simcore import chunk
+from simcore import chunk, files
 from simcore.chunk import (
     ENDED_BY,
     ENDED_CAP,
@@ -391,10 +391,8 @@ def load_cards(path_text: str) -> CardSet:
     naming the file, the card and the field."""
     path = Path(path_text) if path_text else SHIPPED_CARDS
     try:
-        data = tomllib.loads(path.read_text())
-    except OSError as error:
-        raise SpecError(f"{path}: cannot read the card file ({error.strerror})") from None
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as error:
+        data = tomllib.loads(files.read_text(path, "card file"))
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
         raise SpecError(f"{path}: not a valid TOML card file ({error})") from None
     unknown = sorted(set(data) - {"set", "homeland", "card"})
     if unknown:

@@ -28,6 +28,7 @@ from simcore.power_state import (
     R_OVERTHROW_COST,
     STEAL,
     card,
+    claims_any,
     holds,
     influence,
     is_down,
@@ -54,7 +55,7 @@ def _targeting(default: str = "leader") -> Param:
         "choice",
         default,
         "whom to overthrow, fire or steal from: leader (most influence, then coins), richest, "
-        "most_influence, or random",
+        "most_influence, or random; ties are broken at random",
         choices=TARGETINGS,
     )
 
@@ -74,14 +75,16 @@ STRATEGIES = (
         "honest",
         HONEST,
         "never bluffs: claims only characters it holds, blocks only with them, challenges only "
-        "claims that are impossible from what it has seen",
+        "claims that are impossible from what it has seen; overthrows, fires, banks, steals, "
+        "exchanges or takes Aid, never repeating what a standing claim would block (then Income)",
         (_targeting(),),
     ),
     Strategy(
         "bluffer",
         BLUFFER,
-        "plays as if it held every character on a share of its turns; challenges and bluff-blocks "
-        "at fixed rates",
+        "the honest plan, but on a share p_bluff of its turns plays as if it held every character; "
+        "challenges any possible claim with probability p_challenge and bluff-blocks with "
+        "probability p_block_bluff",
         (
             _probability("p_bluff", 0.3, "chance per turn to act as if holding every character"),
             _probability("p_challenge", 0.15, "chance to challenge any possible claim"),
@@ -92,9 +95,9 @@ STRATEGIES = (
     Strategy(
         "counter",
         COUNTER,
-        "tracks public cards and its own hand; challenges a claim when the claimant holds the "
-        "character with probability below the threshold; bluffs a Lawyer against a firing that "
-        "would take its last influence",
+        "the honest plan; tracks public cards and its own hand and challenges a claim when the "
+        "claimant holds the character with probability below the threshold; bluffs a Lawyer "
+        "against a firing that would take its last influence",
         (
             _probability("threshold", 0.1, "challenge when P(claimant holds the card) < this"),
             _probability("p_bluff", 0.0, "chance per turn to act as if holding every character"),
@@ -104,51 +107,54 @@ STRATEGIES = (
 )
 
 
+# Standing claims (bit masks of characters) that would block an action aimed at their holder.
+BLOCKS_FIRE = 1 << LAWYER
+BLOCKS_STEAL = (1 << POLITICIAN) | (1 << JOURNALIST)
+BLOCKS_AID = 1 << BANKER
+
+
 @njit(cache=True, _nrt=False)
-def choose_target(targeting, me, players, st, needs_coins, rng):
-    """An opponent with influence (with coins, if any has coins and ``needs_coins``)."""
-    any_with_coins = False
-    for step in range(1, players):
-        other = (me + step) % players
-        if influence(st, other) > 0 and st[COINS + other] > 0:
-            any_with_coins = True
-    n_candidates = 0
+def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
+    """The opponent to aim at, or -1 if there is none: among the opponents with influence whose
+    standing claims name none of the characters in ``avoid`` (a bit mask: a player who claimed a
+    Lawyer will block the next firing too) and, with ``needs_coins``, who have Dollars, the best
+    by ``targeting``; ties are broken uniformly at random (never by seat)."""
     best = -1
-    best_score = -1
+    best_first = -1
+    best_second = -1
+    n_best = 0
     for step in range(1, players):
         other = (me + step) % players
-        if influence(st, other) == 0 or (needs_coins and any_with_coins and st[COINS + other] == 0):
+        if influence(st, other) == 0 or claims_any(st, other, avoid):
             continue
-        n_candidates += 1
+        if needs_coins and st[COINS + other] == 0:
+            continue
+        # The score, compared first by ``first`` and then by ``second``.
+        first = 0
+        second = 0
         if targeting == TARGET_RICHEST:
-            score = st[COINS + other]
+            first = st[COINS + other]
         elif targeting == TARGET_MOST_INFLUENCE:
-            score = influence(st, other)
+            first = influence(st, other)
         elif targeting == TARGET_LEADER:
-            score = influence(st, other) * 1000 + st[COINS + other]
-        else:
-            score = 0
-        if score > best_score:  # ties go to the first clockwise
+            first = influence(st, other)
+            second = st[COINS + other]
+        if first > best_first or (first == best_first and second > best_second):
             best = other
-            best_score = score
-    if targeting == TARGET_RANDOM and n_candidates > 1:
-        pick = rand_below(rng, n_candidates)
-        for step in range(1, players):
-            other = (me + step) % players
-            if influence(st, other) == 0 or (
-                needs_coins and any_with_coins and st[COINS + other] == 0
-            ):
-                continue
-            if pick == 0:
-                return other
-            pick -= 1
+            best_first = first
+            best_second = second
+            n_best = 1
+        elif first == best_first and second == best_second:
+            n_best += 1  # reservoir sampling: each tied opponent is kept with probability 1/n
+            if rand_below(rng, n_best) == 0:
+                best = other
     return best
 
 
 @njit(cache=True, _nrt=False)
 def _random_action(me, players, st, rules, forced, rng):
     if forced:
-        return OVERTHROW, choose_target(TARGET_RANDOM, me, players, st, False, rng)
+        return OVERTHROW, choose_target(TARGET_RANDOM, me, players, st, False, 0, rng)
     n_legal = 5  # income, aid, bank, steal, exchange are always allowed
     can_overthrow = st[COINS + me] >= rules[R_OVERTHROW_COST]
     can_fire = st[COINS + me] >= rules[R_CEO_COST]
@@ -163,30 +169,43 @@ def _random_action(me, players, st, rules, forced, rng):
             break
         pick -= 1
     if action == OVERTHROW or action == FIRE or action == STEAL:
-        return action, choose_target(TARGET_RANDOM, me, players, st, False, rng)
+        return action, choose_target(TARGET_RANDOM, me, players, st, False, 0, rng)
     return action, -1
 
 
 @njit(cache=True, _nrt=False)
 def choose_action(sid, prm, me, players, st, rules, forced, rng):
-    """(action, target seat or -1) for the seat to move; ``forced``: it must overthrow."""
+    """(action, target seat or -1) for the seat to move; ``forced``: it must overthrow.
+
+    The scripted players take the first of these plans that can work: overthrow, fire, bank,
+    steal, exchange, Aid, Income. A plan that a standing claim would block (a Lawyer against a
+    firing, a Politician or Journalist against a steal, a Banker against Aid) is not tried
+    again: a player who saw the block expects it again, so it changes plan, in the end to Income,
+    which always progresses towards an overthrow.
+    """
     if sid == RANDOM:
         return _random_action(me, players, st, rules, forced, rng)
     targeting = np.int64(prm[me, TARGETING])
     if forced or st[COINS + me] >= rules[R_OVERTHROW_COST]:
-        return OVERTHROW, choose_target(targeting, me, players, st, False, rng)
+        return OVERTHROW, choose_target(targeting, me, players, st, False, 0, rng)
     bluffing = sid != HONEST and rand_bool(rng, prm[me, P_BLUFF])
     if (bluffing or holds(st, me, CEO)) and st[COINS + me] >= rules[R_CEO_COST]:
-        return FIRE, choose_target(targeting, me, players, st, False, rng)
+        target = choose_target(targeting, me, players, st, False, BLOCKS_FIRE, rng)
+        if target >= 0:
+            return FIRE, target
     if bluffing or holds(st, me, BANKER):
         return BANK, -1
     if bluffing or holds(st, me, POLITICIAN):
-        target = choose_target(targeting, me, players, st, True, rng)
-        if st[COINS + target] > 0:
+        target = choose_target(targeting, me, players, st, True, BLOCKS_STEAL, rng)
+        if target >= 0:
             return STEAL, target
     weak_card = holds(st, me, LAWYER) or influence(st, me) == 1
     if holds(st, me, JOURNALIST) and weak_card:
         return EXCHANGE, -1
+    for step in range(1, players):
+        other = (me + step) % players
+        if influence(st, other) > 0 and claims_any(st, other, BLOCKS_AID):
+            return INCOME, -1
     return AID, -1
 
 

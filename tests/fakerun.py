@@ -13,6 +13,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from simcore import storage
+
 STRATEGY_NAMES = ["counter", "bluffer", "honest", "greedy", "cautious", "random"]
 CARDS = ["duke", "assassin", "captain", "ambassador", "contessa"]
 TURN_CAP = 60
@@ -91,14 +93,8 @@ def make_fake_run(
     columns["end"] = pa.array(ending.tolist()).dictionary_encode()
     table = pa.table(columns)
 
-    run_dir = tmp_path / "run"
-    (run_dir / "games").mkdir(parents=True)
-    half = games // 2
-    for first, count in [(0, half), (half, games - half)]:
-        part = run_dir / "games" / f"part-{first:012d}-{count:09d}.parquet"
-        pq.write_table(table.slice(first, count), part)
-
     info = {
+        "format": storage.FORMAT,
         "powerlab_version": "0.1.0",
         "spec": {
             "game": "fake",
@@ -127,5 +123,18 @@ def make_fake_run(
             "threads": 2,
         },
     }
+    return write_run_dir(tmp_path / "run", table, info)
+
+
+def write_run_dir(run_dir: Path, table: pa.Table, info: dict) -> Path:
+    """A run directory as the runner writes one: run.json, and ``table`` in two parts listed in
+    the manifest."""
+    (run_dir / "games").mkdir(parents=True)
     (run_dir / "run.json").write_text(json.dumps(info, indent=2))
+    parts: list[storage.Part] = []
+    half = table.num_rows // 2
+    for first, count in [(0, half), (half, table.num_rows - half)]:
+        rows = table.slice(first, count)
+        write = lambda tmp, rows=rows: pq.write_table(rows, tmp)  # noqa: E731
+        storage.add_part(run_dir, parts, first, count, write)
     return run_dir

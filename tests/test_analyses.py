@@ -125,9 +125,10 @@ def test_load_run_reads_the_run_directory(run: Run) -> None:
         (lambda d: d.rename(d.with_name("elsewhere")), "no such run directory"),
         (lambda d: (d / "run.json").unlink(), "no run.json"),
         (lambda d: (d / "run.json").write_text("{not json"), "invalid JSON"),
-        (lambda d: (d / "run.json").write_text('{"spec": {}}'), "missing or invalid entry"),
+        (lambda d: (d / "run.json").write_text('{"spec": {}}'), "older powerlab"),
+        (lambda d: (d / "run.json").write_text('{"format": 2, "spec": {}}'), "spec.game"),
         (lambda d: [p.unlink() for p in (d / "games").iterdir()], "no games yet"),
-        (lambda d: max((d / "games").iterdir()).write_bytes(b"garbage"), "unreadable games"),
+        (lambda d: max((d / "games").iterdir()).write_bytes(b"garbage"), "checksum"),
     ],
 )
 def test_load_run_rejects_invalid_directories(tmp_path: Path, damage, message: str) -> None:
@@ -154,7 +155,7 @@ def test_load_run_rejects_parts_of_another_run(tmp_path: Path) -> None:
     max((other / "games").iterdir()).rename(
         run_dir / "games" / "part-000000000050-000000025.parquet"
     )
-    with pytest.raises(AnalysisError, match="has other columns"):
+    with pytest.raises(AnalysisError, match="part-000000000050-000000025.parquet: not in the"):
         load_run(run_dir)
 
 
@@ -220,9 +221,12 @@ def test_seat_advantage_is_scipys_chisquare_on_single_winners(run: Run) -> None:
         assert result["p_value"] == pytest.approx(expected.pvalue)
 
 
-def test_matchup_matrix_counts_games_together(run: Run) -> None:
-    table = matchup_matrix(run)
-    labels = list(dict.fromkeys(run.lineup))
+@pytest.mark.parametrize("grouped", [False, True], ids=["labels", "last two as others"])
+def test_matchup_matrix_counts_games_together(run: Run, grouped: bool) -> None:
+    distinct = list(dict.fromkeys(run.lineup))
+    groups = {label: "others" for label in distinct[-2:]} if grouped else {}
+    table = matchup_matrix(run, groups)
+    labels = list(dict.fromkeys(groups.get(label, label) for label in distinct))
     expected = {}
     for a in labels:
         for b in labels:
@@ -230,7 +234,8 @@ def test_matchup_matrix_counts_games_together(run: Run) -> None:
                 continue
             together = won = 0
             for game in filter(has_result, raw_games(run)):
-                seated = [game[f"s{k}_strategy"] for k in range(run.players)]
+                labels_here = [game[f"s{k}_strategy"] for k in range(run.players)]
+                seated = [groups.get(label, label) for label in labels_here]
                 if a in seated and b in seated:
                     together += 1
                     won += any(seated[k] == a and game[f"s{k}_won"] for k in range(run.players))

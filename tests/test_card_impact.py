@@ -16,14 +16,14 @@ import polars as pl
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
-from fakerun import make_fake_run
+from fakerun import make_fake_run, write_run_dir
 
 from analyses import AnalysisError
 from analyses.card_impact import card_impact, newcombe_interval
 from analyses.dataset import load_run
 from analyses.stats import wilson_interval
 from reports.pdf import write_report
-from simcore import runner
+from simcore import runner, storage
 
 N_CARDS = 64
 STRONG, NEVER, SIGN_BIT = 3, 10, 63
@@ -56,17 +56,8 @@ def make_card_run(tmp_path: Path, games: int = 3000, seed: int = 1) -> Path:
         columns[f"s{seat}_won"] = winner == seat
         columns[f"s{seat}_drawn"] = masks(drawn[:, seat])
         columns[f"s{seat}_played"] = masks(played[:, seat])
-    run_dir = tmp_path / "run"
-    (run_dir / "games").mkdir(parents=True)
-    table = pa.table(columns)
-    pq.write_table(
-        table.slice(0, games // 2), run_dir / "games" / f"part-{0:012d}-{games // 2:09d}.parquet"
-    )
-    rest = games - games // 2
-    pq.write_table(
-        table.slice(games // 2), run_dir / "games" / f"part-{games // 2:012d}-{rest:09d}.parquet"
-    )
     info = {
+        "format": storage.FORMAT,
         "spec": {
             "game": "cards",
             "players": 2,
@@ -88,8 +79,7 @@ def make_card_run(tmp_path: Path, games: int = 3000, seed: int = 1) -> Path:
             }
         ],
     }
-    (run_dir / "run.json").write_text(json.dumps(info))
-    return run_dir
+    return write_run_dir(tmp_path / "run", pa.table(columns), info)
 
 
 def brute_force(run_dir: Path) -> list[dict]:

@@ -1,32 +1,12 @@
 """The CLI end to end, as a designer uses it: real subprocesses, real files."""
 
-import hashlib
 import json
-import subprocess
-import sys
-from pathlib import Path
+import re
 
 import pytest
+from clitools import powerlab, tree_digest
 
-ROOT = Path(__file__).resolve().parent.parent
 LINEUP = ["-s", "counter", "-s", "bluffer", "-s", "honest", "-s", "random"]
-
-
-def powerlab(*args, cwd=ROOT):
-    return subprocess.run(
-        [sys.executable, "-m", "cli", *map(str, args)], capture_output=True, text=True, cwd=cwd
-    )
-
-
-def tree_digest(folder: Path) -> dict:
-    """Every file under ``folder`` with its content hash: to prove nothing changed."""
-    if not folder.exists():
-        return {}
-    return {
-        str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
-        for p in sorted(folder.rglob("*"))
-        if p.is_file()
-    }
 
 
 @pytest.fixture(scope="module")
@@ -75,11 +55,41 @@ def test_summary_text_and_json(small_run):
     }
 
 
-def test_report_writes_a_pdf(small_run, tmp_path):
+PNG_NAME = re.compile(r"^\d\d-[a-z0-9]+(-[a-z0-9]+)*\.png$")
+
+
+def test_report_writes_a_pdf_and_a_png_per_page(small_run, tmp_path):
     pdf = tmp_path / "r.pdf"
-    result = powerlab("report", small_run, "-o", pdf)
+    result = powerlab("report", small_run, "-o", pdf, "--png", tmp_path / "slides")
     assert result.returncode == 0, result.stderr
-    assert pdf.read_bytes().startswith(b"%PDF")
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF")
+    # Fonts embedded as TrueType (Type 42), not as Type 3 bitmaps of glyphs.
+    assert b"/FontFile2" in data and b"/Type3" not in data
+    pages = int(result.stdout.split("(")[1].split()[0])
+    pngs = sorted(path.name for path in (tmp_path / "slides").iterdir())
+    assert len(pngs) == pages and all(PNG_NAME.match(name) for name in pngs), pngs
+    assert pngs[0] == "01-powerlab-report-power.png" and "02-win-rate-by-seat.png" in pngs
+    assert (tmp_path / "slides" / pngs[1]).read_bytes().startswith(b"\x89PNG")
+
+
+def test_compare_writes_a_report_on_request(small_run, tmp_path):
+    other = tmp_path / "cost8"
+    result = powerlab(
+        "run", "power", "--players", 4, *LINEUP, "--games", 3000, "--seed", 5,
+        "--set", "overthrow_cost=8", "--out", other,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    pdf = tmp_path / "compare.pdf"
+    result = powerlab("compare", small_run, other, "-o", pdf, "--png", tmp_path / "slides")
+    assert result.returncode == 0, result.stderr
+    assert "bluffer: A " in result.stdout and f"Report written to {pdf}" in result.stdout
+    assert b"/Title (powerlab compare)" in pdf.read_bytes()
+    assert sorted(path.name for path in (tmp_path / "slides").iterdir()) == [
+        "01-powerlab-compare-a-against-b.png",
+        "02-paired-differences-a-b.png",
+        "03-paired-differences-the-numbers.png",
+    ]
 
 
 def test_replay_prints_the_game_the_run_stored(small_run):
@@ -143,6 +153,8 @@ BAD_RUNS = [
     (["run", "power", "--games", "many", "--out", "{out}"], "--games"),
     (["summary", "{out}"], ""),
     (["report", "{out}"], ""),
+    (["report", "{out}", "--png", "{out}/notes.txt"], "is a file"),
+    (["compare", "{out}", "{out}", "-o", "{out}/c.txt"], ".pdf"),
     (["replay", "power", "--game-index", -1], "--game-index"),
     (["bench", "nosuchgame"], "unknown game"),
     (["bench", "power", "time-barons", "-s", "honest"], "exactly one game"),

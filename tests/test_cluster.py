@@ -18,9 +18,13 @@ def spec(games=6000, seed=11):
     return runner.build_spec("power", 4, LINEUP, [], seed, games, True)
 
 
+def parts(out) -> list[storage.Part]:
+    return storage.parts(out, storage.read_run_json(out))
+
+
 def table(out) -> pa.Table:
-    parts = [pq.read_table(path) for _, _, path in storage.parts(out)]
-    return pa.concat_tables(parts).sort_by("game_index").combine_chunks()
+    parts_ = [pq.read_table(part.path(out)) for part in parts(out)]
+    return pa.concat_tables(parts_).sort_by("game_index").combine_chunks()
 
 
 @pytest.fixture(scope="module")
@@ -74,8 +78,8 @@ def test_killed_worker_still_completes_identically(local_run, tmp_path):
 def test_killed_client_resumes_from_parts_on_disk(local_run, tmp_path):
     out = tmp_path / "resumed"
     runner.run(spec(), out, threads=1, chunk_size=1000)
-    for _, _, path in storage.parts(out)[2:4]:
-        path.unlink()  # as if the client died before these chunks were written
+    for part in parts(out)[2:4]:
+        part.path(out).unlink()  # as if the client died before these chunks were written
     info = runner.run(spec(), out, chunk_size=1000, scheduler="local:1")
     assert info["timings"]["games_computed"] == 2000
     assert table(out).equals(table(local_run))
@@ -90,10 +94,7 @@ def test_shards_merge_to_the_unsharded_run(local_run, tmp_path):
     merged = tmp_path / "merged"
     runner.merge(shards, merged)
     assert table(merged).equals(table(local_run))
-    assert (
-        storage.read_json(merged / "run.json")["spec"]
-        == storage.read_json(local_run / "run.json")["spec"]
-    )
+    assert storage.read_run_json(merged)["spec"] == storage.read_run_json(local_run)["spec"]
 
 
 def test_shard_ranges_cover_every_index_once():
@@ -136,7 +137,7 @@ def test_a_shard_directory_refuses_another_shard(three_shards):
 
 
 def test_bad_shard_and_cluster_texts():
-    for text in ("0/3", "4/3", "a/b", "3"):
+    for text in ("0/3", "4/3", "a/b", "3", "٣/٤", "+1/2", " 1/2", "1_0/20", "1/11", f"1/{2**64}"):
         with pytest.raises(registry.SpecError, match="--shard"):
-            runner.parse_shard(text)
-    assert runner.parse_shard("2/5") == (2, 5)
+            runner.parse_shard(text, 10)
+    assert runner.parse_shard("2/5", 10) == (2, 5)

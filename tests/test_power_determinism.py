@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from clitools import part_files
 from scipy.stats import chisquare
 
 from simcore import registry, runner, storage
@@ -34,7 +35,7 @@ def spec(games: int = GAMES, seed: int = SEED, lineup=None, settings=(), players
 
 def table(out: Path) -> pa.Table:
     """Every part of a run, concatenated and sorted by game index."""
-    parts = [pq.read_table(path) for _, _, path in storage.parts(out)]
+    parts = [pq.read_table(path) for _, _, path in part_files(out)]
     assert parts, f"no parts in {out}"
     return pa.concat_tables(parts).sort_by("game_index")
 
@@ -77,7 +78,7 @@ def test_thread_count_does_not_change_results(reference, tmp_path):
 
 def test_chunk_size_does_not_change_results(reference, tmp_path):
     runner.run(spec(), tmp_path, threads=None, chunk_size=7_777)
-    assert len(storage.parts(tmp_path)) == -(-GAMES // 7_777)
+    assert len(part_files(tmp_path)) == -(-GAMES // 7_777)
     assert table(tmp_path).equals(reference)
 
 
@@ -99,14 +100,14 @@ def test_half_run_then_resume_equals_one_run(reference, tmp_path):
 
 def test_interrupted_run_resumes_to_identical_content(reference, tmp_path):
     runner.run(spec(), tmp_path, chunk_size=1000)
-    parts = storage.parts(tmp_path)
+    parts = part_files(tmp_path)
     first, count, path = parts[len(parts) // 2]
     path.unlink()
     # a leftover temporary file of an interrupted write is not a part
     (storage.games_dir(tmp_path) / f".{path.name}.abc.tmp").write_bytes(b"partial")
     info = runner.run(spec(), tmp_path, chunk_size=1000)
     assert info["timings"]["games_computed"] == count
-    assert [p[:2] for p in storage.parts(tmp_path)] == [p[:2] for p in parts]
+    assert [p[:2] for p in part_files(tmp_path)] == [p[:2] for p in parts]
     assert table(tmp_path).equals(reference)
 
 
@@ -150,12 +151,12 @@ def test_different_seeds_give_different_games(reference, tmp_path):
 def test_results_depend_on_the_game_index_alone(reference, tmp_path):
     # Games 7,000-7,999 recomputed on their own, in odd-sized chunks, equal those of the full run.
     runner.run(spec(games=8_000), tmp_path, chunk_size=1000)
-    for first, _, path in storage.parts(tmp_path):
+    for first, _, path in part_files(tmp_path):
         if first >= 4_000:
             path.unlink()
     info = runner.run(spec(games=8_000), tmp_path, chunk_size=333)
     assert info["timings"]["games_computed"] == 4_000
-    assert {count for first, count, _ in storage.parts(tmp_path) if first >= 4_000} == {333, 4}
+    assert {count for first, count, _ in part_files(tmp_path) if first >= 4_000} == {333, 4}
     assert table(tmp_path).equals(reference.slice(0, 8_000))
 
 

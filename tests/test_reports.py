@@ -10,7 +10,8 @@ from matplotlib.figure import Figure
 
 from analyses import AnalysisError
 from analyses.dataset import load_run
-from reports.pdf import run_pages, save_pdf, write_report
+from reports.export import save_pdf
+from reports.pdf import run_pages, write_report
 
 
 def pdf_pages(pdf: bytes) -> int:

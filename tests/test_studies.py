@@ -1,19 +1,19 @@
 """Studies: file parsing and errors, cell expansion, paired statistics, sequential stopping,
 and a shipped study end to end (tiny game counts)."""
 
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 import polars as pl
 import pytest
+from clitools import powerlab
 from scipy.stats import norm
 
 from analyses.dataset import load_run
 from analyses.paired import compare_runs, paired_difference
 from analyses.ratings import ELO_PER_LOGIT, bradley_terry
-from reports.study import write_study_report
+from analyses.study import load_study_dir
+from reports.study import report_pages, write_study_report
 from simcore import runner, study
 from simcore.registry import SpecError
 
@@ -32,12 +32,6 @@ def write_study(tmp_path: Path, text: str, name: str = "s.toml") -> Path:
     path = tmp_path / name
     path.write_text(text)
     return path
-
-
-def powerlab(*args):
-    return subprocess.run(
-        [sys.executable, "-m", "cli", *map(str, args)], capture_output=True, text=True, cwd=ROOT
-    )
 
 
 def games_table(out: Path) -> pl.DataFrame:
@@ -199,17 +193,21 @@ def test_compare_refuses_different_seeds(tmp_path):
         (
             "power-overthrow-cost.toml",
             [
-                "Paired differences between arms",
-                "Matchups: cost-6 (4 players)",
-                "Ratings (Bradley–Terry): cost-6 (4 players)",
+                "Win rate by strategy against overthrow_cost",
+                "Matchups: 4 players, overthrow_cost=6",
+                "Ratings (Bradley–Terry): 4 players, overthrow_cost=6",
             ],
         ),
-        ("power-seat-advantage.toml", ["Win rate by seat against players"]),
+        # Mirrors only (one arm per strategy): no head-to-head record, so no ratings page.
+        (
+            "power-seat-advantage.toml",
+            ["Win rate by seat against players", "Paired differences (1 of 2)"],
+        ),
         (
             "power-struggle-event-order.toml",
-            ["Paired differences between arms", "What strategies do, against players"],
+            ["Paired differences (1 of 2)", "What strategies do, by arm (1 of 2)"],
         ),
-        ("power-the-game-openings.toml", ["What ended the game, cell by cell"]),
+        ("power-the-game-openings.toml", ["What ended the game, cell by cell (1 of 2)"]),
     ],
 )
 def test_shipped_study_runs_end_to_end(tmp_path, name, expected):
@@ -262,3 +260,27 @@ def test_a_lineup_for_the_largest_table_seats_its_first_entries_at_smaller_ones(
     expanded = study.cells(study.load_study(write_study(tmp_path, text)))
     lineups = {cell.spec.players: [s["name"] for s in cell.spec.strategies] for cell in expanded}
     assert len(lineups[4]) == 4 and lineups[3] == lineups[4][:3]
+
+
+def test_study_report_opens_with_its_question_and_writes_a_png_per_page(tmp_path):
+    question = "Is a cheaper overthrow better for the bluffer?"
+    text = (
+        f'title = "Cheaper overthrow"\nquestion = "{question}"\n'
+        'assumptions = ["the field: counter, bluffer, honest, random", "$5 coins, literally"]\n'
+        + BASE.replace("games = 100", "games = 300")
+        + '[[arms]]\nname = "cost 7"\n[[arms]]\nname = "cost 6"\nrules = { overthrow_cost = 6 }\n'
+    )
+    out = tmp_path / "out"
+    slides = tmp_path / "slides"
+    result = powerlab("study", "run", write_study(tmp_path, text), "--out", out, "--png", slides)
+    assert result.returncode == 0, result.stderr
+    pdf = (out / "report.pdf").read_bytes()
+    assert f"/Subject ({question})".encode() in pdf
+    assert b"/Title (powerlab study: Cheaper overthrow)" in pdf
+    pages = int(result.stdout.split("(")[-1].split()[0])
+    pngs = sorted(path.name for path in slides.iterdir())
+    assert len(pngs) == pages and pngs[0] == "01-powerlab-study-cheaper-overthrow.png"
+    assert pngs[-1].endswith("-the-study-file.png")
+    first = report_pages(load_study_dir(out))[0]
+    shown = " ".join(" ".join(text.get_text().split()) for text in first.texts)
+    assert f"Question: {question}" in shown and r"\$5 coins, literally" in shown

@@ -24,8 +24,9 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
+from clitools import part_files
 
-from simcore import registry, runner, storage
+from simcore import registry, runner
 from simcore import time_barons as kernel
 from simcore.chunk import (
     ENDED_BY,
@@ -359,7 +360,7 @@ def spec(games: int = GAMES):
 
 
 def table(out: Path) -> pa.Table:
-    parts = [pq.read_table(path) for _, _, path in storage.parts(out)]
+    parts = [pq.read_table(path) for _, _, path in part_files(out)]
     return pa.concat_tables(parts).sort_by("game_index")
 
 

@@ -1,0 +1,102 @@
+"""The report of ``powerlab compare``: two runs on the same seed, paired game by game."""
+
+import json
+from pathlib import Path
+
+import polars as pl
+
+from analyses.dataset import Run
+from reports.colors import Palette
+from reports.export import write_pages
+from reports.paired import focal_color, focal_name, forest_pages, paired_table_pages
+from reports.toolkit import ReportPage, table_pages
+
+
+def _settings(run: Run) -> dict[str, str]:
+    spec = run.spec
+    return {
+        "game": spec["game"],
+        "players": str(run.players),
+        "lineup": ", ".join(run.lineup),
+        "seed": str(spec.get("seed")),
+        "games": f"{spec.get('games'):,}",
+        "seat rotation": "yes" if spec.get("rotate_seats") else "no",
+        **{f"rule {name}": json.dumps(value) for name, value in spec.get("rules", {}).items()},
+    }
+
+
+def settings_table(run_a: Run, run_b: Run) -> pl.DataFrame:
+    """[setting, A, B, differs]: the two runs' specifications side by side, in A's order (then
+    any setting only B has)."""
+    a, b = _settings(run_a), _settings(run_b)
+    names = list(dict.fromkeys([*a, *b]))
+    return pl.DataFrame(
+        {
+            "setting": names,
+            "A": [a.get(name, "–") for name in names],
+            "B": [b.get(name, "–") for name in names],
+            "differs": ["yes" if a.get(name) != b.get(name) else "" for name in names],
+        }
+    )
+
+
+def compare_pages(run_a: Run, run_b: Run, paired: pl.DataFrame) -> list[ReportPage]:
+    """What A and B are, the paired differences A − B per focal (forest plot), and the numbers.
+    ``paired`` holds one ``analyses.paired.compare_runs`` result per focal."""
+    settings = settings_table(run_a, run_b)
+    differs = settings.filter(pl.col("differs") == "yes")
+    what = (
+        "; ".join(
+            f"{row['setting']}: {row['A']} vs {row['B']}"
+            for row in differs.head(3).rows(named=True)
+        )
+        if differs.height
+        else "nothing (the same specification)"
+    )
+    palette = Palette.for_game(run_a.spec["game"], [*run_a.lineup, *run_b.lineup])
+    caption = (
+        "Each row is a strategy's (or seat's) win rate in run A minus its win rate in run B, "
+        "game by game over the games both runs hold (common random numbers: game i of both "
+        "starts from the same deal), with its 95% interval in percentage points. A row whose "
+        "interval misses the dashed zero line is a real difference."
+    )
+    return [
+        *table_pages(
+            settings,
+            "powerlab compare: A against B",
+            f"A and B differ in {differs.height} settings: {what}.",
+            f"A = {run_a.path}, B = {run_b.path}. Paired comparisons need the same seed and the "
+            "same game indices; every other setting may differ.",
+            widest=(2.6, 3.6, 3.6, 0.7),
+        ),
+        *forest_pages(
+            paired,
+            row_label=lambda row: focal_name(row["focal"]),
+            panel_label=lambda row: "A − B",
+            color_of=lambda row: focal_color(row["focal"], palette),
+            describe=lambda row: focal_name(row["focal"]),
+            title="Paired differences: A − B",
+            caption=caption,
+        ),
+        *paired_table_pages(
+            paired,
+            lambda row: "A − B",
+            lambda row: focal_name(row["focal"]),
+            "Paired differences: the numbers",
+            caption + " The variance reduction is how many times more games an unpaired "
+            "comparison would need for the same precision.",
+        ),
+    ]
+
+
+def write_compare_report(
+    run_a: Run,
+    run_b: Run,
+    paired: pl.DataFrame,
+    pdf_path: str | Path | None = None,
+    png_dir: str | Path | None = None,
+) -> list[str]:
+    """Write the comparison as a PDF and/or PNGs; return the page titles."""
+    subject = f"A: {run_a.describe()} | B: {run_b.describe()}"
+    pages = compare_pages(run_a, run_b, paired)
+    return write_pages(pages, "powerlab compare", subject, pdf_path, png_dir)

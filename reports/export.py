@@ -1,0 +1,88 @@
+"""Writing report pages: one PDF (atomically, fonts embedded, with its metadata) and, for
+slides, one PNG per page named after it."""
+
+import os
+import re
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from importlib.metadata import version
+from pathlib import Path
+
+import matplotlib
+from matplotlib.backends.backend_pdf import PdfPages
+from matplotlib.figure import Figure
+
+# TrueType (Type 42) fonts embedded in the PDF: text stays text (selectable, searchable, sharp
+# at any zoom) and the PDF prints the same everywhere.
+REPORT_RC = {"pdf.fonttype": 42, "ps.fonttype": 42}
+PNG_DPI = 150
+
+
+def metadata(title: str, subject: str) -> dict:
+    """PDF document properties: title, subject (the run or the study's question), producer."""
+    return {
+        "Title": title,
+        "Subject": subject,
+        "Creator": f"powerlab {version('powerlab')}",
+        "CreationDate": datetime.now(UTC),
+    }
+
+
+def _atomic(path: Path, write) -> None:
+    """``write(temporary)`` in the same folder, then renamed to ``path``: a failure leaves any
+    previous file untouched. (Opened normally, so the file gets the usual permissions.)"""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        write(temporary)
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)
+
+
+def save_pdf(figures: Iterable[Figure], path: str | Path, info: dict) -> None:
+    """Write the figures as PDF pages, atomically: a temporary file in the same folder replaces
+    ``path`` only once complete, so a failure leaves any previous PDF untouched."""
+
+    def write(temporary: Path) -> None:
+        with matplotlib.rc_context(REPORT_RC), PdfPages(temporary, metadata=info) as pdf:
+            for figure in figures:
+                pdf.savefig(figure)
+
+    _atomic(Path(path), write)
+
+
+def page_file_name(number: int, title: str) -> str:
+    """``NN-title-in-lowercase-words.png``: the page number keeps the order and makes the name
+    unique, the title says what it is; only letters, digits and hyphens."""
+    words = re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-")[:80].rstrip("-")
+    return f"{number:02d}-{words or 'page'}.png"
+
+
+def save_pngs(figures: list[Figure], titles: list[str], folder: str | Path) -> list[Path]:
+    """Each figure as ``folder/NN-<title>.png`` (each file written atomically); returns the
+    paths. The folder is created if missing."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for number, (figure, title) in enumerate(zip(figures, titles, strict=True), start=1):
+        path = folder / page_file_name(number, title)
+        _atomic(path, lambda tmp, figure=figure: figure.savefig(tmp, format="png", dpi=PNG_DPI))
+        paths.append(path)
+    return paths
+
+
+def write_pages(
+    pages: list,
+    title: str,
+    subject: str,
+    pdf_path: str | Path | None = None,
+    png_dir: str | Path | None = None,
+) -> list[str]:
+    """A report's pages (``reports.toolkit.ReportPage``) as a PDF with its metadata and/or as
+    PNGs named after them; returns the page titles. Every report writes its pages this way."""
+    titles = [page.title for page in pages]
+    if pdf_path is not None:
+        save_pdf(pages, pdf_path, metadata(title, subject))
+    if png_dir is not None:
+        save_pngs(pages, titles, png_dir)
+    return titles
