@@ -651,17 +651,20 @@ def tune(
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    png: PngOpt = None,
 ) -> None:
     """Search a strategy's parameters for the highest win rate against a field (docs/tuning.md).
 
     Example: powerlab tune power -p 4 -s bluffer -a counter -a honest -a random -n 100000
     -o out/tune-bluffer; then use `--strategy "$(cat out/tune-bluffer/best.txt)"`.
     """
-    from reports.tune import headline, write_tune_report
+    from reports.takeaways import tuning as headline
+    from reports.tune import write_tune_report
     from simcore import tuning
 
     if not strategy:
         raise BadInput("give --strategy, the strategy to tune")
+    _check_png(png)
     dask_target = _dask_target(scheduler, cluster)
     spec = tuning.build_spec(
         game, players, strategy, against or [], settings or [], seed, budget,
@@ -669,7 +672,8 @@ def tune(
         sampler=sampler, min_games=min_games, final_games=final_games, rounds=rounds,
     )  # fmt: skip
     summary = tuning.tune(spec, out, threads=threads, scheduler=dask_target)
-    write_tune_report(out)
+    titles = write_tune_report(out, png)
+    _echo_pngs(png, len(titles))
     if self_play:
         last = summary["rounds"][-1]
         typer.echo(
@@ -702,6 +706,7 @@ def meta(
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    png: PngOpt = None,
 ) -> None:
     """The empirical game of a population: every lineup played, then solved (docs/meta.md).
 
@@ -714,10 +719,11 @@ def meta(
 
     if resamples < 0:
         raise BadInput(f"--resamples must be at least 0, not {resamples}")
+    _check_png(png)
     dask_target = _dask_target(scheduler, cluster)
     spec = meta_game.build_spec(game, players, population, settings or [], seed, games)
-    info = meta_game.run_meta(spec, out, threads=threads, scheduler=dask_target)
-    solution = write_meta_report(out, resamples)
+    info = meta_game.run_meta(spec, out, threads=threads, scheduler=dask_target, notify=notice)
+    solution = write_meta_report(out, resamples, png)
     typer.echo(
         f"{out}: {len(info['lineups'])} lineups of {games} games; report {out / 'report.pdf'}"
     )

@@ -9,7 +9,6 @@ resamples that give the intervals of the solution draw the same games for all li
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,8 @@ import polars as pl
 from analyses import AnalysisError, gametheory
 from analyses.dataset import CUT_OFF, load_run
 from analyses.stats import with_win_rate
+from simcore.meta import read_meta_json
+from simcore.registry import SpecError
 
 # OpenSpiel's fixation probability overflows to NaN once alpha x a payoff gap passes ~709, i.e.
 # beyond alpha ~ 1000 for win shares; its infinite-alpha variant stands for the limit.
@@ -63,12 +64,12 @@ def _listed(mass: np.ndarray | None) -> list[float] | None:
 def load_meta(path: str | Path) -> MetaGame:
     """Open a meta-game directory written by ``powerlab meta``."""
     path = Path(path)
+    if not (path / "meta.json").exists():
+        raise AnalysisError(f"{path}: no meta.json, not a powerlab meta-game directory")
     try:
-        info = json.loads((path / "meta.json").read_text())
-    except FileNotFoundError:
-        raise AnalysisError(f"{path}: no meta.json, not a powerlab meta-game directory") from None
-    except (json.JSONDecodeError, OSError) as error:
-        raise AnalysisError(f"{path}/meta.json: unreadable ({error})") from None
+        info = read_meta_json(path)
+    except SpecError as error:
+        raise AnalysisError(str(error)) from None
     labels = info["labels"]
     players = info["spec"]["players"]
     lineups = [tuple(int(j) for j in name.split("-")) for name in info["lineups"]]

@@ -1,53 +1,91 @@
-"""The first page of a study report: the question, the answer with its 95% interval, how robust
-it is across opponent settings, and the assumptions it rests on (analyses/answers.py)."""
+"""The first pages of a study report: the question, the answer with its 95% interval, how robust
+it is across opponent settings, and the assumptions it rests on (analyses/answers.py); then the
+answer per setting as a forest when there is more than one."""
 
-import textwrap
-
-import numpy as np
-from matplotlib.figure import Figure
+import polars as pl
 
 from analyses.answers import answers, headline, robustness
 from analyses.study import StudyDir
-from reports.figures import page
+from reports.toolkit import (
+    GREY,
+    TABLE_WIDTH_IN,
+    TEXT_SIZE,
+    ReportPage,
+    height_of,
+    label,
+    literal,
+    wrap,
+)
 
-MAX_ROWS = 16
+LEAD_SIZE = 10.5
+ROW_INCHES = 0.34  # a forest row: room for a label of two lines
+LABEL_WIDTH = 3.6
 
 
-def answer_figure(study: StudyDir) -> Figure:
-    """Question, headline, robustness lines, assumptions; a forest of the answer per setting."""
+def answer_pages(study: StudyDir) -> list[ReportPage]:
+    """The answer page (question, headline, robustness lines, assumptions), then the answer per
+    opponent setting and cell values as a forest, continued on further pages when long."""
     info = study.info
     rows = answers(study)
-    fig = page(
-        f"Answer: {info['title']}",
-        "The answer is the study's [answer]: the focal's paired win-rate difference between two "
-        "arms, or its win rate minus the fair share, on the same games (common random "
-        "numbers), with its 95% interval. The robustness line says whether it survives a change "
-        "of opponents: one line per other setting of the cells (sweep point, player count).",
-    )
-    lines = [f"Question: {info.get('question') or '(the study file states none)'}", ""]
     if rows.is_empty():
-        lines.append("This study declares no [answer]: see the pages that follow.")
+        takeaway = "This study declares no [answer]: its findings are the pages that follow."
     else:
-        lines.append(f"Answer: {headline(study, rows)}")
-        for key, line in robustness(rows).iter_rows():
-            lines.append(f"Robustness{f' ({key})' if key else ''}: {line}.")
+        takeaway = headline(study, rows)
+    caption = (
+        "The answer is the study's [answer]: the focal's paired win-rate difference between two "
+        "arms, or its win rate minus the fair share, on the same games (common random numbers), "
+        "with its 95% interval. A robustness line says whether it survives a change of opponents; "
+        "there is one per other setting of the cells (sweep point, player count)."
+    )
+    page = ReportPage(f"Answer: {info['title']}", takeaway, caption)
+    lines = [f"Question: {info.get('question') or '(the study file states none)'}", ""]
+    for key, line in robustness(rows).iter_rows() if not rows.is_empty() else ():
+        lines.append(f"Robustness{f' ({key})' if key else ''}: {line}.")
     assumptions = info.get("assumptions") or ["(the study file states none)"]
-    lines += ["", "Assumptions:", *(f"- {text}" for text in assumptions)]
-    text = "\n".join(textwrap.fill(line, 120, subsequent_indent="  ") for line in lines)
-    fig.text(0.05, 0.9, text, fontsize=9, va="top")
-    if not rows.is_empty():
-        shown = rows.head(MAX_ROWS)
-        top = max(0.3, 0.86 - 0.022 * (text.count("\n") + 2))
-        ax = fig.add_axes((0.35, 0.2, 0.4, top - 0.22))
-        y = np.arange(shown.height)
-        values = 100 * shown["answer"].to_numpy()
-        ax.errorbar(values, y, fmt="o", color="black", capsize=3, xerr=[
-            values - 100 * shown["ci_low"].to_numpy(), 100 * shown["ci_high"].to_numpy() - values,
-        ])  # fmt: skip
-        ax.axvline(0, linestyle="--", color="grey")
-        labels = [", ".join(filter(None, [o, k])) for o, k in zip(
-            shown["opponents"], shown["key"], strict=True)]  # fmt: skip
-        ax.set_yticks(y, [textwrap.shorten(label, 60) for label in labels], fontsize=7)
-        ax.invert_yaxis()
-        ax.set_xlabel("answer, points (95% CI)")
-    return fig
+    lines += ["", "Assumptions:", *(f"– {text}" for text in assumptions)]
+    wrapped = [part for line in lines for part in (wrap(line, TABLE_WIDTH_IN, LEAD_SIZE) or [""])]
+    room = int(page.body_inches()[1] / height_of(1, LEAD_SIZE))
+    if len(wrapped) > room:  # many settings: the forest pages that follow show every one
+        wrapped = [*wrapped[: room - 1], "… (continued: every setting is on the following pages)"]
+    left, _, _, top = page.body
+    page.text(left, top, literal("\n".join(wrapped)), va="top", ha="left", fontsize=LEAD_SIZE)
+    pages = [page]
+    if rows.height > 1:
+        pages.extend(_forest_pages(study, rows, takeaway))
+    return pages
+
+
+def _row_label(row: dict) -> str:
+    return ", ".join(filter(None, [row["opponents"], row["key"]]))
+
+
+def _forest_pages(study: StudyDir, rows: pl.DataFrame, takeaway: str) -> list[ReportPage]:
+    title = f"Answer per opponent setting: {study.info['title']}"
+    caption = (
+        "Each line is the answer (points, 95% interval) against one opponent setting and, where "
+        "the study sweeps or varies the table, one setting of the cells; the dashed line is 0. A "
+        "line whose interval crosses 0 does not tell the sign of the answer there."
+    )
+    probe = ReportPage(title + " (1 of 9)", takeaway, caption)
+    per_page = max(4, int((probe.body_inches()[1] - 0.6) / ROW_INCHES))
+    chunks = [rows.slice(k, per_page) for k in range(0, rows.height, per_page)]
+    limit = 1.1 * max(abs(rows["ci_low"].min()), abs(rows["ci_high"].max()), 1e-3)
+    pages = []
+    for number, chunk in enumerate(chunks):
+        of = f" ({number + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+        page = ReportPage(title + of, takeaway, caption)
+        ax = page.axes_in_body(left=LABEL_WIDTH + 0.2, right=0.6, bottom=0.5)
+        for y, row in enumerate(chunk.iter_rows(named=True)):
+            ax.plot([row["ci_low"], row["ci_high"]], [y, y], linewidth=2, color="black")
+            ax.plot([row["answer"]], [y], "o", markersize=5, color="black")
+        ax.axvline(0, linestyle="--", color=GREY, linewidth=1)
+        labels = [label(_row_label(row), LABEL_WIDTH) for row in chunk.iter_rows(named=True)]
+        ax.set_yticks(range(chunk.height), labels, fontsize=TEXT_SIZE)
+        ax.set_ylim(max(chunk.height, per_page) - 0.5, -0.5)
+        ax.set_xlim(-limit, limit)
+        ax.xaxis.set_major_formatter(lambda value, _: f"{100 * value:+.3g}" if value else "0")
+        ax.tick_params(axis="x", labelsize=TEXT_SIZE)
+        ax.set_xlabel("answer, points (95% CI)", fontsize=TEXT_SIZE)
+        ax.grid(True, axis="y", alpha=0.25)
+        pages.append(page)
+    return pages

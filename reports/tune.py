@@ -1,135 +1,202 @@
-"""The PDF page of a tune directory (simcore/tuning.py): the search's history and, per searched
-parameter, how the win rate responds around the best candidates."""
+"""The report of a tune directory (simcore/tuning.py): the search's history, how the win rate
+responds to each searched parameter around the best candidates, and the finalists; for self-play,
+the rounds first. Every page is a ``ReportPage`` and meets the legibility contract."""
 
-import textwrap
-from datetime import UTC, datetime
-from importlib.metadata import version
 from pathlib import Path
 
 import numpy as np
 import polars as pl
-from matplotlib.figure import Figure
-from matplotlib.ticker import PercentFormatter
+from matplotlib.lines import Line2D
+from matplotlib.ticker import MaxNLocator, PercentFormatter
 
-from reports.figures import RATE_COLOR, page, wrap_label
-from reports.pdf import save_pdf
+from reports import takeaways
+from reports.export import write_pages
+from reports.toolkit import (
+    GREY,
+    SMALL_SIZE,
+    TEXT_SIZE,
+    ReportPage,
+    label,
+    legend,
+    literal,
+    table_pages,
+)
 from simcore import storage
 
 BEST_REGION = 0.25  # the best quarter of the candidates that reached the deepest rung
+COMPLETE_COLOR = "#4C72B0"
+REGION_COLOR = "#DD8452"
+PANELS = 8  # parameter panels per page (4 columns)
 
 
-def _pct(value: float) -> str:
-    return f"{100 * value:.1f}%"
+def _title(summary: dict, what: str, prefix: str = "") -> str:
+    table = f"{summary['game']}, {summary['players']} players"
+    return f"{prefix}Tuning {summary['strategy']} ({table}): {what}"
 
 
-def headline(summary: dict) -> str:
-    """The tuning's answer in one sentence: fresh-seed win rate and gain over the baseline."""
-    fresh = summary["fresh"]
-    return (
-        f"{summary['best']} wins {_pct(fresh['win_rate'])} [{_pct(fresh['ci_low'])}, "
-        f"{_pct(fresh['ci_high'])}] of {fresh['games']:,} fresh games (seed {fresh['seed']}), "
-        f"{100 * fresh['diff']:+.1f} points [{100 * fresh['diff_ci_low']:+.1f}, "
-        f"{100 * fresh['diff_ci_high']:+.1f}] against its starting parameters "
-        f"({_pct(fresh['baseline_win_rate'])}) on the same games; fair share "
-        f"{_pct(fresh['fair_share'])}; cut off by the cap: {_pct(fresh['cut_off_share'])} "
-        f"(starting parameters {_pct(fresh['baseline_cut_off_share'])})."
-    )
-
-
-def tune_figure(summary: dict, trials: pl.DataFrame) -> Figure:
-    """History (left) and parameter response (right) of one search."""
-    fields = "; ".join(
+def _field_text(summary: dict) -> str:
+    return "; ".join(
         f"{100 * f['weight']:.0f}% {', '.join(f['lineup'])}" for f in summary["fields"]
     )
-    fig = page(
-        f"Tuning {summary['strategy']} ({summary['game']}, {summary['players']} players)",
-        "Left: every candidate's win rate at the last rung it reached (grey: stopped early by "
-        "successive halving, blue: played every rung), and the best so far. Right: for each "
-        "searched parameter, the candidates' win rates against its value (larger dots reached "
-        "deeper rungs; orange: the best quarter of those that played every rung, star: the "
-        "winner): a flat cloud means the parameter matters little there. Search games are "
-        "shared by all candidates (common random numbers); the headline comes from fresh games. "
-        f"Field: {fields}.",
+
+
+def history_page(summary: dict, trials: pl.DataFrame, prefix: str = "") -> ReportPage:
+    """Every candidate's win rate at its last rung, by trial, and the best so far."""
+    page = ReportPage(
+        _title(summary, "search history", prefix),
+        takeaways.tuning(summary),
+        "Each dot is a candidate's win rate at the last rung it reached (grey: stopped early by "
+        "successive halving, blue: played every rung); the line is the best finished candidate "
+        "so far. Search games are shared by all candidates (common random numbers); the takeaway "
+        f"comes from fresh games the search never played. Field: {_field_text(summary)}.",
     )
-    fig.text(0.06, 0.9, textwrap.fill(headline(summary), 160), fontsize=9, va="top")
-    params = [c for c in trials.columns if c.startswith("param_")]
-    grid = fig.add_gridspec(
-        max(1, -(-len(params) // 2)), 3, left=0.07, right=0.97, top=0.8, bottom=0.22,
-        hspace=0.7, wspace=0.35,
-    )  # fmt: skip
-    history = fig.add_subplot(grid[:, 0])
+    ax = page.axes_in_body(left=0.8, right=2.4, bottom=0.5)
     rated = trials.filter(pl.col("win_rate").is_not_null())
-    complete = rated["state"] == "complete"
-    history.scatter(rated["number"], rated["win_rate"], s=10,
-                    c=np.where(complete, RATE_COLOR, "lightgrey"))  # fmt: skip
-    best = rated.filter(complete).sort("number")
-    if best.height:
-        history.step(best["number"], np.maximum.accumulate(best["win_rate"].to_numpy()),
-                     where="post", color="black", label="best so far")  # fmt: skip
-        history.legend(fontsize=8)
-    history.set_xlabel("trial")
-    history.set_ylabel("win rate at its last rung")
-    history.yaxis.set_major_formatter(PercentFormatter(1.0))
-    finished = rated.filter(complete).sort("win_rate", descending=True)
+    complete = (rated["state"] == "complete").to_numpy()
+    numbers, rates = rated["number"].to_numpy(), rated["win_rate"].to_numpy()
+    ax.scatter(numbers[~complete], rates[~complete], s=12, color=GREY)
+    ax.scatter(numbers[complete], rates[complete], s=16, color=COMPLETE_COLOR)
+    if complete.any():
+        ax.step(numbers[complete], np.maximum.accumulate(rates[complete]), where="post",
+                color="black")  # fmt: skip
+    handles = [
+        Line2D([], [], color=COMPLETE_COLOR, marker="o", linestyle="none"),
+        Line2D([], [], color=GREY, marker="o", linestyle="none"),
+        Line2D([], [], color="black"),
+    ]
+    legend(ax, handles, ["played every rung", "stopped early", "best so far"],
+           loc="upper left", bbox_to_anchor=(1.02, 1.0))  # fmt: skip
+    ax.set_xlabel("trial", fontsize=TEXT_SIZE)
+    ax.set_ylabel("win rate at its last rung", fontsize=TEXT_SIZE)
+    ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.tick_params(labelsize=TEXT_SIZE)
+    ax.grid(True, alpha=0.3)
+    return page
+
+
+def response_pages(summary: dict, trials: pl.DataFrame, prefix: str = "") -> list[ReportPage]:
+    """Per searched parameter, the candidates' win rates against its value."""
+    params = [c for c in trials.columns if c.startswith("param_")]
+    rated = trials.filter(pl.col("win_rate").is_not_null())
+    finished = rated.filter(pl.col("state") == "complete").sort("win_rate", descending=True)
     region = finished.head(max(1, int(np.ceil(BEST_REGION * finished.height))))
     winner = summary["best_params"]
-    for k, column in enumerate(params):
-        ax = fig.add_subplot(grid[k // 2, 1 + k % 2])
-        name = column.removeprefix("param_")
-        sizes = 4 + 20 * rated["games"].to_numpy() / max(1, rated["games"].max())
-        ax.scatter(rated[column].to_list(), rated["win_rate"], s=sizes, color="lightgrey")
-        ax.scatter(region[column].to_list(), region["win_rate"], s=14, color="#DD8452")
-        if name in winner:
-            top = finished["win_rate"][0] if finished.height else None
-            ax.scatter([winner[name]], [top], marker="*", s=120, color="black", zorder=3)
-        ax.set_title(name, fontsize=9)
-        ax.tick_params(labelsize=7)
-        ax.yaxis.set_major_formatter(PercentFormatter(1.0))
-    return fig
+    chunks = [params[k : k + PANELS] for k in range(0, len(params), PANELS)]
+    pages = []
+    for number, chunk in enumerate(chunks):
+        of = f" ({number + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+        page = ReportPage(
+            _title(summary, "parameter response", prefix) + of,
+            takeaways.tuning_region(winner, region, [c.removeprefix("param_") for c in chunk]),
+            "One panel per searched parameter: every candidate's win rate against its value "
+            "(larger dots reached deeper rungs; orange: the best quarter of those that played "
+            "every rung; black star: the winner). A flat cloud means the parameter matters little "
+            "there; a tight orange cluster marks where the best candidates agree.",
+        )
+        axes = page.panel_grid(len(chunk), min(4, len(chunk)), left=0.8, bottom=0.45,
+                               hspace=0.6, wspace=0.25)  # fmt: skip
+        sizes = 6 + 24 * rated["games"].to_numpy() / max(1, rated["games"].max())
+        for ax, column in zip(axes, chunk, strict=True):
+            name = column.removeprefix("param_")
+            ax.scatter(_positions(rated[column]), rated["win_rate"], s=sizes, color=GREY)
+            ax.scatter(_positions(region[column]), region["win_rate"], s=16, color=REGION_COLOR)
+            if name in winner and finished.height:
+                ax.scatter(_positions(pl.Series([winner[name]])), [finished["win_rate"][0]],
+                           marker="*", s=140, color="black", zorder=3)  # fmt: skip
+            ax.set_title(literal(name), fontsize=TEXT_SIZE)
+            ax.tick_params(labelsize=SMALL_SIZE)
+            ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+            ax.yaxis.set_major_formatter(PercentFormatter(1.0))
+        pages.append(page)
+    return pages
 
 
-def self_play_figure(summary: dict) -> Figure:
-    """Self-play rounds: each round's best response against the incumbent, paired on fresh games."""
-    fig = page(
-        f"Self-play: {summary['strategy']} ({summary['game']}, {summary['players']} players)",
-        "Each round tunes a best response to every other seat playing the incumbent, then "
-        "measures it against the incumbent on fresh games (paired difference, 95% interval). "
-        "A round whose interval lies above zero makes its winner the new incumbent; the first "
-        f"that does not ends the iteration. Stopped because {summary['stopped']}. "
-        f"Result: {summary['best']}.",
+def _positions(values: pl.Series) -> list:
+    """A parameter's values as plot positions: booleans as 0 and 1."""
+    return [int(v) if isinstance(v, bool) else v for v in values.to_list()]
+
+
+def finalists_pages(summary: dict, prefix: str = "") -> list[ReportPage]:
+    table = pl.DataFrame(
+        {
+            "candidate": [f["spec"] for f in summary["finalists"]],
+            "trial": [f["number"] for f in summary["finalists"]],
+            "race win rate": [f"{100 * f['race_win_rate']:.2f}%" for f in summary["finalists"]],
+            "further games": [f"{100 * f['extra_win_rate']:.2f}%" for f in summary["finalists"]],
+            "all its games": [f"{100 * f['win_rate']:.2f}%" for f in summary["finalists"]],
+            "games per field": [f"{f['games']:,}" for f in summary["finalists"]],
+        }
     )
-    ax = fig.add_subplot()
-    fig.subplots_adjust(left=0.3, right=0.95, top=0.86, bottom=0.25)
+    return table_pages(
+        table,
+        _title(summary, "finalists", prefix),
+        takeaways.tuning_finalists(summary),
+        "The best candidates that played every rung, each replayed on a further block of search "
+        "games; the winner is the best over all its games, so one lucky rung does not pick it. "
+        f"Search: {summary['search']['trials']} candidates ({summary['search']['completed']} "
+        f"played every rung), {summary['search']['games']:,} games, sampler "
+        f"{summary['search']['sampler']}, seed {summary['search']['seed']}.",
+        widest=(4.2, 0.6, 1.0, 1.0, 1.0, 1.0),
+    )
+
+
+def tuning_pages(summary: dict, trials: pl.DataFrame, prefix: str = "") -> list[ReportPage]:
+    return [
+        history_page(summary, trials, prefix),
+        *response_pages(summary, trials, prefix),
+        *finalists_pages(summary, prefix),
+    ]
+
+
+def self_play_page(summary: dict) -> ReportPage:
+    """Self-play rounds: each round's best response against the incumbent, paired on fresh games."""
+    page = ReportPage(
+        f"Self-play: {summary['strategy']} ({summary['game']}, {summary['players']} players)",
+        takeaways.self_play(summary),
+        "Each round tunes a best response to every other seat playing the incumbent, then "
+        "measures it against the incumbent on fresh games (paired difference, 95% interval). A "
+        "round whose interval lies above zero makes its winner the new incumbent; the first that "
+        "does not ends the iteration. The pages after this one show each round's search.",
+    )
+    ax = page.axes_in_body(left=4.2, right=0.4, bottom=0.5)
     rounds = summary["rounds"]
     y = np.arange(len(rounds))
     diff = np.array([r["diff"] for r in rounds])
     err = [diff - [r["diff_ci_low"] for r in rounds], [r["diff_ci_high"] for r in rounds] - diff]
     ax.errorbar(diff, y, xerr=err, fmt="o", capsize=4, color="black")
-    ax.axvline(0, linestyle="--", color="grey")
-    ax.set_yticks(y, [wrap_label(f"round {r['round']}: {r['best']}", 50) for r in rounds],
-                  fontsize=7)  # fmt: skip
-    ax.invert_yaxis()
-    ax.set_xlabel("best response minus incumbent, win rate (95% CI)")
-    return fig
+    ax.axvline(0, linestyle="--", color=GREY)
+    ax.set_yticks(y, [label(f"round {r['round']}: {r['best']}", 4.0) for r in rounds],
+                  fontsize=TEXT_SIZE)  # fmt: skip
+    ax.set_ylim(max(len(rounds), 4) - 0.5, -0.5)
+    ax.xaxis.set_major_formatter(lambda value, _: f"{100 * value:+.3g}" if value else "0")
+    ax.tick_params(axis="x", labelsize=TEXT_SIZE)
+    ax.set_xlabel("best response minus incumbent, points (95% CI)", fontsize=TEXT_SIZE)
+    return page
 
 
-def write_tune_report(out: str | Path) -> list[str]:
-    """Write OUT/report.pdf of a tune directory; returns the page titles."""
+def report_pages(out: Path) -> tuple[dict, list[ReportPage]]:
+    """summary.json of a tune directory and its report's pages."""
+    summary = storage.read_json(out / "summary.json", "tuning summary")
+    if not summary.get("self_play"):
+        return summary, tuning_pages(summary, pl.read_parquet(out / "trials.parquet"))
+    pages = [self_play_page(summary)]
+    for entry in summary["rounds"]:
+        folder = out / f"round-{entry['round']}"
+        rounded = storage.read_json(folder / "summary.json", "tuning summary")
+        trials = pl.read_parquet(folder / "trials.parquet")
+        pages.extend(tuning_pages(rounded, trials, prefix=f"Round {entry['round']}: "))
+    return summary, pages
+
+
+def write_tune_report(out: str | Path, png_dir: str | Path | None = None) -> list[str]:
+    """Write OUT/report.pdf of a tune directory (and, with ``png_dir``, every page as a PNG);
+    returns the page titles."""
     out = Path(out)
-    summary = storage.read_json(out / "summary.json")
-    if summary.get("self_play"):
-        rounds = [out / f"round-{r['round']}" for r in summary["rounds"]]
-        pages = [self_play_figure(summary)] + [
-            tune_figure(storage.read_json(folder / "summary.json"),
-                        pl.read_parquet(folder / "trials.parquet"))
-            for folder in rounds
-        ]  # fmt: skip
-    else:
-        pages = [tune_figure(summary, pl.read_parquet(out / "trials.parquet"))]
-    metadata = {
-        "Title": f"powerlab tune: {summary['strategy']}",
-        "Creator": f"powerlab {version('powerlab')}",
-        "CreationDate": datetime.now(UTC),
-    }
-    save_pdf(pages, out / "report.pdf", metadata)
-    return [figure.get_suptitle() for figure in pages]
+    summary, pages = report_pages(out)
+    return write_pages(
+        pages,
+        f"powerlab tune: {summary['strategy']}",
+        f"{summary['strategy']} tuned for {summary['game']} at {summary['players']} players",
+        out / "report.pdf",
+        png_dir,
+    )

@@ -12,6 +12,7 @@ different spec is refused before anything is written.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -131,7 +132,8 @@ def check_dir(spec: MetaSpec, out: Path) -> None:
     identity = {**_identity(spec), "games": 0}  # more games per lineup extend the runs
 
     def same(stored: dict) -> bool:
-        return {**stored["spec"], "games": 0} == identity
+        spec = stored.get("spec")
+        return isinstance(spec, dict) and {**spec, "games": 0} == identity
 
     storage.check_owned(out, "meta.json", same, "meta-game")
     for lineup in spec.lineups():
@@ -148,21 +150,38 @@ def run_meta(
     threads: int | None = None,
     scheduler: str | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    notify: Callable[[str], None] = lambda line: None,
 ) -> dict:
-    """Play every lineup (resuming), then write OUT/meta.json; returns it."""
+    """Play every lineup (resuming), then write OUT/meta.json; returns it. The meta-game holds
+    OUT's writer lock throughout (each lineup's run holds its own)."""
     out = Path(out)
     check_dir(spec, out)
-    out.mkdir(parents=True, exist_ok=True)
-    info = {
-        "spec": _identity(spec),
-        "labels": spec.labels(),
-        "lineups": [lineup_id(lineup) for lineup in spec.lineups()],
-    }
-    storage.write_json(out / "meta.json", info)
-    for lineup in spec.lineups():
-        folder = lineup_dir(out, lineup)
-        report = functools.partial(progress, folder.name) if progress else None
-        runner.run(
-            spec.run_spec(lineup), folder, threads=threads, progress=report, scheduler=scheduler
-        )
+    with storage.locked(out):
+        check_dir(spec, out)  # again, now that no other writer can
+        info = {
+            "format": storage.FORMAT,
+            "spec": _identity(spec),
+            "labels": spec.labels(),
+            "lineups": [lineup_id(lineup) for lineup in spec.lineups()],
+        }
+        storage.write_json(out / "meta.json", info)
+        for lineup in spec.lineups():
+            folder = lineup_dir(out, lineup)
+            report = functools.partial(progress, folder.name) if progress else None
+            runner.run(
+                spec.run_spec(lineup), folder, threads=threads, progress=report,
+                scheduler=scheduler, notify=notify,
+            )  # fmt: skip
+    return info
+
+
+def read_meta_json(out: Path) -> dict:
+    """OUT/meta.json of this FORMAT, with the entries the analyses read."""
+    info = storage.read_versioned(Path(out) / "meta.json", "meta.json")
+    for key, kind in (("spec", dict), ("labels", list), ("lineups", list)):
+        if not isinstance(info.get(key), kind):
+            raise SpecError(f"{out}/meta.json: {key}: missing or not a {kind.__name__}")
+    for name in info["lineups"]:
+        if not isinstance(name, str) or not re.fullmatch(r"[0-9]{1,4}(-[0-9]{1,4}){0,63}", name):
+            raise SpecError(f"{out}/meta.json: lineups: {name!r} is not a lineup folder name")
     return info

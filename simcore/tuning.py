@@ -367,8 +367,13 @@ def field_scores(spec: TuneSpec, play: Player, candidate: dict, seed: int, first
 
 def check_dir(spec: TuneSpec, out: Path) -> None:
     """Refuse, before anything is written, an OUT holding something other than this tuning."""
-    identity = storage.as_stored(spec.identity())
+    identity = _stored_identity(spec)
     storage.check_owned(out, "tune.json", lambda stored: stored == identity, "tuning")
+
+
+def _stored_identity(spec: TuneSpec) -> dict:
+    """tune.json: the spec as it reads back, with the directory format."""
+    return {"format": storage.FORMAT, **storage.as_stored(spec.identity())}
 
 
 def _sampler(spec: TuneSpec, number: int):
@@ -491,7 +496,7 @@ def finalists(spec: TuneSpec, study, play: Player, out: Path) -> list[dict]:
 
     path = out / "finalists.json"
     if path.exists():
-        return storage.read_json(path)["finalists"]
+        return storage.read_json(path, "finalists")["finalists"]
     completed = sorted(
         study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)),
         key=lambda t: (-t.value, t.number),
@@ -555,14 +560,21 @@ def fresh_seed(seed: int) -> int:
 
 
 def tune_once(spec: TuneSpec, out: Path, play: Player, progress: Callable | None = None) -> dict:
-    """One search against ``spec.fields`` in ``out``; returns (and writes) summary.json."""
+    """One search against ``spec.fields`` in ``out`` (holding its writer lock); returns (and
+    writes) summary.json."""
     out = Path(out)
     check_dir(spec, out)
-    out.mkdir(parents=True, exist_ok=True)
-    storage.write_json(out / "tune.json", spec.identity())
+    with storage.locked(out):
+        check_dir(spec, out)  # again, now that no other writer can
+        storage.write_json(out / "tune.json", _stored_identity(spec))
+        summary_path = out / "summary.json"
+        if summary_path.exists():
+            return storage.read_json(summary_path, "tuning summary")
+        return _search_and_measure(spec, out, play, progress)
+
+
+def _search_and_measure(spec: TuneSpec, out: Path, play: Player, progress) -> dict:
     summary_path = out / "summary.json"
-    if summary_path.exists():
-        return storage.read_json(summary_path)
     started, played, seconds = time.perf_counter(), play.games, play.seconds
     study = search(spec, out, play, progress)
     table = trials_table(spec, study)
@@ -625,8 +637,13 @@ def tune(
     if not spec.self_play:
         with player(threads, scheduler) as play:
             return tune_once(spec, out, play, progress)
-    out.mkdir(parents=True, exist_ok=True)
-    storage.write_json(out / "tune.json", spec.identity())
+    with storage.locked(out):
+        check_dir(spec, out)  # again, now that no other writer can
+        storage.write_json(out / "tune.json", _stored_identity(spec))
+        return _self_play(spec, out, threads, scheduler, progress)
+
+
+def _self_play(spec: TuneSpec, out: Path, threads, scheduler, progress) -> dict:
     rounds = []
     incumbent = spec.strategy
     with player(threads, scheduler) as play:
