@@ -60,7 +60,7 @@ def lineup_id(lineup: tuple[int, ...]) -> str:
 def read_population(path: Path, game: registry.Game) -> list[str]:
     """The strategy specs of a population file; every mistake is one line."""
     path = Path(path)
-    data = storage.read_toml(path)
+    data = storage.read_toml(path, "population file")
     unknown = sorted(set(data) - {"game", "strategies"})
     if unknown:
         raise SpecError(f"{path}: {unknown[0]}: unknown key (expected game, strategies)")

@@ -7,8 +7,8 @@ import math
 import numpy as np
 import polars as pl
 import pytest
+from clitools import powerlab, tree_digest
 from open_spiel.python.egt import alpharank
-from test_cli import powerlab, tree_digest
 
 from analyses import gametheory
 from analyses.meta import load_meta, solve

@@ -5,12 +5,15 @@ import json
 
 import polars as pl
 import pytest
+from test_report_legibility import assert_every_page_says_what_it_shows, assert_legible
 
 from analyses.answers import answers, robustness_line
 from analyses.study import load_study_dir
+from reports.answer import answer_pages
 from reports.study import write_study_report
 from simcore import study
 from simcore.registry import SpecError
+from simcore.storage import FORMAT
 
 BASE = """
 title = "bluffing less"
@@ -66,7 +69,10 @@ def test_answer_per_setting_and_the_robustness_line(tmp_path):
     out = tmp_path / "out"
     study.run_study(study.load_study(write(tmp_path, BASE + ARMS + OPPONENTS)), out)
     titles = write_study_report(out)
-    assert titles[0] == "Answer: bluffing less"
+    assert titles[:2] == ["Answer: bluffing less", "Answer per opponent setting: bluffing less"]
+    pages = answer_pages(load_study_dir(out))
+    assert_legible(pages)
+    assert_every_page_says_what_it_shows(pages)
     rows = answers(load_study_dir(out))
     assert rows["opponents"].to_list() == ["challengers", "field"]
     challengers = rows.row(0, named=True)
@@ -99,7 +105,9 @@ def test_a_meta_mix_of_opponents_seats_weighted_lineups(tmp_path):
         {"name": "honest", "params": {"targeting": "leader"}},
     ]
     (meta / "meta.json").write_text(
-        json.dumps({"spec": {"game": "power", "players": 4, "population": population}})
+        json.dumps(
+            {"format": FORMAT, "spec": {"game": "power", "players": 4, "population": population}}
+        )
     )
     (meta / "solution.json").write_text(json.dumps({"equilibrium": {"mix": [0.5, 0.5]}}))
     text = BASE + ARMS + f'[[opponents]]\nname = "mix"\nmeta = "{meta}"\n'

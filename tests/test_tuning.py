@@ -3,7 +3,7 @@ rounds, the CLI's outputs and its bad input (tiny budgets; heavier checks: docs/
 
 import polars as pl
 import pytest
-from test_cli import powerlab, tree_digest
+from clitools import powerlab, tree_digest
 
 from simcore import tuning
 from simcore.registry import SpecError
