@@ -81,6 +81,7 @@ def response_pages(summary: dict, trials: pl.DataFrame, prefix: str = "") -> lis
     finished = rated.filter(pl.col("state") == "complete").sort("win_rate", descending=True)
     region = finished.head(max(1, int(np.ceil(BEST_REGION * finished.height))))
     winner = summary["best_params"]
+    best_race = summary["finalists"][0]["race_win_rate"]
     chunks = [params[k : k + PANELS] for k in range(0, len(params), PANELS)]
     pages = []
     for number, chunk in enumerate(chunks):
@@ -90,22 +91,28 @@ def response_pages(summary: dict, trials: pl.DataFrame, prefix: str = "") -> lis
             takeaways.tuning_region(winner, region, [c.removeprefix("param_") for c in chunk]),
             "One panel per searched parameter: every candidate's win rate against its value "
             "(larger dots reached deeper rungs; orange: the best quarter of those that played "
-            "every rung; black star: the winner). A flat cloud means the parameter matters little "
-            "there; a tight orange cluster marks where the best candidates agree.",
+            "every rung; black star: the winner, at its racing win rate). A flat cloud means the "
+            "parameter matters little there; a tight orange cluster marks where the best "
+            "candidates agree.",
         )
-        axes = page.panel_grid(len(chunk), min(4, len(chunk)), left=0.8, bottom=0.45,
-                               hspace=0.6, wspace=0.25)  # fmt: skip
+        choice = any(rated[column].dtype == pl.String for column in chunk)
+        axes = page.panel_grid(len(chunk), min(4, len(chunk)), left=0.8,
+                               bottom=1.2 if choice else 0.45, hspace=1.1 if choice else 0.6,
+                               wspace=0.25)  # fmt: skip
         sizes = 6 + 24 * rated["games"].to_numpy() / max(1, rated["games"].max())
         for ax, column in zip(axes, chunk, strict=True):
             name = column.removeprefix("param_")
             ax.scatter(_positions(rated[column]), rated["win_rate"], s=sizes, color=GREY)
             ax.scatter(_positions(region[column]), region["win_rate"], s=16, color=REGION_COLOR)
-            if name in winner and finished.height:
-                ax.scatter(_positions(pl.Series([winner[name]])), [finished["win_rate"][0]],
+            if name in winner:
+                ax.scatter(_positions(pl.Series([winner[name]])), [best_race],
                            marker="*", s=140, color="black", zorder=3)  # fmt: skip
             ax.set_title(literal(name), fontsize=TEXT_SIZE)
             ax.tick_params(labelsize=SMALL_SIZE)
-            ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+            if rated[column].dtype == pl.String:  # a choice: its values slanted, never overlapping
+                ax.tick_params(axis="x", labelrotation=90)
+            else:
+                ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
             ax.yaxis.set_major_formatter(PercentFormatter(1.0))
         pages.append(page)
     return pages
