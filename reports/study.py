@@ -359,7 +359,7 @@ def stat_pages(view: View) -> list[ReportPage]:
     if not stats or plan is None:
         return []
     x, style, page_dims = plan
-    across = x == "arm"
+    across = not _x_axis(view, x)[1]  # categories (arms, opponent settings) run down the panels
     per_page = STAT_PANELS_ACROSS if across else STAT_PANELS
     columns = 4 if across else 5
     rows = view.summary.filter(pl.col("kind") == "strategy")
@@ -373,7 +373,7 @@ def stat_pages(view: View) -> list[ReportPage]:
         stat_chunks = [stats[k : k + per_page] for k in range(0, len(stats), per_page)]
         for number, chunk in enumerate(stat_chunks):
             of = f" ({number + 1} of {len(stat_chunks)})" if len(stat_chunks) > 1 else ""
-            heading = "by arm" if across else f"against {x}"
+            heading = f"by {x}" if across else f"against {x}"
             page = ReportPage(
                 f"What strategies do, {heading}" + (f" ({where})" if where else "") + of,
                 takeaways.stat_response(
@@ -381,7 +381,8 @@ def stat_pages(view: View) -> list[ReportPage]:
                 ),
                 "One panel per statistic the game records for each seat (its mean per game); "
                 + (
-                    "each arm is a row, each strategy a colour"
+                    f"each {'arm' if x == 'arm' else x + ' setting'} is a row, each strategy a "
+                    "colour"
                     if across
                     else f"each line follows one strategy as {x} changes"
                 )
