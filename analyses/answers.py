@@ -38,7 +38,8 @@ def answers(study: StudyDir) -> pl.DataFrame:
     focal, arms = spec["focal"], spec["arms"]
     groups: dict[tuple, list[StudyCell]] = {}
     for cell in study.cells:
-        key = _key(cell) if arms else ", ".join(filter(None, [cell.arm, _key(cell)]))
+        arm = cell.arm if len(study.arms) > 1 else ""  # one arm: nothing to tell apart
+        key = _key(cell) if arms else ", ".join(filter(None, [arm, _key(cell)]))
         groups.setdefault((key, cell.values.get("opponents", NO_OPPONENTS)), []).append(cell)
     rows = []
     for (key, opponents), members in groups.items():

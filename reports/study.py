@@ -62,8 +62,10 @@ MAX_STYLES = len(ARM_STYLES)
 RESPONSE_PANELS = 8  # win-rate panels per page (4 columns)
 STAT_PANELS = 15  # statistic panels per page (5 columns)
 STAT_PANELS_ACROSS = 12  # when categories run down the panels (4 columns)
+UPRIGHT_CATEGORIES = 3  # a categorical x axis of more values prints them upright
+SLANTED_WIDTH = 1.3  # inches an upright category name may take
 MATRIX_LABELS = 9  # a matchup matrix larger than this shows the top 8 and "others"
-RATING_ROWS = 24
+RATING_ROWS = 14  # two lines of label and of figures (0.33 in) a row, in a body of ~4.8 in
 CELL_ROWS = 16  # cells per page of an endings page
 OTHERS = "others"
 CATEGORY_PALETTE = ("#66c2a5", "#fc8d62", "#8da0cb", "#e78ac3", "#a6d854", "#ffd92f", "#e5c494")
@@ -252,6 +254,9 @@ def _draw_lines(
         if across:
             ax.set_yticks(ticks, names, fontsize=SMALL_SIZE)
             ax.set_ylim(len(ticks) - 0.5, -0.5)
+        elif len(ticks) > UPRIGHT_CATEGORIES:  # many categories: names upright, never overlapping
+            names = [label(v, SLANTED_WIDTH, SMALL_SIZE) for v in positions]
+            ax.set_xticks(ticks, names, fontsize=SMALL_SIZE, rotation=90)
         else:
             ax.set_xticks(ticks, names, fontsize=SMALL_SIZE)
     elif len(positions) <= 6:
@@ -303,7 +308,11 @@ def response_pages(view: View, axis: str, kind: str) -> list[ReportPage]:
             + (" Each strategy keeps its colour on every page." if kind == "strategy" else ""),
         )
         columns = math.ceil(len(chunk) / math.ceil(len(chunk) / 4))  # balanced rows
-        axes = page.panel_grid(len(chunk), columns, left=0.75, right=1.9, bottom=0.45)
+        upright = not _x_axis(view, axis)[1] and len(view.values(axis)) > UPRIGHT_CATEGORIES
+        axes = page.panel_grid(
+            len(chunk), columns, left=0.75, right=1.9, bottom=SLANTED_WIDTH + 0.5 if upright else
+            0.45, hspace=1.6 if upright else 0.55,
+        )  # fmt: skip
         names = _names(view, shown_rows, kind)
         shown = names if len(names) <= 8 else names[:7]
         for ax, combo in zip(axes, chunk, strict=True):
