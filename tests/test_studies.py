@@ -193,15 +193,17 @@ def test_compare_refuses_different_seeds(tmp_path):
         (
             "power-overthrow-cost.toml",
             [
-                "Win rate by strategy against overthrow_cost",
+                "Answer: POWER: overthrow cost 6, 7 (rulebook) and 8, against default and tuned "
+                "fields",
+                "Win rate by strategy against opponents",
                 "Matchups: 4 players, overthrow_cost=6",
                 "Ratings (Bradley–Terry): 4 players, overthrow_cost=6",
             ],
         ),
-        # Mirrors only (one arm per strategy): no head-to-head record, so no ratings page.
+        # Mirrors only (one setting per strategy): no head-to-head record, so no ratings page.
         (
             "power-seat-advantage.toml",
-            ["Win rate by seat against players", "Paired differences (1 of 2)"],
+            ["Win rate by seat against players", "Win rate by seat against opponents"],
         ),
         (
             "power-struggle-event-order.toml",
