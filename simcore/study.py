@@ -7,6 +7,7 @@ is data only; every mistake is a one-line SpecError naming the file and the key.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import functools
 import itertools
@@ -782,19 +783,34 @@ def _run_cells(study, study_cells, step, out, info, threads, scheduler, progress
 
     stop = study.stop
     sprt_arms = stop.sprt.arms if stop and stop.sprt else ()
-    for cell in study_cells:
-        folder = cell_dir(out, cell.id)
-        if cell.arm in sprt_arms:
-            continue
-        with storage.locked(folder):
-            if stop and stop.until_ci:
-                done = until_ci_done(folder, stop.focal, stop.until_ci)
-                run_sequential([cell.spec], [folder], step, stop.max_games, done, run_cell)
-                half_width = round(_half_width(folder, stop.focal), 6)
-                info["stopping"].append(
-                    {"cells": [cell.id], "games": cell.spec.games, "half_width": half_width}
-                )
-            else:
+    plain = [cell for cell in study_cells if cell.arm not in sprt_arms]
+    if stop and stop.until_ci:
+        # A cell's arms grow together, until every one of them is precise enough, so that they
+        # keep the same games and stay paired.
+        groups: dict[tuple, list[Cell]] = {}
+        for cell in plain:
+            groups.setdefault(cell.group(), []).append(cell)
+        for group in groups.values():
+            folders = [cell_dir(out, cell.id) for cell in group]
+            with contextlib.ExitStack() as locks:
+                for folder in folders:
+                    locks.enter_context(storage.locked(folder))
+                checks = [until_ci_done(folder, stop.focal, stop.until_ci) for folder in folders]
+                done = functools.partial(_all_done, checks)
+                specs = [cell.spec for cell in group]
+                run_sequential(specs, folders, step, stop.max_games, done, run_cell)
+                half_width = max(_half_width(folder, stop.focal) for folder in folders)
+            info["stopping"].append(
+                {
+                    "cells": [cell.id for cell in group],
+                    "games": group[0].spec.games,
+                    "half_width": round(half_width, 6),
+                }
+            )
+    else:
+        for cell in plain:
+            folder = cell_dir(out, cell.id)
+            with storage.locked(folder):
                 run_cell(cell.spec, folder)
     for first in (c for c in study_cells if sprt_arms and c.arm == sprt_arms[0]):
         second = next(
@@ -815,6 +831,10 @@ def _run_cells(study, study_cells, step, out, info, threads, scheduler, progress
         )
     storage.write_json(out / "study.json", info)
     return info
+
+
+def _all_done(checks: list[Callable[[], bool]]) -> bool:
+    return all(check() for check in checks)
 
 
 def _sprt_decided(out_a: Path, out_b: Path, focal: str, sprt: Sprt) -> bool:

@@ -257,6 +257,25 @@ def test_sprt_study_grows_both_arms_together(tmp_path):
     assert [run.spec["games"] for run in runs] == [entry["games"]] * 2
 
 
+def test_until_ci_grows_a_cells_arms_together_so_they_stay_paired(tmp_path):
+    # Seat 0 wins most games as counter against random players, fewer as honest: alone, the
+    # second arm would need about twice the games of the first.
+    arms = "".join(
+        f'[[arms]]\nname = "{name}"\nstrategies = ["{name}", "random", "random", "random"]\n'
+        for name in ("counter", "honest")
+    )
+    text = BASE + arms + '[stop]\nfocal = "seat:0"\nuntil_ci = 0.04\nmax_games = 3000\n'
+    out = tmp_path / "out"
+    info = study.run_study(study.load_study(write_study(tmp_path, text)), out)
+    [entry] = info["stopping"]
+    assert entry["cells"] == ["counter", "honest"] and entry["half_width"] <= 0.04
+    runs = [load_run(out / "cells" / cell) for cell in entry["cells"]]
+    assert [run.spec["games"] for run in runs] == [entry["games"]] * 2
+    stored = [run.scan().select(pl.len()).collect().item() for run in runs]
+    assert stored == [entry["games"]] * 2
+    assert "Paired differences: honest − counter" in write_study_report(out)
+
+
 def test_a_lineup_for_the_largest_table_seats_its_first_entries_at_smaller_ones(tmp_path):
     text = BASE.replace("players = 4", "players = [3, 4]")
     expanded = study.cells(study.load_study(write_study(tmp_path, text)))
