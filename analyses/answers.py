@@ -112,7 +112,8 @@ def headline(study: StudyDir, rows: pl.DataFrame) -> str:
     return (
         f"{spec['focal']}: {what} = {_points(first['answer'])} points "
         f"[{_points(first['ci_low'])}, {_points(first['ci_high'])}], 95% CI over "
-        f"{first['games']:,} paired games, against {first['opponents']}{where}."
+        f"{first['games']:,} {'paired ' if spec['arms'] else ''}games, against "
+        f"{first['opponents']}{where}."
     )
 
 
