@@ -283,7 +283,7 @@ def test_a_lineup_for_the_largest_table_seats_its_first_entries_at_smaller_ones(
     assert len(lineups[4]) == 4 and lineups[3] == lineups[4][:3]
 
 
-def test_study_report_opens_with_its_question_and_writes_a_png_per_page(tmp_path):
+def test_study_report_opens_with_its_answer_page_and_writes_a_png_per_page(tmp_path):
     question = "Is a cheaper overthrow better for the bluffer?"
     text = (
         f'title = "Cheaper overthrow"\nquestion = "{question}"\n'
@@ -300,7 +300,9 @@ def test_study_report_opens_with_its_question_and_writes_a_png_per_page(tmp_path
     assert b"/Title (powerlab study: Cheaper overthrow)" in pdf
     pages = int(result.stdout.split("(")[-1].split()[0])
     pngs = sorted(path.name for path in slides.iterdir())
-    assert len(pngs) == pages and pngs[0] == "01-powerlab-study-cheaper-overthrow.png"
+    assert len(pngs) == pages and pngs[:2] == [
+        "01-answer-cheaper-overthrow.png", "02-powerlab-study-cheaper-overthrow.png",
+    ]  # fmt: skip
     assert pngs[-1].endswith("-the-study-file.png")
     first = report_pages(load_study_dir(out))[0]
     shown = " ".join(" ".join(text.get_text().split()) for text in first.texts)
