@@ -68,7 +68,8 @@ def test_the_report_pairs_the_arms_and_draws_the_response_curves(flush_study):
     assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") == pages
     titles = write_study_report(out)
     assert len(titles) == pages
-    assert "Paired differences: flush − never flush" in titles
+    # 14 comparisons a page: "(1 of 2)" when there are more
+    assert any(title.startswith("Paired differences: flush − never flush") for title in titles)
     assert "Win rate by strategy against flusher.flush_below" in titles
     summary = pl.read_parquet(out / "summary.parquet")
     rows = summary.filter((pl.col("kind") == "strategy") & (pl.col("name") == "flusher"))
