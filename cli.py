@@ -161,6 +161,16 @@ def games(
         typer.echo(f"  {s.name}: {s.doc}")
         for p in s.params:
             typer.echo(f"      {p.name:<16} default {p.default!s:<8} {p.expected():<24} {p.doc}")
+    presets = registry.presets(g.id)
+    if presets:
+        typer.echo("\nPresets (--strategy preset:NAME; made by the command shown):")
+        for name, preset in presets.items():
+            for line in (
+                f"{name}: {preset['spec']}",
+                f"    {preset['doc']}",
+                f"    {preset['command']}",
+            ):
+                typer.echo(f"  {line}")
 
 
 @app.command()
@@ -556,6 +566,169 @@ def compare(
         if output is not None:
             typer.echo(f"Report written to {output} ({len(pages)} pages)")
         _echo_pngs(png, len(pages))
+
+
+@app.command()
+def tune(
+    game: Annotated[str, typer.Argument(help="Game id (see `powerlab games`).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Tune directory to create or resume.")],
+    players: PlayersOpt = 4,
+    strategy: Annotated[
+        str,
+        typer.Option(
+            "--strategy",
+            "-s",
+            help="The strategy to tune, with its starting "
+            "parameters: `name` or `name:key=value,...`.",
+        ),
+    ] = "",
+    against: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--against",
+            "-a",
+            help="The other seats' strategies: once for all of them or once per other seat.",
+        ),
+    ] = None,
+    self_play: Annotated[
+        bool,
+        typer.Option(
+            "--self-play",
+            help="Every seat plays the candidate: iterate best "
+            "responses until one no longer beats the incumbent on fresh games.",
+        ),
+    ] = False,
+    budget: Annotated[
+        int,
+        typer.Option(
+            "--budget",
+            "-n",
+            help="Games the search may play (racing and finalists; per round in self-play).",
+        ),
+    ] = 100_000,
+    seed: SeedOpt = 0,
+    settings: SetOpt = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--param",
+            help="Tune only this parameter (repeatable; "
+            "default: every numeric, choice and bool parameter).",
+        ),
+    ] = None,
+    fix: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fix",
+            help="NAME=VALUE: keep this parameter at VALUE "
+            "(restricted play: switch an option off).",
+        ),
+    ] = None,
+    search_range: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--range",
+            help="NAME=LOW:HIGH[:log]: search a numeric "
+            "parameter over this range instead of the declared one.",
+        ),
+    ] = None,
+    sampler: Annotated[str, typer.Option("--sampler", help="tpe or cmaes (optuna).")] = "tpe",
+    min_games: Annotated[
+        int | None,
+        typer.Option(
+            "--min-games",
+            help="Games of the first racing rung (default budget/1000, at least 25 per seat).",
+        ),
+    ] = None,
+    final_games: Annotated[
+        int | None,
+        typer.Option(
+            "--final-games",
+            help="Fresh games measuring the winner and the starting parameters (default budget/4).",
+        ),
+    ] = None,
+    rounds: Annotated[int, typer.Option("--rounds", help="Most self-play rounds.")] = 4,
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
+    png: PngOpt = None,
+) -> None:
+    """Search a strategy's parameters for the highest win rate against a field (docs/tuning.md).
+
+    Example: powerlab tune power -p 4 -s bluffer -a counter -a honest -a random -n 100000
+    -o out/tune-bluffer; then use `--strategy "$(cat out/tune-bluffer/best.txt)"`.
+    """
+    from reports.takeaways import tuning as headline
+    from reports.tune import write_tune_report
+    from simcore import tuning
+
+    if not strategy:
+        raise BadInput("give --strategy, the strategy to tune")
+    _check_png(png)
+    dask_target = _dask_target(scheduler, cluster)
+    spec = tuning.build_spec(
+        game, players, strategy, against or [], settings or [], seed, budget,
+        self_play=self_play, only=param or [], fixed=fix or [], ranges=search_range or [],
+        sampler=sampler, min_games=min_games, final_games=final_games, rounds=rounds,
+    )  # fmt: skip
+    summary = tuning.tune(spec, out, threads=threads, scheduler=dask_target)
+    titles = write_tune_report(out, png)
+    _echo_pngs(png, len(titles))
+    if self_play:
+        last = summary["rounds"][-1]
+        typer.echo(
+            f"{out}: {len(summary['rounds'])} self-play rounds; stopped because "
+            f"{summary['stopped']} (last round {100 * last['diff']:+.1f} points)."
+        )
+    else:
+        typer.echo(f"{out}: {headline(summary)}")
+    typer.echo(f"Best spec in {out / 'best.txt'}: {summary['best']}; report {out / 'report.pdf'}")
+
+
+@app.command()
+def meta(
+    game: Annotated[str, typer.Argument(help="Game id (see `powerlab games`).")],
+    population: Annotated[
+        Path, typer.Option("--population", help='TOML file: strategies = ["spec", ...].')
+    ],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Meta directory to create or resume.")],
+    players: PlayersOpt = 4,
+    games: Annotated[int, typer.Option("--games", "-n", help="Games per lineup.")] = 20_000,
+    seed: SeedOpt = 0,
+    settings: SetOpt = None,
+    resamples: Annotated[
+        int,
+        typer.Option(
+            "--resamples",
+            help="Bootstrap resamples of the games for the intervals of the solution.",
+        ),
+    ] = 20,
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
+    png: PngOpt = None,
+) -> None:
+    """The empirical game of a population: every lineup played, then solved (docs/meta.md).
+
+    Writes OUT/payoffs.parquet, OUT/solution.json (equilibrium mix, regrets, dominance,
+    alpha-rank with its sensitivity) and OUT/report.pdf. Resumable: rerun to finish.
+    """
+    from analyses.meta import summary_lines
+    from reports.meta import write_meta_report
+    from simcore import meta as meta_game
+
+    if resamples < 0:
+        raise BadInput(f"--resamples must be at least 0, not {resamples}")
+    _check_png(png)
+    dask_target = _dask_target(scheduler, cluster)
+    spec = meta_game.build_spec(game, players, population, settings or [], seed, games)
+    info = meta_game.run_meta(spec, out, threads=threads, scheduler=dask_target, notify=notice)
+    solution = write_meta_report(out, resamples, png)
+    typer.echo(
+        f"{out}: {len(info['lineups'])} lineups of {games} games; report {out / 'report.pdf'}"
+    )
+    for line in summary_lines(solution):
+        typer.echo(line)
 
 
 study_app = typer.Typer(

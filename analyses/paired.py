@@ -1,8 +1,10 @@
 """Paired comparisons of two runs that share seed and game indices (common random numbers).
 
 Game i of run A and game i of run B start from the same random stream, so per-game differences
-cancel most of the luck both runs share. A focal is ``seat:K`` (seat K won) or a strategy name
-(any seat played by a strategy of that name won; with seat rotation it sits in a known seat).
+cancel most of the luck both runs share. A focal is ``seat:K`` (seat K won), a strategy name
+(any seat played by a strategy of that name won; with seat rotation it sits in a known seat) or
+``lineup:K`` (the share of the seats holding lineup entry K's label that won: the entry as one
+player, even where identical specs fill several seats).
 """
 
 import math
@@ -10,11 +12,10 @@ import re
 
 import numpy as np
 import polars as pl
-from scipy.stats import norm
 
 from analyses import AnalysisError
 from analyses.dataset import CUT_OFF, Run
-from analyses.stats import CONFIDENCE, wilson_interval
+from analyses.stats import mean_interval, wilson_interval
 
 
 def strategy_name(label: str) -> str:
@@ -22,19 +23,20 @@ def strategy_name(label: str) -> str:
     return label.partition(":")[0]
 
 
-def focal_seat(focal: str) -> int | None:
-    """K of a focal ``seat:K`` written in ASCII digits, else None."""
-    match = re.fullmatch(r"seat:([0-9]{1,3})", focal)
+def focal_index(kind: str, focal: str) -> int | None:
+    """K of a focal ``seat:K`` or ``lineup:K`` (``kind``) written in ASCII digits, else None."""
+    match = re.fullmatch(rf"{kind}:([0-9]{{1,3}})", focal)
     return int(match.group(1)) if match else None
 
 
 def focal_problem(focal: str, players: int, lineup: list[str]) -> str | None:
     """Why ``focal`` cannot be measured in a run with this lineup, or None if it can."""
-    if focal.startswith("seat:"):
-        seat = focal_seat(focal)
-        if seat is None or seat >= players:
-            return f"focal {focal!r} is not seat:K with K in [0, {players - 1}]"
-        return None
+    for kind, count in (("seat", players), ("lineup", len(lineup))):
+        if focal.startswith(f"{kind}:"):
+            k = focal_index(kind, focal)
+            if k is None or k >= count:
+                return f"focal {focal!r} is not {kind}:K with K in [0, {count - 1}]"
+            return None
     names = sorted({strategy_name(label) for label in lineup})
     if focal not in names:
         return f"focal {focal!r} is not seat:K nor a strategy of the lineup ({', '.join(names)})"
@@ -54,7 +56,13 @@ def focal_outcomes(run: Run, focal: str) -> tuple[np.ndarray, np.ndarray, np.nda
     if problem:
         raise AnalysisError(f"{run.path}: {problem}")
     if focal.startswith("seat:"):
-        won = pl.col(f"s{focal_seat(focal)}_won")
+        won = pl.col(f"s{focal_index('seat', focal)}_won")
+    elif focal.startswith("lineup:"):
+        # The seats holding that entry's label, averaged: identical specs are one strategy.
+        label = run.lineup[focal_index("lineup", focal)]
+        held = [pl.col(f"s{k}_strategy").cast(pl.String) == label for k in range(run.players)]
+        won = pl.sum_horizontal(h & pl.col(f"s{k}_won") for k, h in enumerate(held))
+        won = won / pl.sum_horizontal(held)
     else:
         won = pl.any_horizontal(
             (pl.col(f"s{k}_strategy").cast(pl.String).str.split(":").list.first() == focal)
@@ -65,9 +73,10 @@ def focal_outcomes(run: Run, focal: str) -> tuple[np.ndarray, np.ndarray, np.nda
     games = (
         run.scan().select("game_index", won=won, has_result=has_result).sort("game_index").collect()
     )
+    won = games["won"].to_numpy()
     return (
         games["game_index"].to_numpy(),
-        games["won"].to_numpy().astype(np.int8),
+        won.astype(float) if focal.startswith("lineup:") else won.astype(np.int8),
         games["has_result"].to_numpy(),
     )
 
@@ -76,7 +85,7 @@ def focal_half_width(run: Run, focal: str) -> float:
     """Half the width of the Wilson 95% interval of the focal's win rate over games with a
     result."""
     _, won, has_result = focal_outcomes(run, focal)
-    low, high = wilson_interval(int(won[has_result].sum()), int(has_result.sum()))
+    low, high = wilson_interval(round(float(won[has_result].sum())), int(has_result.sum()))
     return (high - low) / 2
 
 
@@ -89,14 +98,14 @@ def paired_difference(won_a: np.ndarray, won_b: np.ndarray) -> dict:
     n = len(d)
     var_paired = d.var(ddof=1) / n
     var_unpaired = a.var(ddof=1) / n + b.var(ddof=1) / n
-    half = norm.ppf(0.5 + CONFIDENCE / 2) * math.sqrt(var_paired)
+    diff, low, high = mean_interval(d)
     return {
         "games": n,
         "rate_a": a.mean(),
         "rate_b": b.mean(),
-        "diff": d.mean(),
-        "ci_low": d.mean() - half,
-        "ci_high": d.mean() + half,
+        "diff": diff,
+        "ci_low": low,
+        "ci_high": high,
         "variance_reduction": var_unpaired / var_paired if var_paired > 0 else math.nan,
     }
 

@@ -2,8 +2,9 @@
 
 import math
 
+import numpy as np
 import polars as pl
-from scipy.stats import binomtest
+from scipy.stats import binomtest, norm
 
 CONFIDENCE = 0.95
 
@@ -27,3 +28,14 @@ def with_win_rate(table: pl.DataFrame, trials: str = "games") -> pl.DataFrame:
         ci_low=pl.Series([low for low, _ in bounds], dtype=pl.Float64),
         ci_high=pl.Series([high for _, high in bounds], dtype=pl.Float64),
     )
+
+
+def mean_interval(values) -> tuple[float, float, float]:
+    """Mean of per-game ``values`` with its normal 95% interval (central limit theorem): for
+    scores that are not plain win counts, e.g. paired differences or wins weighted over fields;
+    (nan, nan, nan) for fewer than two values."""
+    x = np.asarray(values, dtype=float)
+    if len(x) < 2:
+        return math.nan, math.nan, math.nan
+    half = norm.ppf(0.5 + CONFIDENCE / 2) * math.sqrt(x.var(ddof=1) / len(x))
+    return float(x.mean()), float(x.mean() - half), float(x.mean() + half)

@@ -22,14 +22,18 @@ RATE_COLUMNS = ("games", "wins", "win_rate", "ci_low", "ci_high")
 
 @dataclass(frozen=True)
 class StudyCell:
+    """``variant`` numbers the lineups of an opponent mix, ``weight`` is each one's share."""
+
     id: str
     arm: str
     values: dict[str, Any]
     run: Run
+    variant: int = 0
+    weight: float = 1.0
 
     def group(self) -> tuple:
         """Cells with the same group differ only in their arm: they are paired."""
-        return tuple(sorted(self.values.items()))
+        return (*sorted(self.values.items()), ("variant", self.variant))
 
 
 @dataclass(frozen=True)
@@ -59,7 +63,14 @@ def load_study_dir(path: str | Path) -> StudyDir:
     except SpecError as error:
         raise AnalysisError(str(error)) from None
     cells = [
-        StudyCell(c["id"], c["arm"], c["values"], load_run(_cell_folder(path, c["id"])))
+        StudyCell(
+            c["id"],
+            c["arm"],
+            c["values"],
+            load_run(_cell_folder(path, c["id"])),
+            c["variant"],
+            c["weight"],
+        )  # fmt: skip
         for c in info["cells"]
     ]
     return StudyDir(path, info, cells)

@@ -35,6 +35,7 @@ from analyses.study import (
 )
 from analyses.winrates import matchup_pivot
 from reports import takeaways
+from reports.answer import answer_pages
 from reports.colors import Palette, seat_line
 from reports.export import write_pages
 from reports.paired import focal_color, focal_name, forest_pages, paired_table_pages
@@ -61,8 +62,10 @@ MAX_STYLES = len(ARM_STYLES)
 RESPONSE_PANELS = 8  # win-rate panels per page (4 columns)
 STAT_PANELS = 15  # statistic panels per page (5 columns)
 STAT_PANELS_ACROSS = 12  # when categories run down the panels (4 columns)
+UPRIGHT_CATEGORIES = 3  # a categorical x axis of more values prints them upright
+SLANTED_WIDTH = 1.3  # inches an upright category name may take
 MATRIX_LABELS = 9  # a matchup matrix larger than this shows the top 8 and "others"
-RATING_ROWS = 24
+RATING_ROWS = 14  # two lines of label and of figures (0.33 in) a row, in a body of ~4.8 in
 CELL_ROWS = 16  # cells per page of an endings page
 OTHERS = "others"
 CATEGORY_PALETTE = ("#66c2a5", "#fc8d62", "#8da0cb", "#e78ac3", "#a6d854", "#ffd92f", "#e5c494")
@@ -251,6 +254,9 @@ def _draw_lines(
         if across:
             ax.set_yticks(ticks, names, fontsize=SMALL_SIZE)
             ax.set_ylim(len(ticks) - 0.5, -0.5)
+        elif len(ticks) > UPRIGHT_CATEGORIES:  # many categories: names upright, never overlapping
+            names = [label(v, SLANTED_WIDTH, SMALL_SIZE) for v in positions]
+            ax.set_xticks(ticks, names, fontsize=SMALL_SIZE, rotation=90)
         else:
             ax.set_xticks(ticks, names, fontsize=SMALL_SIZE)
     elif len(positions) <= 6:
@@ -302,7 +308,11 @@ def response_pages(view: View, axis: str, kind: str) -> list[ReportPage]:
             + (" Each strategy keeps its colour on every page." if kind == "strategy" else ""),
         )
         columns = math.ceil(len(chunk) / math.ceil(len(chunk) / 4))  # balanced rows
-        axes = page.panel_grid(len(chunk), columns, left=0.75, right=1.9, bottom=0.45)
+        upright = not _x_axis(view, axis)[1] and len(view.values(axis)) > UPRIGHT_CATEGORIES
+        axes = page.panel_grid(
+            len(chunk), columns, left=0.75, right=1.9, bottom=SLANTED_WIDTH + 0.5 if upright else
+            0.45, hspace=1.6 if upright else 0.55,
+        )  # fmt: skip
         names = _names(view, shown_rows, kind)
         shown = names if len(names) <= 8 else names[:7]
         for ax, combo in zip(axes, chunk, strict=True):
@@ -358,7 +368,7 @@ def stat_pages(view: View) -> list[ReportPage]:
     if not stats or plan is None:
         return []
     x, style, page_dims = plan
-    across = x == "arm"
+    across = not _x_axis(view, x)[1]  # categories (arms, opponent settings) run down the panels
     per_page = STAT_PANELS_ACROSS if across else STAT_PANELS
     columns = 4 if across else 5
     rows = view.summary.filter(pl.col("kind") == "strategy")
@@ -372,7 +382,7 @@ def stat_pages(view: View) -> list[ReportPage]:
         stat_chunks = [stats[k : k + per_page] for k in range(0, len(stats), per_page)]
         for number, chunk in enumerate(stat_chunks):
             of = f" ({number + 1} of {len(stat_chunks)})" if len(stat_chunks) > 1 else ""
-            heading = "by arm" if across else f"against {x}"
+            heading = f"by {x}" if across else f"against {x}"
             page = ReportPage(
                 f"What strategies do, {heading}" + (f" ({where})" if where else "") + of,
                 takeaways.stat_response(
@@ -380,7 +390,8 @@ def stat_pages(view: View) -> list[ReportPage]:
                 ),
                 "One panel per statistic the game records for each seat (its mean per game); "
                 + (
-                    "each arm is a row, each strategy a colour"
+                    f"each {'arm' if x == 'arm' else x + ' setting'} is a row, each strategy a "
+                    "colour"
                     if across
                     else f"each line follows one strategy as {x} changes"
                 )
@@ -806,7 +817,7 @@ def report_pages(study: StudyDir, summary: pl.DataFrame | None = None) -> list[R
     labels = [label for cell in study.cells for label in cell.run.lineup]
     palette = Palette.for_game(study.cells[0].run.spec["game"], labels, varied_strategies(study))
     view = View(study, summary, palette)
-    pages = [*overview_pages(view), *cell_pages(view)]
+    pages = [*answer_pages(study), *overview_pages(view), *cell_pages(view)]
     for axis in study.axes:
         pages.extend(response_pages(view, axis, "strategy"))
         pages.extend(response_pages(view, axis, "seat"))

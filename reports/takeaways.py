@@ -341,3 +341,124 @@ def ratings(table: pl.DataFrame) -> str:
         f"[{first['ci_low']:+.0f}, {first['ci_high']:+.0f}]), {verdict} {second['strategy']} "
         f"({second['rating']:+.0f} [{second['ci_low']:+.0f}, {second['ci_high']:+.0f}])."
     )
+
+
+# --- meta-game pages (reports/meta.py) ----------------------------------------------------------
+
+
+def field_edges(labels: list[str], matrix, fair: float) -> str:
+    """The largest edge of a strategy over a field of one other strategy, and how many pairings
+    are above the fair share."""
+    edges = matrix - fair
+    r, c = divmod(int(edges.argmax()), edges.shape[1])
+    above = int((edges > 0).sum())
+    return (
+        f"The largest edge: {labels[r]} wins {percent(matrix[r, c])} when every other seat plays "
+        f"{labels[c]} (fair share {percent(fair)}); {above} of {edges.size} pairings are above "
+        "the fair share."
+    )
+
+
+def equilibrium(solution: dict) -> str:
+    """The equilibrium mix's support with its intervals, and dominance."""
+    labels, found = solution["labels"], solution["equilibrium"]
+    dominant = solution["dominant"]["strategy"]
+    tail = f"; {dominant} dominates every other strategy" if dominant else ""
+    if found is None:
+        return f"No symmetric equilibrium was found (gambit's logit tracer and pure search){tail}."
+    support = [
+        f"{labels[j]} {percent(p, 0)} {_interval(lo, hi, lambda v: percent(v, 0))}"
+        for j, (p, lo, hi) in enumerate(
+            zip(found["mix"], found["mix_ci_low"], found["mix_ci_high"], strict=True)
+        )
+        if p > 0
+    ]
+    return (
+        f"The equilibrium mix plays {'; '.join(support)}, winning {percent(found['value'])} per "
+        f"seat{tail}."
+    )
+
+
+def regrets(solution: dict) -> str:
+    """The strategy outside the mix closest to being worth playing."""
+    labels, found = solution["labels"], solution["equilibrium"]
+    if found is None:
+        return "No symmetric equilibrium was found, so there are no regrets against it."
+    outside = [(r, j) for j, (r, p) in enumerate(zip(found["regrets"], found["mix"], strict=True))
+               if p == 0]  # fmt: skip
+    if not outside:
+        return "Every strategy is part of the equilibrium mix: none loses by deviating to it."
+    regret, j = max(outside)
+    return (
+        f"Of the {len(outside)} strategies outside the mix, {labels[j]} comes closest: a seat "
+        f"switching to it gains {points(regret)} points "
+        f"{_interval(found['regret_ci_low'][j], found['regret_ci_high'][j])}."
+    )
+
+
+def alpharank(solution: dict) -> str:
+    """The alpha-rank order and how often the first strategy stays first over resamples."""
+    ranking = solution["alpharank"]
+    alpha = ranking["headline_alpha"]
+    order = ranking["order"]
+    if ranking["mass"][str(alpha)] is None:
+        return f"At alpha {alpha:g} the ranking is not unique; across the other alphas: " + (
+            " > ".join(order) + "."
+        )
+    first = order[0].split(" = ")[0]
+    share = ranking["first_share"][solution["labels"].index(first)]
+    stays = "" if share is None else f", first in {percent(share, 0)} of the resamples"
+    return f"Alpha-rank at alpha {alpha:g}: {' > '.join(order)} ({first}{stays})."
+
+
+# --- tuning pages (reports/tune.py) -------------------------------------------------------------
+
+
+def tuning(summary: dict) -> str:
+    """The tuning's answer: the winner's fresh-seed win rate and its paired gain over the
+    starting parameters, with the cut-off shares the search counted as lost."""
+    fresh = summary["fresh"]
+    return (
+        f"{summary['best']} wins {percent(fresh['win_rate'])} "
+        f"{_interval(fresh['ci_low'], fresh['ci_high'], percent)} of {fresh['games']:,} fresh "
+        f"games (seed {fresh['seed']}), {points(fresh['diff'])} points "
+        f"{_interval(fresh['diff_ci_low'], fresh['diff_ci_high'])} against its starting "
+        f"parameters ({percent(fresh['baseline_win_rate'])}) on the same games; fair share "
+        f"{percent(fresh['fair_share'])}; cut off by the cap: {percent(fresh['cut_off_share'])} "
+        f"(starting parameters {percent(fresh['baseline_cut_off_share'])})."
+    )
+
+
+def _value(value) -> str:
+    return f"{value:.3g}" if isinstance(value, float) else str(value).lower()
+
+
+def tuning_region(winner: dict, region: pl.DataFrame, names: list[str]) -> str:
+    """The winner's values of ``names`` and the span of the best quarter of the finished
+    candidates."""
+    parts = []
+    for name in names:
+        values = region[f"param_{name}"].drop_nulls()
+        numeric = values.dtype.is_numeric() and values.len()
+        span = f" (best quarter {_value(values.min())}–{_value(values.max())})" if numeric else ""
+        parts.append(f"{name}={_value(winner[name])}{span}" if name in winner else name)
+    return f"The winner: {'; '.join(parts)}."
+
+
+def tuning_finalists(summary: dict) -> str:
+    best = summary["finalists"][0]
+    return (
+        f"Of {_count(len(summary['finalists']), 'finalist')}, {best['spec']} won "
+        f"{percent(best['win_rate'])} over its {best['games']:,} search games per field "
+        f"and was measured on fresh games."
+    )
+
+
+def self_play(summary: dict) -> str:
+    rounds = summary["rounds"]
+    last = rounds[-1]
+    return (
+        f"After {_count(len(rounds), 'round')} the incumbent is {summary['best']}; the last "
+        f"round's best response gained {points(last['diff'])} points "
+        f"{_interval(last['diff_ci_low'], last['diff_ci_high'])}, so {summary['stopped']}."
+    )

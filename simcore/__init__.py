@@ -15,7 +15,10 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 # Modules of plain Python that compiled code never reads: editing them keeps the compiled kernels.
 # Any other file of simcore/ or strategies/ (a new one too) keys the cache.
-_NOT_COMPILED = {"__init__.py", "registry.py", "runner.py", "storage.py", "study.py", "cluster.py"}
+_NOT_COMPILED = {
+    "__init__.py", "registry.py", "runner.py", "storage.py", "study.py", "cluster.py", "tuning.py",
+    "meta.py", "api.py",
+}  # fmt: skip
 
 
 def _kernel_sources_digest() -> str:

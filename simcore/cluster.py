@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Iterator
-
-import pyarrow as pa
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from simcore import registry
 from simcore.runner import RunSpec, parse_count, play_chunk
@@ -22,11 +21,11 @@ IN_FLIGHT_PER_WORKER = 2
 TASK_RETRIES = 3
 
 
-def _play_on_worker(spec: RunSpec, start: int, n: int, threads: int) -> tuple[int, pa.Table]:
+def _play_on_worker(spec: RunSpec, start: int, n: int, threads: int, play: Callable):
     import numba
 
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
-    return start, play_chunk(spec, start, n)
+    return start, play(spec, start, n)
 
 
 def local_workers(scheduler: str) -> int:
@@ -71,9 +70,15 @@ def connect(scheduler: str):
 
 
 def play_chunks(
-    spec: RunSpec, chunks: Iterator[tuple[int, int]], client, threads: int
-) -> Iterator[tuple[int, pa.Table]]:
-    """(first index, table) for every chunk, in completion order, computed on Dask workers."""
+    spec: RunSpec,
+    chunks: Iterator[tuple[int, int]],
+    client,
+    threads: int,
+    play: Callable[[RunSpec, int, int], Any] = play_chunk,
+) -> Iterator[tuple[int, Any]]:
+    """(first index, ``play(spec, first, count)``) for every chunk, in completion order, computed
+    on Dask workers: by default the chunk's Arrow table; tuning asks for less (simcore/tuning.py).
+    ``play`` must be a module-level function, so workers import it rather than unpickle code."""
     from dask.distributed import as_completed
 
     workers = max(1, len(client.nthreads()))
@@ -81,7 +86,7 @@ def play_chunks(
 
     def submit(start: int, n: int):
         return client.submit(
-            _play_on_worker, spec, start, n, threads, pure=False, retries=TASK_RETRIES
+            _play_on_worker, spec, start, n, threads, play, pure=False, retries=TASK_RETRIES
         )
 
     window = as_completed()

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import importlib
 import math
+import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import ModuleType
 
 import numpy as np
@@ -22,6 +24,11 @@ _GAME_MODULES = {
     "power-the-game": "simcore.power_the_game",
     "time-barons": "simcore.time_barons",
 }
+
+
+# Named strategy specs per game, e.g. tuned ones: ``--strategy preset:NAME`` (docs/tuning.md).
+PRESETS_DIR = Path(__file__).resolve().parent / "data" / "presets"
+PRESET_PREFIX = "preset:"
 
 
 class SpecError(ValueError):
@@ -246,8 +253,22 @@ def make(game_id: str) -> Game:
     return importlib.import_module(_GAME_MODULES[game_id]).GAME
 
 
+def presets(game_id: str) -> dict[str, dict]:
+    """The game's presets file as {name: {"spec", "doc", "command", ...}} (empty without one)."""
+    path = PRESETS_DIR / f"{game_id}.toml"
+    return tomllib.loads(path.read_text()) if path.exists() else {}
+
+
 def parse_strategy(game: Game, text: str) -> dict:
-    """``name`` or ``name:key=value,key=value`` → {"name", "params"} with defaults filled in."""
+    """``name``, ``name:key=value,key=value`` or ``preset:NAME`` (a spec of the game's presets
+    file) → {"name", "params"} with defaults filled in."""
+    if text.strip().startswith(PRESET_PREFIX):
+        name = text.strip().removeprefix(PRESET_PREFIX)
+        known = presets(game.id)
+        if name not in known:
+            names = ", ".join(known) or "none"
+            raise SpecError(f"{game.id}: unknown preset {name!r} (known: {names})")
+        text = known[name]["spec"]
     name, _, rest = text.strip().partition(":")
     strategy = game.strategy(name.strip())
     params = strategy.defaults()

@@ -247,17 +247,23 @@ def set_threads(threads: int | None) -> int:
     return numba.get_num_threads()
 
 
-def play_chunk(spec: RunSpec, start: int, n: int) -> pa.Table:
-    """Games ``start .. start + n - 1`` of ``spec`` as an Arrow table (local and Dask paths)."""
+def play_arrays(spec: RunSpec, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The kernel's ``game_out`` and ``seat_out`` arrays (simcore/chunk.py) for games
+    ``start .. start + n - 1`` of ``spec``."""
     game = registry.make(spec.game)
     kernel = game.kernel()
     prepared = kernel.prepare(spec.rules, spec.players)
     ids, params = game.encode_strategies(spec.seat_strategies())
-    lineup = spec.lineup() if len(spec.strategies) > 1 else spec.lineup() * spec.players
-    game_out, seat_out = kernel.run_chunk(
+    return kernel.run_chunk(
         prepared, spec.players, ids, params, spec.seed, start, n, spec.rotate_seats
     )
-    return to_table(game, lineup, start, game_out, seat_out)
+
+
+def play_chunk(spec: RunSpec, start: int, n: int) -> pa.Table:
+    """Games ``start .. start + n - 1`` of ``spec`` as an Arrow table (local and Dask paths)."""
+    game = registry.make(spec.game)
+    lineup = spec.lineup() if len(spec.strategies) > 1 else spec.lineup() * spec.players
+    return to_table(game, lineup, start, *play_arrays(spec, start, n))
 
 
 def chunk_plan(ranges: list[tuple[int, int]], chunk_size: int) -> Iterator[tuple[int, int]]:

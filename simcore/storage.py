@@ -18,6 +18,7 @@ import re
 import secrets
 import socket
 import sys
+import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -82,6 +83,38 @@ def atomic_write_bytes(path: Path, write, before_rename: Callable[[Path], None] 
 def write_json(path: Path, data: dict) -> None:
     text = json.dumps(data, indent=2, sort_keys=False) + "\n"
     atomic_write_bytes(path, lambda tmp: Path(tmp).write_text(text))
+
+
+def as_stored(data):
+    """``data`` as it reads back from a JSON file (tuples become lists): for comparing a spec
+    with the one stored in a directory."""
+    return json.loads(json.dumps(data))
+
+
+def read_json(path: Path, what: str, limit: int = files.MAX_TEXT_BYTES) -> dict:
+    """A JSON object file powerlab wrote, read like the files a designer names (bounded, regular
+    files only), or a one-line SpecError naming it."""
+    text = files.read_text(path, what, limit)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise SpecError(f"{path}: invalid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise SpecError(f"{path}: expected a JSON object; {REGENERATE}")
+    return data
+
+
+def read_versioned(path: Path, what: str, limit: int = files.MAX_TEXT_BYTES) -> dict:
+    """``read_json`` of a directory's identity file (run.json, study.json, manifest.json,
+    tune.json, meta.json), refused unless it carries this FORMAT."""
+    data = read_json(path, what, limit)
+    if "format" not in data:
+        raise SpecError(f"{path}: written by an older powerlab (no format number); {REGENERATE}")
+    if data["format"] != FORMAT:
+        raise SpecError(
+            f"{path}: format {data['format']!r}, this powerlab reads format {FORMAT}; {REGENERATE}"
+        )
+    return data
 
 
 def now() -> str:
@@ -395,6 +428,28 @@ def missing_ranges(covered: list[tuple[int, int]], start: int, stop: int) -> lis
     return [(a, b) for a, b in gaps if b > a]
 
 
+def read_toml(path: Path, what: str) -> dict:
+    """A TOML file's data (read bounded, regular files only), or a one-line SpecError naming it."""
+    try:
+        return tomllib.loads(files.read_text(path, what))
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
+        raise SpecError(f"{path}: not valid TOML ({error})") from None
+
+
+def check_owned(out: Path, marker: str, same: Callable[[dict], bool], what: str) -> None:
+    """Refuse, before anything is written, an ``out`` that is a file, holds another ``what``
+    (its ``marker`` JSON file, of this FORMAT, fails ``same``), or is a non-empty folder without
+    the marker. Writers call it again once they hold ``out``'s lock."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise SpecError(f"--out {out} is a file, not a directory")
+    if (out / marker).exists():
+        if not same(read_versioned(out / marker, marker)):
+            raise SpecError(f"--out {out} holds another {what}; use another --out or the same spec")
+    elif out.exists() and not is_empty(out):
+        raise SpecError(f"--out {out} is not empty and holds no powerlab {what}")
+
+
 # --- run.json and study.json ------------------------------------------------------------------
 
 
@@ -468,6 +523,8 @@ class _CellEntry(_Strict):
     id: str
     arm: str
     values: dict[str, Any]
+    variant: Annotated[int, Field(ge=0)] = 0  # the lineups of an opponent mix, numbered
+    weight: Annotated[float, Field(gt=0, le=1)] = 1.0  # each one's share of the mix
 
     @field_validator("id")
     @classmethod
@@ -491,6 +548,8 @@ class _StudyInfo(_Strict):
     cells: Annotated[list[_CellEntry], Field(min_length=1)]
     identity: list[dict[str, Any]]
     stopping: list[_StoppingEntry]
+    answer: dict[str, Any] | None = None
+    tuned: list[dict[str, Any]] = []
 
 
 def read_run_json(out: Path) -> dict:
@@ -505,17 +564,7 @@ def read_study_json(out: Path) -> dict:
 
 
 def _validated(path: Path, what: str, model: type[BaseModel], limit=files.MAX_TEXT_BYTES) -> dict:
-    text = files.read_text(path, what, limit)
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as error:
-        raise SpecError(f"{path}: invalid JSON ({error})") from None
-    if not isinstance(data, dict) or "format" not in data:
-        raise SpecError(f"{path}: written by an older powerlab (no format number); {REGENERATE}")
-    if data["format"] != FORMAT:
-        raise SpecError(
-            f"{path}: format {data['format']!r}, this powerlab reads format {FORMAT}; {REGENERATE}"
-        )
+    data = read_versioned(path, what, limit)
     try:
         checked = model.model_validate(data, strict=True)
     except ValidationError as error:

@@ -13,7 +13,6 @@ import functools
 import itertools
 import math
 import re
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,9 +22,16 @@ from simcore.registry import SpecError
 
 TOP_KEYS = (
     "title", "question", "assumptions", "game", "players", "games", "seed", "rotate_seats",
-    "rules", "strategies", "arms", "sweep", "stop",
+    "rules", "strategies", "arms", "sweep", "stop", "answer", "opponents", "restrict",
 )  # fmt: skip
 ARM_KEYS = ("name", "strategies", "rules")
+ANSWER_KEYS = ("focal", "arms")
+OPPONENT_KEYS = ("name", "strategies", "rules", "meta", "seats")
+RESTRICT_KEYS = ("strategy", "fixed", "budget", "params", "min_games")
+RESTRICT_ARMS = ("tuned", "tuned without")  # the focal tuned freely / with the option off
+# A meta-game mix of opponents becomes one cell per lineup it can seat; lineups less likely than
+# this are left out (and the others' weights scaled up to 1).
+MIN_MIX_WEIGHT = 1e-3
 STOP_KEYS = ("until_ci", "max_games", "focal", "sprt")
 SPRT_KEYS = ("margin", "alpha", "beta", "arms")
 DEFAULT_MAX_GAMES = 10_000_000
@@ -65,6 +71,41 @@ class Stop:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """What the study answers: the focal's win rate in arm ``arms[0]`` minus in ``arms[1]``
+    (paired), or without ``arms`` its win rate minus the fair share 1/players."""
+
+    focal: str
+    arms: tuple[str, str] | None
+
+
+@dataclass(frozen=True)
+class Opponents:
+    """An opponent setting: the seats after the arm's focal entry (``seats = "others"``) or the
+    whole table (``"all"``), as spec strings or the equilibrium mix of a meta directory, with
+    rule overrides (an assumption that goes with these opponents, e.g. a neutral deck)."""
+
+    name: str
+    strategies: tuple[str, ...]
+    rules: dict
+    meta: str | None
+    seats: str
+
+
+@dataclass(frozen=True)
+class Restrict:
+    """Restricted play: the focal ``strategy`` tuned (``budget`` games, parameters ``params`` or
+    all) with its options free, and again with ``fixed`` holding an option off; the two tuned
+    specs are the arms ``RESTRICT_ARMS``, per opponent setting and player count."""
+
+    strategy: str
+    fixed: dict
+    budget: int
+    params: tuple[str, ...]
+    min_games: int | None = None
+
+
+@dataclass(frozen=True)
 class Study:
     path: Path
     title: str
@@ -81,20 +122,27 @@ class Study:
     arms: tuple[Arm, ...]
     sweep: dict[str, tuple]
     stop: Stop | None
+    answer: Answer | None = None
+    opponents: tuple[Opponents, ...] = ()
+    restrict: Restrict | None = None
 
 
 @dataclass
 class Cell:
-    """One run of a study: ``values`` holds the swept keys (and ``players``) at this cell."""
+    """One run of a study: ``values`` holds the swept keys (and ``players``, and ``opponents``)
+    at this cell. An opponent setting that is a mix seats several lineups: ``variant`` numbers
+    them and ``weight`` is each one's probability."""
 
     id: str
     arm: str
     values: dict
     spec: runner.RunSpec
+    variant: int = 0
+    weight: float = 1.0
 
     def group(self) -> tuple:
         """Cells with the same group differ only in their arm: they are paired."""
-        return tuple(sorted(self.values.items()))
+        return (*sorted(self.values.items()), ("variant", self.variant))
 
 
 # --- parsing ----------------------------------------------------------------------------------
@@ -201,13 +249,54 @@ def _sweep(path: Path, table: dict) -> dict[str, tuple]:
     return sweep
 
 
+def _answer(path: Path, table: dict, arm_names: list[str]) -> Answer:
+    _unknown_keys(path, table, ANSWER_KEYS, "answer.")
+    focal = _get(
+        path, table, "focal", "answer.", (str,), "lineup:K, seat:K or a strategy", _REQUIRED
+    )
+    arms = _get(path, table, "arms", "answer.", (list,), "two arm names", None)
+    if arms is not None and (
+        len(arms) != 2 or len(set(arms)) != 2 or not set(arms) <= set(arm_names)
+    ):
+        raise _error(
+            path, "answer.arms", f"expected two different arms of {arm_names}, got {arms!r}"
+        )
+    return Answer(focal, None if arms is None else tuple(arms))
+
+
+def _opponents(path: Path, table, k: int) -> Opponents:
+    where = f"opponents[{k}]."
+    if not isinstance(table, dict):
+        raise _error(path, f"opponents[{k}]", "expected a table ([[opponents]])")
+    _unknown_keys(path, table, OPPONENT_KEYS, where)
+    name = _get(path, table, "name", where, (str,), "a name", _REQUIRED)
+    meta = _get(path, table, "meta", where, (str,), "a meta directory", None)
+    strategies = _strategy_texts(path, table, where, ())
+    if (meta is None) == (not strategies):
+        raise _error(path, f"opponents[{k}]", "expected strategies or meta (one of them)")
+    seats = _get(path, table, "seats", where, (str,), '"others" or "all"', "others")
+    if seats not in ("others", "all"):
+        raise _error(path, where + "seats", f'expected "others" or "all", got {seats!r}')
+    rules = _get(path, table, "rules", where, (dict,), "a table of rule parameters", {})
+    return Opponents(name, strategies, rules, meta, seats)
+
+
+def _restrict(path: Path, table: dict) -> Restrict:
+    _unknown_keys(path, table, RESTRICT_KEYS, "restrict.")
+    strategy = _get(path, table, "strategy", "restrict.", (str,), "a strategy spec", _REQUIRED)
+    fixed = _get(path, table, "fixed", "restrict.", (dict,), "a table of parameters", _REQUIRED)
+    if not fixed:
+        raise _error(path, "restrict.fixed", "expected at least one parameter to hold")
+    budget = _get(path, table, "budget", "restrict.", (int,), "tuning games", _REQUIRED)
+    params = _get(path, table, "params", "restrict.", (list,), "parameter names", [])
+    min_games = _get(path, table, "min_games", "restrict.", (int,), "games", None)
+    return Restrict(strategy, fixed, budget, tuple(params), min_games)
+
+
 def load_study(path: str | Path) -> Study:
     """Parse and check a study file's structure; cell specs are checked by ``cells``."""
     path = Path(path)
-    try:
-        data = tomllib.loads(files.read_text(path, "study file"))
-    except (tomllib.TOMLDecodeError, RecursionError) as error:
-        raise SpecError(f"{path}: not valid TOML ({error})") from None
+    data = storage.read_toml(path, "study file")
     _unknown_keys(path, data, TOP_KEYS, "")
     game_id = _get(path, data, "game", "", (str,), "a game id", _REQUIRED)
     if game_id not in registry.game_ids():
@@ -234,6 +323,24 @@ def load_study(path: str | Path) -> Study:
         raise _error(path, "arms", f"expected distinct names, {duplicate!r} appears twice")
     sweep = _sweep(path, _get(path, data, "sweep", "", (dict,), "a table of lists", {}))
     stop_table = _get(path, data, "stop", "", (dict,), "a table", None)
+    restrict_table = _get(path, data, "restrict", "", (dict,), "a table", None)
+    restrict = None if restrict_table is None else _restrict(path, restrict_table)
+    if restrict:
+        if arm_tables is not None:
+            raise _error(
+                path, "restrict", "makes the arms (tuned, tuned without): give no [[arms]]"
+            )
+        arms = tuple(Arm(name, (restrict.strategy,), dict(rules)) for name in RESTRICT_ARMS)
+        names = list(RESTRICT_ARMS)
+    opponent_tables = _get(path, data, "opponents", "", (list,), "[[opponents]] tables", [])
+    opponents = tuple(_opponents(path, t, k) for k, t in enumerate(opponent_tables))
+    setting_names = [o.name for o in opponents]
+    if len(set(setting_names)) != len(setting_names):
+        raise _error(path, "opponents", "expected distinct names")
+    answer_table = _get(path, data, "answer", "", (dict,), "a table", None)
+    answer = None if answer_table is None else _answer(path, answer_table, names)
+    if restrict and answer is None:
+        answer = Answer("lineup:0", RESTRICT_ARMS)
     return Study(
         path=path,
         title=_get(path, data, "title", "", (str,), "a text", path.stem),
@@ -248,6 +355,9 @@ def load_study(path: str | Path) -> Study:
         arms=arms,
         sweep=sweep,
         stop=None if stop_table is None else _stop(path, stop_table, names),
+        answer=answer,
+        opponents=opponents,
+        restrict=restrict,
     )
 
 
@@ -309,8 +419,10 @@ def seated(lineup: list, players: int, most_players: int) -> list:
     return lineup
 
 
-def cells(study: Study, games: int | None = None) -> list[Cell]:
-    """Every cell of the study with its checked spec (``games`` overrides games per cell)."""
+def cells(study: Study, games: int | None = None, tuned: dict | None = None) -> list[Cell]:
+    """Every cell of the study with its checked spec (``games`` overrides games per cell).
+    ``tuned`` maps (opponent setting, players, arm) to the tuned focal spec of a restricted-play
+    study; without it the focal keeps ``restrict.strategy`` (to check the file before tuning)."""
     path = study.path
     game = registry.make(study.game)
     games = study.games if games is None else games
@@ -318,11 +430,12 @@ def cells(study: Study, games: int | None = None) -> list[Cell]:
         raise _error(path, "games", f"expected at least 1, got {games}")
     axes = {"players": study.players} if len(study.players) > 1 else {}
     axes.update(study.sweep)
-    count = len(study.arms) * math.prod(len(values) for values in axes.values())
+    count = len(study.arms) * len(study.opponents or (None,))
+    count *= math.prod(len(values) for values in axes.values())
     if count > MAX_CELLS:
         raise _error(
-            path, "sweep", f"{count:,} cells (arms x swept values x player counts), more than "
-            f"the {MAX_CELLS:,} a study may have: split it or sweep fewer values"
+            path, "sweep", f"{count:,} cells (arms x opponents x swept values x player counts), "
+            f"more than the {MAX_CELLS:,} a study may have: split it or sweep fewer values"
         )  # fmt: skip
     result = []
     for arm in study.arms:
@@ -331,29 +444,104 @@ def cells(study: Study, games: int | None = None) -> list[Cell]:
         strategies = [
             _checked(path, arm_key + "strategies", registry.parse_strategy, game, t) for t in texts
         ]
-        rules = _checked(path, arm_key + "rules", game.rules_with_defaults, arm.rules)
-        for point in itertools.product(*axes.values()):
-            values = dict(zip(axes, point, strict=True))
-            players = values.get("players", study.players[0])
-            _checked(path, "players", game.check_players, players)
-            spec = runner.RunSpec(
-                game=study.game,
-                players=players,
-                strategies=copy.deepcopy(seated(strategies, players, max(study.players))),
-                rules=dict(rules),
-                seed=study.seed,
-                games=games,
-                rotate_seats=study.rotate_seats,
-            )
-            for key in study.sweep:
-                _apply_sweep(path, game, spec, key, values[key])
-            cell = Cell(_cell_id(values, arm.name, len(study.arms) > 1), arm.name, values, spec)
-            _checked(path, f"cell {cell.id}", runner.check_spec, spec)
-            if study.stop:
-                _check_focal(study, cell)
-            result.append(cell)
+        for setting in study.opponents or (None,):
+            overrides = {**arm.rules, **(setting.rules if setting else {})}
+            rules = _checked(path, arm_key + "rules", game.rules_with_defaults, overrides)
+            for point in itertools.product(*axes.values()):
+                values = dict(zip(axes, point, strict=True))
+                players = values.get("players", study.players[0])
+                _checked(path, "players", game.check_players, players)
+                if setting:
+                    values["opponents"] = setting.name
+                    if tuned:
+                        strategies = [
+                            registry.parse_strategy(game, tuned[setting.name, players, arm.name])
+                        ]
+                lineups = _lineups(study, game, setting, strategies, players)
+                for variant, (weight, lineup) in enumerate(lineups):
+                    spec = runner.RunSpec(
+                        game=study.game,
+                        players=players,
+                        strategies=copy.deepcopy(lineup),
+                        rules=dict(rules),
+                        seed=study.seed,
+                        games=games,
+                        rotate_seats=study.rotate_seats,
+                    )
+                    for key in study.sweep:
+                        _apply_sweep(path, game, spec, key, values[key])
+                    cell_id = _cell_id(values, arm.name, len(study.arms) > 1)
+                    if len(lineups) > 1:
+                        cell_id += f"_mix{variant}"
+                    cell = Cell(cell_id, arm.name, dict(values), spec, variant, weight)
+                    _checked(path, f"cell {cell.id}", runner.check_spec, spec)
+                    if study.stop:
+                        _check_focal(study, study.stop.focal, cell)
+                    if study.answer:
+                        _check_focal(study, study.answer.focal, cell)
+                    result.append(cell)
     _check_cell_ids(path, result)
     return result
+
+
+def _lineups(study, game, setting, strategies, players) -> list[tuple[float, list[dict]]]:
+    """The weighted lineups a cell seats: the arm's (several player counts: its first entries),
+    or the arm's focal entry followed by the opponent setting's seats, or the setting's table."""
+    most = max(study.players)
+    if setting is None:
+        return [(1.0, seated(strategies, players, most))]
+    where = f"opponents {setting.name!r}"
+    if setting.seats == "others" and len(strategies) != 1:
+        raise _error(study.path, "arms", f"with {where}, an arm gives one strategy: the focal's")
+    seats = players - 1 if setting.seats == "others" else players
+    if setting.meta:
+        mixes = _meta_mix(study, game, setting, players, seats)
+    else:
+        specs = [
+            _checked(study.path, where, registry.parse_strategy, game, t)
+            for t in setting.strategies
+        ]
+        written_for = most - 1 if setting.seats == "others" else most
+        if len(specs) == 1:
+            specs = specs * seats
+        elif len(specs) == written_for > seats:  # several player counts: the first entries
+            specs = specs[:seats]
+        if len(specs) != seats:
+            raise _error(study.path, where, f"expected 1 or {seats} strategies, got {len(specs)}")
+        mixes = [(1.0, specs)]
+    head = strategies if setting.seats == "others" else []
+    return [(weight, [*head, *others]) for weight, others in mixes]
+
+
+def _meta_mix(study, game, setting, players, seats) -> list[tuple[float, list[dict]]]:
+    """The lineups of ``seats`` strategies drawn independently from the equilibrium mix of the
+    meta directory ``setting.meta``, each with its probability (multinomial)."""
+    folder = Path(setting.meta)
+    where = f"opponents {setting.name!r}: meta {folder}"
+    if not (folder / "solution.json").is_file():
+        raise _error(study.path, where, "no solved meta-game there (run powerlab meta)")
+    info = _checked(study.path, where, storage.read_versioned, folder / "meta.json", "meta.json")
+    solution = _checked(study.path, where, storage.read_json, folder / "solution.json", "solution")
+    if info["spec"]["game"] != game.id or info["spec"]["players"] != players:
+        raise _error(
+            study.path, where, f"is a {info['spec']['players']}-player meta-game of "
+            f"{info['spec']['game']}, not of {game.id} at {players} players",
+        )  # fmt: skip
+    if solution["equilibrium"] is None:
+        raise _error(study.path, where, "has no equilibrium mix")
+    mix = solution["equilibrium"]["mix"]
+    population = info["spec"]["population"]
+    support = [j for j, share in enumerate(mix) if share > 0]
+    lineups = []
+    for combo in itertools.combinations_with_replacement(support, seats):
+        counts = [combo.count(j) for j in support]
+        weight = math.factorial(seats) * math.prod(
+            mix[j] ** c / math.factorial(c) for j, c in zip(support, counts, strict=True)
+        )
+        if weight >= MIN_MIX_WEIGHT:
+            lineups.append((weight, [copy.deepcopy(population[j]) for j in combo]))
+    total = sum(weight for weight, _ in lineups)
+    return [(weight / total, lineup) for weight, lineup in lineups]
 
 
 def _checked(path: Path, key: str, check: Callable, *args):
@@ -364,12 +552,13 @@ def _checked(path: Path, key: str, check: Callable, *args):
         raise _error(path, key, str(error)) from None
 
 
-def _check_focal(study: Study, cell: Cell) -> None:
+def _check_focal(study: Study, focal: str, cell: Cell) -> None:
     from analyses.paired import focal_problem
 
-    problem = focal_problem(study.stop.focal, cell.spec.players, cell.spec.lineup())
+    problem = focal_problem(focal, cell.spec.players, cell.spec.lineup())
     if problem:
-        raise _error(study.path, "stop.focal", f"{problem} in cell {cell.id}")
+        key = "stop.focal" if study.stop and focal == study.stop.focal else "answer.focal"
+        raise _error(study.path, key, f"{problem} in cell {cell.id}")
 
 
 # --- running ----------------------------------------------------------------------------------
@@ -460,13 +649,60 @@ def _identity(study_cells: list[Cell]) -> list[dict]:
     return [{"id": c.id, **c.spec.identity()} for c in study_cells]
 
 
-def check_study_dir(study: Study, study_cells: list[Cell], out: Path) -> None:
-    """Refuse, before anything is written, an OUT holding something other than this study."""
+def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
+    """Restricted play: tune the focal per opponent setting and player count, with its options
+    free and with ``restrict.fixed`` holding one off, in OUT/tuning/<setting>_<n>p/<arm>/
+    (resumable tune directories). Returns {(setting, players, arm): tuned spec}."""
+    from simcore import tuning
+
+    restrict = study.restrict
+    game = registry.make(study.game)
+    fixed = [
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in restrict.fixed.items()
+    ]
+    tuned = {}
+    for setting in study.opponents or (None,):
+        if setting and setting.seats == "all":
+            raise _error(study.path, "restrict", f"opponents {setting.name!r} fill every seat: "
+                         "restricted play tunes one seat against the others")  # fmt: skip
+        name = setting.name if setting else ""
+        for players in study.players:
+            focal = [registry.parse_strategy(game, restrict.strategy)]
+            fields = [
+                (weight, lineup[1:])
+                for weight, lineup in _lineups(study, game, setting, focal, players)
+            ]
+            rules = {**study.rules, **(setting.rules if setting else {})}
+            folder = Path(out) / "tuning" / _cell_id({"players": players}, name, bool(name))
+            for arm, held in zip(RESTRICT_ARMS, ([], fixed), strict=True):
+                only = [p for p in restrict.params if not held or p not in restrict.fixed]
+                build = functools.partial(
+                    tuning.build_spec,
+                    only=only,
+                    fixed=held,
+                    fields=fields,
+                    rules=rules,
+                    min_games=restrict.min_games,
+                )
+                spec = _checked(
+                    study.path, "restrict", build, study.game, players, restrict.strategy, [],
+                    [], study.seed, restrict.budget,
+                )  # fmt: skip
+                summary = tuning.tune(spec, folder / arm.replace(" ", "-"), threads, scheduler)
+                tuned[name, players, arm] = summary["best"]
+    return tuned
+
+
+def check_study_dir(study: Study, study_cells: list[Cell], out: Path, identity=None) -> None:
+    """Refuse, before anything is written, an OUT holding something other than this study.
+    ``identity`` (default: the cells') is what study.json must hold: a restricted-play study's
+    identity is that of its cells before tuning, which the tuning then fills in."""
     out = Path(out)
+    identity = _identity(study_cells) if identity is None else identity
     if out.exists() and not out.is_dir():
         raise SpecError(f"--out {out} is a file, not a directory")
     if (out / "study.json").exists():
-        if storage.read_study_json(out)["identity"] != _identity(study_cells):
+        if storage.read_study_json(out)["identity"] != identity:
             raise SpecError(f"--out {out} holds another study; use another --out")
     elif out.exists() and not storage.is_empty(out):
         raise SpecError(f"--out {out} is not empty and holds no powerlab study")
@@ -488,20 +724,33 @@ def run_study(
 ) -> dict:
     """Run every cell (all validated first) and write OUT/study.json; returns it.
 
-    The study holds OUT's writer lock throughout, and each cell's while it grows.
+    The study holds OUT's writer lock throughout, and each cell's while it grows. A restricted-play
+    study first claims OUT (study.json with the untuned cells), then tunes (tune_restricted) and
+    runs the tuned cells.
     ``progress(cell_id, done, total)`` is called as each cell's games are computed.
     """
     out = Path(out)
     study_cells = cells(study, games)
     step = study_cells[0].spec.games
-    check_study_dir(study, study_cells, out)
+    identity = _identity(study_cells)
+    check_study_dir(study, [] if study.restrict else study_cells, out, identity)
     with storage.locked(out):
-        check_study_dir(study, study_cells, out)  # again, now that no other writer can
-        return _run_cells(study, study_cells, step, out, threads, scheduler, progress, notify)
+        tuned = {}
+        if study.restrict:
+            check_study_dir(study, [], out, identity)  # again, now that no other writer can
+            if not (out / "study.json").exists():  # claim OUT before the first tuning writes
+                info = _study_info(study, study_cells, step, identity, tuned)
+                storage.write_json(out / "study.json", info)
+            tuned = tune_restricted(study, out, threads, scheduler)
+            study_cells = cells(study, games, tuned)
+        check_study_dir(study, study_cells, out, identity)
+        info = _study_info(study, study_cells, step, identity, tuned)
+        return _run_cells(study, study_cells, step, out, info, threads, scheduler, progress, notify)
 
 
-def _run_cells(study, study_cells, step, out, threads, scheduler, progress, notify) -> dict:
-    info = {
+def _study_info(study, study_cells, step, identity, tuned) -> dict:
+    """study.json before its cells' stopping entries are filled in."""
+    return {
         "format": storage.FORMAT,
         "title": study.title,
         "question": study.question,
@@ -509,10 +758,21 @@ def _run_cells(study, study_cells, step, out, threads, scheduler, progress, noti
         "file": str(study.path),
         "source": files.read_text(study.path, "study file"),
         "games_per_cell": step,
-        "cells": [{"id": c.id, "arm": c.arm, "values": c.values} for c in study_cells],
-        "identity": _identity(study_cells),
+        "cells": [
+            {"id": c.id, "arm": c.arm, "values": c.values, "variant": c.variant, "weight": c.weight}
+            for c in study_cells
+        ],  # fmt: skip
+        "answer": None if study.answer is None else vars(study.answer),
+        "tuned": [
+            {"opponents": setting, "players": players, "arm": arm, "spec": spec}
+            for (setting, players, arm), spec in tuned.items()
+        ],
+        "identity": identity,
         "stopping": [],
     }
+
+
+def _run_cells(study, study_cells, step, out, info, threads, scheduler, progress, notify) -> dict:
     storage.write_json(out / "study.json", info)
 
     def run_cell(spec: runner.RunSpec, folder: Path) -> None:

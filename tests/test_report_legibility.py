@@ -17,15 +17,18 @@ from matplotlib.lines import Line2D
 from matplotlib.text import Text
 
 from analyses.dataset import Run, load_run
+from analyses.meta import load_meta, solve
 from analyses.ratings import pooled_matchups
 from analyses.study import load_study_dir, rating_pools
 from analyses.winrates import matchup_pivot
+from reports import meta as meta_report
 from reports import pdf
 from reports import study as study_report
+from reports import tune as tune_report
 from reports.colors import Palette
 from reports.legibility import MAX_LEGEND_ENTRIES, check_page
 from reports.toolkit import PAGE_SIZE, ReportPage, legend, literal
-from simcore import registry, runner, study
+from simcore import meta, registry, runner, study, tuning
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDIES = sorted((ROOT / "studies").glob("*.toml"))
@@ -97,9 +100,65 @@ def test_every_page_of_every_study_report_is_legible(study_pages):
     assert_every_page_says_what_it_shows(study_pages)
 
 
-def test_study_reports_open_with_the_study_and_end_with_its_file(study_pages):
-    assert study_pages[0].title.startswith("powerlab study: ")
+def test_study_reports_open_with_the_answer_then_the_study_and_end_with_its_file(study_pages):
+    assert study_pages[0].title.startswith("Answer: ")
+    overview = next(k for k, page in enumerate(study_pages) if page.title.startswith("powerlab"))
+    assert all(page.title.startswith("Answer") for page in study_pages[:overview])
+    assert study_pages[overview].title.startswith("powerlab study: ")
     assert study_pages[-1].title.startswith("The study file")
+
+
+@pytest.fixture(scope="module")
+def tune_dir(tmp_path_factory) -> Path:
+    """A small search of POWER's bluffer (two parameters) against a field of challengers."""
+    spec = tuning.build_spec(
+        "power", 4, "bluffer", ["bluffer:p_challenge=1"], [], 3, 3000,
+        only=["p_bluff", "targeting"], min_games=12, final_games=500,
+    )  # fmt: skip
+    out = tmp_path_factory.mktemp("tune") / "bluffer"
+    tuning.tune(spec, out)
+    return out
+
+
+def test_every_page_of_a_tune_report_is_legible(tune_dir):
+    _, pages = tune_report.report_pages(tune_dir)
+    assert [page.title.split(": ")[-1] for page in pages] == [
+        "search history", "parameter response", "finalists",
+    ]  # fmt: skip
+    assert_legible(pages)
+    assert_every_page_says_what_it_shows(pages)
+
+
+def test_the_self_play_page_is_legible():
+    rounds = [
+        {"round": r, "best": f"bluffer:p_bluff={0.1 * r:.1f},p_challenge=0.2,targeting=richest",
+         "diff": d, "diff_ci_low": d - 0.02, "diff_ci_high": d + 0.02, "improved": d > 0.02}
+        for r, d in ((1, 0.12), (2, 0.05), (3, 0.01))
+    ]  # fmt: skip
+    summary = {
+        "game": "power",
+        "players": 4,
+        "strategy": "bluffer",
+        "rounds": rounds,
+        "best": rounds[1]["best"],
+        "stopped": "a best response did not beat the incumbent",
+    }
+    pages = [tune_report.self_play_page(summary)]
+    assert_legible(pages)
+    assert_every_page_says_what_it_shows(pages)
+
+
+def test_every_page_of_a_meta_report_is_legible(tmp_path):
+    population = tmp_path / "population.toml"
+    population.write_text(
+        'strategies = ["random", "honest", "bluffer", "bluffer:p_bluff=0.1,p_challenge=0.05", '
+        '"counter", "counter:threshold=0.3,targeting=richest"]\n'
+    )
+    meta.run_meta(meta.build_spec("power", 3, population, [], 2, 30), tmp_path / "m")
+    game = load_meta(tmp_path / "m")
+    pages = meta_report.report_pages(game, solve(game, 2, seed=2))
+    assert_legible(pages)
+    assert_every_page_says_what_it_shows(pages)
 
 
 def test_every_page_of_every_run_report_is_legible(run_report):

@@ -193,15 +193,17 @@ def test_compare_refuses_different_seeds(tmp_path):
         (
             "power-overthrow-cost.toml",
             [
-                "Win rate by strategy against overthrow_cost",
+                "Answer: POWER: overthrow cost 6, 7 (rulebook) and 8, against default and tuned "
+                "fields",
+                "Win rate by strategy against opponents",
                 "Matchups: 4 players, overthrow_cost=6",
                 "Ratings (Bradley–Terry): 4 players, overthrow_cost=6",
             ],
         ),
-        # Mirrors only (one arm per strategy): no head-to-head record, so no ratings page.
+        # Mirrors only (one setting per strategy): no head-to-head record, so no ratings page.
         (
             "power-seat-advantage.toml",
-            ["Win rate by seat against players", "Paired differences (1 of 2)"],
+            ["Win rate by seat against players", "Win rate by seat against opponents"],
         ),
         (
             "power-struggle-event-order.toml",
@@ -281,7 +283,7 @@ def test_a_lineup_for_the_largest_table_seats_its_first_entries_at_smaller_ones(
     assert len(lineups[4]) == 4 and lineups[3] == lineups[4][:3]
 
 
-def test_study_report_opens_with_its_question_and_writes_a_png_per_page(tmp_path):
+def test_study_report_opens_with_its_answer_page_and_writes_a_png_per_page(tmp_path):
     question = "Is a cheaper overthrow better for the bluffer?"
     text = (
         f'title = "Cheaper overthrow"\nquestion = "{question}"\n'
@@ -298,7 +300,9 @@ def test_study_report_opens_with_its_question_and_writes_a_png_per_page(tmp_path
     assert b"/Title (powerlab study: Cheaper overthrow)" in pdf
     pages = int(result.stdout.split("(")[-1].split()[0])
     pngs = sorted(path.name for path in slides.iterdir())
-    assert len(pngs) == pages and pngs[0] == "01-powerlab-study-cheaper-overthrow.png"
+    assert len(pngs) == pages and pngs[:2] == [
+        "01-answer-cheaper-overthrow.png", "02-powerlab-study-cheaper-overthrow.png",
+    ]  # fmt: skip
     assert pngs[-1].endswith("-the-study-file.png")
     first = report_pages(load_study_dir(out))[0]
     shown = " ".join(" ".join(text.get_text().split()) for text in first.texts)

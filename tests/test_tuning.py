@@ -1,0 +1,192 @@
+"""powerlab tune: a known optimum recovered, reproducible and resumable searches, self-play
+rounds, the CLI's outputs and its bad input (tiny budgets; heavier checks: docs/performance.md)."""
+
+import polars as pl
+import pytest
+from clitools import powerlab, tree_digest
+
+from simcore import tuning
+from simcore.registry import SpecError
+
+# Every other seat challenges every claim it can: each bluff is caught, so a bluffer loses
+# influence for every bluff and the best p_bluff is 0 (measured: 71.8% at 0, 66.0% at 0.1,
+# 53.1% at the default 0.3, 23.4% at 0.8 over 8,000 games).
+ALWAYS_CHALLENGED = ("power", 4, "bluffer", ["bluffer:p_challenge=1"])
+
+
+def small_spec(**options) -> tuning.TuneSpec:
+    game, players, strategy, against = ALWAYS_CHALLENGED
+    options = {"only": ["p_bluff"], "min_games": 12, "final_games": 2000, **options}
+    return tuning.build_spec(game, players, strategy, against, [], 3, 6000, **options)
+
+
+def test_tuning_recovers_the_known_optimum(tmp_path):
+    summary = tuning.tune(small_spec(), tmp_path / "tune")
+    assert summary["best_params"]["p_bluff"] < 0.1
+    fresh = summary["fresh"]
+    assert fresh["seed"] == 4  # fresh games: another root seed than the search's
+    assert fresh["diff_ci_low"] > 0.1  # far better than the default p_bluff = 0.3
+    assert fresh["ci_low"] < fresh["win_rate"] < fresh["ci_high"]
+    trials = pl.read_parquet(tmp_path / "tune" / "trials.parquet")
+    assert set(trials["state"]) <= {"complete", "pruned"} and (trials["state"] == "pruned").any()
+    assert summary["search"]["games"] >= 6000 * tuning.SEARCH_SHARE
+    best = (tmp_path / "tune" / "best.txt").read_text().strip()
+    assert best == summary["best"] and best.startswith("bluffer:p_bluff=")
+
+
+class Interrupted(Exception):
+    pass
+
+
+class InterruptingPlayer(tuning.Player):
+    """Stops the search in the middle of a trial, after ``calls`` evaluations."""
+
+    def __init__(self, calls: int):
+        super().__init__()
+        self.calls = calls
+
+    def outcomes(self, spec, first, stop):
+        self.calls -= 1
+        if self.calls < 0:
+            raise Interrupted
+        return super().outcomes(spec, first, stop)
+
+
+def test_a_resumed_search_equals_an_uninterrupted_one(tmp_path):
+    spec = small_spec()
+    whole = tuning.tune(spec, tmp_path / "whole")
+    with pytest.raises(Interrupted):
+        tuning.tune_once(spec, tmp_path / "resumed", InterruptingPlayer(calls=25))
+    stored = tuning._study(spec, tmp_path / "resumed").get_trials()
+    assert [t.state.name for t in stored].count("RUNNING") == 1  # stopped inside a trial
+    resumed = tuning.tune(spec, tmp_path / "resumed")
+    assert resumed["best"] == whole["best"]
+    assert resumed["fresh"] == whole["fresh"]
+    a = pl.read_parquet(tmp_path / "whole" / "trials.parquet")
+    b = pl.read_parquet(tmp_path / "resumed" / "trials.parquet")
+    assert a.equals(b)
+
+
+def test_a_finished_tuning_reruns_without_playing(tmp_path):
+    spec = small_spec()
+    tuning.tune(spec, tmp_path / "t")
+    before = tree_digest(tmp_path / "t")
+    play = tuning.Player()
+    tuning.tune_once(spec, tmp_path / "t", play)
+    assert play.games == 0 and tree_digest(tmp_path / "t") == before
+
+
+def test_restricted_play_keeps_the_fixed_parameter(tmp_path):
+    spec = small_spec(only=[], fixed=["p_bluff=0"], ranges=["p_challenge=0:0.5"])
+    assert [d.name for d in spec.space] == ["p_challenge", "p_block_bluff", "targeting"]
+    assert spec.space[0].high == 0.5
+    assert spec.strategy["params"]["p_bluff"] == 0.0
+    assert spec.candidate({"p_challenge": 0.2})["params"]["p_bluff"] == 0.0
+
+
+def test_self_play_iterates_best_responses(tmp_path):
+    spec = tuning.build_spec(
+        "power", 3, "bluffer", [], [], 1, 1400, self_play=True, only=["p_bluff"], min_games=6,
+        final_games=600, rounds=2,
+    )  # fmt: skip
+    summary = tuning.tune(spec, tmp_path / "sp")
+    rounds = summary["rounds"]
+    assert 1 <= len(rounds) <= 2
+    assert all(r["improved"] == (r["diff_ci_low"] > 0) for r in rounds)
+    assert rounds[0]["incumbent"] == spec.spec_text({})
+    if rounds[0]["improved"] and len(rounds) == 2:  # round 2 answers round 1's winner
+        assert rounds[1]["incumbent"] == rounds[0]["best"]
+    assert (tmp_path / "sp" / "round-1" / "summary.json").exists()
+
+
+def test_cli_tune_writes_the_directory_and_report(tmp_path):
+    out = tmp_path / "cli"
+    result = powerlab(
+        "tune", "power", "-p", 4, "-s", "bluffer", "-a", "bluffer:p_challenge=1", "-n", 3000,
+        "--param", "p_bluff", "--min-games", 12, "--final-games", 400, "--seed", 3, "-o", out,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "fresh games" in result.stdout and "best.txt" in result.stdout
+    for name in ("tune.json", "optuna.journal", "trials.parquet", "summary.json", "report.pdf"):
+        assert (out / name).exists(), name
+    best = (out / "best.txt").read_text().strip()
+    run = powerlab("run", "power", "-p", 4, "-s", best, "-n", 8, "-o", tmp_path / "run")
+    assert run.returncode == 0, run.stderr  # the best spec is ready for --strategy
+
+
+BAD_TUNES = [
+    ({"strategy": "nobody"}, "unknown strategy"),
+    ({"against": []}, "--against"),
+    ({"against": ["counter", "honest"]}, "one per other seat"),
+    ({"self_play": True}, "--self-play"),
+    ({"budget": 100}, "too small"),
+    ({"ranges": ["p_bluff=0.5"]}, "--range"),
+    ({"ranges": ["p_bluff=0:2"]}, "p_bluff"),
+    ({"ranges": ["p_bluff=0.5:0.2"]}, "LOW < HIGH"),
+    ({"only": ["nope"]}, "no parameter"),
+    ({"strategy": "random"}, "no parameter left"),
+    ({"sampler": "grid"}, "--sampler"),
+    ({"fixed": ["p_bluff=2"]}, "p_bluff"),
+    ({"seed": -1}, "--seed"),
+]
+
+
+@pytest.mark.parametrize(("change", "needle"), BAD_TUNES)
+def test_bad_tune_input_is_refused_in_one_line(change, needle):
+    args = {"strategy": "bluffer", "against": ["counter"], "budget": 100_000, **change}
+    options = {k: v for k, v in args.items() if k not in ("strategy", "against", "budget", "seed")}
+    with pytest.raises(SpecError, match=needle) as error:
+        tuning.build_spec(
+            "power", 4, args["strategy"], args["against"], [], args.get("seed", 0),
+            args["budget"], **options,
+        )  # fmt: skip
+    assert "\n" not in str(error.value)
+
+
+def test_cli_bad_tune_input_is_one_line_exit_2_and_writes_nothing(tmp_path):
+    result = powerlab("tune", "power", "-p", 4, "-s", "bluffer", "-o", tmp_path / "t")
+    assert result.returncode == 2
+    assert result.stderr.startswith("powerlab: error:") and "--against" in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "t").exists()
+
+
+def test_another_spec_in_the_same_directory_is_refused(tmp_path):
+    tuning.tune(small_spec(), tmp_path / "t")
+    before = tree_digest(tmp_path / "t")
+    with pytest.raises(SpecError, match="another tuning"):
+        tuning.tune(small_spec(only=["p_challenge"]), tmp_path / "t")
+    assert tree_digest(tmp_path / "t") == before
+
+
+def test_shipped_presets_parse_and_name_the_command_that_made_them():
+    import shlex
+
+    from simcore import registry
+
+    for game_id in registry.game_ids():
+        game = registry.make(game_id)
+        for name, preset in registry.presets(game_id).items():
+            assert set(preset) >= {"spec", "doc", "command", "measured"}, name
+            spec = registry.parse_strategy(game, f"preset:{name}")
+            assert spec == registry.parse_strategy(game, preset["spec"])
+            words = shlex.split(preset["command"])
+            assert words[:3] == ["powerlab", "tune", game_id], preset["command"]
+            assert words[words.index("-s") + 1].split(":")[0] == spec["name"]
+    assert registry.presets("power"), "the example preset is shipped"
+
+
+def test_an_unknown_preset_is_a_one_line_error():
+    from simcore import registry
+
+    with pytest.raises(SpecError, match="unknown preset 'nope' \\(known: bluffer-vs-mixed"):
+        registry.parse_strategy(registry.make("power"), "preset:nope")
+
+
+def test_a_tuning_on_dask_equals_the_local_one(tmp_path):
+    spec = small_spec(final_games=400)
+    local = tuning.tune(spec, tmp_path / "local")
+    on_dask = tuning.tune(spec, tmp_path / "dask", scheduler="local:1")
+    assert on_dask["best"] == local["best"] and on_dask["fresh"] == local["fresh"]
+    a = pl.read_parquet(tmp_path / "local" / "trials.parquet")
+    assert a.equals(pl.read_parquet(tmp_path / "dask" / "trials.parquet"))
