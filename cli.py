@@ -126,10 +126,12 @@ def _dask_target(scheduler: str | None, cluster: str | None) -> str | None:
     return scheduler or cluster
 
 
-def _spec(game, players, strategies, settings, seed, games, rotate):
+def _spec(game, players, strategies, settings, seed, games, rotate, arcs=None):
     from simcore import runner
 
-    return runner.build_spec(game, players, strategies or [], settings or [], seed, games, rotate)
+    return runner.build_spec(
+        game, players, strategies or [], settings or [], seed, games, rotate, arcs
+    )
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -199,6 +201,15 @@ def run(
     ] = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    arcs: Annotated[
+        str | None,
+        typer.Option(
+            "--arcs",
+            help="Also record the standing of every seat turn by turn for this share of the "
+            "games, e.g. 1% (chosen by game index: the same games in every run of the spec), "
+            "in OUT/arcs for the report's arcs pages (docs/arcs.md).",
+        ),
+    ] = None,
 ) -> None:
     """Play GAMES games and store one row per game under OUT (resumable: rerun to finish).
 
@@ -216,7 +227,7 @@ def run(
 
     from simcore import runner, storage
 
-    spec = _spec(game, players, strategy, settings, seed, games, rotate_seats)
+    spec = _spec(game, players, strategy, settings, seed, games, rotate_seats, arcs)
     shard_slice = runner.parse_shard(shard, spec.games) if shard else None
     dask_target = _dask_target(scheduler, cluster)
     if until_ci is not None:

@@ -12,17 +12,16 @@ import contextlib
 import os
 from collections.abc import Iterator
 
-import pyarrow as pa
 
 from simcore import registry
-from simcore.runner import RunSpec, parse_count, play_chunk
+from simcore.runner import Chunk, RunSpec, parse_count, play_chunk
 
 # Chunks queued per worker: enough to keep workers busy, few enough to bound client memory.
 IN_FLIGHT_PER_WORKER = 2
 TASK_RETRIES = 3
 
 
-def _play_on_worker(spec: RunSpec, start: int, n: int, threads: int) -> tuple[int, pa.Table]:
+def _play_on_worker(spec: RunSpec, start: int, n: int, threads: int) -> tuple[int, Chunk]:
     import numba
 
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
@@ -72,8 +71,8 @@ def connect(scheduler: str):
 
 def play_chunks(
     spec: RunSpec, chunks: Iterator[tuple[int, int]], client, threads: int
-) -> Iterator[tuple[int, pa.Table]]:
-    """(first index, table) for every chunk, in completion order, computed on Dask workers."""
+) -> Iterator[tuple[int, Chunk]]:
+    """(first index, played chunk) for every chunk, in completion order, computed on Dask workers."""
     from dask.distributed import as_completed
 
     workers = max(1, len(client.nthreads()))
