@@ -12,7 +12,6 @@ import contextlib
 import os
 from collections.abc import Iterator
 
-
 from simcore import registry
 from simcore.runner import Chunk, RunSpec, parse_count, play_chunk
 
@@ -72,7 +71,7 @@ def connect(scheduler: str):
 def play_chunks(
     spec: RunSpec, chunks: Iterator[tuple[int, int]], client, threads: int
 ) -> Iterator[tuple[int, Chunk]]:
-    """(first index, played chunk) for every chunk, in completion order, computed on Dask workers."""
+    """(first index, played chunk) for every chunk, in completion order, on Dask workers."""
     from dask.distributed import as_completed
 
     workers = max(1, len(client.nthreads()))
