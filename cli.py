@@ -380,6 +380,8 @@ def replay(
         raise BadInput(f"--game-index must be in [0, {runner.MAX_GAMES - 1}], not {game_index}")
     spec = _spec(game, players, strategy, settings, seed, game_index + 1, rotate_seats)
     g = registry.make(spec.game)
+    if not runner.kernel_compiled(g):
+        notice(runner.compile_notice(g))
     kernel = g.kernel()
     prepared = kernel.prepare(spec.rules, spec.players)
     ids, params = g.encode_strategies(spec.seat_strategies())
@@ -394,6 +396,60 @@ def replay(
     typer.echo(f"{g.title}, game {game_index} of seed {spec.seed}")
     for line in kernel.describe_trace(trace, seat_labels):
         typer.echo(line)
+
+
+@app.command("games-of")
+def games_of(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
+    where: Annotated[
+        str,
+        typer.Option(
+            "--where",
+            help='Condition on the games table\'s columns, e.g. "winner == 3 and turns < 10" '
+            "(comparisons, and/or/not, + - * / %, `in [..]`; column names as in the Parquet "
+            "table, docs/architecture.md).",
+        ),
+    ],
+    limit: Annotated[
+        int, typer.Option("--limit", help="List at most this many games (0: count only).")
+    ] = 20,
+) -> None:
+    """List the games of a run that meet a condition, each with the `powerlab replay` command
+    that prints it turn by turn."""
+    from analyses.dataset import load_run
+    from analyses.selection import games_where, replay_command
+
+    if limit < 0:
+        raise BadInput(f"--limit must be at least 0, not {limit}")
+    loaded = load_run(run_dir)
+    games = games_where(loaded, where)
+    typer.echo(f"{games.height:,} of the run's games meet {where!r}")
+    for row in games.head(limit).iter_rows(named=True):
+        typer.echo(
+            f"game {row['game_index']}: winner {row['winner']}, {row['turns']} turns, ended by "
+            f"{row['ended_by']}: {replay_command(loaded.info, row['game_index'])}"
+        )
+    if games.height > limit > 0:
+        typer.echo(f"... {games.height - limit:,} more (--limit)")
+
+
+@app.command()
+def warmup(
+    game_ids: Annotated[
+        list[str] | None, typer.Argument(help="Games to compile (default: all).")
+    ] = None,
+) -> None:
+    """Compile the games' kernels now (20-100 s each, once per powerlab version), so that later
+    runs start at once: for a cluster image, a class, or before timing anything."""
+    from simcore import registry, runner
+
+    games = [registry.make(game_id) for game_id in game_ids or registry.game_ids()]
+    for game in games:
+        started = time.perf_counter()
+        compiled = runner.warm_up(game, notice)
+        seconds = time.perf_counter() - started
+        what = "compiled" if compiled else "already compiled, loaded"
+        typer.echo(f"{game.id}: {what} in {seconds:.1f} s")
 
 
 @app.command()
@@ -455,6 +511,8 @@ def bench(
     results = {}
     for game_id in game_ids or registry.game_ids():
         g = registry.make(game_id)
+        if not runner.kernel_compiled(g):
+            notice(runner.compile_notice(g))
         seats = players if players is not None else min(max(4, g.min_players), g.max_players)
         spec = _spec(game_id, seats, strategy, settings, 1, games, True)
         kernel = g.kernel()

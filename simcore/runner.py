@@ -291,6 +291,42 @@ def run_info(spec: RunSpec) -> dict:
     }
 
 
+# The compiled entry points every kernel module has (the chunk protocol, simcore/chunk.py): the
+# chunk kernel, and the one-game player that traces call from Python.
+KERNEL_ENTRY_POINTS = ("simulate_chunk", "play_indexed")
+
+
+def kernel_compiled(game: registry.Game) -> bool:
+    """Whether numba's cache already holds the game's compiled entry points (else the first
+    call compiles them: 20-100 s on a busy 2-core machine)."""
+    import os
+
+    kernel = game.kernel()
+    return all(
+        os.path.exists(getattr(kernel, name)._cache._cache_file._index_path)
+        for name in KERNEL_ENTRY_POINTS
+    )
+
+
+def compile_notice(game: registry.Game) -> str:
+    return f"compiling the {game.id} kernel once (20-100 s); later runs start at once"
+
+
+def warm_up(game: registry.Game, notify: Callable[[str], None]) -> bool:
+    """Compile (or load) the game's kernel: one game through the chunk kernel and one traced,
+    at its smallest table with the default strategy. Returns whether it compiled anything."""
+    compiling = not kernel_compiled(game)
+    if compiling:
+        notify(compile_notice(game))
+    spec = build_spec(game.id, game.min_players, [], [], 0, 1, True)
+    play_chunk(spec, 0, 1)
+    kernel = game.kernel()
+    ids, params = game.encode_strategies(spec.seat_strategies())
+    prepared = kernel.prepare(spec.rules, spec.players)
+    kernel.trace_game(prepared, spec.players, ids, params, 0, 0, True)
+    return compiling
+
+
 def set_threads(threads: int | None) -> int:
     """Use ``threads`` numba threads (default: all); returns the count in use."""
     import numba
@@ -398,6 +434,8 @@ def run(
     with storage.locked(out), contextlib.ExitStack() as stack:
         check_out_dir(spec, out, shard)  # again, now that no other writer can change OUT
         if scheduler is None:
+            if not kernel_compiled(registry.make(spec.game)):
+                notify(compile_notice(registry.make(spec.game)))
             used_threads = set_threads(threads)
             play_chunks = _play_here
         else:

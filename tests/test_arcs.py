@@ -1,10 +1,6 @@
 """Game arcs (docs/arcs.md): the sample by game index, the stored standing, and every tension
 metric on hand-built arcs with known answers."""
 
-import json
-import subprocess
-import sys
-
 import numpy as np
 import polars as pl
 import pytest
