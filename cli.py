@@ -323,6 +323,16 @@ PngOpt = Annotated[
 ]
 
 
+TablesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--tables",
+        help="Also write the table of every report page that has one as a CSV (for "
+        "spreadsheets) into this folder, created if missing: NN-page-title.csv.",
+    ),
+]
+
+
 def _check_pdf(pdf: Path) -> None:
     if pdf.suffix.lower() != ".pdf":
         raise BadInput(f"--output {pdf} should end in .pdf")
@@ -330,11 +340,11 @@ def _check_pdf(pdf: Path) -> None:
         raise BadInput(f"--output {pdf}: folder {pdf.parent} does not exist")
 
 
-def _check_png(folder: Path | None) -> None:
+def _check_png(folder: Path | None, option: str = "--png") -> None:
     if folder is None:
         return
     if folder.exists() and not folder.is_dir():
-        raise BadInput(f"--png {folder} is a file, not a folder")
+        raise BadInput(f"{option} {folder} is a file, not a folder")
 
 
 def _echo_pngs(folder: Path | None, pages: int) -> None:
@@ -350,14 +360,17 @@ def report(
         typer.Option("--output", "-o", help="PDF to write (default RUN_DIR/report.pdf)."),
     ] = None,
     png: PngOpt = None,
+    tables: TablesOpt = None,
 ) -> None:
-    """Write the multi-page PDF report of a run (and, with --png, each page as a PNG)."""
+    """Write the multi-page PDF report of a run (and, with --png, each page as a PNG; with
+    --tables, every table as a CSV)."""
     from reports.pdf import write_report
 
     pdf = output or Path(run_dir) / "report.pdf"
     _check_pdf(pdf)
     _check_png(png)
-    pages = write_report(run_dir, pdf, png)
+    _check_png(tables, "--tables")
+    pages = write_report(run_dir, pdf, png, tables)
     typer.echo(f"Report written to {pdf} ({len(pages)} pages)")
     _echo_pngs(png, len(pages))
 
@@ -687,13 +700,15 @@ def study_run(
 def study_report(
     study_dir: Annotated[Path, typer.Argument(help="A study directory.")],
     png: PngOpt = None,
+    tables: TablesOpt = None,
 ) -> None:
     """Rebuild OUT/summary.parquet and OUT/report.pdf of a study directory (and, with --png,
-    each page as a PNG)."""
+    each page as a PNG; with --tables, every table as a CSV)."""
     from reports.study import write_study_report
 
     _check_png(png)
-    titles = write_study_report(study_dir, png)
+    _check_png(tables, "--tables")
+    titles = write_study_report(study_dir, png, tables)
     typer.echo(f"Report written to {study_dir / 'report.pdf'} ({len(titles)} pages)")
     _echo_pngs(png, len(titles))
     _echo_cut_off_warnings(study_dir)

@@ -240,12 +240,19 @@ def tension(run: Run, arcs: Arcs | None = None) -> pl.DataFrame:
                      f"share of all games that ended by {ending}", example))  # fmt: skip
     played = games.filter(pl.col("ended_by") != CUT_OFF)
     turns = played["turns"].to_numpy()
+    extremes = _examples(played, "turns")
     for p in QUANTILES:
         low, high = quantile_interval(turns, p)
         value = float(np.quantile(turns, p, method="inverted_cdf")) if len(turns) else math.nan
+        # A game of exactly that length; the shortest and longest games with the median.
+        example = {
+            "typical": played.filter(pl.col("turns") == value)["game_index"].min(),
+            "lowest": extremes["lowest"] if p == 0.5 else None,
+            "highest": extremes["highest"] if p == 0.5 else None,
+        }
         rows.append((f"length {int(100 * p)}% quantile", value, low, high, len(turns),
                      f"turns by which {int(100 * p)}% of the games with a result had ended",
-                     _examples(played, "turns")))  # fmt: skip
+                     example))  # fmt: skip
     return pl.DataFrame(
         [(*row[:6], row[6]["typical"], row[6]["lowest"], row[6]["highest"]) for row in rows],
         schema={

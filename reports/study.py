@@ -829,7 +829,11 @@ def report_pages(study: StudyDir, summary: pl.DataFrame | None = None) -> list[R
     return pages
 
 
-def write_study_report(study_dir: str | Path, png_dir: str | Path | None = None) -> list[str]:
+def write_study_report(
+    study_dir: str | Path,
+    png_dir: str | Path | None = None,
+    tables_dir: str | Path | None = None,
+) -> list[str]:
     """Write STUDY_DIR/summary.parquet and STUDY_DIR/report.pdf (and, with ``png_dir``, every
     page as a PNG); return the page titles."""
     study = load_study_dir(study_dir)
@@ -841,4 +845,5 @@ def write_study_report(study_dir: str | Path, png_dir: str | Path | None = None)
         study.info.get("question") or study.info["title"],
         study.path / "report.pdf",
         png_dir,
+        tables_dir,
     )

@@ -85,8 +85,8 @@ def test_intervals_closed_form_and_quantile():
 
 def test_the_sample_depends_on_the_game_index_alone():
     whole = arcs_sample(0, 20_000, 0.01)
-    pieces = np.concatenate([arcs_sample(a, b - a, 0.01) for a, b in ((0, 7), (7, 12_345),
-                                                                      (12_345, 20_000))])  # fmt: skip
+    ranges = ((0, 7), (7, 12_345), (12_345, 20_000))
+    pieces = np.concatenate([arcs_sample(a, b - a, 0.01) for a, b in ranges])
     assert (whole == pieces).all()
     assert 150 <= len(whole) <= 250  # about 1% of 20,000
     assert len(arcs_sample(0, 1000, 1.0)) == 1000
