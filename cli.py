@@ -658,6 +658,7 @@ def study_run(
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
     png: PngOpt = None,
+    tables: TablesOpt = None,
 ) -> None:
     """Run every cell of a study, then write OUT/summary.parquet and OUT/report.pdf."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -667,6 +668,7 @@ def study_run(
 
     dask_target = _dask_target(scheduler, cluster)
     _check_png(png)
+    _check_png(tables, "--tables")
     study = load_study(file)
     n_cells = len(cells(study, games))
     with Progress(
@@ -690,7 +692,7 @@ def study_run(
             scheduler=dask_target, notify=notice,
         )  # fmt: skip
         progress.update(cell_task, completed=n_cells)
-    titles = write_study_report(out, png)
+    titles = write_study_report(out, png, tables)
     typer.echo(f"{out}: {n_cells} cells; report {out / 'report.pdf'} ({len(titles)} pages)")
     _echo_pngs(png, len(titles))
     _echo_cut_off_warnings(out)

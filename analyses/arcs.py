@@ -17,6 +17,7 @@ from scipy import stats
 from analyses import AnalysisError
 from analyses.dataset import CUT_OFF, Run
 from analyses.stats import CONFIDENCE, wilson_interval
+from simcore.chunk import ENDINGS
 
 QUANTILES = (0.1, 0.5, 0.9)
 
@@ -213,7 +214,7 @@ def tension(run: Run, arcs: Arcs | None = None) -> pl.DataFrame:
     games = run.scan().select("game_index", "winner", "turns", "ended_by").collect()
     games = games.with_columns(pl.col("ended_by").cast(pl.String))
     if arcs is not None:
-        sampled = per_game(arcs.table, games.filter(pl.col("ended_by") != CUT_OFF), arcs.standing)
+        sampled = sampled_games(run, arcs)
         n = sampled.height
         for metric, column in (
             ("lead changes", "lead_changes"),
@@ -232,7 +233,7 @@ def tension(run: Run, arcs: Arcs | None = None) -> pl.DataFrame:
             rows.append((metric, value, low, high, n, METRIC_DOCS[metric],
                          _examples(sampled, column)))  # fmt: skip
     total = games.height
-    for ending in sorted(games["ended_by"].unique().to_list()):
+    for ending in ENDINGS:
         ended = games.filter(pl.col("ended_by") == ending)
         low, high = wilson_interval(ended.height, total)
         example = {"typical": ended["game_index"].min(), "lowest": None, "highest": None}
@@ -292,4 +293,45 @@ def standing_bands(arcs: Arcs, value: str, min_games: int = 20) -> pl.DataFrame:
         )
         .filter(pl.col("games") >= min_games)
         .sort("strategy", "turn")
+    )
+
+
+PER_GAME_METRICS = {
+    "lead changes": "lead_changes",
+    "decisiveness": "decisiveness",
+    "drama": "drama",
+    "comeback": "comeback",
+    "runaway leader": "runaway",
+}
+
+
+def sampled_games(run: Run, arcs: Arcs) -> pl.DataFrame:
+    """``per_game`` over the run's sampled games that have a result."""
+    games = run.scan().select("game_index", "winner", "ended_by").collect()
+    games = games.filter(pl.col("ended_by").cast(pl.String) != CUT_OFF)
+    return per_game(arcs.table, games, arcs.standing)
+
+
+def paired_tension(a: pl.DataFrame, b: pl.DataFrame) -> pl.DataFrame:
+    """[metric, diff, ci_low, ci_high, games]: the mean per-game difference A - B of each arc
+    metric over the games both runs sampled and both had a single winner in (the sample is by
+    game index, so two arms of a study sample the same games: common random numbers), with a
+    Student-t 95% interval of the mean difference."""
+    both = a.join(b, on="game_index", suffix="_b")
+    rows = []
+    for metric, column in PER_GAME_METRICS.items():
+        diffs = (both[column].cast(pl.Float64) - both[f"{column}_b"].cast(pl.Float64)).to_numpy()
+        low, high = mean_interval(diffs)
+        mean = float(diffs.mean()) if len(diffs) else math.nan
+        rows.append((metric, mean, low, high, len(diffs)))
+    return pl.DataFrame(
+        rows,
+        schema={
+            "metric": pl.String,
+            "diff": pl.Float64,
+            "ci_low": pl.Float64,
+            "ci_high": pl.Float64,
+            "games": pl.Int64,
+        },  # fmt: skip
+        orient="row",
     )

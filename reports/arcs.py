@@ -139,3 +139,60 @@ def arc_pages(run: Run, arcs: Arcs | None, metrics: pl.DataFrame) -> list[Report
         palette = Palette.for_game(run.spec["game"], run.lineup)
         pages += standing_figures(arcs, palette)
     return pages + tension_pages(run, metrics)
+
+
+def study_arc_pages(study) -> list[ReportPage]:
+    """A study's tension metrics per cell, and for each group of cells that differ only in
+    their arm, the paired differences of the first arm against each other (the same games are
+    sampled in every arm). No pages when the study records no arcs."""
+    from analyses.arcs import load_arcs, paired_tension, sampled_games, tension
+
+    cells = [cell for cell in study.cells if cell.run.info.get("arcs")]
+    if not cells:
+        return []
+    rows = []
+    sampled = {}
+    for cell in cells:
+        arcs = load_arcs(cell.run)
+        sampled[cell.id] = sampled_games(cell.run, arcs)
+        printed = tension_table(tension(cell.run, arcs).filter(pl.col("metric").is_in(ARC_METRICS)))
+        rows.append(printed.drop("definition").insert_column(0, pl.lit(cell.id).alias("cell")))
+    table = pl.concat(rows)
+    pages = table_pages(
+        table,
+        "Tension metrics by cell",
+        f"The arc metrics of {len(cells)} cells, each over its sampled games with a single winner.",
+        "Definitions and Ludii/TAG counterparts: docs/arcs.md. Means have Student-t, rates "
+        "Wilson 95% intervals.",
+    )
+    paired = []
+    groups: dict[tuple, list] = {}
+    for cell in cells:
+        groups.setdefault(cell.group(), []).append(cell)
+    for group in groups.values():
+        first = group[0]
+        for other in group[1:]:
+            diff = paired_tension(sampled[first.id], sampled[other.id])
+            paired.append(diff.insert_column(0, pl.lit(f"{first.id} - {other.id}").alias("cells")))
+    if paired:
+        diffs = pl.concat(paired)
+        printed = diffs.select(
+            "cells",
+            "metric",
+            pl.format("{}", pl.col("diff").round(3)).alias("A - B"),
+            pl.format("[{}, {}]", pl.col("ci_low").round(3), pl.col("ci_high").round(3)).alias(
+                "95% CI"
+            ),
+            "games",
+        )
+        paired_pages = table_pages(
+            printed,
+            "Tension metrics: paired differences between arms",
+            "Per-game differences over the games both arms sampled (the same game indices), "
+            "so the intervals are those of a paired comparison.",
+            "Rates (comeback, runaway leader, decisiveness) differ in shares: 0.05 is 5 "
+            "percentage points. An interval that excludes 0 is a difference this study resolves.",
+        )
+        paired_pages[0].table = diffs  # unrounded, for spreadsheets
+        pages += paired_pages
+    return pages

@@ -35,6 +35,7 @@ from analyses.study import (
 )
 from analyses.winrates import matchup_pivot
 from reports import takeaways
+from reports.arcs import study_arc_pages
 from reports.colors import Palette, seat_line
 from reports.export import write_pages
 from reports.paired import focal_color, focal_name, forest_pages, paired_table_pages
@@ -811,6 +812,7 @@ def report_pages(study: StudyDir, summary: pl.DataFrame | None = None) -> list[R
         pages.extend(response_pages(view, axis, "strategy"))
         pages.extend(response_pages(view, axis, "seat"))
     pages.extend(stat_pages(view))
+    pages.extend(study_arc_pages(study))
     categories = category_table(study)
     if len(categories):
         for _, rows in categories.group_by("column", maintain_order=True):

@@ -23,7 +23,7 @@ from simcore.registry import SpecError
 
 TOP_KEYS = (
     "title", "question", "assumptions", "game", "players", "games", "seed", "rotate_seats",
-    "rules", "strategies", "arms", "sweep", "stop",
+    "rules", "strategies", "arms", "sweep", "stop", "arcs",
 )  # fmt: skip
 ARM_KEYS = ("name", "strategies", "rules")
 STOP_KEYS = ("until_ci", "max_games", "focal", "sprt")
@@ -81,6 +81,8 @@ class Study:
     arms: tuple[Arm, ...]
     sweep: dict[str, tuple]
     stop: Stop | None
+    # Share of each cell's games whose arcs are recorded (``arcs = "1%"``; docs/arcs.md).
+    arcs: float = 0.0
 
 
 @dataclass
@@ -234,6 +236,7 @@ def load_study(path: str | Path) -> Study:
         raise _error(path, "arms", f"expected distinct names, {duplicate!r} appears twice")
     sweep = _sweep(path, _get(path, data, "sweep", "", (dict,), "a table of lists", {}))
     stop_table = _get(path, data, "stop", "", (dict,), "a table", None)
+    arcs = _get(path, data, "arcs", "", (str,), 'a share of the games such as "1%"', None)
     return Study(
         path=path,
         title=_get(path, data, "title", "", (str,), "a text", path.stem),
@@ -248,6 +251,7 @@ def load_study(path: str | Path) -> Study:
         arms=arms,
         sweep=sweep,
         stop=None if stop_table is None else _stop(path, stop_table, names),
+        arcs=0.0 if arcs is None else _checked(path, "arcs", runner.parse_arcs, arcs),
     )
 
 
@@ -344,6 +348,7 @@ def cells(study: Study, games: int | None = None) -> list[Cell]:
                 seed=study.seed,
                 games=games,
                 rotate_seats=study.rotate_seats,
+                arcs=study.arcs,
             )
             for key in study.sweep:
                 _apply_sweep(path, game, spec, key, values[key])
