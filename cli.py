@@ -158,6 +158,12 @@ def games(
     typer.echo("Rule parameters (--set key=value):")
     for p in g.rules:
         typer.echo(f"  {p.name:<26} default {p.default!s:<10} {p.expected():<28} {p.doc}")
+    if g.arcs is None:
+        typer.echo("\nGame arcs (--arcs): this game does not record arcs yet (docs/arcs.md)")
+    else:
+        typer.echo(f"\nGame arcs (--arcs): the standing after every {g.arcs.unit}, in this order:")
+        for c in g.arcs.standing:
+            typer.echo(f"  {c.name:<26} {c.doc}")
     typer.echo(f"\nStrategies (--strategy name:key=value,...; default {g.default_strategy}):")
     for s in g.strategies:
         typer.echo(f"  {s.name}: {s.doc}")

@@ -246,3 +246,10 @@ def test_a_first_compile_is_announced(monkeypatch, tmp_path):
     assert code == 0 and out.startswith("power-struggle: compiled in") and "compiling" in err
     code, _, err = in_process("warmup", "nonsense")
     assert code == 2 and "unknown game 'nonsense'" in err
+
+
+def test_games_says_whether_a_game_records_arcs():
+    code, out, _ = in_process("games", "power-struggle")
+    assert code == 0 and "the standing after every Department Turn" in out and "  vp " in out
+    code, out, _ = in_process("games", "power")
+    assert code == 0 and "does not record arcs yet" in out
