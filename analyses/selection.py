@@ -124,18 +124,18 @@ def replay_command(info: dict, game_index: int) -> str:
     from simcore import registry
 
     spec = info["spec"]
-    game = registry.make(spec["game"])
     words = ["powerlab", "replay", spec["game"], "-i", str(game_index), "--seed",
              str(spec["seed"]), "-p", str(spec["players"])]  # fmt: skip
     for label in info["lineup"]:
         words += ["-s", label]
-    for param in game.rules:
-        value = spec["rules"][param.name]
-        if value != param.default:
-            words += [
-                "--set",
-                f"{param.name}={str(value).lower() if param.kind == 'bool' else value}",
-            ]
+    # Every rule that differs from its default (all of them for a game this powerlab lacks).
+    defaults = {}
+    if spec["game"] in registry.game_ids():
+        defaults = {param.name: param.default for param in registry.make(spec["game"]).rules}
+    for name, value in spec["rules"].items():
+        if name not in defaults or value != defaults[name]:
+            text = str(value).lower() if isinstance(value, bool) else str(value)
+            words += ["--set", f"{name}={text}"]
     if not spec["rotate_seats"]:
         words.append("--fixed-seats")
     return shlex.join(words)

@@ -253,3 +253,19 @@ def test_games_says_whether_a_game_records_arcs():
     assert code == 0 and "the standing after every Department Turn" in out and "  vp " in out
     code, out, _ = in_process("games", "power")
     assert code == 0 and "does not record arcs yet" in out
+
+
+def test_replay_commands_name_every_rule_that_differs(tmp_path):
+    from analyses.selection import replay_command
+
+    info = {
+        "spec": {"game": "power-struggle", "players": 3, "seed": 7, "rotate_seats": False,
+                 "rules": {"data": "", "victory_points": 5, "max_turns": 300}},
+        "lineup": ["builder", "investor:x=1", "board"],
+    }  # fmt: skip
+    assert replay_command(info, 12) == (
+        "powerlab replay power-struggle -i 12 --seed 7 -p 3 -s builder -s investor:x=1 -s board "
+        "--set victory_points=5 --fixed-seats"
+    )
+    info["spec"]["game"] = "a-game-this-powerlab-lacks"
+    assert "--set data= --set victory_points=5 --set max_turns=300" in replay_command(info, 1)
