@@ -126,10 +126,12 @@ def _dask_target(scheduler: str | None, cluster: str | None) -> str | None:
     return scheduler or cluster
 
 
-def _spec(game, players, strategies, settings, seed, games, rotate):
+def _spec(game, players, strategies, settings, seed, games, rotate, arcs=None):
     from simcore import runner
 
-    return runner.build_spec(game, players, strategies or [], settings or [], seed, games, rotate)
+    return runner.build_spec(
+        game, players, strategies or [], settings or [], seed, games, rotate, arcs
+    )
 
 
 # --- commands ---------------------------------------------------------------------------------
@@ -156,6 +158,12 @@ def games(
     typer.echo("Rule parameters (--set key=value):")
     for p in g.rules:
         typer.echo(f"  {p.name:<26} default {p.default!s:<10} {p.expected():<28} {p.doc}")
+    if g.arcs is None:
+        typer.echo("\nGame arcs (--arcs): this game does not record arcs yet (docs/arcs.md)")
+    else:
+        typer.echo(f"\nGame arcs (--arcs): the standing after every {g.arcs.unit}, in this order:")
+        for c in g.arcs.standing:
+            typer.echo(f"  {c.name:<26} {c.doc}")
     typer.echo(f"\nStrategies (--strategy name:key=value,...; default {g.default_strategy}):")
     for s in g.strategies:
         typer.echo(f"  {s.name}: {s.doc}")
@@ -209,6 +217,15 @@ def run(
     ] = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
+    arcs: Annotated[
+        str | None,
+        typer.Option(
+            "--arcs",
+            help="Also record the standing of every seat turn by turn for this share of the "
+            "games, e.g. 1% (chosen by game index: the same games in every run of the spec), "
+            "in OUT/arcs for the report's arcs pages (docs/arcs.md).",
+        ),
+    ] = None,
 ) -> None:
     """Play GAMES games and store one row per game under OUT (resumable: rerun to finish).
 
@@ -226,7 +243,7 @@ def run(
 
     from simcore import runner, storage
 
-    spec = _spec(game, players, strategy, settings, seed, games, rotate_seats)
+    spec = _spec(game, players, strategy, settings, seed, games, rotate_seats, arcs)
     shard_slice = runner.parse_shard(shard, spec.games) if shard else None
     dask_target = _dask_target(scheduler, cluster)
     if until_ci is not None:
@@ -322,6 +339,16 @@ PngOpt = Annotated[
 ]
 
 
+TablesOpt = Annotated[
+    Path | None,
+    typer.Option(
+        "--tables",
+        help="Also write the table of every report page that has one as a CSV (for "
+        "spreadsheets) into this folder, created if missing: NN-page-title.csv.",
+    ),
+]
+
+
 def _check_pdf(pdf: Path) -> None:
     if pdf.suffix.lower() != ".pdf":
         raise BadInput(f"--output {pdf} should end in .pdf")
@@ -329,11 +356,11 @@ def _check_pdf(pdf: Path) -> None:
         raise BadInput(f"--output {pdf}: folder {pdf.parent} does not exist")
 
 
-def _check_png(folder: Path | None) -> None:
+def _check_png(folder: Path | None, option: str = "--png") -> None:
     if folder is None:
         return
     if folder.exists() and not folder.is_dir():
-        raise BadInput(f"--png {folder} is a file, not a folder")
+        raise BadInput(f"{option} {folder} is a file, not a folder")
 
 
 def _echo_pngs(folder: Path | None, pages: int) -> None:
@@ -349,14 +376,17 @@ def report(
         typer.Option("--output", "-o", help="PDF to write (default RUN_DIR/report.pdf)."),
     ] = None,
     png: PngOpt = None,
+    tables: TablesOpt = None,
 ) -> None:
-    """Write the multi-page PDF report of a run (and, with --png, each page as a PNG)."""
+    """Write the multi-page PDF report of a run (and, with --png, each page as a PNG; with
+    --tables, every table as a CSV)."""
     from reports.pdf import write_report
 
     pdf = output or Path(run_dir) / "report.pdf"
     _check_pdf(pdf)
     _check_png(png)
-    pages = write_report(run_dir, pdf, png)
+    _check_png(tables, "--tables")
+    pages = write_report(run_dir, pdf, png, tables)
     typer.echo(f"Report written to {pdf} ({len(pages)} pages)")
     _echo_pngs(png, len(pages))
 
@@ -379,6 +409,8 @@ def replay(
         raise BadInput(f"--game-index must be in [0, {runner.MAX_GAMES - 1}], not {game_index}")
     spec = _spec(game, players, strategy, settings, seed, game_index + 1, rotate_seats)
     g = registry.make(spec.game)
+    if not runner.kernel_compiled(g):
+        notice(runner.compile_notice(g))
     kernel = g.kernel()
     prepared = kernel.prepare(spec.rules, spec.players)
     ids, params = g.encode_strategies(spec.seat_strategies())
@@ -393,6 +425,60 @@ def replay(
     typer.echo(f"{g.title}, game {game_index} of seed {spec.seed}")
     for line in kernel.describe_trace(trace, seat_labels):
         typer.echo(line)
+
+
+@app.command("games-of")
+def games_of(
+    run_dir: Annotated[Path, typer.Argument(help="A run directory.")],
+    where: Annotated[
+        str,
+        typer.Option(
+            "--where",
+            help='Condition on the games table\'s columns, e.g. "winner == 3 and turns < 10" '
+            "(comparisons, and/or/not, + - * / %, `in [..]`; column names as in the Parquet "
+            "table, docs/architecture.md).",
+        ),
+    ],
+    limit: Annotated[
+        int, typer.Option("--limit", help="List at most this many games (0: count only).")
+    ] = 20,
+) -> None:
+    """List the games of a run that meet a condition, each with the `powerlab replay` command
+    that prints it turn by turn."""
+    from analyses.dataset import load_run
+    from analyses.selection import games_where, replay_command
+
+    if limit < 0:
+        raise BadInput(f"--limit must be at least 0, not {limit}")
+    loaded = load_run(run_dir)
+    games = games_where(loaded, where)
+    typer.echo(f"{games.height:,} of the run's games meet {where!r}")
+    for row in games.head(limit).iter_rows(named=True):
+        typer.echo(
+            f"game {row['game_index']}: winner {row['winner']}, {row['turns']} turns, ended by "
+            f"{row['ended_by']}: {replay_command(loaded.info, row['game_index'])}"
+        )
+    if games.height > limit > 0:
+        typer.echo(f"... {games.height - limit:,} more (--limit)")
+
+
+@app.command()
+def warmup(
+    game_ids: Annotated[
+        list[str] | None, typer.Argument(help="Games to compile (default: all).")
+    ] = None,
+) -> None:
+    """Compile the games' kernels now (20-100 s each, once per powerlab version), so that later
+    runs start at once: for a cluster image, a class, or before timing anything."""
+    from simcore import registry, runner
+
+    games = [registry.make(game_id) for game_id in game_ids or registry.game_ids()]
+    for game in games:
+        started = time.perf_counter()
+        compiled = runner.warm_up(game, notice)
+        seconds = time.perf_counter() - started
+        what = "compiled" if compiled else "already compiled, loaded"
+        typer.echo(f"{game.id}: {what} in {seconds:.1f} s")
 
 
 @app.command()
@@ -454,6 +540,8 @@ def bench(
     results = {}
     for game_id in game_ids or registry.game_ids():
         g = registry.make(game_id)
+        if not runner.kernel_compiled(g):
+            notice(runner.compile_notice(g))
         seats = players if players is not None else min(max(4, g.min_players), g.max_players)
         spec = _spec(game_id, seats, strategy, settings, 1, games, True)
         kernel = g.kernel()
@@ -749,6 +837,7 @@ def study_run(
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
     png: PngOpt = None,
+    tables: TablesOpt = None,
 ) -> None:
     """Run every cell of a study, then write OUT/summary.parquet and OUT/report.pdf."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
@@ -758,6 +847,7 @@ def study_run(
 
     dask_target = _dask_target(scheduler, cluster)
     _check_png(png)
+    _check_png(tables, "--tables")
     study = load_study(file)
     n_cells = len(cells(study, games))
     with Progress(
@@ -781,7 +871,7 @@ def study_run(
             scheduler=dask_target, notify=notice,
         )  # fmt: skip
         progress.update(cell_task, completed=n_cells)
-    titles = write_study_report(out, png)
+    titles = write_study_report(out, png, tables)
     typer.echo(f"{out}: {n_cells} cells; report {out / 'report.pdf'} ({len(titles)} pages)")
     _echo_pngs(png, len(titles))
     _echo_cut_off_warnings(out)
@@ -791,13 +881,15 @@ def study_run(
 def study_report(
     study_dir: Annotated[Path, typer.Argument(help="A study directory.")],
     png: PngOpt = None,
+    tables: TablesOpt = None,
 ) -> None:
     """Rebuild OUT/summary.parquet and OUT/report.pdf of a study directory (and, with --png,
-    each page as a PNG)."""
+    each page as a PNG; with --tables, every table as a CSV)."""
     from reports.study import write_study_report
 
     _check_png(png)
-    titles = write_study_report(study_dir, png)
+    _check_png(tables, "--tables")
+    titles = write_study_report(study_dir, png, tables)
     typer.echo(f"Report written to {study_dir / 'report.pdf'} ({len(titles)} pages)")
     _echo_pngs(png, len(titles))
     _echo_cut_off_warnings(study_dir)

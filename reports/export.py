@@ -77,12 +77,31 @@ def write_pages(
     subject: str,
     pdf_path: str | Path | None = None,
     png_dir: str | Path | None = None,
+    tables_dir: str | Path | None = None,
 ) -> list[str]:
     """A report's pages (``reports.toolkit.ReportPage``) as a PDF with its metadata and/or as
-    PNGs named after them; returns the page titles. Every report writes its pages this way."""
+    PNGs named after them, and with ``tables_dir`` the table of every page that has one as a
+    CSV; returns the page titles. Every report writes its pages this way."""
     titles = [page.title for page in pages]
     if pdf_path is not None:
         save_pdf(pages, pdf_path, metadata(title, subject))
     if png_dir is not None:
         save_pngs(pages, titles, png_dir)
+    if tables_dir is not None:
+        save_tables(pages, tables_dir)
     return titles
+
+
+def save_tables(pages: list, folder: str | Path) -> list[Path]:
+    """The table of each page that has one as ``folder/NN-<title>.csv`` (NN the page number, as
+    for PNGs), for spreadsheets; each file written atomically, the folder created if missing."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for number, page in enumerate(pages, start=1):
+        if page.table is None:
+            continue
+        path = folder / (page_file_name(number, page.title).removesuffix(".png") + ".csv")
+        _atomic(path, lambda tmp, table=page.table: table.write_csv(tmp))
+        paths.append(path)
+    return paths

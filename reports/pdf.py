@@ -6,6 +6,7 @@ from typing import Any
 
 import polars as pl
 
+from analyses.arcs import load_arcs, tension
 from analyses.card_impact import card_impact
 from analyses.dataset import Run, load_run
 from analyses.impact import impact
@@ -14,6 +15,7 @@ from analyses.metrics import ludii_metrics
 from analyses.outcomes import category_columns, category_shares
 from analyses.seat_stats import seat_stat_means, winner_stat_means
 from analyses.winrates import by_seat, by_strategy, convergence, seat_advantage
+from reports.arcs import arc_pages
 from reports.colors import Palette
 from reports.export import write_pages
 from reports.figures import (
@@ -109,6 +111,8 @@ def run_pages(run: Run) -> list[ReportPage]:
     # No matchup page: in one run every strategy of the lineup sits at every table, so "A's win
     # rate when B plays" is A's win rate again. Studies whose cells vary the field have one.
     pages.append(game_length_figure(game_length(run)))
+    arcs = load_arcs(run) if run.info.get("arcs") else None
+    pages.extend(arc_pages(run, arcs, tension(run, arcs)))
     for column in category_columns(run):
         pages.append(category_figure(category_shares(run, column["name"]), column["doc"]))
     stats = seat_stat_means(run)
@@ -128,7 +132,10 @@ def report_pages(run: Run) -> list[ReportPage]:
 
 
 def write_report(
-    run_dir: str | Path, pdf_path: str | Path, png_dir: str | Path | None = None
+    run_dir: str | Path,
+    pdf_path: str | Path,
+    png_dir: str | Path | None = None,
+    tables_dir: str | Path | None = None,
 ) -> list[str]:
     """Write the report of one run directory (and, with ``png_dir``, each page as a PNG);
     return the page titles in order.
@@ -137,4 +144,4 @@ def write_report(
     """
     run = load_run(run_dir)
     title = f"powerlab report: {run.spec['game']}"
-    return write_pages(report_pages(run), title, run.describe(), pdf_path, png_dir)
+    return write_pages(report_pages(run), title, run.describe(), pdf_path, png_dir, tables_dir)

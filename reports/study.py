@@ -36,6 +36,7 @@ from analyses.study import (
 from analyses.winrates import matchup_pivot
 from reports import takeaways
 from reports.answer import answer_pages
+from reports.arcs import study_arc_pages
 from reports.colors import Palette, seat_line
 from reports.export import write_pages
 from reports.paired import focal_color, focal_name, forest_pages, paired_table_pages
@@ -822,6 +823,7 @@ def report_pages(study: StudyDir, summary: pl.DataFrame | None = None) -> list[R
         pages.extend(response_pages(view, axis, "strategy"))
         pages.extend(response_pages(view, axis, "seat"))
     pages.extend(stat_pages(view))
+    pages.extend(study_arc_pages(study))
     categories = category_table(study)
     if len(categories):
         for _, rows in categories.group_by("column", maintain_order=True):
@@ -840,7 +842,11 @@ def report_pages(study: StudyDir, summary: pl.DataFrame | None = None) -> list[R
     return pages
 
 
-def write_study_report(study_dir: str | Path, png_dir: str | Path | None = None) -> list[str]:
+def write_study_report(
+    study_dir: str | Path,
+    png_dir: str | Path | None = None,
+    tables_dir: str | Path | None = None,
+) -> list[str]:
     """Write STUDY_DIR/summary.parquet and STUDY_DIR/report.pdf (and, with ``png_dir``, every
     page as a PNG); return the page titles."""
     study = load_study_dir(study_dir)
@@ -852,4 +858,5 @@ def write_study_report(study_dir: str | Path, png_dir: str | Path | None = None)
         study.info.get("question") or study.info["title"],
         study.path / "report.pdf",
         png_dir,
+        tables_dir,
     )

@@ -138,6 +138,9 @@ class ReportPage(Figure):
     ``caption`` (how to read the page) at the bottom. ``body`` is the free area between them
     as (left, bottom, right, top) figure fractions."""
 
+    # The table the page shows or draws, for ``--tables`` (a CSV beside the PDF); None if none.
+    table: pl.DataFrame | None = None
+
     def __init__(self, title: str, takeaway: str, caption: str = "") -> None:
         super().__init__(figsize=PAGE_SIZE)
         width, height = PAGE_SIZE
@@ -357,6 +360,7 @@ def table_pages(
             left = page.body[0] * PAGE_SIZE[0] + flow * (TABLE_WIDTH_IN + FLOW_GAP) / 2
             _draw_table(page, head, column, widths, size, left, top)
         pages.append(page)
+    pages[0].table = table
     return pages
 
 

@@ -122,3 +122,25 @@ def record_event(trace, st, length_at, event, a=0, b=0, c=0, d=0, e=0, f=0, g=0)
     trace[n, 6] = f
     trace[n, 7] = g
     st[length_at] = n + 1
+
+
+# Salt of the arcs sample (docs/arcs.md): which games record their arcs is a function of the game
+# index alone, independent of the seed, so the arms of a study sample the same games.
+_ARCS_SALT = np.uint64(0x6A09E667F3BCC909)
+
+
+def arcs_sample(first_index, n_games, share):
+    """The game indices in [first_index, first_index + n_games) whose arcs are recorded: game i
+    is sampled when SplitMix64(i) / 2**64 < share, so the same games are sampled however the run
+    is split into chunks, shards or workers, and about ``share`` of any range of games."""
+    from simcore.rng import _splitmix64_mix
+
+    indices = np.arange(first_index, first_index + n_games, dtype=np.int64)
+    mixed = _splitmix64_mix.py_func(indices.astype(np.uint64) ^ _ARCS_SALT)
+    return indices[(mixed >> np.uint64(11)) < np.uint64(round(share * 2.0**53))]
+
+
+def standing_rows(trace, event, n_values):
+    """The standing rows of a game's trace (registry.Arcs) as int64[rows, 2 + n_values]: the
+    turn or round, the seat, then the standing values."""
+    return trace[trace[:, 0] == event, 1 : 3 + n_values]

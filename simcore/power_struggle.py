@@ -107,7 +107,7 @@ from simcore.power_struggle_state import (
     vacancies,
     victory_points,
 )
-from simcore.registry import Column, Game, ImpactGroup, Param, SpecError
+from simcore.registry import Arcs, Column, Game, ImpactGroup, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
 from strategies import power_struggle as strategy
 
@@ -199,6 +199,21 @@ GAME_COLUMNS = (
 G_ROUNDS, G_ROUNDS_4, G_WINNERS = 0, 1, 5
 assert N_GAME_STATS == len(GAME_COLUMNS)
 
+# The standing per seat (game arcs, docs/arcs.md): recorded by ``record_standing``.
+ARCS = Arcs(
+    unit="Department Turn",
+    standing=(
+        Column(
+            "vp",
+            "Victory Points it would score if the game ended now (the Archenemy point "
+            "included, which the table does not see until it is declared)",
+        ),
+        Column("money", "Pinats in hand (players may keep them secret)"),
+    ),  # fmt: skip
+    event=ps.EV_STANDING,
+)
+
+
 GAME = Game(
     id="power-struggle",
     title="Power Struggle",
@@ -224,6 +239,7 @@ GAME = Game(
             "experiments.",
         ),
     ),
+    arcs=ARCS,
     module=__name__,
     doc="managers, departments, bribes and shares: the first to declare 4 Victory Points ends it",
     rulebook="power-struggle.md",
@@ -1232,11 +1248,25 @@ def department_turns(st, rules, sids, prm, rng, trace):
             take_action(seat, st, sids, prm, rng, trace)
             if st[DECLARED + seat] == 0 and victory_points(st, seat) >= target:
                 declare(st, seat, trace)
+        record_standing(st, trace)
         if st[ENDING] == 1:
             return 1
         if st[DEPT_TURNS] >= np.int64(rules[ps.R_MAX_TURNS]):
             return 2
     return 0
+
+
+# --- the standing per seat (game arcs, docs/arcs.md) -------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def record_standing(st, trace):
+    """After a Department Turn: one standing row per seat when tracing; nothing otherwise."""
+    if trace.shape[0] == 0:
+        return
+    for seat in range(st[PLAYERS]):
+        record_event(trace, st, TRACE_LEN, ps.EV_STANDING, st[DEPT_TURNS], seat,
+                     victory_points(st, seat), st[MONEY + seat])  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -1745,6 +1775,8 @@ def describe_trace(trace, seat_labels: list[str]) -> list[str]:
             lines.append(f"      seat {a} pays {d:,} for {b} shares, takes a block of {c}")
         elif name == "declare":
             lines.append(f"   {who(a)} declares {b} Victory Points")
+        elif name == "standing":
+            lines.append(f"   standing: {who(b)} {c} Victory Points, {d:,} Pinats")
         elif name == "end":
             result = "truncated by the turn cap" if c else (
                 f"{who(a)} wins" if a >= 0 else f"shared win (seats mask {e})")  # fmt: skip

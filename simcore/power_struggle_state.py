@@ -286,6 +286,10 @@ EVENT_NAMES = (
  EV_SNAP_SEAT, EV_SNAP_OFFICE, EV_SNAP_BOARD, EV_SNAP_CARD, EV_END) = range(33)  # fmt: skip
 EV_BONUS_CARD = -1
 EV_MEETING_CARD = -2
+# The standing of a seat after a Department Turn (docs/arcs.md): [EV_STANDING, game turn, seat,
+# Victory Points, Pinats]; recorded only when tracing, after the event names above.
+EVENT_NAMES = (*EVENT_NAMES, "standing")
+EV_STANDING = len(EVENT_NAMES) - 1
 
 
 # --- read-only queries ------------------------------------------------------------------------

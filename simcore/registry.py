@@ -174,6 +174,23 @@ class CardImpact:
 
 
 @dataclass(frozen=True)
+class Arcs:
+    """A game's *standing*: what a player at the table reads off to see who is ahead, per seat,
+    recorded after every ``unit`` (a turn or a round) for the games ``--arcs`` samples
+    (docs/arcs.md says what a game adds to declare it).
+
+    The kernel's ``trace_game`` records, at the end of each unit, one trace row per seat
+    ``[event, unit number (1, 2, ...), seat, standing[0], standing[1], ...]``; nothing is recorded
+    in normal runs (their trace has no rows). ``standing`` is in order of precedence: the leader
+    is the seat ahead on the first value, ties broken by the next, as the game's own tie-break.
+    """
+
+    unit: str
+    standing: tuple[Column, ...]
+    event: int
+
+
+@dataclass(frozen=True)
 class Game:
     id: str
     title: str
@@ -187,6 +204,7 @@ class Game:
     seat_columns: tuple[Column, ...]
     impact: tuple[ImpactGroup, ...] = ()
     card_impact: tuple[CardImpact, ...] = ()
+    arcs: Arcs | None = None
     module: str = ""
     doc: str = ""
     rulebook: str = ""
@@ -194,6 +212,12 @@ class Game:
 
     def kernel(self) -> ModuleType:
         return importlib.import_module(self.module)
+
+    def check_arcs(self) -> Arcs:
+        """The game's standing declaration, or SpecError if it has none yet."""
+        if self.arcs is None:
+            raise SpecError(f"{self.id} does not record arcs yet")
+        return self.arcs
 
     def rule(self, name: str) -> Param:
         for p in self.rules:

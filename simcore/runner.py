@@ -47,6 +47,9 @@ class RunSpec:
     rotate_seats: bool
     # SHA-256 of each designer's data file a path rule names: editing the file changes the spec.
     data_files: dict = field(default_factory=dict)
+    # Share of the games whose arcs (the standing per seat, turn by turn) are recorded: not part
+    # of the identity (the games are the same), but a run keeps the share it started with.
+    arcs: float = 0.0
 
     def identity(self) -> dict:
         data = asdict(self)
@@ -71,6 +74,7 @@ def build_spec(
     seed: int,
     games: int,
     rotate_seats: bool,
+    arcs: str | None = None,
 ) -> RunSpec:
     """A validated spec from CLI-style texts; every mistake is a one-line SpecError."""
     game = registry.make(game_id)
@@ -85,8 +89,21 @@ def build_spec(
             seed=seed,
             games=games,
             rotate_seats=rotate_seats,
+            arcs=parse_arcs(arcs) if arcs is not None else 0.0,
         )
     )
+
+
+def parse_arcs(text: str) -> float:
+    """``--arcs P%`` (0 < P <= 100) → the share of games whose arcs are recorded."""
+    number = text.strip().removesuffix("%")
+    try:
+        share = float(number) / 100 if text.strip().endswith("%") else None
+    except ValueError:
+        share = None
+    if share is None or not 0 < share <= 1:
+        raise registry.SpecError(f"--arcs expects a share of the games such as 1%, not {text!r}")
+    return share
 
 
 def check_spec(spec: RunSpec) -> RunSpec:
@@ -108,6 +125,10 @@ def check_spec(spec: RunSpec) -> RunSpec:
         registry.check_strategy(game, s, f"strategy {s.get('name')!r}") for s in spec.strategies
     ]
     spec.rules = game.rules_with_defaults(spec.rules)
+    if spec.arcs:
+        game.check_arcs()
+        if not 0 < spec.arcs <= 1:
+            raise registry.SpecError(f"arcs: the share {spec.arcs!r} is not in (0, 1]")
     game.kernel().prepare(spec.rules, spec.players)
     spec.data_files = {
         p.name: hashlib.sha256(files.read_bytes(spec.rules[p.name], "data file")).hexdigest()
@@ -118,7 +139,7 @@ def check_spec(spec: RunSpec) -> RunSpec:
 
 
 def spec_from_json(data: dict) -> RunSpec:
-    return RunSpec(**{key: data[key] for key in (*IDENTITY_KEYS, "games") if key in data})
+    return RunSpec(**{key: data[key] for key in (*IDENTITY_KEYS, "games", "arcs") if key in data})
 
 
 def load_info(out: Path) -> dict | None:
@@ -151,6 +172,11 @@ def check_out_dir(spec: RunSpec, out: Path, shard: tuple[int, int] | None = None
             f"--out {out} holds a run with a different {', '.join(changed)}; "
             "use another --out or the same spec"
         )
+    if existing.arcs != spec.arcs:
+        raise registry.SpecError(
+            f"--out {out} records the arcs of {_share(existing.arcs)} of its games, not "
+            f"{_share(spec.arcs)}; give the same --arcs or use another --out"
+        )
     stored_shard = info.get("shard")
     wanted_shard = shard_info(shard, *shard_range(spec.games, shard))
     if stored_shard is not None and shard is not None:
@@ -165,6 +191,10 @@ def check_out_dir(spec: RunSpec, out: Path, shard: tuple[int, int] | None = None
         raise registry.SpecError(
             f"--out {out} already holds {last} games, more than --games {spec.games}"
         )
+
+
+def _share(arcs: float) -> str:
+    return f"{100 * arcs:g}%" if arcs else "none"
 
 
 def to_table(game: registry.Game, lineup, first_index, game_out, seat_out) -> pa.Table:
@@ -183,6 +213,27 @@ def to_table(game: registry.Game, lineup, first_index, game_out, seat_out) -> pa
             columns[f"s{seat}_{column.name}"] = _column_array(column, seat_out[:, seat, k])
     for k, column in enumerate(game.game_columns, start=ENDED_BY + 1):
         columns[column.name] = _column_array(column, game_out[:, k])
+    return pa.table(columns)
+
+
+def arcs_table(arcs: registry.Arcs, traces: list[tuple[int, np.ndarray]]) -> pa.Table:
+    """The standing rows of the sampled games' traces (``(game index, trace)``) as the arcs
+    Parquet columns: game_index, turn, seat, then the game's standing (docs/arcs.md)."""
+    from simcore.chunk import standing_rows
+
+    n_values = len(arcs.standing)
+    blocks = [standing_rows(trace, arcs.event, n_values) for _, trace in traces]
+    rows = np.concatenate(blocks) if blocks else np.zeros((0, 2 + n_values), dtype=np.int64)
+    games = np.repeat(
+        np.array([index for index, _ in traces], dtype=np.int64), [len(b) for b in blocks]
+    )
+    columns = {
+        "game_index": pa.array(games),
+        "turn": pa.array(rows[:, 0].astype(np.int32)),
+        "seat": pa.array(rows[:, 1].astype(np.int8)),
+    }
+    for k, column in enumerate(arcs.standing, start=2):
+        columns[column.name] = pa.array(rows[:, k].astype(column.dtype))
     return pa.table(columns)
 
 
@@ -227,10 +278,53 @@ def run_info(spec: RunSpec) -> dict:
             }
             for c in game.card_impact
         ],
+        "arcs": None
+        if not spec.arcs
+        else {
+            "share": spec.arcs,
+            "unit": game.arcs.unit,
+            "standing": [{"name": c.name, "doc": c.doc} for c in game.arcs.standing],
+        },
         "created": storage.now(),
         "finished": None,
         "timings": {},
     }
+
+
+# The compiled entry points every kernel module has (the chunk protocol, simcore/chunk.py): the
+# chunk kernel, and the one-game player that traces call from Python.
+KERNEL_ENTRY_POINTS = ("simulate_chunk", "play_indexed")
+
+
+def kernel_compiled(game: registry.Game) -> bool:
+    """Whether numba's cache already holds the game's compiled entry points (else the first
+    call compiles them: 20-100 s on a busy 2-core machine)."""
+    import os
+
+    kernel = game.kernel()
+    return all(
+        os.path.exists(getattr(kernel, name)._cache._cache_file._index_path)
+        for name in KERNEL_ENTRY_POINTS
+    )
+
+
+def compile_notice(game: registry.Game) -> str:
+    return f"compiling the {game.id} kernel once (20-100 s); later runs start at once"
+
+
+def warm_up(game: registry.Game, notify: Callable[[str], None]) -> bool:
+    """Compile (or load) the game's kernel: one game through the chunk kernel and one traced,
+    at its smallest table with the default strategy. Returns whether it compiled anything."""
+    compiling = not kernel_compiled(game)
+    if compiling:
+        notify(compile_notice(game))
+    spec = build_spec(game.id, game.min_players, [], [], 0, 1, True)
+    play_chunk(spec, 0, 1)
+    kernel = game.kernel()
+    ids, params = game.encode_strategies(spec.seat_strategies())
+    prepared = kernel.prepare(spec.rules, spec.players)
+    kernel.trace_game(prepared, spec.players, ids, params, 0, 0, True)
+    return compiling
 
 
 def set_threads(threads: int | None) -> int:
@@ -259,11 +353,35 @@ def play_arrays(spec: RunSpec, start: int, n: int) -> tuple[np.ndarray, np.ndarr
     )
 
 
-def play_chunk(spec: RunSpec, start: int, n: int) -> pa.Table:
-    """Games ``start .. start + n - 1`` of ``spec`` as an Arrow table (local and Dask paths)."""
+@dataclass(frozen=True)
+class Chunk:
+    """A chunk's games as an Arrow table, and the arcs of its sampled games (None without
+    ``--arcs``)."""
+
+    games: pa.Table
+    arcs: pa.Table | None = None
+
+
+def play_chunk(spec: RunSpec, start: int, n: int) -> Chunk:
+    """Games ``start .. start + n - 1`` of ``spec`` (local and Dask paths). The sampled games
+    are played again with a trace for their arcs: the same games, since a game is a pure
+    function of its index, and the chunk kernel keeps its speed."""
     game = registry.make(spec.game)
     lineup = spec.lineup() if len(spec.strategies) > 1 else spec.lineup() * spec.players
-    return to_table(game, lineup, start, *play_arrays(spec, start, n))
+    games = to_table(game, lineup, start, *play_arrays(spec, start, n))
+    if not spec.arcs:
+        return Chunk(games)
+    from simcore.chunk import arcs_sample
+
+    kernel = game.kernel()
+    prepared = kernel.prepare(spec.rules, spec.players)
+    ids, params = game.encode_strategies(spec.seat_strategies())
+    traces = [
+        (index, kernel.trace_game(prepared, spec.players, ids, params, spec.seed, index,
+                                  spec.rotate_seats))
+        for index in arcs_sample(start, n, spec.arcs).tolist()
+    ]  # fmt: skip
+    return Chunk(games, arcs_table(game.check_arcs(), traces))
 
 
 def chunk_plan(ranges: list[tuple[int, int]], chunk_size: int) -> Iterator[tuple[int, int]]:
@@ -325,6 +443,8 @@ def run(
     with storage.locked(out), contextlib.ExitStack() as stack:
         check_out_dir(spec, out, shard)  # again, now that no other writer can change OUT
         if scheduler is None:
+            if not kernel_compiled(registry.make(spec.game)):
+                notify(compile_notice(registry.make(spec.game)))
             used_threads = set_threads(threads)
             play_chunks = _play_here
         else:
@@ -363,12 +483,14 @@ def _run_chunks(spec, out, chunk_size, progress, shard, play_chunks, notify) -> 
         progress(done, stop - first)
     started = time.perf_counter()
     computed = 0
-    for start, table in play_chunks(spec, chunk_plan(missing, chunk_size)):
+    for start, played in play_chunks(spec, chunk_plan(missing, chunk_size)):
         storage.add_part(
-            out, parts, start, table.num_rows,
-            lambda tmp, table=table: pq.write_table(table, tmp, compression="zstd"),
+            out, parts, start, played.games.num_rows,
+            lambda tmp, table=played.games: pq.write_table(table, tmp, compression="zstd"),
+            write_arcs=None if played.arcs is None else (
+                lambda tmp, table=played.arcs: pq.write_table(table, tmp, compression="zstd")),
         )  # fmt: skip
-        computed += table.num_rows
+        computed += played.games.num_rows
         if progress:
             progress(done + computed, stop - first)
     seconds = time.perf_counter() - started
@@ -402,7 +524,7 @@ def merge(run_dirs: list[Path], out: Path) -> dict:
         infos.append(info)
     first = infos[0]["spec"]
     for folder, info in zip(run_dirs, infos, strict=True):
-        changed = _differences(info["spec"], first, (*IDENTITY_KEYS, "games"))
+        changed = _differences(info["spec"], first, (*IDENTITY_KEYS, "games", "arcs"))
         if changed:
             raise registry.SpecError(
                 f"{folder} is a run of a different spec ({', '.join(changed)}) than {run_dirs[0]}"
@@ -440,11 +562,14 @@ def merge(run_dirs: list[Path], out: Path) -> dict:
         merged: list[storage.Part] = []
         storage.write_manifest(out, merged)
         for part, folder in found:
-            source = part.path(folder)
+            source, arcs_source = part.path(folder), part.arcs_path(folder)
             storage.add_part(
                 out, merged, part.first, part.count,
                 lambda tmp, source=source: shutil.copyfile(source, tmp),
                 expected_sha256=part.sha256,
+                write_arcs=None if part.arcs is None else (
+                    lambda tmp, source=arcs_source: shutil.copyfile(source, tmp)),
+                expected_arcs_sha256=part.arcs.sha256 if part.arcs else "",
             )  # fmt: skip
         info["finished"] = storage.now()
         storage.write_json(out / "run.json", info)

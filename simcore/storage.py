@@ -60,6 +60,11 @@ def games_dir(out: Path) -> Path:
     return Path(out) / "games"
 
 
+def arcs_dir(out: Path) -> Path:
+    """The turn-level arcs parts (docs/arcs.md), one per games part, named like it."""
+    return Path(out) / "arcs"
+
+
 def part_name(first_index: int, count: int) -> str:
     return f"part-{first_index:012d}-{count:09d}.parquet"
 
@@ -68,8 +73,7 @@ def atomic_write_bytes(path: Path, write, before_rename: Callable[[Path], None] 
     """Call ``write(tmp_path)`` (then ``before_rename(tmp_path)``) and rename into ``path``:
     readers never see half a file. The file's mode follows the umask, as ``open`` would."""
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
-    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666))
+    tmp = _temporary(path)
     try:
         write(tmp)
         if before_rename:
@@ -78,6 +82,13 @@ def atomic_write_bytes(path: Path, write, before_rename: Callable[[Path], None] 
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
+
+
+def _temporary(path: Path) -> Path:
+    """A new empty file beside ``path`` that readers and the manifest ignore."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666))
+    return tmp
 
 
 def write_json(path: Path, data: dict) -> None:
@@ -225,13 +236,23 @@ def is_empty(folder: Path) -> bool:
 
 
 @dataclass(frozen=True)
+class ArcsFile:
+    """The arcs part of a games part (``--arcs``): its rows and SHA-256."""
+
+    rows: int
+    sha256: str
+
+
+@dataclass(frozen=True)
 class Part:
-    """A part file as the manifest lists it: games ``first .. first + count - 1``."""
+    """A part file as the manifest lists it: games ``first .. first + count - 1``, with the
+    arcs of its sampled games in ``arcs/`` under the same name when the run records arcs."""
 
     first: int
     count: int
     rows: int
     sha256: str
+    arcs: ArcsFile | None = None
 
     @property
     def name(self) -> str:
@@ -239,6 +260,9 @@ class Part:
 
     def path(self, out: Path) -> Path:
         return games_dir(out) / self.name
+
+    def arcs_path(self, out: Path) -> Path:
+        return arcs_dir(out) / self.name
 
     @property
     def stop(self) -> int:
@@ -252,12 +276,21 @@ class _Strict(BaseModel):
 GameCount = Annotated[int, Field(ge=0, le=MAX_GAMES)]
 
 
+Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+
+
+class _ArcsEntry(_Strict):
+    rows: Annotated[int, Field(ge=0)]
+    sha256: Sha256
+
+
 class _PartEntry(_Strict):
     file: str
     first: GameCount
     count: Annotated[int, Field(ge=1, le=MAX_GAMES)]
     rows: GameCount
-    sha256: Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+    sha256: Sha256
+    arcs: _ArcsEntry | None = None
 
 
 class _Manifest(_Strict):
@@ -273,7 +306,8 @@ def read_manifest(out: Path) -> list[Part]:
     data = _validated(path, "manifest", _Manifest, MAX_MANIFEST_BYTES)
     result = []
     for entry in data["parts"]:
-        part = Part(entry["first"], entry["count"], entry["rows"], entry["sha256"])
+        arcs = entry["arcs"] and ArcsFile(entry["arcs"]["rows"], entry["arcs"]["sha256"])
+        part = Part(entry["first"], entry["count"], entry["rows"], entry["sha256"], arcs)
         if entry["file"] != part.name:
             raise SpecError(f"{path}: entry {entry['file']!r} does not name games {part.first}-"
                             f"{part.stop - 1}; {REGENERATE}")  # fmt: skip
@@ -284,6 +318,7 @@ def read_manifest(out: Path) -> list[Part]:
 def write_manifest(out: Path, parts: list[Part]) -> None:
     entries = [
         {"file": p.name, "first": p.first, "count": p.count, "rows": p.rows, "sha256": p.sha256}
+        | ({"arcs": {"rows": p.arcs.rows, "sha256": p.arcs.sha256}} if p.arcs else {})
         for p in sorted(parts, key=lambda p: p.first)
     ]
     write_json(Path(out) / MANIFEST, {"format": FORMAT, "parts": entries})
@@ -295,24 +330,49 @@ def file_sha256(path: Path) -> str:
 
 
 def add_part(
-    out: Path, parts: list[Part], first: int, count: int, write, expected_sha256: str = ""
+    out: Path,
+    parts: list[Part],
+    first: int,
+    count: int,
+    write,
+    expected_sha256: str = "",
+    write_arcs=None,
+    expected_arcs_sha256: str = "",
 ) -> Part:
-    """Write part ``first, count`` with ``write(tmp)``, list it in the manifest, then rename it
-    into place (appending it to ``parts``, the manifest's entries). Hold the lock.
+    """Write part ``first, count`` with ``write(tmp)`` (and its arcs part with
+    ``write_arcs(tmp)``), list it in the manifest, then rename it into place (appending it to
+    ``parts``, the manifest's entries). Hold the lock.
 
-    The manifest entry is written before the rename, so a reader that lists ``games/`` before it
+    The manifest entry is written before the renames, so a reader that lists ``games/`` before it
     reads the manifest never meets a complete part the manifest lacks; a writer killed between
-    the two leaves a listed part that is missing, which the next writer recomputes.
+    the two leaves a listed part that is missing, which the next writer recomputes. The arcs part
+    is renamed before the games part, so a games part on disk always has its arcs.
     """
+    name = part_name(first, count)
+    arcs_tmp = None
+    try:
+        arcs = None
+        if write_arcs is not None:
+            arcs_dir(out).mkdir(exist_ok=True)
+            arcs_tmp = _temporary(arcs_dir(out) / name)
+            write_arcs(arcs_tmp)
+            arcs = ArcsFile(pq.read_metadata(arcs_tmp).num_rows, file_sha256(arcs_tmp))
+            if expected_arcs_sha256 and arcs.sha256 != expected_arcs_sha256:
+                raise SpecError(f"{name}: the copy of its arcs differs from the source (checksum)")
 
-    def list_it(tmp: Path) -> None:
-        part = Part(first, count, count, file_sha256(tmp))
-        if expected_sha256 and part.sha256 != expected_sha256:
-            raise SpecError(f"{part.name}: the copy differs from its source (checksum)")
-        write_manifest(out, [*parts, part])
-        parts.append(part)
+        def list_it(tmp: Path) -> None:
+            part = Part(first, count, count, file_sha256(tmp), arcs)
+            if expected_sha256 and part.sha256 != expected_sha256:
+                raise SpecError(f"{part.name}: the copy differs from its source (checksum)")
+            write_manifest(out, [*parts, part])
+            parts.append(part)
+            if arcs_tmp is not None:
+                os.replace(arcs_tmp, arcs_dir(out) / name)
 
-    atomic_write_bytes(games_dir(out) / part_name(first, count), write, before_rename=list_it)
+        atomic_write_bytes(games_dir(out) / name, write, before_rename=list_it)
+    finally:
+        if arcs_tmp is not None:
+            arcs_tmp.unlink(missing_ok=True)
     return parts[-1]
 
 
@@ -330,8 +390,9 @@ def check_parts(out: Path, first: int, stop: int) -> PartCheck:
     """Every part file of ``out`` against the manifest: listed, inside the run's game indices
     [first, stop), not overlapping another, with the listed rows and SHA-256."""
     folder = games_dir(out)
-    # List the folder before reading the manifest: see add_part for why that order is safe.
+    # List the folders before reading the manifest: see add_part for why that order is safe.
     names = sorted(os.listdir(folder)) if folder.is_dir() else []
+    arcs_names = sorted(os.listdir(arcs_dir(out))) if arcs_dir(out).is_dir() else []
     listed = read_manifest(out)
     result = PartCheck()
     on_disk = set(names)
@@ -344,9 +405,13 @@ def check_parts(out: Path, first: int, stop: int) -> PartCheck:
         problem = _part_problem(path, part, first, stop, end)
         if problem:
             result.problems.append((path, problem))
+            continue
+        end = part.stop
+        problem = _arcs_problem(part.arcs_path(out), part)
+        if problem:
+            result.problems.append((part.arcs_path(out), problem))
         else:
             result.parts.append(part)
-            end = part.stop
     listed_names = {part.name for part in listed}
     for name in names:
         if TEMPORARY.match(name):
@@ -354,7 +419,27 @@ def check_parts(out: Path, first: int, stop: int) -> PartCheck:
         elif name.startswith("part-") and name not in listed_names:
             why = "not in the manifest (a copy, or a part of another run?)"
             result.problems.append((folder / name, why))
+    listed_arcs = {part.name for part in listed if part.arcs}
+    for name in arcs_names:
+        if TEMPORARY.match(name):
+            result.temporary.append(arcs_dir(out) / name)
+        elif name not in listed_arcs:
+            why = "arcs not in the manifest (a copy, or arcs of another run?)"
+            result.problems.append((arcs_dir(out) / name, why))
     return result
+
+
+def _arcs_problem(path: Path, part: Part) -> str | None:
+    if part.arcs is None:
+        return None
+    if not path.is_file():
+        return "the arcs part the manifest lists is missing"
+    if file_sha256(path) != part.arcs.sha256:
+        return "its content differs from the manifest (checksum): damaged or replaced"
+    rows = pq.read_metadata(path).num_rows
+    if rows != part.arcs.rows:
+        return f"holds {rows} rows, the manifest says {part.arcs.rows}"
+    return None
 
 
 def _part_problem(path: Path, part: Part, first: int, stop: int, end: int) -> str | None:
@@ -394,9 +479,12 @@ def repair(out: Path, info: dict, notify: Callable[[str], None]) -> list[Part]:
     then lists exactly them)."""
     check = check_parts(out, *run_range(info))
     for path, problem in check.problems:
-        path.unlink()
+        # A games part and its arcs go together: either being bad, both are computed again.
+        (games_dir(out) / path.name).unlink(missing_ok=True)
+        (arcs_dir(out) / path.name).unlink(missing_ok=True)
         notify(f"{path}: {problem}; removed, its games are computed again")
     for part in check.missing:
+        part.arcs_path(out).unlink(missing_ok=True)
         notify(f"{part.path(out)}: listed in the manifest but missing; computed again")
     # A writer's own temporary files only: a report being written beside them is a reader's.
     leftovers = [
@@ -467,6 +555,7 @@ class _SpecEntry(_Strict):
     games: GameCount
     rotate_seats: bool
     data_files: dict[str, str] = {}
+    arcs: Annotated[float, Field(ge=0, le=1)] = 0.0
 
 
 class _ColumnDoc(_Strict):
@@ -491,6 +580,12 @@ class _CardImpactEntry(_Strict):
     labels: Annotated[list[str], Field(max_length=64)]
 
 
+class _ArcsInfo(_Strict):
+    share: Annotated[float, Field(gt=0, le=1)]
+    unit: str
+    standing: Annotated[list[_ColumnDoc], Field(min_length=1)]
+
+
 class _ShardEntry(_Strict):
     index: Annotated[int, Field(ge=1)]
     count: Annotated[int, Field(ge=1)]
@@ -506,6 +601,7 @@ class _RunInfo(_Strict):
     impact: list[_ImpactEntry] = []
     card_impact: list[_CardImpactEntry] = []
     shard: _ShardEntry | None = None
+    arcs: _ArcsInfo | None = None
     created: str | None = None
     finished: str | None = None
     timings: dict[str, Any] = {}
@@ -516,6 +612,8 @@ class _RunInfo(_Strict):
             raise ValueError("lineup: expected one label per spec.strategies entry")
         if self.shard and not self.shard.first <= self.shard.stop <= self.spec.games:
             raise ValueError("shard: expected first <= stop <= spec.games")
+        if (self.arcs and self.arcs.share) != (self.spec.arcs or None):
+            raise ValueError("arcs: expected the share of spec.arcs")
         return self
 
 

@@ -22,7 +22,7 @@ from simcore.registry import SpecError
 
 TOP_KEYS = (
     "title", "question", "assumptions", "game", "players", "games", "seed", "rotate_seats",
-    "rules", "strategies", "arms", "sweep", "stop", "answer", "opponents", "restrict",
+    "rules", "strategies", "arms", "sweep", "stop", "answer", "opponents", "restrict", "arcs",
 )  # fmt: skip
 ARM_KEYS = ("name", "strategies", "rules")
 ANSWER_KEYS = ("focal", "arms")
@@ -125,6 +125,8 @@ class Study:
     answer: Answer | None = None
     opponents: tuple[Opponents, ...] = ()
     restrict: Restrict | None = None
+    # Share of each cell's games whose arcs are recorded (``arcs = "1%"``; docs/arcs.md).
+    arcs: float = 0.0
 
 
 @dataclass
@@ -341,6 +343,7 @@ def load_study(path: str | Path) -> Study:
     answer = None if answer_table is None else _answer(path, answer_table, names)
     if restrict and answer is None:
         answer = Answer("lineup:0", RESTRICT_ARMS)
+    arcs = _get(path, data, "arcs", "", (str,), 'a share of the games such as "1%"', None)
     return Study(
         path=path,
         title=_get(path, data, "title", "", (str,), "a text", path.stem),
@@ -358,6 +361,7 @@ def load_study(path: str | Path) -> Study:
         answer=answer,
         opponents=opponents,
         restrict=restrict,
+        arcs=0.0 if arcs is None else _checked(path, "arcs", runner.parse_arcs, arcs),
     )
 
 
@@ -467,6 +471,7 @@ def cells(study: Study, games: int | None = None, tuned: dict | None = None) -> 
                         seed=study.seed,
                         games=games,
                         rotate_seats=study.rotate_seats,
+                        arcs=study.arcs,
                     )
                     for key in study.sweep:
                         _apply_sweep(path, game, spec, key, values[key])

@@ -35,7 +35,7 @@ def play(
 ) -> pl.DataFrame:
     """``games`` games of a rotated lineup from game index 0, as the runner stores them."""
     spec = runner.build_spec(game_id, players, strategies, list(settings), SEED, games, True)
-    return pl.from_arrow(runner.play_chunk(spec, 0, games))
+    return pl.from_arrow(runner.play_chunk(spec, 0, games).games)
 
 
 def ending_shares(games: pl.DataFrame) -> dict[str, float]:

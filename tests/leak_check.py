@@ -155,7 +155,7 @@ def main() -> None:
     check = LeakCheck(glue)
     check.install()
     spec = runner.build_spec(game_id, int(players), strategies, [], 7, int(games), True)
-    table = runner.play_chunk(spec, 0, int(games))
+    table = runner.play_chunk(spec, 0, int(games)).games
     print(
         json.dumps(
             {
