@@ -18,10 +18,11 @@ demo: $(STAMP)
 	$(BIN)/powerlab report out/demo -o out/demo/report.pdf
 	@echo "Demo report written to out/demo/report.pdf"
 
+# One pytest worker per core (pytest-xdist): about 10 minutes on 2 cores with warm kernels.
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto
 
 # The whole suite with numba's bounds checks on: a kernel read past an array's end fails as an
 # IndexError instead of making games depend on stray memory. About 12 minutes on 2 cores, cold.

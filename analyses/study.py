@@ -16,6 +16,7 @@ from analyses.seat_stats import seat_stat_means
 from analyses.winrates import by_seat, by_strategy
 from simcore import storage
 from simcore.registry import SpecError
+from simcore.study import swept_value
 
 RATE_COLUMNS = ("games", "wins", "win_rate", "ci_low", "ci_high")
 
@@ -174,7 +175,7 @@ def paired_table(study: StudyDir) -> pl.DataFrame:
             for focal in default_focals(cell.run.lineup, cell.run.players)
             if focal in default_focals(base.run.lineup, base.run.players)
         ]
-        group = ", ".join(f"{k}={v}" for k, v in cell.values.items())
+        group = ", ".join(f"{k}={swept_value(k, v)}" for k, v in cell.values.items())
         for focal in focals:
             result = compare_runs(cell.run, base.run, focal)
             rows.append({"group": group, "arm": cell.arm, "baseline": baseline, **result})

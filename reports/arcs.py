@@ -11,6 +11,7 @@ from analyses.dataset import Run
 from analyses.selection import replay_command
 from reports.colors import Palette
 from reports.toolkit import TEXT_SIZE, ReportPage, label, literal, table_pages
+from simcore.study import swept_value
 
 ARC_METRICS = ("lead changes", "decisiveness", "drama", "comeback", "runaway leader")
 RATE_METRICS = ("decisiveness", "comeback", "runaway leader")
@@ -173,10 +174,18 @@ def study_arc_pages(study) -> list[ReportPage]:
         first = group[0]
         for other in group[1:]:
             diff = paired_tension(sampled[first.id], sampled[other.id])
-            paired.append(diff.insert_column(0, pl.lit(f"{first.id} - {other.id}").alias("cells")))
+            where = ", ".join(
+                f"{key}={swept_value(key, value)}" for key, value in first.values.items()
+            )
+            paired.append(
+                diff.insert_column(0, pl.lit(where).alias("cells")).insert_column(
+                    0, pl.lit(f"{first.arm} - {other.arm}").alias("arms")
+                )
+            )
     if paired:
         diffs = pl.concat(paired)
         printed = diffs.select(
+            "arms",
             "cells",
             "metric",
             pl.format("{}", pl.col("diff").round(3)).alias("A - B"),

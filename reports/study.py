@@ -55,6 +55,7 @@ from reports.toolkit import (
     wrap_label,
 )
 from simcore import storage
+from simcore.study import swept_value
 
 MAX_RATING_POOLS = 3
 ARM_STYLES = ("--", "-", ":")  # the baseline (first) arm dashed, the arms it is compared with solid
@@ -63,6 +64,7 @@ MAX_STYLES = len(ARM_STYLES)
 RESPONSE_PANELS = 8  # win-rate panels per page (4 columns)
 STAT_PANELS = 15  # statistic panels per page (5 columns)
 STAT_PANELS_ACROSS = 12  # when categories run down the panels (4 columns)
+CATEGORY_LINES = 24  # category names a page's height holds down its panels, all rows together
 UPRIGHT_CATEGORIES = 3  # a categorical x axis of more values prints them upright
 SLANTED_WIDTH = 1.3  # inches an upright category name may take
 MATRIX_LABELS = 9  # a matchup matrix larger than this shows the top 8 and "others"
@@ -82,7 +84,7 @@ def value_text(key: str, value: Any) -> str:
         return f"{value} players"
     if key == "arm":
         return str(value)
-    return f"{key}={_number(value)}"
+    return f"{key}={swept_value(key, value)}"
 
 
 @dataclass(frozen=True)
@@ -370,8 +372,11 @@ def stat_pages(view: View) -> list[ReportPage]:
         return []
     x, style, page_dims = plan
     across = not _x_axis(view, x)[1]  # categories (arms, opponent settings) run down the panels
-    per_page = STAT_PANELS_ACROSS if across else STAT_PANELS
     columns = 4 if across else 5
+    per_page = STAT_PANELS
+    if across:  # rows of panels as far as their categories stay legible one above the other
+        panel_rows = STAT_PANELS_ACROSS // columns
+        per_page = columns * max(1, min(panel_rows, CATEGORY_LINES // len(view.values(x))))
     rows = view.summary.filter(pl.col("kind") == "strategy")
     series = ["name", *(dim for dim in view.dims() if dim != x)]
     pages = []

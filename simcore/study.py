@@ -388,10 +388,22 @@ def _apply_sweep(path: Path, game: registry.Game, spec: runner.RunSpec, key: str
         seat["params"][param_name] = param.check(value, where)
 
 
+def swept_value(key: str, value) -> str:
+    """A swept value as cell names and report labels show it: a data file by its name without
+    folder and suffix (``""``, the game's shipped files, as ``shipped``), so that labels stay
+    short; anything else as written."""
+    if key == "data":
+        return Path(value).stem if value else "shipped"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
 def _cell_id(values: dict, arm: str, with_arm: bool) -> str:
     """The cell's folder name: arm and swept values, other characters than A-Z a-z 0-9 ._=+-
     replaced by "-"."""
-    parts = [f"{value}p" if key == "players" else f"{key}={value}" for key, value in values.items()]
+    parts = [
+        f"{value}p" if key == "players" else f"{key}={swept_value(key, value)}"
+        for key, value in values.items()
+    ]
     text = "_".join(([arm] if with_arm else []) + parts) or arm
     return re.sub(r"[^A-Za-z0-9._=+-]+", "-", text)
 

@@ -164,7 +164,7 @@ def test_meta_rerun_plays_nothing_more_and_another_spec_is_refused(power_meta):
 
 
 def test_meta_on_a_two_player_game(tmp_path):
-    strategies = ["random", "tech_rush", "swarm", "attacker", "builder", "builder:w_site=1"]
+    strategies = ["random", "tech_rush", "swarm", "attacker", "builder", "builder:w_site=2"]
     spec = meta.build_spec(
         "time-barons", 2, population_file(tmp_path, strategies, "time-barons"), [], 1, 20
     )

@@ -207,9 +207,9 @@ def test_compare_refuses_different_seeds(tmp_path):
         ),
         (
             "power-struggle-event-order.toml",
-            ["Paired differences (1 of 6)", "What strategies do, by arm (data=) (1 of 2)"],
+            ["Paired differences (1 of", "What strategies do, by arm (data=shipped) (1 of"],
         ),
-        ("power-the-game-openings.toml", ["What ended the game, cell by cell (1 of 4)"]),
+        ("power-the-game-openings.toml", ["What ended the game, cell by cell (1 of"]),
     ],
 )
 def test_shipped_study_runs_end_to_end(tmp_path, name, expected):
@@ -224,7 +224,9 @@ def test_shipped_study_runs_end_to_end(tmp_path, name, expected):
     rerun = powerlab("study", "report", out)
     assert rerun.returncode == 0, rerun.stderr
     titles = write_study_report(out)
-    assert len(titles) == pages and set(expected) <= set(titles)
+    # Long pages continue "(k of n)": an expected title matches the beginning of one.
+    assert len(titles) == pages
+    assert all(any(title.startswith(start) for title in titles) for start in expected), titles
 
 
 def test_all_shipped_studies_are_valid():
