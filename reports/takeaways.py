@@ -21,6 +21,7 @@ from analyses.headlines import (
 )
 from analyses.length import GameLength
 from reports.toolkit import percent, points
+from simcore.study import swept_value
 
 
 def _interval(low: float, high: float, unit=points) -> str:
@@ -220,7 +221,8 @@ def response(rows: pl.DataFrame, axis: str, series: list[str], describe) -> str:
     (first_at, first), (last_at, last) = _in_order(top)
     sentence = (
         f"Largest move against the fair share over {axis}: {describe(top)}, from "
-        f"{points(first)} points at {_at(first_at)} to {points(last)} at {_at(last_at)} "
+        f"{points(first)} points at {swept_value(axis, first_at)} to {points(last)} at "
+        f"{swept_value(axis, last_at)} "
         f"({verdict})"
     )
     if ranges.height > 1:
@@ -267,13 +269,9 @@ def stat_response(
     (first_at, first), (last_at, last) = _in_order(row)
     return (
         f"Largest change: {stat.removeprefix('mean_')} of {describe(row)}, from "
-        f"{_amount(first)} a game at {axis} = {_at(first_at)} to {_amount(last)} at "
-        f"{_at(last_at)}."
+        f"{_amount(first)} a game at {axis} = {swept_value(axis, first_at)} to {_amount(last)} at "
+        f"{swept_value(axis, last_at)}."
     )
-
-
-def _at(value) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def _in_order(row: dict) -> list[tuple]:

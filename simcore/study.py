@@ -401,7 +401,9 @@ def _cell_id(values: dict, arm: str, with_arm: bool) -> str:
     """The cell's folder name: arm and swept values, other characters than A-Z a-z 0-9 ._=+-
     replaced by "-"."""
     parts = [
-        f"{value}p" if key == "players" else f"{key}={swept_value(key, value)}"
+        f"{value}p"
+        if key == "players"
+        else f"{key}={swept_value(key, value) if key == 'data' else value}"
         for key, value in values.items()
     ]
     text = "_".join(([arm] if with_arm else []) + parts) or arm
