@@ -341,13 +341,18 @@ def set_threads(threads: int | None) -> int:
     return numba.get_num_threads()
 
 
-def play_arrays(spec: RunSpec, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The kernel's ``game_out`` and ``seat_out`` arrays (simcore/chunk.py) for games
-    ``start .. start + n - 1`` of ``spec``."""
+def _kernel_inputs(spec: RunSpec) -> tuple:
+    """(game, kernel, prepared rules, strategy ids, strategy parameters) of ``spec``."""
     game = registry.make(spec.game)
     kernel = game.kernel()
-    prepared = kernel.prepare(spec.rules, spec.players)
     ids, params = game.encode_strategies(spec.seat_strategies())
+    return game, kernel, kernel.prepare(spec.rules, spec.players), ids, params
+
+
+def play_arrays(spec: RunSpec, start: int, n: int, inputs: tuple | None = None):
+    """The kernel's ``game_out`` and ``seat_out`` arrays (simcore/chunk.py) for games
+    ``start .. start + n - 1`` of ``spec`` (``inputs``: ``_kernel_inputs(spec)``, if at hand)."""
+    _, kernel, prepared, ids, params = inputs or _kernel_inputs(spec)
     return kernel.run_chunk(
         prepared, spec.players, ids, params, spec.seed, start, n, spec.rotate_seats
     )
@@ -366,16 +371,14 @@ def play_chunk(spec: RunSpec, start: int, n: int) -> Chunk:
     """Games ``start .. start + n - 1`` of ``spec`` (local and Dask paths). The sampled games
     are played again with a trace for their arcs: the same games, since a game is a pure
     function of its index, and the chunk kernel keeps its speed."""
-    game = registry.make(spec.game)
+    inputs = _kernel_inputs(spec)
+    game, kernel, prepared, ids, params = inputs
     lineup = spec.lineup() if len(spec.strategies) > 1 else spec.lineup() * spec.players
-    games = to_table(game, lineup, start, *play_arrays(spec, start, n))
+    games = to_table(game, lineup, start, *play_arrays(spec, start, n, inputs))
     if not spec.arcs:
         return Chunk(games)
     from simcore.chunk import arcs_sample
 
-    kernel = game.kernel()
-    prepared = kernel.prepare(spec.rules, spec.players)
-    ids, params = game.encode_strategies(spec.seat_strategies())
     traces = [
         (index, kernel.trace_game(prepared, spec.players, ids, params, spec.seed, index,
                                   spec.rotate_seats))
