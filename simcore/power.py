@@ -18,79 +18,67 @@ from simcore.chunk import (
     WINNER,
     WON,
     block_bounds,
-    record_event,
     seat_lineup,
 )
 from simcore.intrinsics import ix
-from simcore.power_state import (
+from simcore.power_rules import (  # noqa: F401  (the statistics and rules are reached from here too)
+    BLOCKS,
+    BLUFFS_CAUGHT,
+    BLUFFS_MADE,
+    CHALLENGES_MADE,
+    CHALLENGES_WON,
+    COINS_AT_END,
+    ELIMINATED_TURN,
+    INFLUENCE_LOST,
+    S_END_TURN,
+    S_IDLE,
+    S_TURN_START,
+    START_CARD0,
+    START_CARD1,
+    advance,
+    answer,
+    check_action,
+    deal,
+    determinize,
+    draw_card,
+    draw_for_exchange,
+    open_round,
+    start_loss,
+)
+from simcore.power_state import (  # noqa: F401
     ACTION_CLAIM,
-    ACTION_TARGETED,
     ACTIONS,
-    AID,
     BANK,
-    CHALLENGE_ORDER_RANDOM,
     CHARACTERS,
-    CLAIMS,
-    COINS,
-    DECK,
-    DOWN,
+    CLAIM_FAILED,
+    CLAIM_PROVEN,
+    CLAIM_UNCHALLENGED,
+    D_NONE,
     EV_ACTION,
-    EV_BLOCK,
-    EV_CHALLENGE,
-    EV_DEAL,
-    EV_ELIMINATED,
-    EV_END,
-    EV_EXCHANGE,
-    EV_GAIN,
-    EV_LOSE,
-    EV_REFUND,
-    EV_REPLACE,
-    EV_SNAPSHOT,
-    EV_TURN,
     EVENT_NAMES,
-    EXCHANGE,
-    FACE_UP,
-    FACE_UP_CLAIMED,
-    FIRE,
-    HAND,
-    INCOME,
-    KEEP,
     MAX_COPIES,
     MAX_PLAYERS,
     N_CHARACTERS,
     N_SEAT_STATS,
-    OPTIONS,
-    OVERTHROW,
-    R_AID,
-    R_BANKER_TAKE,
-    R_CEO_COST,
-    R_CHALLENGE_ORDER,
-    R_COPIES,
-    R_ELIMINATED_COINS_TO_SAFE,
-    R_FORCED_OVERTHROW_AT,
-    R_INCOME,
+    P_ACTOR,
+    P_DECISION,
+    P_OUTCOME,
+    P_PLAYERS,
+    P_SEAT,
+    P_STEP,
+    P_TRUNCATED,
+    P_TURN,
+    P_WINNER,
     R_MAX_TURNS,
-    R_OVERTHROW_COST,
-    R_REFUND_FAILED_ACTION,
-    R_SAFE_SIZE,
-    R_STARTING_COINS,
-    R_STEAL,
+    ROUND_ALONE,
     SAFE,
     STATE_SIZE,
     STATS,
-    STEAL,
     TRACE_LEN,
     TRACE_WIDTH,
-    card,
-    holds,
-    influence,
-    is_down,
-    next_alive,
-    seat_after,
-    two_alive,
 )
 from simcore.registry import Column, Game, ImpactGroup, Param, SpecError
-from simcore.rng import rand_below, seed_game_stream
+from simcore.rng import seed_game_stream
 from strategies import power as strategy
 
 RULES = (
@@ -159,19 +147,7 @@ SEAT_COLUMNS = (
         "eliminated_turn", "turn on which the seat lost its last influence, -1 if never", "int32"
     ),
 )
-(
-    START_CARD0,
-    START_CARD1,
-    COINS_AT_END,
-    INFLUENCE_LOST,
-    CHALLENGES_MADE,
-    CHALLENGES_WON,
-    BLUFFS_MADE,
-    BLUFFS_CAUGHT,
-    BLOCKS,
-    ELIMINATED_TURN,
-) = range(len(SEAT_COLUMNS))
-assert N_SEAT_STATS == len(SEAT_COLUMNS)
+assert N_SEAT_STATS == len(SEAT_COLUMNS)  # the statistics simcore/power_rules.py counts
 
 GAME = Game(
     id="power",
@@ -210,350 +186,67 @@ def prepare(rules: dict, players: int) -> np.ndarray:
     return GAME.encode_rules(rules)
 
 
-# --- cards and coins ------------------------------------------------------------------------
-# Every function takes the game as (st, rules, sids, prm, rng, trace): the state, the encoded
-# rules, each seat's strategy id and parameter row, the game's random stream, the trace buffer.
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def deck_size(st):
-    n = 0
-    for character in range(N_CHARACTERS):
-        n += st[ix(DECK + character)]
-    return n
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def draw_card(st, rng):
-    """A uniformly random card from the (always shuffled) deck, removed from it."""
-    pick = rand_below(rng, deck_size(st))
-    for character in range(N_CHARACTERS):
-        if pick < st[ix(DECK + character)]:
-            st[ix(DECK + character)] -= 1
-            return character
-        pick -= st[ix(DECK + character)]
-    return -1
+# --- scripted games ------------------------------------------------------------------------
+# The rules (simcore/power_rules.py) pose decisions; here each seat's strategy answers them.
 
 
 @njit(cache=True, _nrt=False)
-def determinize(st, seat, rng):
-    """Redraw what ``seat`` cannot see: the other seats' face-down cards and the deck form one pool
-    of unseen cards, dealt again at random into the same face-down slots, the rest left in the
-    deck. Everything else (its own cards, face-up cards, coins, the Safe, the standing claims
-    ``CLAIMS``, the exchange scratch area holding its own options) is public or its own.
-
-    This is uniform over the deals that match the cards ``seat`` sees now. It keeps no memory of
-    its own: what the seat saw earlier (cards it put back in an exchange) is forgotten, and a
-    strategy may not read it from ``st`` either; the standing claims are public history, kept
-    as they are, and weigh nothing here (a claim may be a bluff, so every deal stays possible).
-    """
-    for other in range(MAX_PLAYERS):
-        for slot in range(2):
-            if other != seat and is_down(st, other, slot):
-                st[ix(DECK + card(st, other, slot))] += 1
-    for other in range(MAX_PLAYERS):
-        for slot in range(2):
-            if other != seat and is_down(st, other, slot):
-                st[ix(HAND + 2 * other + slot)] = draw_card(st, rng)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def take_from_safe(seat, amount, st, trace):
-    """Take ``amount`` from the Safe, or what is left in it."""
-    amount = min(amount, st[SAFE])
-    st[SAFE] -= amount
-    st[ix(COINS + seat)] += amount
-    record_event(trace, st, TRACE_LEN, EV_GAIN, seat, -1, amount)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def lose_influence(seat, turn, st, rules, sids, rng, trace):
-    """``seat`` turns one face-down card face up (its choice); with none left it is out."""
-    left = influence(st, seat)
-    if left == 0:
-        return
-    if left == 2:
-        slot = strategy.choose_card_to_lose(sids[ix(seat)], seat, st, rng)
-    else:
-        slot = 0 if is_down(st, seat, 0) else 1
-    st[ix(DOWN + 2 * seat + slot)] = 0
-    st[ix(CLAIMS + seat)] &= ~(1 << card(st, seat, slot))
-    st[ix(STATS + N_SEAT_STATS * seat + INFLUENCE_LOST)] += 1
-    record_event(trace, st, TRACE_LEN, EV_LOSE, seat, slot, card(st, seat, slot))
-    if left == 1:
-        st[ix(STATS + N_SEAT_STATS * seat + ELIMINATED_TURN)] = turn
-        returned = 0
-        if rules[R_ELIMINATED_COINS_TO_SAFE] != 0:
-            returned = st[ix(COINS + seat)]
-            st[SAFE] += returned
-            st[ix(COINS + seat)] = 0
-        record_event(trace, st, TRACE_LEN, EV_ELIMINATED, seat, returned)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def prove_claim(seat, character, st, rng, trace):
-    """A proven claimant shows the card, shuffles it back and draws a replacement."""
-    slot = 0 if is_down(st, seat, 0) and card(st, seat, 0) == character else 1
-    st[ix(DECK + character)] += 1
-    st[ix(CLAIMS + seat)] &= ~(1 << character)
-    drawn = draw_card(st, rng)
-    st[ix(HAND + 2 * seat + slot)] = drawn
-    record_event(trace, st, TRACE_LEN, EV_REPLACE, seat, slot, character, drawn)
-
-
-CLAIM_UNCHALLENGED = 0
-CLAIM_PROVEN = 1
-CLAIM_FAILED = 2
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rng, trace):
-    """Offer every other player the chance to challenge a claim; resolve the first challenge.
-
-    Returns CLAIM_UNCHALLENGED, CLAIM_PROVEN (the challenger lost an influence) or CLAIM_FAILED
-    (the claimant lost one). An unchallenged claim stands in the public record ``CLAIMS``.
-    """
-    face_up = 0
-    face_up_claimed = 0
-    for seat in range(players):
-        for slot in range(2):
-            up = 1 - st[ix(DOWN + 2 * seat + slot)]
-            face_up += up
-            face_up_claimed += up * (card(st, seat, slot) == character)
-    st[FACE_UP] = face_up
-    st[FACE_UP_CLAIMED] = face_up_claimed
-    start = 0
-    if rules[R_CHALLENGE_ORDER] == CHALLENGE_ORDER_RANDOM:
-        start = rand_below(rng, players - 1)
-    challenger = -1
-    # The first to ask is ``start`` seats to the claimant's left, then clockwise, skipping it.
-    other = claimant + 1 + start
-    if other >= players:
-        other -= players
-    for _ in range(players - 1):
-        if other == claimant:
-            other = seat_after(other, players)
-        asked = other
-        other = seat_after(other, players)
-        if influence(st, asked) == 0:
-            continue
-        if strategy.wants_to_challenge(
-            sids[ix(asked)], prm, asked, claimant, character, players, st, rules, rng
-        ):
-            challenger = asked
-            break
-    if challenger < 0:
-        st[ix(CLAIMS + claimant)] |= 1 << character
-        return CLAIM_UNCHALLENGED
-    st[ix(STATS + N_SEAT_STATS * challenger + CHALLENGES_MADE)] += 1
-    proven = holds(st, claimant, character)
-    record_event(trace, st, TRACE_LEN, EV_CHALLENGE, challenger, claimant, character, proven)
-    if proven:
-        prove_claim(claimant, character, st, rng, trace)
-        lose_influence(challenger, turn, st, rules, sids, rng, trace)
-        return CLAIM_PROVEN
-    st[ix(STATS + N_SEAT_STATS * challenger + CHALLENGES_WON)] += 1
-    st[ix(STATS + N_SEAT_STATS * claimant + BLUFFS_CAUGHT)] += 1
-    st[ix(CLAIMS + claimant)] &= ~(1 << character)
-    lose_influence(claimant, turn, st, rules, sids, rng, trace)
-    return CLAIM_FAILED
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
-    """(blocker, character) for the first player who blocks, or (-1, -1).
-
-    Aid may be blocked by anyone (clockwise from the actor's left); firing and stealing only by
-    their target.
-    """
-    other = actor
-    for _ in range(players - 1):
-        other = seat_after(other, players)
-        if influence(st, other) == 0 or (action != AID and other != target):
-            continue
-        character = strategy.choose_block(
-            sids[ix(other)], prm, other, action, players, st, rules, rng
-        )
-        if character >= 0:
-            return other, character
-    return -1, -1
-
-
-@njit(cache=True, _nrt=False)
-def exchange(seat, st, sids, rng, trace):
-    """Journalist: draw 2, keep as many cards as the seat has face down, return the rest."""
-    n_keep = 0
-    for slot in range(2):
-        if is_down(st, seat, slot):
-            st[ix(OPTIONS + n_keep)] = card(st, seat, slot)
-            n_keep += 1
-    n_drawn = min(2, deck_size(st))
-    drawn0 = -1
-    drawn1 = -1
-    for i in range(n_drawn):
-        st[ix(OPTIONS + n_keep + i)] = draw_card(st, rng)
-    if n_drawn > 0:
-        drawn0 = st[ix(OPTIONS + n_keep)]
-    if n_drawn > 1:
-        drawn1 = st[ix(OPTIONS + n_keep + 1)]
-    strategy.choose_exchange(sids[ix(seat)], seat, st, n_keep + n_drawn, n_keep, rng)
-    slot = 0
-    for i in range(n_keep + n_drawn):
-        if st[ix(KEEP + i)] == 1:
-            while not is_down(st, seat, slot):
-                slot += 1
-            st[ix(HAND + 2 * seat + slot)] = st[ix(OPTIONS + i)]
-            slot += 1
-        else:
-            st[DECK + st[ix(OPTIONS + i)]] += 1
-    record_event(
-        trace,
-        st,
-        TRACE_LEN,
-        EV_EXCHANGE,
-        seat,
-        n_drawn,
-        drawn0,
-        drawn1,
-        card(st, seat, 0),
-        card(st, seat, 1),
-    )
-
-
-# --- a turn and a game ----------------------------------------------------------------------
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
-    coins = st[ix(COINS + seat)]
-    forced = coins >= rules[R_FORCED_OVERTHROW_AT] and coins >= rules[R_OVERTHROW_COST]
-    record_event(trace, st, TRACE_LEN, EV_TURN, seat, coins, forced)
-    action, target = strategy.choose_action(
-        sids[ix(seat)], prm, seat, players, st, rules, forced, rng
-    )
-    check_action(seat, action, target, forced, players, st, rules)
-
-    paid = 0
-    if action == OVERTHROW:
-        paid = np.int64(rules[R_OVERTHROW_COST])
-    elif action == FIRE:
-        paid = np.int64(rules[R_CEO_COST])
-    st[ix(COINS + seat)] -= paid
-    st[SAFE] += paid
-    record_event(trace, st, TRACE_LEN, EV_ACTION, seat, action, target, paid)
-    if action == OVERTHROW:
-        lose_influence(target, turn, st, rules, sids, rng, trace)
-        return
-
-    claim = ACTION_CLAIM[action]
-    if claim >= 0:
-        if not holds(st, seat, claim):
-            st[ix(STATS + N_SEAT_STATS * seat + BLUFFS_MADE)] += 1
-        outcome = challenge_round(seat, claim, players, turn, st, rules, sids, prm, rng, trace)
-        if outcome == CLAIM_FAILED:
-            # A claimant that the challenge eliminated has handed its Dollars to the Safe
-            # (eliminated_coins_to_safe): the refund stays there too.
-            out_to_safe = influence(st, seat) == 0 and rules[R_ELIMINATED_COINS_TO_SAFE] != 0
-            if rules[R_REFUND_FAILED_ACTION] != 0 and paid > 0 and not out_to_safe:
-                refund = min(paid, st[SAFE])
-                st[SAFE] -= refund
-                st[ix(COINS + seat)] += refund
-                record_event(trace, st, TRACE_LEN, EV_REFUND, seat, refund)
+def play_until(stop, st, rules, sids, prm, rng, trace):
+    """Run the rules, each decision answered by the deciding seat's strategy, until the game is
+    over or step ``stop`` is next."""
+    while True:
+        advance(st, rules, rng, trace, stop)
+        if st[P_DECISION] == D_NONE:
             return
-
-    if action == AID or ((action == FIRE or action == STEAL) and influence(st, target) > 0):
-        blocker, character = offer_block(seat, action, target, players, st, rules, sids, prm, rng)
-        if blocker >= 0:
-            st[ix(STATS + N_SEAT_STATS * blocker + BLOCKS)] += 1
-            if not holds(st, blocker, character):
-                st[ix(STATS + N_SEAT_STATS * blocker + BLUFFS_MADE)] += 1
-            record_event(trace, st, TRACE_LEN, EV_BLOCK, blocker, character, seat)
-            outcome = challenge_round(
-                blocker, character, players, turn, st, rules, sids, prm, rng, trace
-            )
-            if outcome != CLAIM_FAILED:
-                return
-
-    if action == INCOME:
-        take_from_safe(seat, np.int64(rules[R_INCOME]), st, trace)
-    elif action == AID:
-        take_from_safe(seat, np.int64(rules[R_AID]), st, trace)
-    elif action == BANK:
-        take_from_safe(seat, np.int64(rules[R_BANKER_TAKE]), st, trace)
-    elif action == STEAL:
-        amount = min(np.int64(rules[R_STEAL]), st[ix(COINS + target)])
-        st[ix(COINS + target)] -= amount
-        st[ix(COINS + seat)] += amount
-        record_event(trace, st, TRACE_LEN, EV_GAIN, seat, target, amount)
-    elif action == FIRE:
-        lose_influence(target, turn, st, rules, sids, rng, trace)
-    elif action == EXCHANGE:
-        exchange(seat, st, sids, rng, trace)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def check_action(seat, action, target, forced, players, st, rules):
-    """Strategies must only choose legal actions: a violation is a bug, not a move."""
-    if forced and action != OVERTHROW:
-        raise ValueError("strategy ignored a forced overthrow")
-    if action == OVERTHROW and st[ix(COINS + seat)] < rules[R_OVERTHROW_COST]:
-        raise ValueError("strategy overthrew without the Dollars")
-    if action == FIRE and st[ix(COINS + seat)] < rules[R_CEO_COST]:
-        raise ValueError("strategy fired without the Dollars")
-    if ACTION_TARGETED[action] and (
-        target < 0 or target >= players or target == seat or influence(st, target) == 0
-    ):
-        raise ValueError("strategy aimed at a player who cannot be targeted")
-
-
-@njit(cache=True, _nrt=False)
-def deal(players, st, rules, rng, trace):
-    """Set up: the Safe, the shuffled deck, 2 cards and the starting Dollars for each player."""
-    st[:] = 0
-    st[SAFE] = np.int64(rules[R_SAFE_SIZE])
-    for character in range(N_CHARACTERS):
-        st[ix(DECK + character)] = np.int64(rules[R_COPIES])
-    for seat in range(players):
-        st[ix(COINS + seat)] = np.int64(rules[R_STARTING_COINS])
-        st[SAFE] -= st[ix(COINS + seat)]
-        for slot in range(2):
-            st[ix(HAND + 2 * seat + slot)] = draw_card(st, rng)
-            st[ix(DOWN + 2 * seat + slot)] = 1
-        st[ix(STATS + N_SEAT_STATS * seat + START_CARD0)] = card(st, seat, 0)
-        st[ix(STATS + N_SEAT_STATS * seat + START_CARD1)] = card(st, seat, 1)
-        st[ix(STATS + N_SEAT_STATS * seat + ELIMINATED_TURN)] = -1
-        record_event(trace, st, TRACE_LEN, EV_DEAL, seat, card(st, seat, 0), card(st, seat, 1))
+        seat = st[P_SEAT]
+        answer(strategy.decide(sids[ix(seat)], prm, seat, st, rules, rng), st, rules, rng, trace)
 
 
 @njit(cache=True, _nrt=False)
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Deal and play one game to the end or the turn cap: (winner or -1, turns, truncated)."""
     deal(players, st, rules, rng, trace)
-    running = True
-    seat = 0
-    turns = 0
-    max_turns = np.int64(rules[R_MAX_TURNS])
-    while running and turns < max_turns:
-        take_turn(seat, players, turns, st, rules, sids, prm, rng, trace)
-        turns += 1
-        if trace.shape[0] > 0:
-            for s in range(players):
-                record_event(
-                    trace, st, TRACE_LEN, EV_SNAPSHOT, s, st[ix(COINS + s)],
-                    card(st, s, 0), card(st, s, 1), st[ix(DOWN + 2 * s)], st[ix(DOWN + 2 * s + 1)],
-                    st[SAFE],
-                )  # fmt: skip
-        running = two_alive(st, players)
-        seat = next_alive(st, players, seat)
-    winner = -1
-    if not running:
-        for s in range(players):
-            if influence(st, s) > 0:
-                winner = s
-    for s in range(players):
-        st[ix(STATS + N_SEAT_STATS * s + COINS_AT_END)] = st[ix(COINS + s)]
-    record_event(trace, st, TRACE_LEN, EV_END, winner, turns, running)
-    return winner, turns, running
+    play_until(S_IDLE, st, rules, sids, prm, rng, trace)
+    return st[P_WINNER], st[P_TURN], st[P_TRUNCATED] != 0
+
+
+# One transition played by the scripted strategies, for the rule tests (tests/test_power_rules.py)
+# that build a state by hand: ``st[P_PLAYERS]`` and the turn number are set here.
+
+
+@njit(cache=True, _nrt=False)
+def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
+    st[P_PLAYERS] = players
+    st[P_TURN] = turn
+    st[P_ACTOR] = seat
+    st[P_STEP] = S_TURN_START
+    play_until(S_END_TURN, st, rules, sids, prm, rng, trace)
+
+
+@njit(cache=True, _nrt=False)
+def lose_influence(seat, players, turn, st, rules, sids, prm, rng, trace):
+    st[P_PLAYERS] = players
+    st[P_TURN] = turn
+    start_loss(seat, S_IDLE, st, rules, trace)
+    play_until(S_IDLE, st, rules, sids, prm, rng, trace)
+
+
+@njit(cache=True, _nrt=False)
+def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rng, trace):
+    """The round's outcome: CLAIM_UNCHALLENGED, CLAIM_PROVEN or CLAIM_FAILED."""
+    st[P_PLAYERS] = players
+    st[P_TURN] = turn
+    open_round(claimant, character, ROUND_ALONE, st, rules, rng)
+    play_until(S_IDLE, st, rules, sids, prm, rng, trace)
+    return st[P_OUTCOME]
+
+
+@njit(cache=True, _nrt=False)
+def exchange(seat, players, st, rules, sids, prm, rng, trace):
+    st[P_PLAYERS] = players
+    st[P_ACTOR] = seat
+    draw_for_exchange(seat, st, rng)
+    play_until(S_END_TURN, st, rules, sids, prm, rng, trace)
 
 
 @njit(cache=True, _nrt=False)

@@ -72,7 +72,67 @@ CLAIMS = KEEP + 4
 FACE_UP = CLAIMS + MAX_PLAYERS
 FACE_UP_CLAIMED = FACE_UP + 1
 TRACE_LEN = FACE_UP_CLAIMED + 1
-STATE_SIZE = TRACE_LEN + 1
+# Where the game stands between decisions (the decision-point protocol, docs/protocol.md): the
+# pending decision, who makes it, the rules' next step, and the turn in progress. All public.
+P_PLAYERS = TRACE_LEN + 1
+P_DECISION = P_PLAYERS + 1  # the kind of decision pending (D_*), D_NONE while the rules run
+P_SEAT = P_DECISION + 1  # the seat deciding, -1 once the game is over
+P_STEP = P_SEAT + 1  # the rules' next step (simcore/power_rules.py, S_*)
+P_TURN = P_STEP + 1  # turns played
+P_ACTOR = P_TURN + 1  # whose turn it is
+P_ACTION = P_ACTOR + 1
+P_TARGET = P_ACTION + 1
+P_PAID = P_TARGET + 1
+P_FORCED = P_PAID + 1  # the turn must overthrow
+P_CLAIMANT = P_FORCED + 1  # the challenge round's claimant, character and kind (ROUND_*)
+P_CLAIM = P_CLAIMANT + 1
+P_ROUND = P_CLAIM + 1
+P_OUTCOME = P_ROUND + 1  # how the last round ended (CLAIM_*)
+P_ASK = P_OUTCOME + 1  # the next seat to ask (challenges) or the last offered (blocks)
+P_ASK_LEFT = P_ASK + 1  # seats still to ask or offer
+P_LOSER = P_ASK_LEFT + 1  # the seat losing an influence, and the step after it
+P_AFTER_LOSE = P_LOSER + 1
+P_N_OPTIONS = P_AFTER_LOSE + 1  # exchange: cards at st[OPTIONS:], of which to keep P_N_KEEP
+P_N_KEEP = P_N_OPTIONS + 1
+P_OVER = P_N_KEEP + 1  # 1 once the game has ended (by the rules or the turn cap)
+P_WINNER = P_OVER + 1
+P_TRUNCATED = P_WINNER + 1
+STATE_SIZE = P_TRUNCATED + 1
+
+# Decision kinds (st[P_DECISION]) and their options (move codes, docs/protocol.md).
+D_NONE = -1
+D_ACTION = 0  # the turn's action and target: action_move(action, target)
+D_CHALLENGE = 1  # challenge the standing claim: 1, or let it stand: 0
+D_BLOCK = 2  # block with character c: c + 1, or no block: 0
+D_LOSE = 3  # the slot (0, 1) of the card to turn face up
+D_EXCHANGE = 4  # the bit mask over st[OPTIONS + i] of the cards to keep
+DECISION_KINDS = ("action", "challenge", "block", "lose", "exchange")
+# The most options any decision has: 4 untargeted actions and 3 targeted ones at each opponent.
+MAX_MOVES = 4 + 3 * (MAX_PLAYERS - 1)
+
+# Challenge rounds: whose claim is challenged, and how the round ended.
+ROUND_ACTION = 0
+ROUND_BLOCK = 1
+ROUND_ALONE = 2  # a round opened by itself (rule tests): the rules stop when it ends
+CLAIM_UNCHALLENGED = 0
+CLAIM_PROVEN = 1  # the challenger lost an influence
+CLAIM_FAILED = 2  # the claimant lost one
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def action_move(action, target):
+    """The move code of ``action`` at ``target`` (-1: not aimed at anyone)."""
+    return action + N_ACTIONS * (target + 1)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def move_action(move):
+    return move % N_ACTIONS
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def move_target(move):
+    return move // N_ACTIONS - 1
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -14,6 +14,10 @@ from simcore.power_state import (
     BANKER,
     CEO,
     COINS,
+    D_ACTION,
+    D_BLOCK,
+    D_CHALLENGE,
+    D_LOSE,
     DOWN,
     EXCHANGE,
     FACE_UP,
@@ -27,11 +31,20 @@ from simcore.power_state import (
     N_CHARACTERS,
     OPTIONS,
     OVERTHROW,
+    P_ACTION,
+    P_CLAIM,
+    P_CLAIMANT,
+    P_DECISION,
+    P_FORCED,
+    P_N_KEEP,
+    P_N_OPTIONS,
+    P_PLAYERS,
     POLITICIAN,
     R_CEO_COST,
     R_COPIES,
     R_OVERTHROW_COST,
     STEAL,
+    action_move,
     card,
     claims_any,
     holds,
@@ -328,3 +341,27 @@ def _keep_score(st, n_options, i):
         if st[ix(KEEP + j)] == 1 and st[ix(OPTIONS + j)] == st[ix(OPTIONS + i)]:
             return CARD_VALUE[st[ix(OPTIONS + i)]] - 10
     return CARD_VALUE[st[ix(OPTIONS + i)]]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def decide(sid, prm, me, st, rules, rng):
+    """The option strategy ``sid`` takes at the decision pending in ``st`` (``me`` decides): the
+    answer of the decision function above, as the protocol's move code (docs/protocol.md)."""
+    kind = st[P_DECISION]
+    players = st[P_PLAYERS]
+    if kind == D_CHALLENGE:  # the most frequent first
+        return np.int64(
+            wants_to_challenge(sid, prm, me, st[P_CLAIMANT], st[P_CLAIM], players, st, rules, rng)
+        )
+    if kind == D_ACTION:
+        action, target = choose_action(sid, prm, me, players, st, rules, st[P_FORCED] != 0, rng)
+        return action_move(action, target)
+    if kind == D_BLOCK:
+        return choose_block(sid, prm, me, st[P_ACTION], players, st, rules, rng) + 1
+    if kind == D_LOSE:
+        return choose_card_to_lose(sid, me, st, rng)
+    choose_exchange(sid, me, st, st[P_N_OPTIONS], st[P_N_KEEP], rng)
+    kept = 0
+    for i in range(st[P_N_OPTIONS]):
+        kept |= st[ix(KEEP + i)] << i
+    return kept

@@ -1,0 +1,765 @@
+"""POWER's rules (../shared/rules/power.md) as resumable decision points over one state array.
+
+This is the game's decision-point protocol (docs/protocol.md): ``new_game`` deals and runs the
+rules up to the first decision; ``to_move`` and ``st[P_DECISION]`` say who decides what;
+``legal`` lists the options; ``apply`` applies one and runs the rules (chance included, from the
+game's own stream) up to the next decision or the end; ``returns``, ``determinize`` and
+``infoset_key`` serve search. The rules never call a strategy: a scripted game
+(simcore/power.py) answers each decision with ``strategies.power.decide`` and plays exactly the
+games the kernel played when the rules called the strategies themselves.
+
+Between decisions the rules run as steps (``S_*`` in ``st[P_STEP]``); a step either poses a
+decision (``ask``) or names the next step. Every function takes the game as (st, rules, rng,
+trace): the state, the encoded rules, the game's random stream, the trace buffer.
+"""
+
+import numpy as np
+from numba import njit
+
+from simcore.chunk import record_event
+from simcore.intrinsics import ix
+from simcore.power_state import (
+    ACTION_CLAIM,
+    ACTION_TARGETED,
+    AID,
+    BANK,
+    BANKER,
+    CHALLENGE_ORDER_RANDOM,
+    CLAIM_FAILED,
+    CLAIM_PROVEN,
+    CLAIM_UNCHALLENGED,
+    CLAIMS,
+    COINS,
+    D_ACTION,
+    D_BLOCK,
+    D_CHALLENGE,
+    D_EXCHANGE,
+    D_LOSE,
+    D_NONE,
+    DECK,
+    DOWN,
+    EV_ACTION,
+    EV_BLOCK,
+    EV_CHALLENGE,
+    EV_DEAL,
+    EV_ELIMINATED,
+    EV_END,
+    EV_EXCHANGE,
+    EV_GAIN,
+    EV_LOSE,
+    EV_REFUND,
+    EV_REPLACE,
+    EV_SNAPSHOT,
+    EV_TURN,
+    EXCHANGE,
+    FACE_UP,
+    FACE_UP_CLAIMED,
+    FIRE,
+    HAND,
+    INCOME,
+    JOURNALIST,
+    KEEP,
+    LAWYER,
+    MAX_PLAYERS,
+    N_CHARACTERS,
+    N_SEAT_STATS,
+    OPTIONS,
+    OVERTHROW,
+    P_ACTION,
+    P_ACTOR,
+    P_AFTER_LOSE,
+    P_ASK,
+    P_ASK_LEFT,
+    P_CLAIM,
+    P_CLAIMANT,
+    P_DECISION,
+    P_FORCED,
+    P_LOSER,
+    P_N_KEEP,
+    P_N_OPTIONS,
+    P_OUTCOME,
+    P_OVER,
+    P_PAID,
+    P_PLAYERS,
+    P_ROUND,
+    P_SEAT,
+    P_STEP,
+    P_TARGET,
+    P_TRUNCATED,
+    P_TURN,
+    P_WINNER,
+    POLITICIAN,
+    R_AID,
+    R_BANKER_TAKE,
+    R_CEO_COST,
+    R_CHALLENGE_ORDER,
+    R_COPIES,
+    R_ELIMINATED_COINS_TO_SAFE,
+    R_FORCED_OVERTHROW_AT,
+    R_INCOME,
+    R_MAX_TURNS,
+    R_OVERTHROW_COST,
+    R_REFUND_FAILED_ACTION,
+    R_SAFE_SIZE,
+    R_STARTING_COINS,
+    R_STEAL,
+    ROUND_ACTION,
+    ROUND_BLOCK,
+    SAFE,
+    STATS,
+    STEAL,
+    TRACE_LEN,
+    action_move,
+    card,
+    holds,
+    influence,
+    is_down,
+    move_action,
+    move_target,
+    next_alive,
+    seat_after,
+    two_alive,
+)
+from simcore.rng import _splitmix64_mix, rand_below
+
+# Per-seat statistics (the seat columns after the standard ones, simcore/power.py).
+(
+    START_CARD0,
+    START_CARD1,
+    COINS_AT_END,
+    INFLUENCE_LOST,
+    CHALLENGES_MADE,
+    CHALLENGES_WON,
+    BLUFFS_MADE,
+    BLUFFS_CAUGHT,
+    BLOCKS,
+    ELIMINATED_TURN,
+) = range(N_SEAT_STATS)
+
+# The rules' steps between decisions (st[P_STEP]).
+S_TURN_START = 0  # a turn begins: the action decision
+S_ASK = 1  # a challenge round asks the next player
+S_ROUND_DONE = 2  # a challenge round has ended (st[P_OUTCOME])
+S_BLOCKS = 3  # the action stands: may it be blocked?
+S_OFFER = 4  # offer the block to the next player who may block
+S_EFFECT = 5  # the action takes effect
+S_END_TURN = 6  # the turn is over: the next one, or the end of the game
+S_IDLE = 7  # nothing to run: the game is over, or a rule test's transition is done
+
+
+# --- cards and coins ------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def deck_size(st):
+    n = 0
+    for character in range(N_CHARACTERS):
+        n += st[ix(DECK + character)]
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def draw_card(st, rng):
+    """A uniformly random card from the (always shuffled) deck, removed from it."""
+    pick = rand_below(rng, deck_size(st))
+    for character in range(N_CHARACTERS):
+        if pick < st[ix(DECK + character)]:
+            st[ix(DECK + character)] -= 1
+            return character
+        pick -= st[ix(DECK + character)]
+    return -1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def take_from_safe(seat, amount, st, trace):
+    """Take ``amount`` from the Safe, or what is left in it."""
+    amount = min(amount, st[SAFE])
+    st[SAFE] -= amount
+    st[ix(COINS + seat)] += amount
+    record_event(trace, st, TRACE_LEN, EV_GAIN, seat, -1, amount)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def ask(kind, seat, st):
+    """Pose a decision: the rules stop until ``apply`` answers it."""
+    st[P_DECISION] = kind
+    st[P_SEAT] = seat
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def start_loss(seat, after, st, rules, trace):
+    """``seat`` turns one face-down card face up (its choice: a decision when it has two), then
+    the rules go on at step ``after``; with none left it is out."""
+    st[P_STEP] = after
+    left = influence(st, seat)
+    if left == 2:
+        st[P_LOSER] = seat
+        st[P_AFTER_LOSE] = after
+        ask(D_LOSE, seat, st)
+    elif left == 1:
+        reveal(seat, 0 if is_down(st, seat, 0) else 1, st, rules, trace)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def reveal(seat, slot, st, rules, trace):
+    """``seat`` turns the card in ``slot`` face up; it is out if that was its last influence."""
+    left = influence(st, seat)
+    st[ix(DOWN + 2 * seat + slot)] = 0
+    st[ix(CLAIMS + seat)] &= ~(1 << card(st, seat, slot))
+    st[ix(STATS + N_SEAT_STATS * seat + INFLUENCE_LOST)] += 1
+    record_event(trace, st, TRACE_LEN, EV_LOSE, seat, slot, card(st, seat, slot))
+    if left == 1:
+        st[ix(STATS + N_SEAT_STATS * seat + ELIMINATED_TURN)] = st[P_TURN]
+        returned = 0
+        if rules[R_ELIMINATED_COINS_TO_SAFE] != 0:
+            returned = st[ix(COINS + seat)]
+            st[SAFE] += returned
+            st[ix(COINS + seat)] = 0
+        record_event(trace, st, TRACE_LEN, EV_ELIMINATED, seat, returned)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def prove_claim(seat, character, st, rng, trace):
+    """A proven claimant shows the card, shuffles it back and draws a replacement."""
+    slot = 0 if is_down(st, seat, 0) and card(st, seat, 0) == character else 1
+    st[ix(DECK + character)] += 1
+    st[ix(CLAIMS + seat)] &= ~(1 << character)
+    drawn = draw_card(st, rng)
+    st[ix(HAND + 2 * seat + slot)] = drawn
+    record_event(trace, st, TRACE_LEN, EV_REPLACE, seat, slot, character, drawn)
+
+
+# --- challenge rounds and blocks ------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def open_round(claimant, character, kind, st, rules, rng):
+    """Open the challenge round of ``claimant``'s claim of ``character``: every other player with
+    influence is asked in turn (S_ASK) until one challenges. The first asked sits to the
+    claimant's left, or (challenge_order = random) a random number of seats further."""
+    players = st[P_PLAYERS]
+    face_up = 0
+    face_up_claimed = 0
+    for seat in range(players):
+        for slot in range(2):
+            up = 1 - st[ix(DOWN + 2 * seat + slot)]
+            face_up += up
+            face_up_claimed += up * (card(st, seat, slot) == character)
+    st[FACE_UP] = face_up
+    st[FACE_UP_CLAIMED] = face_up_claimed
+    start = 0
+    if rules[R_CHALLENGE_ORDER] == CHALLENGE_ORDER_RANDOM:
+        start = rand_below(rng, players - 1)
+    other = claimant + 1 + start
+    if other >= players:
+        other -= players
+    st[P_CLAIMANT] = claimant
+    st[P_CLAIM] = character
+    st[P_ROUND] = kind
+    st[P_ASK] = other
+    st[P_ASK_LEFT] = players - 1
+    st[P_STEP] = S_ASK
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def ask_next_challenger(st):
+    """S_ASK: ask the next player with influence, skipping the claimant; when nobody is left to
+    ask, the claim stands in the public record ``CLAIMS``."""
+    players = st[P_PLAYERS]
+    claimant = st[P_CLAIMANT]
+    while st[P_ASK_LEFT] > 0:
+        st[P_ASK_LEFT] -= 1
+        other = st[P_ASK]
+        if other == claimant:
+            other = seat_after(other, players)
+        st[P_ASK] = seat_after(other, players)
+        if influence(st, other) > 0:
+            ask(D_CHALLENGE, other, st)
+            return
+    st[ix(CLAIMS + claimant)] |= 1 << st[P_CLAIM]
+    st[P_OUTCOME] = CLAIM_UNCHALLENGED
+    st[P_STEP] = S_ROUND_DONE
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def challenge(challenger, st, rules, rng, trace):
+    """Resolve ``challenger``'s challenge: the claimant proves the claim (the challenger loses an
+    influence) or is caught (the claimant loses one)."""
+    claimant = st[P_CLAIMANT]
+    character = st[P_CLAIM]
+    st[ix(STATS + N_SEAT_STATS * challenger + CHALLENGES_MADE)] += 1
+    proven = holds(st, claimant, character)
+    record_event(trace, st, TRACE_LEN, EV_CHALLENGE, challenger, claimant, character, proven)
+    if proven:
+        prove_claim(claimant, character, st, rng, trace)
+        st[P_OUTCOME] = CLAIM_PROVEN
+        start_loss(challenger, S_ROUND_DONE, st, rules, trace)
+        return
+    st[ix(STATS + N_SEAT_STATS * challenger + CHALLENGES_WON)] += 1
+    st[ix(STATS + N_SEAT_STATS * claimant + BLUFFS_CAUGHT)] += 1
+    st[ix(CLAIMS + claimant)] &= ~(1 << character)
+    st[P_OUTCOME] = CLAIM_FAILED
+    start_loss(claimant, S_ROUND_DONE, st, rules, trace)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def round_done(st, rules, trace):
+    """S_ROUND_DONE: a caught action is refunded and ends the turn, a standing one may be
+    blocked; a caught block lets the action through, a standing one ends the turn."""
+    outcome = st[P_OUTCOME]
+    if st[P_ROUND] == ROUND_ACTION:
+        if outcome != CLAIM_FAILED:
+            st[P_STEP] = S_BLOCKS
+            return
+        seat = st[P_ACTOR]
+        paid = st[P_PAID]
+        # A claimant that the challenge eliminated has handed its Dollars to the Safe
+        # (eliminated_coins_to_safe): the refund stays there too.
+        out_to_safe = influence(st, seat) == 0 and rules[R_ELIMINATED_COINS_TO_SAFE] != 0
+        if rules[R_REFUND_FAILED_ACTION] != 0 and paid > 0 and not out_to_safe:
+            refund = min(paid, st[SAFE])
+            st[SAFE] -= refund
+            st[ix(COINS + seat)] += refund
+            record_event(trace, st, TRACE_LEN, EV_REFUND, seat, refund)
+        st[P_STEP] = S_END_TURN
+    elif st[P_ROUND] == ROUND_BLOCK:
+        st[P_STEP] = S_EFFECT if outcome == CLAIM_FAILED else S_END_TURN
+    else:
+        st[P_STEP] = S_IDLE
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def block_characters(action):
+    """The characters that block ``action`` (the same one twice when only one does)."""
+    if action == FIRE:
+        return LAWYER, LAWYER
+    if action == STEAL:
+        return POLITICIAN, JOURNALIST
+    return BANKER, BANKER
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def offer_next_block(st):
+    """S_OFFER: offer the block to the next player who may block (Aid: anyone, clockwise from the
+    actor's left; firing and stealing: only their target); nobody left: the action takes effect."""
+    players = st[P_PLAYERS]
+    action = st[P_ACTION]
+    target = st[P_TARGET]
+    while st[P_ASK_LEFT] > 0:
+        st[P_ASK_LEFT] -= 1
+        other = seat_after(st[P_ASK], players)
+        st[P_ASK] = other
+        if influence(st, other) == 0 or (action != AID and other != target):
+            continue
+        ask(D_BLOCK, other, st)
+        return
+    st[P_STEP] = S_EFFECT
+
+
+# --- a turn ---------------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def start_turn(st, rules, trace):
+    """S_TURN_START: the actor chooses an action; at forced_overthrow_at Dollars (if it can pay)
+    it must overthrow."""
+    seat = st[P_ACTOR]
+    coins = st[ix(COINS + seat)]
+    forced = coins >= rules[R_FORCED_OVERTHROW_AT] and coins >= rules[R_OVERTHROW_COST]
+    record_event(trace, st, TRACE_LEN, EV_TURN, seat, coins, forced)
+    st[P_FORCED] = forced
+    ask(D_ACTION, seat, st)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def check_action(seat, action, target, forced, players, st, rules):
+    """Only legal actions are applied: a violation is a bug, not a move."""
+    if forced and action != OVERTHROW:
+        raise ValueError("strategy ignored a forced overthrow")
+    if action == OVERTHROW and st[ix(COINS + seat)] < rules[R_OVERTHROW_COST]:
+        raise ValueError("strategy overthrew without the Dollars")
+    if action == FIRE and st[ix(COINS + seat)] < rules[R_CEO_COST]:
+        raise ValueError("strategy fired without the Dollars")
+    if ACTION_TARGETED[action] and (
+        target < 0 or target >= players or target == seat or influence(st, target) == 0
+    ):
+        raise ValueError("strategy aimed at a player who cannot be targeted")
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def take_action(move, st, rules, rng, trace):
+    """The actor's action: pay, then an overthrow strikes at once, a claim opens its challenge
+    round, a general action may be blocked."""
+    seat = st[P_ACTOR]
+    action = move_action(move)
+    target = move_target(move)
+    check_action(seat, action, target, st[P_FORCED], st[P_PLAYERS], st, rules)
+    paid = 0
+    if action == OVERTHROW:
+        paid = np.int64(rules[R_OVERTHROW_COST])
+    elif action == FIRE:
+        paid = np.int64(rules[R_CEO_COST])
+    st[ix(COINS + seat)] -= paid
+    st[SAFE] += paid
+    st[P_ACTION] = action
+    st[P_TARGET] = target
+    st[P_PAID] = paid
+    record_event(trace, st, TRACE_LEN, EV_ACTION, seat, action, target, paid)
+    if action == OVERTHROW:
+        start_loss(target, S_END_TURN, st, rules, trace)
+        return
+    claim = ACTION_CLAIM[action]
+    if claim >= 0:
+        if not holds(st, seat, claim):
+            st[ix(STATS + N_SEAT_STATS * seat + BLUFFS_MADE)] += 1
+        open_round(seat, claim, ROUND_ACTION, st, rules, rng)
+        return
+    st[P_STEP] = S_BLOCKS
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def may_be_blocked(st):
+    """S_BLOCKS: Aid may be blocked, and firing and stealing while their target is in."""
+    action = st[P_ACTION]
+    if action == AID or ((action == FIRE or action == STEAL) and influence(st, st[P_TARGET]) > 0):
+        st[P_ASK] = st[P_ACTOR]
+        st[P_ASK_LEFT] = st[P_PLAYERS] - 1
+        st[P_STEP] = S_OFFER
+    else:
+        st[P_STEP] = S_EFFECT
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def block(blocker, character, st, rules, rng, trace):
+    """``blocker`` claims ``character`` to block the action: the claim's challenge round."""
+    st[ix(STATS + N_SEAT_STATS * blocker + BLOCKS)] += 1
+    if not holds(st, blocker, character):
+        st[ix(STATS + N_SEAT_STATS * blocker + BLUFFS_MADE)] += 1
+    record_event(trace, st, TRACE_LEN, EV_BLOCK, blocker, character, st[P_ACTOR])
+    open_round(blocker, character, ROUND_BLOCK, st, rules, rng)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def take_effect(st, rules, rng, trace):
+    """S_EFFECT: the action does what it does."""
+    seat = st[P_ACTOR]
+    action = st[P_ACTION]
+    target = st[P_TARGET]
+    st[P_STEP] = S_END_TURN
+    if action == INCOME:
+        take_from_safe(seat, np.int64(rules[R_INCOME]), st, trace)
+    elif action == AID:
+        take_from_safe(seat, np.int64(rules[R_AID]), st, trace)
+    elif action == BANK:
+        take_from_safe(seat, np.int64(rules[R_BANKER_TAKE]), st, trace)
+    elif action == STEAL:
+        amount = min(np.int64(rules[R_STEAL]), st[ix(COINS + target)])
+        st[ix(COINS + target)] -= amount
+        st[ix(COINS + seat)] += amount
+        record_event(trace, st, TRACE_LEN, EV_GAIN, seat, target, amount)
+    elif action == FIRE:
+        start_loss(target, S_END_TURN, st, rules, trace)
+    elif action == EXCHANGE:
+        draw_for_exchange(seat, st, rng)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def draw_for_exchange(seat, st, rng):
+    """Journalist: the seat's face-down cards and 2 drawn (fewer if the deck runs out) become the
+    options st[OPTIONS + i]; it keeps as many as it has face down (a decision)."""
+    n_keep = 0
+    for slot in range(2):
+        if is_down(st, seat, slot):
+            st[ix(OPTIONS + n_keep)] = card(st, seat, slot)
+            n_keep += 1
+    n_drawn = min(2, deck_size(st))
+    for i in range(n_drawn):
+        st[ix(OPTIONS + n_keep + i)] = draw_card(st, rng)
+    st[P_N_OPTIONS] = n_keep + n_drawn
+    st[P_N_KEEP] = n_keep
+    ask(D_EXCHANGE, seat, st)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def finish_exchange(seat, kept, st, trace):
+    """Keep the options in the bit mask ``kept`` in the face-down slots, return the rest."""
+    n_options = st[P_N_OPTIONS]
+    n_drawn = n_options - st[P_N_KEEP]
+    slot = 0
+    for i in range(n_options):
+        keep = (kept >> i) & 1
+        st[ix(KEEP + i)] = keep
+        if keep == 1:
+            while not is_down(st, seat, slot):
+                slot += 1
+            st[ix(HAND + 2 * seat + slot)] = st[ix(OPTIONS + i)]
+            slot += 1
+        else:
+            st[DECK + st[ix(OPTIONS + i)]] += 1
+    drawn0 = st[ix(OPTIONS + st[P_N_KEEP])] if n_drawn > 0 else -1
+    drawn1 = st[ix(OPTIONS + st[P_N_KEEP] + 1)] if n_drawn > 1 else -1
+    record_event(
+        trace, st, TRACE_LEN, EV_EXCHANGE, seat, n_drawn, drawn0, drawn1,
+        card(st, seat, 0), card(st, seat, 1),
+    )  # fmt: skip
+    st[P_STEP] = S_END_TURN
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def end_turn(st, rules, trace):
+    """S_END_TURN: the game ends when one player is left or at the turn cap; else the next player
+    with influence takes a turn."""
+    players = st[P_PLAYERS]
+    st[P_TURN] += 1
+    if trace.shape[0] > 0:
+        for s in range(players):
+            record_event(
+                trace, st, TRACE_LEN, EV_SNAPSHOT, s, st[ix(COINS + s)],
+                card(st, s, 0), card(st, s, 1), st[ix(DOWN + 2 * s)], st[ix(DOWN + 2 * s + 1)],
+                st[SAFE],
+            )  # fmt: skip
+    running = two_alive(st, players)
+    if running and st[P_TURN] < np.int64(rules[R_MAX_TURNS]):
+        st[P_ACTOR] = next_alive(st, players, st[P_ACTOR])
+        st[P_STEP] = S_TURN_START
+        return
+    winner = -1
+    if not running:
+        for s in range(players):
+            if influence(st, s) > 0:
+                winner = s
+    for s in range(players):
+        st[ix(STATS + N_SEAT_STATS * s + COINS_AT_END)] = st[ix(COINS + s)]
+    record_event(trace, st, TRACE_LEN, EV_END, winner, st[P_TURN], running)
+    st[P_OVER] = 1
+    st[P_WINNER] = winner
+    st[P_TRUNCATED] = running
+    st[P_SEAT] = -1
+    st[P_STEP] = S_IDLE
+
+
+# --- the protocol ---------------------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def advance(st, rules, rng, trace, stop):
+    """Run the rules until a decision is pending, the game is over, or step ``stop`` is next."""
+    while st[P_DECISION] == D_NONE:
+        step = st[P_STEP]
+        if step == stop or step == S_IDLE:
+            return
+        if step == S_ASK:
+            ask_next_challenger(st)
+        elif step == S_TURN_START:
+            start_turn(st, rules, trace)
+        elif step == S_ROUND_DONE:
+            round_done(st, rules, trace)
+        elif step == S_BLOCKS:
+            may_be_blocked(st)
+        elif step == S_OFFER:
+            offer_next_block(st)
+        elif step == S_EFFECT:
+            take_effect(st, rules, rng, trace)
+        else:
+            end_turn(st, rules, trace)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def answer(move, st, rules, rng, trace):
+    """Apply the pending decision's option ``move``; the rules then go on at ``st[P_STEP]``."""
+    kind = st[P_DECISION]
+    seat = st[P_SEAT]
+    st[P_DECISION] = D_NONE
+    # Most frequent first; a declined challenge or block asks the next player at once.
+    if kind == D_CHALLENGE:
+        if move == 1:
+            challenge(seat, st, rules, rng, trace)
+        else:
+            ask_next_challenger(st)
+    elif kind == D_ACTION:
+        take_action(move, st, rules, rng, trace)
+    elif kind == D_BLOCK:
+        if move > 0:
+            block(seat, move - 1, st, rules, rng, trace)
+        else:
+            offer_next_block(st)
+    elif kind == D_LOSE:
+        st[P_STEP] = st[P_AFTER_LOSE]
+        reveal(seat, move, st, rules, trace)
+    else:
+        finish_exchange(seat, move, st, trace)
+
+
+@njit(cache=True, _nrt=False)
+def deal(players, st, rules, rng, trace):
+    """Set up: the Safe, the shuffled deck, 2 cards and the starting Dollars for each player; seat
+    0 is to take the first turn."""
+    st[:] = 0
+    st[SAFE] = np.int64(rules[R_SAFE_SIZE])
+    for character in range(N_CHARACTERS):
+        st[ix(DECK + character)] = np.int64(rules[R_COPIES])
+    for seat in range(players):
+        st[ix(COINS + seat)] = np.int64(rules[R_STARTING_COINS])
+        st[SAFE] -= st[ix(COINS + seat)]
+        for slot in range(2):
+            st[ix(HAND + 2 * seat + slot)] = draw_card(st, rng)
+            st[ix(DOWN + 2 * seat + slot)] = 1
+        st[ix(STATS + N_SEAT_STATS * seat + START_CARD0)] = card(st, seat, 0)
+        st[ix(STATS + N_SEAT_STATS * seat + START_CARD1)] = card(st, seat, 1)
+        st[ix(STATS + N_SEAT_STATS * seat + ELIMINATED_TURN)] = -1
+        record_event(trace, st, TRACE_LEN, EV_DEAL, seat, card(st, seat, 0), card(st, seat, 1))
+    st[P_PLAYERS] = players
+    st[P_DECISION] = D_NONE
+    st[P_STEP] = S_TURN_START
+
+
+@njit(cache=True, _nrt=False)
+def new_game(players, st, rules, rng, trace):
+    """Deal, then run the rules to the first decision."""
+    deal(players, st, rules, rng, trace)
+    advance(st, rules, rng, trace, S_IDLE)
+
+
+@njit(cache=True, _nrt=False)
+def apply(st, rules, move, rng, trace):
+    """Apply option ``move`` of the pending decision and run the rules to the next decision or the
+    end of the game."""
+    answer(move, st, rules, rng, trace)
+    advance(st, rules, rng, trace, S_IDLE)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def to_move(st):
+    """The seat deciding now, or -1 once the game is over."""
+    return st[P_SEAT]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_over(st):
+    return st[P_OVER] != 0
+
+
+@njit(cache=True, _nrt=False)
+def returns(st, out):
+    """Each seat's result: 1 for the winner, 0 for the others (a capped game: 0 for all)."""
+    for seat in range(st[P_PLAYERS]):
+        out[seat] = 1.0 if seat == st[P_WINNER] else 0.0
+
+
+@njit(cache=True, _nrt=False)
+def legal(st, rules, moves):
+    """The options of the pending decision, written to ``moves`` in a fixed order; their count."""
+    kind = st[P_DECISION]
+    seat = st[P_SEAT]
+    n = 0
+    if kind == D_ACTION:
+        players = st[P_PLAYERS]
+        coins = st[ix(COINS + seat)]
+        if st[P_FORCED] == 0:
+            for action in (INCOME, AID, BANK, EXCHANGE):
+                moves[n] = action_move(action, -1)
+                n += 1
+        for action in (OVERTHROW, FIRE, STEAL):
+            if action == OVERTHROW and coins < rules[R_OVERTHROW_COST]:
+                continue
+            if st[P_FORCED] != 0 and action != OVERTHROW:
+                continue
+            if action == FIRE and coins < rules[R_CEO_COST]:
+                continue
+            for target in range(players):
+                if target != seat and influence(st, target) > 0:
+                    moves[n] = action_move(action, target)
+                    n += 1
+    elif kind == D_CHALLENGE:
+        moves[0] = 0
+        moves[1] = 1
+        n = 2
+    elif kind == D_BLOCK:
+        first, second = block_characters(st[P_ACTION])
+        moves[0] = 0
+        moves[1] = first + 1
+        n = 2
+        if second != first:
+            moves[2] = second + 1
+            n = 3
+    elif kind == D_LOSE:
+        moves[0] = 0
+        moves[1] = 1
+        n = 2
+    elif kind == D_EXCHANGE:
+        n_keep = st[P_N_KEEP]
+        for kept in range(1 << st[P_N_OPTIONS]):
+            bits = 0
+            for i in range(st[P_N_OPTIONS]):
+                bits += (kept >> i) & 1
+            if bits == n_keep:
+                moves[n] = kept
+                n += 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def determinize(st, seat, rng):
+    """Redraw what ``seat`` cannot see: the other seats' face-down cards and the deck form one pool
+    of unseen cards, dealt again at random into the same face-down slots, the rest left in the
+    deck. Everything else (its own cards, face-up cards, coins, the Safe, the standing claims
+    ``CLAIMS``, the protocol fields) is public or its own. During another seat's exchange, the
+    cards it drew are unseen too: they go back to the pool and are drawn again.
+
+    This is uniform over the deals that match the cards ``seat`` sees now. It keeps no memory of
+    its own: what the seat saw earlier (cards it put back in an exchange) is forgotten, and a
+    strategy may not read it from ``st`` either; the standing claims are public history, kept
+    as they are, and weigh nothing here (a claim may be a bluff, so every deal stays possible).
+    """
+    foreign_exchange = st[P_DECISION] == D_EXCHANGE and st[P_SEAT] != seat
+    if foreign_exchange:
+        for i in range(st[P_N_KEEP], st[P_N_OPTIONS]):
+            st[ix(DECK + st[ix(OPTIONS + i)])] += 1
+    for other in range(MAX_PLAYERS):
+        for slot in range(2):
+            if other != seat and is_down(st, other, slot):
+                st[ix(DECK + card(st, other, slot))] += 1
+    for other in range(MAX_PLAYERS):
+        for slot in range(2):
+            if other != seat and is_down(st, other, slot):
+                st[ix(HAND + 2 * other + slot)] = draw_card(st, rng)
+    if foreign_exchange:
+        actor = st[P_SEAT]
+        kept = 0
+        for slot in range(2):
+            if is_down(st, actor, slot):
+                st[ix(OPTIONS + kept)] = card(st, actor, slot)
+                kept += 1
+        for i in range(st[P_N_KEEP], st[P_N_OPTIONS]):
+            st[ix(OPTIONS + i)] = draw_card(st, rng)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _mix(h, value):
+    return _splitmix64_mix(h ^ np.uint64(value + 0x100))
+
+
+@njit(cache=True, _nrt=False)
+def infoset_key(st, seat):
+    """A 64-bit hash of exactly what ``seat`` observes now: the Safe, coins, face-down flags, the
+    face-up cards and its own, the standing claims, the protocol fields and, while it is
+    exchanging, its options. Two states get the same key iff they differ only in what
+    ``determinize(st, seat, ...)`` redraws (up to hash collisions): the deck, the other seats'
+    face-down cards and the statistics (whose bluff counts are hidden)."""
+    h = _mix(np.uint64(0x9E3779B97F4A7C15), seat)
+    h = _mix(h, st[SAFE])
+    for other in range(st[P_PLAYERS]):
+        h = _mix(h, st[ix(COINS + other)])
+        h = _mix(h, st[ix(CLAIMS + other)])
+        for slot in range(2):
+            down = st[ix(DOWN + 2 * other + slot)]
+            seen = other == seat or down == 0
+            h = _mix(h, down + 2 * (card(st, other, slot) + 1) * seen)
+    h = _mix(h, st[FACE_UP])
+    h = _mix(h, st[FACE_UP_CLAIMED])
+    for field in range(P_PLAYERS, P_TRUNCATED + 1):
+        h = _mix(h, st[field])
+    if st[P_DECISION] == D_EXCHANGE and st[P_SEAT] == seat:
+        for i in range(st[P_N_OPTIONS]):
+            h = _mix(h, st[ix(OPTIONS + i)])
+    return h
