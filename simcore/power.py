@@ -21,7 +21,7 @@ from simcore.chunk import (
     seat_lineup,
 )
 from simcore.intrinsics import ix
-from simcore.power_rules import (  # noqa: F401  (the statistics and rules are reached from here too)
+from simcore.power_rules import (  # noqa: F401  (tests and tools reach the rules from here too)
     BLOCKS,
     BLUFFS_CAUGHT,
     BLUFFS_MADE,
@@ -30,20 +30,34 @@ from simcore.power_rules import (  # noqa: F401  (the statistics and rules are r
     COINS_AT_END,
     ELIMINATED_TURN,
     INFLUENCE_LOST,
-    S_END_TURN,
-    S_IDLE,
-    S_TURN_START,
     START_CARD0,
     START_CARD1,
-    advance,
-    answer,
+    apply,
+    blockable,
+    blocked,
+    challenged,
     check_action,
+    claim_stands,
+    count_bluff,
     deal,
     determinize,
     draw_card,
     draw_for_exchange,
-    open_round,
-    start_loss,
+    finish_exchange,
+    first_asked,
+    gain,
+    game_ends,
+    is_over,
+    kept_mask,
+    may_block,
+    new_game,
+    next_asked,
+    pay,
+    refund,
+    reveal,
+    to_move,
+    turn_begins,
+    turn_ends,
 )
 from simcore.power_state import (  # noqa: F401
     ACTION_CLAIM,
@@ -56,12 +70,17 @@ from simcore.power_state import (  # noqa: F401
     D_NONE,
     EV_ACTION,
     EVENT_NAMES,
+    EXCHANGE,
+    FIRE,
     MAX_COPIES,
     MAX_PLAYERS,
     N_CHARACTERS,
     N_SEAT_STATS,
+    OVERTHROW,
     P_ACTOR,
     P_DECISION,
+    P_N_KEEP,
+    P_N_OPTIONS,
     P_OUTCOME,
     P_PLAYERS,
     P_SEAT,
@@ -76,6 +95,11 @@ from simcore.power_state import (  # noqa: F401
     STATS,
     TRACE_LEN,
     TRACE_WIDTH,
+    influence,
+    is_down,
+    next_alive,
+    seat_after,
+    two_alive,
 )
 from simcore.registry import Column, Game, ImpactGroup, Param, SpecError
 from simcore.rng import seed_game_stream
@@ -187,77 +211,146 @@ def prepare(rules: dict, players: int) -> np.ndarray:
 
 
 # --- scripted games ------------------------------------------------------------------------
-# The rules (simcore/power_rules.py) pose decisions; here each seat's strategy answers them.
+# A scripted game asks the strategies straight from a turn's code: the same rule helpers as the
+# decision-point protocol (simcore/power_rules.py) in the order the protocol's steps take them,
+# at 1.4x the protocol's speed (docs/performance.md). tests/test_power_protocol.py plays every
+# reference configuration both ways and finds identical games.
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def lose_influence(seat, turn, st, rules, sids, rng, trace):
+    """``seat`` turns one face-down card face up (its choice); with none left it is out."""
+    left = influence(st, seat)
+    if left == 0:
+        return
+    if left == 2:
+        slot = strategy.choose_card_to_lose(sids[ix(seat)], seat, st, rng)
+    else:
+        slot = 0 if is_down(st, seat, 0) else 1
+    reveal(seat, slot, turn, st, rules, trace)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rng, trace):
+    """Offer every other player the chance to challenge a claim; resolve the first challenge:
+    CLAIM_UNCHALLENGED, CLAIM_PROVEN (the challenger lost an influence) or CLAIM_FAILED."""
+    other = first_asked(claimant, character, players, st, rules, rng)
+    for _ in range(players - 1):
+        asked, other = next_asked(other, claimant, players)
+        if influence(st, asked) == 0:
+            continue
+        if strategy.wants_to_challenge(
+            sids[ix(asked)], prm, asked, claimant, character, players, st, rules, rng
+        ):
+            if challenged(asked, claimant, character, st, rng, trace):
+                lose_influence(asked, turn, st, rules, sids, rng, trace)
+                return CLAIM_PROVEN
+            lose_influence(claimant, turn, st, rules, sids, rng, trace)
+            return CLAIM_FAILED
+    claim_stands(claimant, character, st)
+    return CLAIM_UNCHALLENGED
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
+    """(blocker, character) for the first player who blocks, or (-1, -1)."""
+    other = actor
+    for _ in range(players - 1):
+        other = seat_after(other, players)
+        if not may_block(other, action, target, st):
+            continue
+        character = strategy.choose_block(
+            sids[ix(other)], prm, other, action, players, st, rules, rng
+        )
+        if character >= 0:
+            return other, character
+    return -1, -1
 
 
 @njit(cache=True, _nrt=False)
-def play_until(stop, st, rules, sids, prm, rng, trace):
-    """Run the rules, each decision answered by the deciding seat's strategy, until the game is
-    over or step ``stop`` is next."""
-    while True:
-        advance(st, rules, rng, trace, stop)
-        if st[P_DECISION] == D_NONE:
+def exchange(seat, st, sids, rng, trace):
+    """Journalist: draw 2, keep as many cards as the seat has face down, return the rest."""
+    draw_for_exchange(seat, st, rng)
+    strategy.choose_exchange(sids[ix(seat)], seat, st, st[P_N_OPTIONS], st[P_N_KEEP], rng)
+    finish_exchange(seat, kept_mask(st), st, trace)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
+    forced = turn_begins(seat, st, rules, trace)
+    action, target = strategy.choose_action(
+        sids[ix(seat)], prm, seat, players, st, rules, forced, rng
+    )
+    check_action(seat, action, target, forced, players, st, rules)
+    paid = pay(seat, action, target, st, rules, trace)
+    if action == OVERTHROW:
+        lose_influence(target, turn, st, rules, sids, rng, trace)
+        return
+    claim = ACTION_CLAIM[action]
+    if claim >= 0:
+        count_bluff(seat, claim, st)
+        outcome = challenge_round(seat, claim, players, turn, st, rules, sids, prm, rng, trace)
+        if outcome == CLAIM_FAILED:
+            refund(seat, paid, st, rules, trace)
             return
-        seat = st[P_SEAT]
-        answer(strategy.decide(sids[ix(seat)], prm, seat, st, rules, rng), st, rules, rng, trace)
+    if blockable(action, target, st):
+        blocker, character = offer_block(seat, action, target, players, st, rules, sids, prm, rng)
+        if blocker >= 0:
+            blocked(blocker, character, seat, st, trace)
+            outcome = challenge_round(
+                blocker, character, players, turn, st, rules, sids, prm, rng, trace
+            )
+            if outcome != CLAIM_FAILED:
+                return
+    if action == FIRE:
+        lose_influence(target, turn, st, rules, sids, rng, trace)
+    elif action == EXCHANGE:
+        exchange(seat, st, sids, rng, trace)
+    else:
+        gain(seat, action, target, st, rules, trace)
 
 
 @njit(cache=True, _nrt=False)
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Deal and play one game to the end or the turn cap: (winner or -1, turns, truncated)."""
     deal(players, st, rules, rng, trace)
-    play_until(S_IDLE, st, rules, sids, prm, rng, trace)
+    running = True
+    seat = 0
+    turns = 0
+    max_turns = np.int64(rules[R_MAX_TURNS])
+    while running and turns < max_turns:
+        take_turn(seat, players, turns, st, rules, sids, prm, rng, trace)
+        turns += 1
+        turn_ends(players, st, trace)
+        running = two_alive(st, players)
+        seat = next_alive(st, players, seat)
+    return game_ends(players, turns, running, st, trace), turns, running
+
+
+@njit(cache=True, _nrt=False)
+def play_protocol_game(players, st, rules, sids, prm, rng, trace):
+    """The same game through the decision-point protocol: each decision answered by the deciding
+    seat's ``strategies.power.decide`` (tests/test_power_protocol.py, benchmarks)."""
+    new_game(players, st, rules, rng, trace)
+    while not is_over(st):
+        seat = to_move(st)
+        apply(st, rules, strategy.decide(sids[ix(seat)], prm, seat, st, rules, rng), rng, trace)
     return st[P_WINNER], st[P_TURN], st[P_TRUNCATED] != 0
-
-
-# One transition played by the scripted strategies, for the rule tests (tests/test_power_rules.py)
-# that build a state by hand: ``st[P_PLAYERS]`` and the turn number are set here.
-
-
-@njit(cache=True, _nrt=False)
-def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
-    st[P_PLAYERS] = players
-    st[P_TURN] = turn
-    st[P_ACTOR] = seat
-    st[P_STEP] = S_TURN_START
-    play_until(S_END_TURN, st, rules, sids, prm, rng, trace)
-
-
-@njit(cache=True, _nrt=False)
-def lose_influence(seat, players, turn, st, rules, sids, prm, rng, trace):
-    st[P_PLAYERS] = players
-    st[P_TURN] = turn
-    start_loss(seat, S_IDLE, st, rules, trace)
-    play_until(S_IDLE, st, rules, sids, prm, rng, trace)
-
-
-@njit(cache=True, _nrt=False)
-def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rng, trace):
-    """The round's outcome: CLAIM_UNCHALLENGED, CLAIM_PROVEN or CLAIM_FAILED."""
-    st[P_PLAYERS] = players
-    st[P_TURN] = turn
-    open_round(claimant, character, ROUND_ALONE, st, rules, rng)
-    play_until(S_IDLE, st, rules, sids, prm, rng, trace)
-    return st[P_OUTCOME]
-
-
-@njit(cache=True, _nrt=False)
-def exchange(seat, players, st, rules, sids, prm, rng, trace):
-    st[P_PLAYERS] = players
-    st[P_ACTOR] = seat
-    draw_for_exchange(seat, st, rng)
-    play_until(S_END_TURN, st, rules, sids, prm, rng, trace)
 
 
 @njit(cache=True, _nrt=False)
 def play_indexed(
     players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
+    st, rules, sids, prm, rng, trace, g, game_out, seat_out, via_protocol=False,
 ):  # fmt: skip
-    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
+    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``; with
+    ``via_protocol``, through the decision-point protocol (the same game)."""
     seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
-    winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
+    if via_protocol:
+        winner, turns, truncated = play_protocol_game(players, st, rules, sids, prm, rng, trace)
+    else:
+        winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
     row = ix(g)
     game_out[row, WINNER] = winner
     game_out[row, TURNS] = turns

@@ -4,13 +4,15 @@ This is the game's decision-point protocol (docs/protocol.md): ``new_game`` deal
 rules up to the first decision; ``to_move`` and ``st[P_DECISION]`` say who decides what;
 ``legal`` lists the options; ``apply`` applies one and runs the rules (chance included, from the
 game's own stream) up to the next decision or the end; ``returns``, ``determinize`` and
-``infoset_key`` serve search. The rules never call a strategy: a scripted game
-(simcore/power.py) answers each decision with ``strategies.power.decide`` and plays exactly the
-games the kernel played when the rules called the strategies themselves.
+``infoset_key`` serve search. The rules never call a strategy.
 
 Between decisions the rules run as steps (``S_*`` in ``st[P_STEP]``); a step either poses a
-decision (``ask``) or names the next step. Every function takes the game as (st, rules, rng,
-trace): the state, the encoded rules, the game's random stream, the trace buffer.
+decision (``ask``) or names the next step. Every rule is one helper below (``reveal``,
+``challenged``, ``pay``, ``gain``, ...), called by these steps and by the scripted games'
+straight-line turn in simcore/power.py, which asks the strategies directly (the state machine
+costs 0.73x the games/s there: docs/performance.md); tests/test_power_protocol.py proves that the
+two flows play identical games. Every function takes the game as (st, rules, rng, trace): the
+state, the encoded rules, the game's random stream, the trace buffer.
 """
 
 import numpy as np
@@ -197,11 +199,11 @@ def start_loss(seat, after, st, rules, trace):
         st[P_AFTER_LOSE] = after
         ask(D_LOSE, seat, st)
     elif left == 1:
-        reveal(seat, 0 if is_down(st, seat, 0) else 1, st, rules, trace)
+        reveal(seat, 0 if is_down(st, seat, 0) else 1, st[P_TURN], st, rules, trace)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def reveal(seat, slot, st, rules, trace):
+def reveal(seat, slot, turn, st, rules, trace):
     """``seat`` turns the card in ``slot`` face up; it is out if that was its last influence."""
     left = influence(st, seat)
     st[ix(DOWN + 2 * seat + slot)] = 0
@@ -209,7 +211,7 @@ def reveal(seat, slot, st, rules, trace):
     st[ix(STATS + N_SEAT_STATS * seat + INFLUENCE_LOST)] += 1
     record_event(trace, st, TRACE_LEN, EV_LOSE, seat, slot, card(st, seat, slot))
     if left == 1:
-        st[ix(STATS + N_SEAT_STATS * seat + ELIMINATED_TURN)] = st[P_TURN]
+        st[ix(STATS + N_SEAT_STATS * seat + ELIMINATED_TURN)] = turn
         returned = 0
         if rules[R_ELIMINATED_COINS_TO_SAFE] != 0:
             returned = st[ix(COINS + seat)]
@@ -233,11 +235,10 @@ def prove_claim(seat, character, st, rng, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def open_round(claimant, character, kind, st, rules, rng):
-    """Open the challenge round of ``claimant``'s claim of ``character``: every other player with
-    influence is asked in turn (S_ASK) until one challenges. The first asked sits to the
-    claimant's left, or (challenge_order = random) a random number of seats further."""
-    players = st[P_PLAYERS]
+def first_asked(claimant, character, players, st, rules, rng):
+    """A challenge round opens: its public face-up counts, and the first seat it asks (skipping
+    the claimant, ``next_asked``): the claimant's left or (challenge_order = random) a random
+    number of seats further."""
     face_up = 0
     face_up_claimed = 0
     for seat in range(players):
@@ -253,11 +254,33 @@ def open_round(claimant, character, kind, st, rules, rng):
     other = claimant + 1 + start
     if other >= players:
         other -= players
+    return other
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def next_asked(other, claimant, players):
+    """(the seat asked now, the one after it) from the round's pointer ``other``."""
+    if other == claimant:
+        other = seat_after(other, players)
+    return other, seat_after(other, players)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def claim_stands(claimant, character, st):
+    """Nobody challenged: the claim stands in the public record ``CLAIMS``."""
+    st[ix(CLAIMS + claimant)] |= 1 << character
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def open_round(claimant, character, kind, st, rules, rng):
+    """Open the challenge round of ``claimant``'s claim of ``character``: every other player with
+    influence is asked in turn (S_ASK) until one challenges."""
+    other = first_asked(claimant, character, st[P_PLAYERS], st, rules, rng)
     st[P_CLAIMANT] = claimant
     st[P_CLAIM] = character
     st[P_ROUND] = kind
     st[P_ASK] = other
-    st[P_ASK_LEFT] = players - 1
+    st[P_ASK_LEFT] = st[P_PLAYERS] - 1
     st[P_STEP] = S_ASK
 
 
@@ -269,37 +292,54 @@ def ask_next_challenger(st):
     claimant = st[P_CLAIMANT]
     while st[P_ASK_LEFT] > 0:
         st[P_ASK_LEFT] -= 1
-        other = st[P_ASK]
-        if other == claimant:
-            other = seat_after(other, players)
-        st[P_ASK] = seat_after(other, players)
-        if influence(st, other) > 0:
-            ask(D_CHALLENGE, other, st)
+        asked, st[P_ASK] = next_asked(st[P_ASK], claimant, players)
+        if influence(st, asked) > 0:
+            ask(D_CHALLENGE, asked, st)
             return
-    st[ix(CLAIMS + claimant)] |= 1 << st[P_CLAIM]
+    claim_stands(claimant, st[P_CLAIM], st)
     st[P_OUTCOME] = CLAIM_UNCHALLENGED
     st[P_STEP] = S_ROUND_DONE
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def challenge(challenger, st, rules, rng, trace):
-    """Resolve ``challenger``'s challenge: the claimant proves the claim (the challenger loses an
-    influence) or is caught (the claimant loses one)."""
-    claimant = st[P_CLAIMANT]
-    character = st[P_CLAIM]
+def challenged(challenger, claimant, character, st, rng, trace):
+    """``challenger`` challenges: a claimant holding the character proves it (and whether it did
+    is returned); then the challenger or the claimant loses an influence."""
     st[ix(STATS + N_SEAT_STATS * challenger + CHALLENGES_MADE)] += 1
     proven = holds(st, claimant, character)
     record_event(trace, st, TRACE_LEN, EV_CHALLENGE, challenger, claimant, character, proven)
     if proven:
         prove_claim(claimant, character, st, rng, trace)
+    else:
+        st[ix(STATS + N_SEAT_STATS * challenger + CHALLENGES_WON)] += 1
+        st[ix(STATS + N_SEAT_STATS * claimant + BLUFFS_CAUGHT)] += 1
+        st[ix(CLAIMS + claimant)] &= ~(1 << character)
+    return proven
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def challenge(challenger, st, rules, rng, trace):
+    """Resolve ``challenger``'s challenge of the round's claim."""
+    claimant = st[P_CLAIMANT]
+    if challenged(challenger, claimant, st[P_CLAIM], st, rng, trace):
         st[P_OUTCOME] = CLAIM_PROVEN
         start_loss(challenger, S_ROUND_DONE, st, rules, trace)
-        return
-    st[ix(STATS + N_SEAT_STATS * challenger + CHALLENGES_WON)] += 1
-    st[ix(STATS + N_SEAT_STATS * claimant + BLUFFS_CAUGHT)] += 1
-    st[ix(CLAIMS + claimant)] &= ~(1 << character)
-    st[P_OUTCOME] = CLAIM_FAILED
-    start_loss(claimant, S_ROUND_DONE, st, rules, trace)
+    else:
+        st[P_OUTCOME] = CLAIM_FAILED
+        start_loss(claimant, S_ROUND_DONE, st, rules, trace)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def refund(seat, paid, st, rules, trace):
+    """A caught action's cost comes back (refund_failed_action), from what the Safe holds."""
+    # A claimant that the challenge eliminated has handed its Dollars to the Safe
+    # (eliminated_coins_to_safe): the refund stays there too.
+    out_to_safe = influence(st, seat) == 0 and rules[R_ELIMINATED_COINS_TO_SAFE] != 0
+    if rules[R_REFUND_FAILED_ACTION] != 0 and paid > 0 and not out_to_safe:
+        amount = min(paid, st[SAFE])
+        st[SAFE] -= amount
+        st[ix(COINS + seat)] += amount
+        record_event(trace, st, TRACE_LEN, EV_REFUND, seat, amount)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -311,16 +351,7 @@ def round_done(st, rules, trace):
         if outcome != CLAIM_FAILED:
             st[P_STEP] = S_BLOCKS
             return
-        seat = st[P_ACTOR]
-        paid = st[P_PAID]
-        # A claimant that the challenge eliminated has handed its Dollars to the Safe
-        # (eliminated_coins_to_safe): the refund stays there too.
-        out_to_safe = influence(st, seat) == 0 and rules[R_ELIMINATED_COINS_TO_SAFE] != 0
-        if rules[R_REFUND_FAILED_ACTION] != 0 and paid > 0 and not out_to_safe:
-            refund = min(paid, st[SAFE])
-            st[SAFE] -= refund
-            st[ix(COINS + seat)] += refund
-            record_event(trace, st, TRACE_LEN, EV_REFUND, seat, refund)
+        refund(st[P_ACTOR], st[P_PAID], st, rules, trace)
         st[P_STEP] = S_END_TURN
     elif st[P_ROUND] == ROUND_BLOCK:
         st[P_STEP] = S_EFFECT if outcome == CLAIM_FAILED else S_END_TURN
@@ -339,6 +370,18 @@ def block_characters(action):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def blockable(action, target, st):
+    """Aid may be blocked, and firing and stealing while their target is in."""
+    return action == AID or ((action == FIRE or action == STEAL) and influence(st, target) > 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def may_block(other, action, target, st):
+    """Aid may be blocked by anyone in, firing and stealing only by their target."""
+    return influence(st, other) > 0 and (action == AID or other == target)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def offer_next_block(st):
     """S_OFFER: offer the block to the next player who may block (Aid: anyone, clockwise from the
     actor's left; firing and stealing: only their target); nobody left: the action takes effect."""
@@ -349,10 +392,9 @@ def offer_next_block(st):
         st[P_ASK_LEFT] -= 1
         other = seat_after(st[P_ASK], players)
         st[P_ASK] = other
-        if influence(st, other) == 0 or (action != AID and other != target):
-            continue
-        ask(D_BLOCK, other, st)
-        return
+        if may_block(other, action, target, st):
+            ask(D_BLOCK, other, st)
+            return
     st[P_STEP] = S_EFFECT
 
 
@@ -364,11 +406,17 @@ def start_turn(st, rules, trace):
     """S_TURN_START: the actor chooses an action; at forced_overthrow_at Dollars (if it can pay)
     it must overthrow."""
     seat = st[P_ACTOR]
+    st[P_FORCED] = turn_begins(seat, st, rules, trace)
+    ask(D_ACTION, seat, st)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def turn_begins(seat, st, rules, trace):
+    """Whether the turn must overthrow: forced_overthrow_at Dollars, if it can pay."""
     coins = st[ix(COINS + seat)]
     forced = coins >= rules[R_FORCED_OVERTHROW_AT] and coins >= rules[R_OVERTHROW_COST]
     record_event(trace, st, TRACE_LEN, EV_TURN, seat, coins, forced)
-    st[P_FORCED] = forced
-    ask(D_ACTION, seat, st)
+    return forced
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -394,6 +442,23 @@ def take_action(move, st, rules, rng, trace):
     action = move_action(move)
     target = move_target(move)
     check_action(seat, action, target, st[P_FORCED], st[P_PLAYERS], st, rules)
+    st[P_ACTION] = action
+    st[P_TARGET] = target
+    st[P_PAID] = pay(seat, action, target, st, rules, trace)
+    if action == OVERTHROW:
+        start_loss(target, S_END_TURN, st, rules, trace)
+        return
+    claim = ACTION_CLAIM[action]
+    if claim >= 0:
+        count_bluff(seat, claim, st)
+        open_round(seat, claim, ROUND_ACTION, st, rules, rng)
+        return
+    st[P_STEP] = S_BLOCKS
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def pay(seat, action, target, st, rules, trace):
+    """An overthrow or a firing is paid into the Safe up front; what was paid."""
     paid = 0
     if action == OVERTHROW:
         paid = np.int64(rules[R_OVERTHROW_COST])
@@ -401,27 +466,21 @@ def take_action(move, st, rules, rng, trace):
         paid = np.int64(rules[R_CEO_COST])
     st[ix(COINS + seat)] -= paid
     st[SAFE] += paid
-    st[P_ACTION] = action
-    st[P_TARGET] = target
-    st[P_PAID] = paid
     record_event(trace, st, TRACE_LEN, EV_ACTION, seat, action, target, paid)
-    if action == OVERTHROW:
-        start_loss(target, S_END_TURN, st, rules, trace)
-        return
-    claim = ACTION_CLAIM[action]
-    if claim >= 0:
-        if not holds(st, seat, claim):
-            st[ix(STATS + N_SEAT_STATS * seat + BLUFFS_MADE)] += 1
-        open_round(seat, claim, ROUND_ACTION, st, rules, rng)
-        return
-    st[P_STEP] = S_BLOCKS
+    return paid
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def count_bluff(seat, character, st):
+    """A claim of a character the seat does not hold is a bluff (a hidden statistic)."""
+    if not holds(st, seat, character):
+        st[ix(STATS + N_SEAT_STATS * seat + BLUFFS_MADE)] += 1
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def may_be_blocked(st):
     """S_BLOCKS: Aid may be blocked, and firing and stealing while their target is in."""
-    action = st[P_ACTION]
-    if action == AID or ((action == FIRE or action == STEAL) and influence(st, st[P_TARGET]) > 0):
+    if blockable(st[P_ACTION], st[P_TARGET], st):
         st[P_ASK] = st[P_ACTOR]
         st[P_ASK_LEFT] = st[P_PLAYERS] - 1
         st[P_STEP] = S_OFFER
@@ -430,22 +489,36 @@ def may_be_blocked(st):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def blocked(blocker, character, actor, st, trace):
+    st[ix(STATS + N_SEAT_STATS * blocker + BLOCKS)] += 1
+    count_bluff(blocker, character, st)
+    record_event(trace, st, TRACE_LEN, EV_BLOCK, blocker, character, actor)
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def block(blocker, character, st, rules, rng, trace):
     """``blocker`` claims ``character`` to block the action: the claim's challenge round."""
-    st[ix(STATS + N_SEAT_STATS * blocker + BLOCKS)] += 1
-    if not holds(st, blocker, character):
-        st[ix(STATS + N_SEAT_STATS * blocker + BLUFFS_MADE)] += 1
-    record_event(trace, st, TRACE_LEN, EV_BLOCK, blocker, character, st[P_ACTOR])
+    blocked(blocker, character, st[P_ACTOR], st, trace)
     open_round(blocker, character, ROUND_BLOCK, st, rules, rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def take_effect(st, rules, rng, trace):
     """S_EFFECT: the action does what it does."""
-    seat = st[P_ACTOR]
     action = st[P_ACTION]
-    target = st[P_TARGET]
     st[P_STEP] = S_END_TURN
+    if action == FIRE:
+        start_loss(st[P_TARGET], S_END_TURN, st, rules, trace)
+    elif action == EXCHANGE:
+        draw_for_exchange(st[P_ACTOR], st, rng)
+        ask(D_EXCHANGE, st[P_ACTOR], st)
+    else:
+        gain(st[P_ACTOR], action, st[P_TARGET], st, rules, trace)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def gain(seat, action, target, st, rules, trace):
+    """Income, Aid, the Banker and the Politician take their Dollars."""
     if action == INCOME:
         take_from_safe(seat, np.int64(rules[R_INCOME]), st, trace)
     elif action == AID:
@@ -457,10 +530,6 @@ def take_effect(st, rules, rng, trace):
         st[ix(COINS + target)] -= amount
         st[ix(COINS + seat)] += amount
         record_event(trace, st, TRACE_LEN, EV_GAIN, seat, target, amount)
-    elif action == FIRE:
-        start_loss(target, S_END_TURN, st, rules, trace)
-    elif action == EXCHANGE:
-        draw_for_exchange(seat, st, rng)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -477,7 +546,15 @@ def draw_for_exchange(seat, st, rng):
         st[ix(OPTIONS + n_keep + i)] = draw_card(st, rng)
     st[P_N_OPTIONS] = n_keep + n_drawn
     st[P_N_KEEP] = n_keep
-    ask(D_EXCHANGE, seat, st)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def kept_mask(st):
+    """The options st[KEEP + i] marks as kept, as a bit mask (the exchange decision's move)."""
+    kept = 0
+    for i in range(st[P_N_OPTIONS]):
+        kept |= st[ix(KEEP + i)] << i
+    return kept
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -502,7 +579,32 @@ def finish_exchange(seat, kept, st, trace):
         trace, st, TRACE_LEN, EV_EXCHANGE, seat, n_drawn, drawn0, drawn1,
         card(st, seat, 0), card(st, seat, 1),
     )  # fmt: skip
-    st[P_STEP] = S_END_TURN
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def turn_ends(players, st, trace):
+    """A traced game records every seat's coins and cards after each turn."""
+    if trace.shape[0] > 0:
+        for s in range(players):
+            record_event(
+                trace, st, TRACE_LEN, EV_SNAPSHOT, s, st[ix(COINS + s)],
+                card(st, s, 0), card(st, s, 1), st[ix(DOWN + 2 * s)], st[ix(DOWN + 2 * s + 1)],
+                st[SAFE],
+            )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def game_ends(players, turns, running, st, trace):
+    """The winner (-1 when the turn cap cut the game off), with the end-of-game statistics."""
+    winner = -1
+    if not running:
+        for s in range(players):
+            if influence(st, s) > 0:
+                winner = s
+    for s in range(players):
+        st[ix(STATS + N_SEAT_STATS * s + COINS_AT_END)] = st[ix(COINS + s)]
+    record_event(trace, st, TRACE_LEN, EV_END, winner, turns, running)
+    return winner
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -511,28 +613,14 @@ def end_turn(st, rules, trace):
     with influence takes a turn."""
     players = st[P_PLAYERS]
     st[P_TURN] += 1
-    if trace.shape[0] > 0:
-        for s in range(players):
-            record_event(
-                trace, st, TRACE_LEN, EV_SNAPSHOT, s, st[ix(COINS + s)],
-                card(st, s, 0), card(st, s, 1), st[ix(DOWN + 2 * s)], st[ix(DOWN + 2 * s + 1)],
-                st[SAFE],
-            )  # fmt: skip
+    turn_ends(players, st, trace)
     running = two_alive(st, players)
     if running and st[P_TURN] < np.int64(rules[R_MAX_TURNS]):
         st[P_ACTOR] = next_alive(st, players, st[P_ACTOR])
         st[P_STEP] = S_TURN_START
         return
-    winner = -1
-    if not running:
-        for s in range(players):
-            if influence(st, s) > 0:
-                winner = s
-    for s in range(players):
-        st[ix(STATS + N_SEAT_STATS * s + COINS_AT_END)] = st[ix(COINS + s)]
-    record_event(trace, st, TRACE_LEN, EV_END, winner, st[P_TURN], running)
     st[P_OVER] = 1
-    st[P_WINNER] = winner
+    st[P_WINNER] = game_ends(players, st[P_TURN], running, st, trace)
     st[P_TRUNCATED] = running
     st[P_SEAT] = -1
     st[P_STEP] = S_IDLE
@@ -585,9 +673,10 @@ def answer(move, st, rules, rng, trace):
             offer_next_block(st)
     elif kind == D_LOSE:
         st[P_STEP] = st[P_AFTER_LOSE]
-        reveal(seat, move, st, rules, trace)
+        reveal(seat, move, st[P_TURN], st, rules, trace)
     else:
         finish_exchange(seat, move, st, trace)
+        st[P_STEP] = S_END_TURN
 
 
 @njit(cache=True, _nrt=False)

@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from simcore.intrinsics import ix
+from simcore.power_rules import kept_mask
 from simcore.power_state import (
     AID,
     BANK,
@@ -361,7 +362,4 @@ def decide(sid, prm, me, st, rules, rng):
     if kind == D_LOSE:
         return choose_card_to_lose(sid, me, st, rng)
     choose_exchange(sid, me, st, st[P_N_OPTIONS], st[P_N_KEEP], rng)
-    kept = 0
-    for i in range(st[P_N_OPTIONS]):
-        kept |= st[ix(KEEP + i)] << i
-    return kept
+    return kept_mask(st)

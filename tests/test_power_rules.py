@@ -148,10 +148,7 @@ class Table:
         return self
 
     def lose(self, seat: int, turn: int = 0) -> Table:
-        kernel.lose_influence(
-            seat, self.players, turn, self.st, self.rules, self.sids, self.prm, self.rng,
-            self.trace,
-        )  # fmt: skip
+        kernel.lose_influence(seat, turn, self.st, self.rules, self.sids, self.rng, self.trace)
         self.assert_conserved()
         return self
 
@@ -164,9 +161,7 @@ class Table:
         return outcome
 
     def exchange(self, seat: int) -> Table:
-        kernel.exchange(
-            seat, self.players, self.st, self.rules, self.sids, self.prm, self.rng, self.trace
-        )
+        kernel.exchange(seat, self.st, self.sids, self.rng, self.trace)
         self.assert_conserved()
         return self
 
