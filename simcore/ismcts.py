@@ -1,0 +1,216 @@
+"""Information-set Monte Carlo tree search (SO-ISMCTS, Cowling, Powley & Whitehouse 2012), one
+implementation for every game that offers the decision-point protocol (docs/protocol.md).
+
+Each iteration copies the true state, redraws what the searching seat cannot see
+(``determinize``), then walks the tree: at every decision the node is the *deciding* seat's
+information set (``infoset_key`` of the player to move), so opponents choose from what they
+know, not from the determinized truth. A legal option's statistics live on its node: visits,
+summed results and availability (how often it was legal when the node was visited), and the
+choice maximises UCB with availability counts, ``mean + c * sqrt(log(available) / visits)``,
+after every available option has been tried once (untried ones in random order). The first
+node not yet in the tree is added and the game is played out from there by a scripted strategy
+(``decide`` of the game's strategies module) for every seat; each seat's result (``returns``)
+is added to the options chosen on the way. The search answers the most visited option at the
+root, ties broken from the stream. Decisions with one legal option are applied without a node.
+
+All randomness comes from a stream seeded from one draw of the game's stream: a search is a
+pure function of the game state and that stream, so games with a searching seat stay a pure
+function of (rules, strategies, seed, game index). Nothing reads a clock.
+
+Caching (../shared/DESIGN-NOTES.md): the functions below are plain Python that call the game's
+protocol by name. A game's thin module (``simcore/power_search.py``) imports its protocol
+functions and calls ``specialise(globals())``, which compiles these functions *in that module*:
+their code objects take that module's file name, so numba's cache (keyed by file, name and
+line) keeps each game's compiled search apart, and their globals are that game's protocol.
+tests/test_ismcts.py checks both: cache hits in a second process, and two games (POWER and a
+toy Nim) each answering from its own rules.
+"""
+
+import types
+
+import numpy as np
+from numba import njit
+
+from simcore.rng import next_u64, rand_below, seed_game_stream
+
+# What a game's thin module must provide (docs/protocol.md); MAX_SEATS and MAX_MOVES bound its
+# seats and the options of one decision. Here they are only names: ``specialise`` compiles the
+# functions below where they are the game's.
+PROTOCOL = (
+    "to_move", "legal", "apply", "is_over", "returns", "determinize", "infoset_key", "decide",
+    "MAX_SEATS", "MAX_MOVES", "STATE_SIZE",
+)  # fmt: skip
+to_move = legal = apply = is_over = returns = determinize = infoset_key = decide = None
+MAX_SEATS = MAX_MOVES = STATE_SIZE = 0
+
+_EMPTY = -1
+
+
+def _find(table, keys, key):
+    """The node of ``key`` in the open-addressed ``table`` (-1 if absent), and its slot there."""
+    mask = table.shape[0] - 1
+    slot = np.int64(key & np.uint64(mask))
+    while True:
+        node = table[slot]
+        if node == _EMPTY or keys[node] == key:
+            return node, slot
+        slot = (slot + 1) & mask
+
+
+def _child(node, move, n_children, child_move):
+    """The index of ``move`` among ``node``'s options, added if new."""
+    for k in range(n_children[node]):
+        if child_move[node, k] == move:
+            return k
+    k = n_children[node]
+    child_move[node, k] = move
+    n_children[node] = k + 1
+    return k
+
+
+def _ucb_choice(node, n, slots, visits, value, avail, c, srng):
+    """The option (index into the legal list) to take at ``node``: an untried one at random, else
+    the best UCB with availability counts; ties at random."""
+    n_untried = 0
+    chosen = -1
+    for i in range(n):
+        if visits[node, slots[i]] == 0:
+            n_untried += 1
+            if rand_below(srng, n_untried) == 0:
+                chosen = i
+    if chosen >= 0:
+        return chosen
+    best = -np.inf
+    n_best = 0
+    for i in range(n):
+        k = slots[i]
+        score = value[node, k] / visits[node, k] + c * np.sqrt(
+            np.log(avail[node, k]) / visits[node, k]
+        )
+        if score > best:
+            best = score
+            chosen = i
+            n_best = 1
+        elif score == best:
+            n_best += 1
+            if rand_below(srng, n_best) == 0:
+                chosen = i
+    return chosen
+
+
+def _rollout(sim, rules, rollout_sid, rollout_prm, srng, no_trace):
+    """Play the game out with the rollout strategy in every seat."""
+    while not is_over(sim):
+        seat = to_move(sim)
+        move = decide(rollout_sid, rollout_prm, seat, sim, rules, srng)
+        apply(sim, rules, move, srng, no_trace)
+
+
+def search(st, rules, seat, iterations, c, rollout_sid, rollout_prm, rng):
+    """The option ``seat`` takes at the decision pending in ``st`` after ``iterations``
+    iterations of ISMCTS with exploration ``c`` and rollouts by strategy ``rollout_sid`` (its
+    parameter row repeated for every seat in ``rollout_prm``). Reads ``st`` only through copies
+    determinized for ``seat``; draws once from ``rng``."""
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    n_root = legal(st, rules, moves)
+    if n_root == 1:
+        return moves[0]
+    srng = np.zeros(4, dtype=np.uint64)
+    seed_game_stream(next_u64(rng), np.int64(iterations), srng)
+    capacity = iterations + 2
+    table_size = 1
+    while table_size < 2 * capacity:
+        table_size *= 2
+    table = np.full(table_size, _EMPTY, dtype=np.int64)
+    keys = np.zeros(capacity, dtype=np.uint64)
+    node_seat = np.zeros(capacity, dtype=np.int64)
+    n_children = np.zeros(capacity, dtype=np.int64)
+    child_move = np.zeros((capacity, MAX_MOVES), dtype=np.int64)
+    visits = np.zeros((capacity, MAX_MOVES), dtype=np.int64)
+    avail = np.zeros((capacity, MAX_MOVES), dtype=np.int64)
+    value = np.zeros((capacity, MAX_MOVES), dtype=np.float64)
+    path_node = np.zeros(capacity, dtype=np.int64)
+    path_child = np.zeros(capacity, dtype=np.int64)
+    slots = np.zeros(MAX_MOVES, dtype=np.int64)
+    results = np.zeros(MAX_SEATS, dtype=np.float64)
+    sim = np.zeros(STATE_SIZE, dtype=np.int64)
+    no_trace = np.zeros((0, 1), dtype=np.int64)
+    n_nodes = 0
+    root = -1
+    for _ in range(iterations):
+        sim[:] = st
+        determinize(sim, seat, srng)
+        depth = 0
+        while not is_over(sim):
+            mover = to_move(sim)
+            n = legal(sim, rules, moves)
+            if n == 1:
+                apply(sim, rules, moves[0], srng, no_trace)
+                continue
+            key = infoset_key(sim, mover)
+            node, slot = _find(table, keys, key)
+            if node == _EMPTY:
+                if n_nodes == capacity:
+                    break
+                node = n_nodes
+                n_nodes += 1
+                table[slot] = node
+                keys[node] = key
+                node_seat[node] = mover
+                if root < 0:
+                    root = node
+                else:
+                    break  # a new node: play out from here
+            for i in range(n):
+                slots[i] = _child(node, moves[i], n_children, child_move)
+                avail[node, slots[i]] += 1
+            i = _ucb_choice(node, n, slots, visits, value, avail, c, srng)
+            path_node[depth] = node
+            path_child[depth] = slots[i]
+            depth += 1
+            apply(sim, rules, moves[i], srng, no_trace)
+        _rollout(sim, rules, rollout_sid, rollout_prm, srng, no_trace)
+        returns(sim, results)
+        for d in range(depth):
+            node = path_node[d]
+            visits[node, path_child[d]] += 1
+            value[node, path_child[d]] += results[node_seat[node]]
+    # The most visited option at the root, among those legal now.
+    n_root = legal(st, rules, moves)
+    best = moves[0]
+    most = -1
+    n_best = 0
+    for i in range(n_root):
+        k = _child(root, moves[i], n_children, child_move)
+        if visits[root, k] > most:
+            most = visits[root, k]
+            best = moves[i]
+            n_best = 1
+        elif visits[root, k] == most:
+            n_best += 1
+            if rand_below(srng, n_best) == 0:
+                best = moves[i]
+    return best
+
+
+_TEMPLATES = (_find, _child, _ucb_choice, _rollout, search)
+
+
+def specialise(namespace: dict):
+    """Compile the search in a game's thin module ``namespace`` (its ``globals()``): each function
+    is re-created with that module's globals and file name, then njit-compiled with the cache.
+    Returns the game's ``search``."""
+    missing = [name for name in PROTOCOL if name not in namespace]
+    if missing:
+        raise TypeError(f"{namespace['__name__']} lacks the protocol's {', '.join(missing)}")
+    namespace.update(
+        _EMPTY=_EMPTY, next_u64=next_u64, rand_below=rand_below,
+        seed_game_stream=seed_game_stream, np=np,
+    )  # fmt: skip
+    for template in _TEMPLATES:
+        code = template.__code__.replace(co_filename=namespace["__file__"])
+        function = types.FunctionType(code, namespace, template.__name__, template.__defaults__)
+        function.__module__ = namespace["__name__"]
+        function.__qualname__ = template.__qualname__
+        namespace[template.__name__] = njit(cache=True)(function)
+    return namespace["search"]
