@@ -165,7 +165,7 @@ def games(
         for c in g.arcs.standing:
             typer.echo(f"  {c.name:<26} {c.doc}")
     typer.echo(f"\nStrategies (--strategy name:key=value,...; default {g.default_strategy}):")
-    for s in g.strategies:
+    for s in g.all_strategies():
         typer.echo(f"  {s.name}: {s.doc}")
         for p in s.params:
             typer.echo(f"      {p.name:<16} default {p.default!s:<8} {p.expected():<24} {p.doc}")

@@ -41,7 +41,7 @@ def games() -> pl.DataFrame:
         rows.append(
             {"game": game.id, "title": game.title, "min_players": game.min_players,
              "max_players": game.max_players, "default_strategy": game.default_strategy,
-             "strategies": [s.name for s in game.strategies]}
+             "strategies": [s.name for s in game.all_strategies()]}
         )  # fmt: skip
     return pl.DataFrame(rows)
 

@@ -7,7 +7,7 @@ docs/games/power.md. Decisions come from ``strategies/power.py``; this module on
 import numpy as np
 from numba import njit, prange
 
-from simcore import chunk
+from simcore import chunk, power_search
 from simcore.chunk import (
     ENDED_BY,
     ENDED_CAP,
@@ -101,7 +101,16 @@ from simcore.power_state import (  # noqa: F401
     seat_after,
     two_alive,
 )
-from simcore.registry import Column, Game, ImpactGroup, Param, SpecError
+from simcore.registry import (
+    SEARCH_ID,
+    SEARCH_PARAM_NAMES,
+    Column,
+    Game,
+    ImpactGroup,
+    Param,
+    SpecError,
+    search_strategy,
+)
 from simcore.rng import seed_game_stream
 from strategies import power as strategy
 
@@ -180,11 +189,12 @@ GAME = Game(
     max_players=MAX_PLAYERS,
     rules=RULES,
     strategies=strategy.STRATEGIES,
-    strategy_param_names=strategy.PARAM_NAMES,
+    strategy_param_names=strategy.PARAM_NAMES + SEARCH_PARAM_NAMES,
     default_strategy="counter",
     game_columns=(),
     seat_columns=SEAT_COLUMNS,
     impact=(ImpactGroup("starting character", ("start_card0", "start_card1")),),
+    search=search_strategy("power", strategy.STRATEGIES, "preset:counter-vs-mixed"),
     module=__name__,
     doc="bluffing card game: claim characters, challenge, block; the last one with influence wins",
     rulebook="power.md",
@@ -327,24 +337,44 @@ def play_game(players, st, rules, sids, prm, rng, trace):
     return game_ends(players, turns, running, st, trace), turns, running
 
 
-@njit(cache=True, _nrt=False)
+# The search player's columns in a parameter row (registry.SEARCH_PARAM_NAMES).
+ITERATIONS, EXPLORATION, ROLLOUT = (len(strategy.PARAM_NAMES) + k for k in range(3))
+
+
+@njit(cache=True)
+def choose(sids, prm, seat, st, rules, rng):
+    """The deciding seat's option: its scripted strategy's answer, or the search's (``ismcts``,
+    rolling out with the strategy and parameters its row names, in every seat)."""
+    if sids[seat] != SEARCH_ID:
+        return strategy.decide(sids[seat], prm, seat, st, rules, rng)
+    rollout_prm = np.empty_like(prm)
+    for other in range(prm.shape[0]):
+        rollout_prm[other, :] = prm[seat, :]
+    return power_search.search(
+        st, rules, seat, np.int64(prm[seat, ITERATIONS]), prm[seat, EXPLORATION],
+        np.int64(prm[seat, ROLLOUT]), rollout_prm, rng,
+    )  # fmt: skip
+
+
+@njit(cache=True)
 def play_protocol_game(players, st, rules, sids, prm, rng, trace):
     """The same game through the decision-point protocol: each decision answered by the deciding
-    seat's ``strategies.power.decide`` (tests/test_power_protocol.py, benchmarks)."""
+    seat's ``strategies.power.decide``, or searched. Games with a searching seat are played this
+    way; tests/test_power_protocol.py plays scripted ones too (the same games as ``play_game``)."""
     new_game(players, st, rules, rng, trace)
     while not is_over(st):
         seat = to_move(st)
-        apply(st, rules, strategy.decide(sids[ix(seat)], prm, seat, st, rules, rng), rng, trace)
+        apply(st, rules, choose(sids, prm, seat, st, rules, rng), rng, trace)
     return st[P_WINNER], st[P_TURN], st[P_TRUNCATED] != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True)
 def play_indexed(
     players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, rules, sids, prm, rng, trace, g, game_out, seat_out, via_protocol=False,
+    st, rules, sids, prm, rng, trace, g, game_out, seat_out, via_protocol,
 ):  # fmt: skip
     """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``; with
-    ``via_protocol``, through the decision-point protocol (the same game)."""
+    ``via_protocol`` (a seat searches), through the decision-point protocol."""
     seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
     if via_protocol:
@@ -369,6 +399,7 @@ def simulate_chunk(
 ):
     n_games = game_out.shape[0]
     n_blocks = min(n_games, 64)
+    searching = np.any(lineup_ids == SEARCH_ID)
     for block in prange(n_blocks):
         # Each block owns its scratch state; games never share anything but read-only inputs.
         st = np.zeros(STATE_SIZE, dtype=np.int64)
@@ -380,7 +411,7 @@ def simulate_chunk(
         for g in range(lo, hi):
             play_indexed(
                 players, lineup_ids, lineup_params, seed, first_index + g, rotate,
-                st, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
+                st, rules, sids, prm, rng, no_trace, g, game_out, seat_out, searching,
             )  # fmt: skip
 
 
@@ -411,6 +442,7 @@ def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, r
         play_indexed(
             players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
             st, prepared, sids, prm, rng, trace, 0, game_out, seat_out,
+            bool(np.any(lineup_ids == SEARCH_ID)),
         )  # fmt: skip
 
     first_rows = 64 + int(prepared[R_MAX_TURNS]) * (24 + players)

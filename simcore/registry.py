@@ -26,6 +26,13 @@ _GAME_MODULES = {
 }
 
 
+# The search player every game on the decision-point protocol offers (docs/ismcts.md): its
+# strategy name and id, and the parameter columns it adds after the game's own. Its row also
+# carries the rollout strategy's own parameters in the game's columns.
+SEARCH = "ismcts"
+SEARCH_ID = 99
+SEARCH_PARAM_NAMES = ("iterations", "c", "rollout")
+
 # Named strategy specs per game, e.g. tuned ones: ``--strategy preset:NAME`` (docs/tuning.md).
 PRESETS_DIR = Path(__file__).resolve().parent / "data" / "presets"
 PRESET_PREFIX = "preset:"
@@ -205,6 +212,8 @@ class Game:
     impact: tuple[ImpactGroup, ...] = ()
     card_impact: tuple[CardImpact, ...] = ()
     arcs: Arcs | None = None
+    # The ``ismcts`` strategy (``search_strategy``) of a game on the decision-point protocol.
+    search: Strategy | None = None
     module: str = ""
     doc: str = ""
     rulebook: str = ""
@@ -231,8 +240,14 @@ class Game:
         for s in self.strategies:
             if s.name == name:
                 return s
-        known = ", ".join(s.name for s in self.strategies)
+        if self.search is not None and name == self.search.name:
+            return self.search
+        known = ", ".join(s.name for s in self.all_strategies())
         raise SpecError(f"{self.id}: unknown strategy {name!r} (known: {known})")
+
+    def all_strategies(self) -> tuple[Strategy, ...]:
+        """The scripted strategies, and the search player if the game has one."""
+        return self.strategies + ((self.search,) if self.search is not None else ())
 
     def player_counts(self) -> str:
         """The allowed player counts as a designer writes them: "2" or "3-6"."""
@@ -259,11 +274,45 @@ class Game:
         rows = np.zeros((len(strategies), len(self.strategy_param_names)), dtype=np.float64)
         for seat, s in enumerate(strategies):
             strategy = self.strategy(s["name"])
-            for name, value in s["params"].items():
-                rows[seat, self.strategy_param_names.index(name)] = strategy.param(name).encode(
-                    value
-                )
+            params = s["params"]
+            if strategy.id == SEARCH_ID:
+                # The rollout strategy's own parameters fill the game's columns; its id the
+                # ``rollout`` column.
+                rollout = parse_strategy(self, params["rollout"])
+                self._encode_params(self.strategy(rollout["name"]), rollout["params"], rows[seat])
+                params = {k: v for k, v in params.items() if k != "rollout"}
+                rows[seat, self.strategy_param_names.index("rollout")] = self.strategy(
+                    rollout["name"]
+                ).id
+            self._encode_params(strategy, params, rows[seat])
         return ids, rows
+
+    def _encode_params(self, strategy: Strategy, params: dict, row: np.ndarray) -> None:
+        for name, value in params.items():
+            row[self.strategy_param_names.index(name)] = strategy.param(name).encode(value)
+
+
+def search_strategy(game_id: str, scripted: tuple[Strategy, ...], rollout: str) -> Strategy:
+    """The ``ismcts`` strategy of a game on the decision-point protocol (docs/ismcts.md): its
+    rollouts may be any scripted strategy (defaults) or preset of the game; ``rollout`` is the
+    default, the game's best tuned preset."""
+    choices = tuple(s.name for s in scripted) + tuple(PRESET_PREFIX + n for n in presets(game_id))
+    return Strategy(
+        SEARCH,
+        SEARCH_ID,
+        "information-set Monte Carlo tree search (SO-ISMCTS): each decision searched by "
+        "`iterations` playouts from deals consistent with what the seat has seen, opponents "
+        "choosing from their own information, playouts by the `rollout` strategy",
+        (
+            Param("iterations", "int", 200, "search iterations per decision", 1, 1_000_000),
+            Param(
+                "rollout", "choice", rollout,
+                "the strategy (with its defaults) or preset that plays the playouts",
+                choices=choices,
+            ),  # fmt: skip
+            Param("c", "float", 0.7, "UCB exploration constant", 0.0, 100.0),
+        ),
+    )
 
 
 def game_ids() -> list[str]:

@@ -41,7 +41,8 @@ class Glue:
     """How the check reaches one game's decisions."""
 
     strategies: str
-    # decision function -> the parameter naming the deciding seat
+    # decision function -> the parameter naming the deciding seat; ``module:function`` for one
+    # outside the strategies module (a game's search)
     decisions: dict[str, str]
     # (bound arguments of the decision, already copied; the deciding seat; a random stream) ->
     # redraw in place what that seat cannot see
@@ -120,9 +121,9 @@ class LeakCheck:
     def install(self) -> None:
         """Replace every reference to each decision function in the loaded simcore and
         strategies modules (kernels may call ``strategy.f`` or an imported ``f``)."""
-        module = sys.modules[self.glue.strategies]
         for name in self.glue.decisions:
-            original = getattr(module, name)
+            module_name, _, function = name.rpartition(":")
+            original = getattr(sys.modules[module_name or self.glue.strategies], function)
             wrapped = self.wrap(name, original)
             for loaded in list(sys.modules.values()):
                 if getattr(loaded, "__name__", "").startswith(("simcore", "strategies")):

@@ -16,6 +16,7 @@ GLUE = Glue(
         "choose_block": "me",
         "choose_card_to_lose": "me",
         "choose_exchange": "me",
+        "simcore.power_search:search": "seat",  # ismcts: reads only determinized copies
     },
     redraw=redraw,
 )

@@ -98,7 +98,9 @@ def _conserved(st, rules, players):
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
-@pytest.mark.parametrize("settings", [[], ["challenge_order=random", "safe_size=12", "copies_per_character=4"]])
+@pytest.mark.parametrize(
+    "settings", [[], ["challenge_order=random", "safe_size=12", "copies_per_character=4"]]
+)
 def test_random_legal_play_keeps_the_invariants(players, settings):
     rules = kernel.prepare(
         GAME.rules_with_defaults(
