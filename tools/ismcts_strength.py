@@ -1,0 +1,59 @@
+"""POWER's skill trace: ``ismcts`` against a field of tuned presets as its iterations grow, with
+95% Wilson intervals, and its cost per game on one core (docs/ismcts.md).
+
+    .venv/bin/python tools/ismcts_strength.py GAMES ITERATIONS...
+
+4 players: ``ismcts:iterations=N`` (rollout: the default tuned preset) against
+``preset:counter-vs-mixed``, ``preset:bluffer-vs-mixed`` and ``preset:honest-vs-mixed``, seats
+rotated game by game (seed 1, games 0..GAMES-1), at 1 thread; prints one JSON line per N: the
+search seat's wins, win rate and interval (fair share 25%), and CPU seconds per game.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+from scipy.stats import binomtest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from simcore import registry, runner  # noqa: E402
+
+FIELD = ["preset:counter-vs-mixed", "preset:bluffer-vs-mixed", "preset:honest-vs-mixed"]
+
+
+def measure(games: int, iterations: int) -> dict:
+    game = registry.make("power")
+    lineup = [f"ismcts:iterations={iterations}", *FIELD]
+    spec = runner.build_spec("power", 4, lineup, [], 1, games, rotate_seats=True)
+    kernel = game.kernel()
+    prepared = kernel.prepare(spec.rules, 4)
+    ids, params = game.encode_strategies(spec.seat_strategies())
+    runner.set_threads(1)
+    kernel.run_chunk(prepared, 4, ids, params, spec.seed, games, 1, True)  # compile / load
+    started = time.process_time()
+    game_out, seat_out = kernel.run_chunk(prepared, 4, ids, params, spec.seed, 0, games, True)
+    seconds = time.process_time() - started
+    decided = game_out[:, 2] != 3  # games the turn cap cut off have no result
+    search_seat_won = (seat_out[:, :, 0] == 0) & (seat_out[:, :, 1] == 1)
+    wins = int(np.sum(search_seat_won[decided]))
+    n = int(np.sum(decided))
+    ci = binomtest(wins, n).proportion_ci(method="wilson")
+    return {
+        "iterations": iterations, "games": n, "wins": wins, "rate": wins / n,
+        "ci95": [round(ci.low, 4), round(ci.high, 4)], "cpu_s_per_game": seconds / games,
+    }  # fmt: skip
+
+
+def main() -> None:
+    games = int(sys.argv[1])
+    for iterations in (int(a) for a in sys.argv[2:]):
+        print(json.dumps(measure(games, iterations)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
