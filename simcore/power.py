@@ -69,6 +69,7 @@ from simcore.power_state import (  # noqa: F401
     CLAIM_UNCHALLENGED,
     D_NONE,
     EV_ACTION,
+    EV_STANDING,
     EVENT_NAMES,
     EXCHANGE,
     FIRE,
@@ -104,6 +105,7 @@ from simcore.power_state import (  # noqa: F401
 from simcore.registry import (
     SEARCH_ID,
     SEARCH_PARAM_NAMES,
+    Arcs,
     Column,
     Game,
     ImpactGroup,
@@ -182,6 +184,16 @@ SEAT_COLUMNS = (
 )
 assert N_SEAT_STATS == len(SEAT_COLUMNS)  # the statistics simcore/power_rules.py counts
 
+# The standing per seat (game arcs, docs/arcs.md): recorded by ``record_standing``.
+ARCS = Arcs(
+    unit="turn",
+    standing=(
+        Column("influence", "influence left: face-down cards (0-2; 0 = out of the game)"),
+        Column("dollars", "Dollars in front of the player (public)"),
+    ),
+    event=EV_STANDING,
+)
+
 GAME = Game(
     id="power",
     title="POWER",
@@ -194,6 +206,7 @@ GAME = Game(
     game_columns=(),
     seat_columns=SEAT_COLUMNS,
     impact=(ImpactGroup("starting character", ("start_card0", "start_card1")),),
+    arcs=ARCS,
     search=search_strategy("power", strategy.STRATEGIES, "preset:counter-vs-mixed"),
     module=__name__,
     doc="bluffing card game: claim characters, challenge, block; the last one with influence wins",
@@ -331,7 +344,7 @@ def play_game(players, st, rules, sids, prm, rng, trace):
     while running and turns < max_turns:
         take_turn(seat, players, turns, st, rules, sids, prm, rng, trace)
         turns += 1
-        turn_ends(players, st, trace)
+        turn_ends(players, turns, st, trace)
         running = two_alive(st, players)
         seat = next_alive(st, players, seat)
     return game_ends(players, turns, running, st, trace), turns, running
@@ -489,6 +502,8 @@ def describe_trace(trace, seat_labels: list[str]) -> list[str]:
         elif name == "eliminated":
             back = f"; ${b} return to the Safe" if b else ""
             lines.append(f"   seat {a} is out{back}")
+        elif name == "standing":
+            lines.append(f"   standing: {who(b)} {c} influence, ${d}")
         elif name == "end":
             result = "truncated by the turn cap" if c else f"{who(a)} wins"
             lines.append(f"== after {b} turns: {result}")

@@ -52,6 +52,7 @@ from simcore.power_state import (
     EV_REFUND,
     EV_REPLACE,
     EV_SNAPSHOT,
+    EV_STANDING,
     EV_TURN,
     EXCHANGE,
     FACE_UP,
@@ -582,8 +583,9 @@ def finish_exchange(seat, kept, st, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def turn_ends(players, st, trace):
-    """A traced game records every seat's coins and cards after each turn."""
+def turn_ends(players, turns, st, trace):
+    """A traced game records every seat's coins and cards after each turn, then its standing
+    (game arcs, docs/arcs.md: influence, then Dollars)."""
     if trace.shape[0] > 0:
         for s in range(players):
             record_event(
@@ -591,6 +593,10 @@ def turn_ends(players, st, trace):
                 card(st, s, 0), card(st, s, 1), st[ix(DOWN + 2 * s)], st[ix(DOWN + 2 * s + 1)],
                 st[SAFE],
             )  # fmt: skip
+        for s in range(players):
+            record_event(
+                trace, st, TRACE_LEN, EV_STANDING, turns, s, influence(st, s), st[ix(COINS + s)]
+            )
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -613,7 +619,7 @@ def end_turn(st, rules, trace):
     with influence takes a turn."""
     players = st[P_PLAYERS]
     st[P_TURN] += 1
-    turn_ends(players, st, trace)
+    turn_ends(players, st[P_TURN], st, trace)
     running = two_alive(st, players)
     if running and st[P_TURN] < np.int64(rules[R_MAX_TURNS]):
         st[P_ACTOR] = next_alive(st, players, st[P_ACTOR])

@@ -306,7 +306,9 @@ def search_strategy(game_id: str, scripted: tuple[Strategy, ...], rollout: str) 
         (
             Param("iterations", "int", 200, "search iterations per decision", 1, 1_000_000),
             Param(
-                "rollout", "choice", rollout,
+                "rollout",
+                "choice",
+                rollout,
                 "the strategy (with its defaults) or preset that plays the playouts",
                 choices=choices,
             ),  # fmt: skip

@@ -158,7 +158,7 @@ def play(arm: str, games: int, iterations: int, c: float, players: int = 4) -> l
     """Seat 0's result (1 win, 0 not) in each game: ``arm`` is "ours" or "openspiel"."""
     from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
-    spec = runner.build_spec("power", players, [ROLLOUT], [], 1, 1)
+    spec = runner.build_spec("power", players, [ROLLOUT], [], 1, 1, True)
     ids, prm = _GAME.encode_strategies(spec.seat_strategies())
     game = pyspiel.load_game("python_powerlab_power", {"players": players, "seed": 11})
     search_rng = np.zeros(4, dtype=np.uint64)
