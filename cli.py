@@ -578,6 +578,8 @@ def bench(
             entry["python_games_per_s"] = python_rate
             entry["jit_speedup_1_thread"] = round(entry["1"]["games_per_s"] / python_rate, 1)
         runner.set_threads(None)
+        if g.search is not None:
+            entry.update(_bench_protocol(g, kernel, spec, prepared, seats, ids, params))
         if dask:
             from simcore import cluster
 
@@ -604,9 +606,45 @@ def bench(
                 f"{100 * d['dask_overhead_share']:.1f}% ({d['dask_overhead_ms_per_chunk']:.0f} ms "
                 "per chunk) against the local runner"
             )
+        if "protocol_1_thread" in entry:
+            p, i = entry["protocol_1_thread"], entry["ismcts_1_thread"]
+            line += (
+                f"; protocol: {p['decisions_per_s']:,} decisions/s; {i['spec']} in seat 0: "
+                f"{i['iterations_per_s']:,} iterations/s, {i['s_per_game']:.3f} s a game (1 thread)"
+            )
         if "jit_speedup_1_thread" in entry:
             line += f"; JIT speed-up over plain Python: {entry['jit_speedup_1_thread']:,.0f}x"
         typer.echo(line)
+
+
+def _bench_protocol(g, kernel, spec, prepared, seats, ids, params) -> dict:
+    """For a game on the decision-point protocol (docs/protocol.md), at 1 thread: the scripted
+    lineup's decisions/s through the protocol, and a searching seat's cost: ``ismcts`` at its
+    default iterations in seat 0 against the lineup, its iterations/s and seconds per game."""
+    from simcore import registry, runner
+
+    runner.set_threads(1)
+    n = max(200, spec.games // 100)
+    kernel.bench_protocol(prepared, seats, ids, params, 1, 10)  # warm-up: compile
+    t0 = time.process_time()
+    decisions, _ = kernel.bench_protocol(prepared, seats, ids, params, 1, n)
+    protocol = {"games": n, "decisions_per_s": round(decisions / (time.process_time() - t0))}
+    search = registry.parse_strategy(g, g.search.name)
+    search_ids, search_params = g.encode_strategies([search] + spec.seat_strategies()[1:])
+    games = 40
+    kernel.bench_protocol(prepared, seats, search_ids, search_params, 1, 2)
+    t0 = time.process_time()
+    _, searches = kernel.bench_protocol(prepared, seats, search_ids, search_params, 1, games)
+    seconds = time.process_time() - t0
+    iterations = searches * search["params"]["iterations"]
+    runner.set_threads(None)
+    return {
+        "protocol_1_thread": protocol,
+        "ismcts_1_thread": {
+            "spec": g.search.label(search["params"]), "games": games,
+            "iterations_per_s": round(iterations / seconds), "s_per_game": seconds / games,
+        },
+    }  # fmt: skip
 
 
 @app.command()

@@ -49,6 +49,7 @@ from simcore.power_rules import (  # noqa: F401  (tests and tools reach the rule
     game_ends,
     is_over,
     kept_mask,
+    legal,
     may_block,
     new_game,
     next_asked,
@@ -74,12 +75,14 @@ from simcore.power_state import (  # noqa: F401
     EXCHANGE,
     FIRE,
     MAX_COPIES,
+    MAX_MOVES,
     MAX_PLAYERS,
     N_CHARACTERS,
     N_SEAT_STATS,
     OVERTHROW,
     P_ACTOR,
     P_DECISION,
+    P_DECISIONS,
     P_N_KEEP,
     P_N_OPTIONS,
     P_OUTCOME,
@@ -379,6 +382,31 @@ def play_protocol_game(players, st, rules, sids, prm, rng, trace):
         seat = to_move(st)
         apply(st, rules, choose(sids, prm, seat, st, rules, rng), rng, trace)
     return st[P_WINNER], st[P_TURN], st[P_TRUNCATED] != 0
+
+
+@njit(cache=True)
+def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
+    """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
+    searches run: decisions of a searching seat with more than one option)."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    sids = np.zeros(players, dtype=np.int64)
+    prm = np.zeros((players, lineup_params.shape[1]), dtype=np.float64)
+    rng = np.zeros(4, dtype=np.uint64)
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
+    scratch = np.zeros((1, players, N_STANDARD_SEAT_COLUMNS), dtype=np.int64)
+    decisions = 0
+    searches = 0
+    for game_index in range(n_games):
+        seat_lineup(lineup_ids, lineup_params, game_index, players, True, sids, prm, scratch, 0)
+        seed_game_stream(seed, game_index, rng)
+        new_game(players, st, rules, rng, no_trace)
+        while not is_over(st):
+            seat = to_move(st)
+            searches += sids[seat] == SEARCH_ID and legal(st, rules, moves) > 1
+            apply(st, rules, choose(sids, prm, seat, st, rules, rng), rng, no_trace)
+        decisions += st[P_DECISIONS]
+    return decisions, searches
 
 
 @njit(cache=True)

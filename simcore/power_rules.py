@@ -76,6 +76,7 @@ from simcore.power_state import (
     P_CLAIM,
     P_CLAIMANT,
     P_DECISION,
+    P_DECISIONS,
     P_FORCED,
     P_LOSER,
     P_N_KEEP,
@@ -664,6 +665,7 @@ def answer(move, st, rules, rng, trace):
     kind = st[P_DECISION]
     seat = st[P_SEAT]
     st[P_DECISION] = D_NONE
+    st[P_DECISIONS] += 1
     # Most frequent first; a declined challenge or block asks the next player at once.
     if kind == D_CHALLENGE:
         if move == 1:

@@ -97,7 +97,8 @@ P_N_KEEP = P_N_OPTIONS + 1
 P_OVER = P_N_KEEP + 1  # 1 once the game has ended (by the rules or the turn cap)
 P_WINNER = P_OVER + 1
 P_TRUNCATED = P_WINNER + 1
-STATE_SIZE = P_TRUNCATED + 1
+P_DECISIONS = P_TRUNCATED + 1  # decisions answered so far (benchmarks; not in infoset keys)
+STATE_SIZE = P_DECISIONS + 1
 
 # Decision kinds (st[P_DECISION]) and their options (move codes, docs/protocol.md).
 D_NONE = -1
