@@ -82,6 +82,13 @@ def test_scripted_games_through_the_protocol_are_the_kernels_games(config):
             np.testing.assert_array_equal(a, b, err_msg=f"{config}, game {index}")
 
 
+def _fresh(seed, index):
+    """A zeroed state and game ``index``'s stream under ``seed``."""
+    rng = np.zeros(4, dtype=np.uint64)
+    seed_game_stream(np.uint64(seed), index, rng)
+    return np.zeros(STATE_SIZE, dtype=np.int64), rng
+
+
 def _conserved(st, rules, players):
     safe_size = int(rules[1])  # R_SAFE_SIZE
     copies = int(rules[10])  # R_COPIES
@@ -111,9 +118,7 @@ def test_random_legal_play_keeps_the_invariants(players, settings):
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     kinds = set()
     for index in range(40):
-        rng = np.zeros(4, dtype=np.uint64)
-        seed_game_stream(np.uint64(5), index, rng)
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
+        st, rng = _fresh(np.uint64(5), index)
         rules_module.new_game(players, st, rules, rng, NO_TRACE)
         decisions = 0
         while not rules_module.is_over(st):
@@ -142,9 +147,7 @@ def test_scripted_answers_are_legal_options():
     players, prepared, ids, params, seed, _ = setup
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     for index in range(60):
-        rng = np.zeros(4, dtype=np.uint64)
-        seed_game_stream(seed, index, rng)
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
+        st, rng = _fresh(seed, index)
         rules_module.new_game(players, st, prepared, rng, NO_TRACE)
         while not rules_module.is_over(st):
             seat = rules_module.to_move(st)
@@ -160,9 +163,7 @@ def test_determinize_redraws_only_the_unseen_and_the_key_cannot_tell():
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     changed = 0
     for index in range(30):
-        rng = np.zeros(4, dtype=np.uint64)
-        seed_game_stream(np.uint64(9), index, rng)
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
+        st, rng = _fresh(np.uint64(9), index)
         rules_module.new_game(players, st, rules, rng, NO_TRACE)
         while not rules_module.is_over(st):
             seat = rules_module.to_move(st)
@@ -192,9 +193,7 @@ def test_another_seats_exchange_is_redrawn_too():
     rules = kernel.prepare(GAME.rules_with_defaults({}), players)
     redrawn = 0
     for index in range(200):
-        rng = np.zeros(4, dtype=np.uint64)
-        seed_game_stream(np.uint64(4), index, rng)
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
+        st, rng = _fresh(np.uint64(4), index)
         rules_module.deal(players, st, rules, rng, NO_TRACE)
         st[P_PLAYERS] = players
         rules_module.draw_for_exchange(0, st, rng)
