@@ -409,19 +409,33 @@ def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
     return decisions, searches
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def play_indexed(
     players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, rules, sids, prm, rng, trace, g, game_out, seat_out, via_protocol,
+    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
 ):  # fmt: skip
-    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``; with
-    ``via_protocol`` (a seat searches), through the decision-point protocol."""
+    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
     seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
-    if via_protocol:
-        winner, turns, truncated = play_protocol_game(players, st, rules, sids, prm, rng, trace)
-    else:
-        winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
+    winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
+    write_row(players, winner, turns, truncated, st, g, game_out, seat_out)
+
+
+@njit(cache=True)
+def play_indexed_protocol(
+    players, lineup_ids, lineup_params, seed, game_index, rotate,
+    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
+):  # fmt: skip
+    """``play_indexed`` through the decision-point protocol: for lineups with a searching seat
+    (the search allocates its tree, so this one may allocate: the scripted path may not)."""
+    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
+    seed_game_stream(seed, game_index, rng)
+    winner, turns, truncated = play_protocol_game(players, st, rules, sids, prm, rng, trace)
+    write_row(players, winner, turns, truncated, st, g, game_out, seat_out)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def write_row(players, winner, turns, truncated, st, g, game_out, seat_out):
     row = ix(g)
     game_out[row, WINNER] = winner
     game_out[row, TURNS] = turns
@@ -450,10 +464,16 @@ def simulate_chunk(
         no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
         lo, hi = block_bounds(n_games, n_blocks, block)
         for g in range(lo, hi):
-            play_indexed(
-                players, lineup_ids, lineup_params, seed, first_index + g, rotate,
-                st, rules, sids, prm, rng, no_trace, g, game_out, seat_out, searching,
-            )  # fmt: skip
+            if searching:
+                play_indexed_protocol(
+                    players, lineup_ids, lineup_params, seed, first_index + g, rotate,
+                    st, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
+                )  # fmt: skip
+            else:
+                play_indexed(
+                    players, lineup_ids, lineup_params, seed, first_index + g, rotate,
+                    st, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
+                )  # fmt: skip
 
 
 # --- the interface the runner and the CLI use ---------------------------------------------
@@ -479,11 +499,13 @@ def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, r
         players, lineup_params, N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS
     )
 
+    searching = bool(np.any(lineup_ids == SEARCH_ID))
+    play_one = play_indexed_protocol if searching else play_indexed
+
     def play(st, trace):
-        play_indexed(
+        play_one(
             players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
             st, prepared, sids, prm, rng, trace, 0, game_out, seat_out,
-            bool(np.any(lineup_ids == SEARCH_ID)),
         )  # fmt: skip
 
     first_rows = 64 + int(prepared[R_MAX_TURNS]) * (24 + players)

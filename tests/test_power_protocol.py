@@ -64,9 +64,10 @@ def _play(setup, index, via_protocol, trace_rows):
     sids = np.zeros(players, dtype=np.int64)
     prm = np.zeros((players, params.shape[1]))
     rng = np.zeros(4, dtype=np.uint64)
-    kernel.play_indexed(
+    play = kernel.play_indexed_protocol if via_protocol else kernel.play_indexed
+    play(
         players, ids, params, seed, index, rotate, st, prepared, sids, prm, rng, trace, 0,
-        game_out, seat_out, via_protocol,
+        game_out, seat_out,
     )  # fmt: skip
     return game_out.copy(), seat_out.copy(), trace[: st[kernel.TRACE_LEN]].copy()
 
