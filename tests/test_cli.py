@@ -124,6 +124,10 @@ def test_bench_json_reports_games_per_second():
     assert result.returncode == 0, result.stderr
     entry = json.loads(result.stdout)["power"]
     assert entry["1"]["games_per_s"] > 0
+    # POWER is on the decision-point protocol: its decisions/s and the search's cost
+    assert entry["protocol_1_thread"]["decisions_per_s"] > 0
+    assert entry["ismcts_1_thread"]["iterations_per_s"] > 0
+    assert entry["ismcts_1_thread"]["spec"] == "ismcts"
 
 
 def test_bench_measures_the_lineup_and_rules_given():

@@ -1,13 +1,14 @@
 """POWER as an OpenSpiel game over the decision-point protocol, and the external check of our
 search against OpenSpiel's own ISMCTS (docs/ismcts.md, "Checked against OpenSpiel").
 
-    .venv/bin/python tools/openspiel_power.py [GAMES] [ITERATIONS]
+    .venv/bin/python tools/openspiel_power.py [GAMES] [ITERATIONS] [FIELD]
 
-plays GAMES 4-player games (default 200) with a search player in seat 0 and the rollout preset in
-the other seats, once with our ``ismcts`` and once with OpenSpiel's pure-Python ``ISMCTSBot``
-(our ``determinize`` as its resampler, our rollout strategy as its evaluator, the same
-iterations and exploration constant), and prints both win rates with 95% Wilson intervals and
-the difference with its 95% interval. Needs the dev extra ``open-spiel``.
+plays GAMES 4-player games (default 200) with a search player in seat 0 and FIELD (a strategy or
+preset, default the rollout preset) in the other seats, once with our ``ismcts`` and once with
+OpenSpiel's pure-Python ``ISMCTSBot`` (our ``determinize`` as its resampler, our rollout
+strategy as its evaluator, the same iterations and exploration constant), and prints both win
+rates with 95% Wilson intervals and the difference with its 95% interval (open-spiel is a
+dependency of powerlab).
 
 The wrapper: one OpenSpiel action per protocol move code (at most 49 in POWER), chance sampled
 inside ``apply`` from the state's own stream (SAMPLED_STOCHASTIC), the information state string
@@ -154,17 +155,21 @@ class RolloutEvaluator:
         return [(a, 1.0 / len(actions)) for a in actions]
 
 
-def play(arm: str, games: int, iterations: int, c: float, players: int = 4) -> list[int]:
-    """Seat 0's result (1 win, 0 not) in each game: ``arm`` is "ours" or "openspiel"."""
+def play(
+    arm: str, games: int, iterations: int, c: float, field: str = ROLLOUT, players: int = 4
+) -> list[int]:
+    """Seat 0's result (1 win, 0 not) in each game: ``arm`` is "ours" or "openspiel"; the search
+    rolls out with ROLLOUT, the other seats play ``field``."""
     from open_spiel.python.algorithms.ismcts import ISMCTSBot
 
-    spec = runner.build_spec("power", players, [ROLLOUT], [], 1, 1, True)
+    spec = runner.build_spec("power", players, [ROLLOUT] + [field] * (players - 1), [], 1, 1, True)
     ids, prm = _GAME.encode_strategies(spec.seat_strategies())
     game = pyspiel.load_game("python_powerlab_power", {"players": players, "seed": 11})
+    rollout_prm = np.repeat(prm[:1], players, axis=0)  # the rollout's row in every seat
     search_rng = np.zeros(4, dtype=np.uint64)
     seed_game_stream(np.uint64(12), 0, search_rng)
     bot = ISMCTSBot(
-        game, RolloutEvaluator(int(ids[0]), prm, search_rng), c, iterations,
+        game, RolloutEvaluator(int(ids[0]), rollout_prm, search_rng), c, iterations,
         random_state=np.random.RandomState(13), allow_inconsistent_action_sets=True,
     )  # fmt: skip
     bot.set_resampler(lambda state, player: state.resampled(player, search_rng))
@@ -181,7 +186,7 @@ def play(arm: str, games: int, iterations: int, c: float, players: int = 4) -> l
                     action = bot.step(state)
             elif seat == 0:
                 action = power_search.search(
-                    state.st, state.rules, 0, iterations, c, int(ids[0]), prm, search_rng
+                    state.st, state.rules, 0, iterations, c, int(ids[0]), rollout_prm, search_rng
                 )
             else:
                 action = power.strategy.decide(
@@ -197,10 +202,12 @@ def main() -> None:
 
     games = int(sys.argv[1]) if len(sys.argv) > 1 else 200
     iterations = int(sys.argv[2]) if len(sys.argv) > 2 else 50
+    field = sys.argv[3] if len(sys.argv) > 3 else ROLLOUT
     report = {"games": games, "iterations": iterations, "c": 0.7, "rollout": ROLLOUT}
+    report["field"] = field
     rates = {}
     for arm in ("ours", "openspiel"):
-        wins = play(arm, games, iterations, 0.7)
+        wins = play(arm, games, iterations, 0.7, field)
         ci = binomtest(sum(wins), games).proportion_ci(method="wilson")
         rates[arm] = sum(wins) / games
         report[arm] = {"wins": sum(wins), "rate": rates[arm], "ci95": [ci.low, ci.high]}
