@@ -63,7 +63,9 @@ def test_search_games_are_identical_across_threads_chunks_and_shards(tmp_path):
     shards = pa.concat_tables([_table(tmp_path / f"shard{k}") for k in (1, 2)])
     assert shards.sort_by("game_index").equals(reference)
     # and the searching seat really played: another exploration constant changes games
-    other = runner.build_spec("power", 4, ["ismcts:iterations=12,c=3"] + LINEUP[1:], [], 5, GAMES)
+    other = runner.build_spec(
+        "power", 4, ["ismcts:iterations=12,c=3"] + LINEUP[1:], [], 5, GAMES, True
+    )
     runner.run(other, tmp_path / "other", threads=1, chunk_size=GAMES)
     assert not _table(tmp_path / "other").equals(reference)
 

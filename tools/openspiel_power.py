@@ -66,7 +66,6 @@ class PowerGame(pyspiel.Game):
         self.players = int(params.get("players", 4))
         self.seed = int(params.get("seed", 1))
         self.rules = power.prepare(_GAME.rules_with_defaults({}), self.players)
-        self.deals = 0
         info = pyspiel.GameInfo(
             num_distinct_actions=N_ACTIONS * (MAX_PLAYERS + 1),
             max_chance_outcomes=0,
@@ -78,9 +77,13 @@ class PowerGame(pyspiel.Game):
         )
         super().__init__(GAME_TYPE, info, params)
 
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        return PowerObserver()
+
     def new_initial_state(self):
-        self.deals += 1
-        return PowerState(self, self.deals)
+        """Game 0 of the seed: a game is a pure function of its history of actions (OpenSpiel
+        replays histories); other deals are ``PowerState(game, index)``."""
+        return PowerState(self, 0)
 
 
 class PowerState(pyspiel.State):
@@ -111,13 +114,19 @@ class PowerState(pyspiel.State):
         return bool(power_rules.is_over(self.st))
 
     def returns(self):
+        """The results (OpenSpiel: returns so far, so 0 until the end; the protocol's
+        ``returns`` is defined once the game is over)."""
         out = np.zeros(MAX_PLAYERS)
-        power_rules.returns(self.st, out)
+        if self.is_terminal():
+            power_rules.returns(self.st, out)
         return list(out[: self.get_game().num_players()])
+
+    def rewards(self):
+        return self.returns()  # terminal rewards: all at the end
 
     def information_state_string(self, player=None):
         player = self.current_player() if player is None else player
-        return str(int(power_rules.infoset_key(self.st, player)))
+        return PowerObserver().string_from(self, player)
 
     def resampled(self, player: int, rng: np.ndarray) -> PowerState:
         """A copy determinized for ``player`` (the bot's resampler), its own stream reseeded."""
@@ -128,6 +137,21 @@ class PowerState(pyspiel.State):
 
     def __str__(self):
         return " ".join(str(int(x)) for x in self.st)
+
+
+class PowerObserver:
+    """What a player observes, as OpenSpiel's observer interface: the protocol's infoset key
+    (no tensor)."""
+
+    def __init__(self):
+        self.tensor = np.zeros(0)
+        self.dict = {}
+
+    def set_from(self, state, player):
+        pass
+
+    def string_from(self, state, player):
+        return str(int(power_rules.infoset_key(state.st, player)))
 
 
 pyspiel.register_game(GAME_TYPE, PowerGame)
@@ -174,8 +198,8 @@ def play(
     )  # fmt: skip
     bot.set_resampler(lambda state, player: state.resampled(player, search_rng))
     results = []
-    for _ in range(games):
-        state = game.new_initial_state()
+    for index in range(games):
+        state = PowerState(game, index)
         while not state.is_terminal():
             seat = state.current_player()
             if seat == 0 and arm == "openspiel":
