@@ -161,6 +161,18 @@ FINAL_STANDING = {
             "dollars": pl.col(f"s{k}_coins"),
         },
     ),
+    "power-barons": (
+        4,
+        lambda k: {"bases": pl.col(f"s{k}_bases"), "credits": pl.col(f"s{k}_bank")},
+    ),
+    "time-barons": (
+        2,
+        lambda k: {"followers": pl.col(f"s{k}_followers"), "level": pl.col(f"s{k}_level")},
+    ),
+    "power-the-game": (
+        3,
+        lambda k: {"power": pl.col(f"s{k}_final_power"), "flags": pl.col(f"s{k}_flags_held")},
+    ),
 }
 
 
