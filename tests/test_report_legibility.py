@@ -72,7 +72,8 @@ def run_lineup(game: registry.Game) -> tuple[int, list[str]]:
 def run_report(request, tmp_path_factory) -> tuple[Run, list[ReportPage]]:
     game = registry.make(request.param)
     players, lineup = run_lineup(game)
-    spec = runner.build_spec(game.id, players, lineup, [], 3, RUN_GAMES, True)
+    # With arcs, so the standing and tension pages of every game are checked too.
+    spec = runner.build_spec(game.id, players, lineup, [], 3, RUN_GAMES, True, "10%")
     out = tmp_path_factory.mktemp("run") / game.id
     runner.run(spec, out)
     run = load_run(out)
@@ -163,6 +164,7 @@ def test_every_page_of_a_meta_report_is_legible(tmp_path):
 
 def test_every_page_of_every_run_report_is_legible(run_report):
     _, pages = run_report
+    assert "Tension metrics" in [page.title for page in pages]
     assert_legible(pages)
     assert_every_page_says_what_it_shows(pages)
 
