@@ -198,6 +198,9 @@ def test_compare_refuses_different_seeds(tmp_path):
                 "Win rate by strategy against opponents",
                 "Matchups: 4 players, overthrow_cost=6",
                 "Ratings (Bradley–Terry): 4 players, overthrow_cost=6",
+                # arcs = "1%": how early games are decided, per cell and paired between arms
+                "Tension metrics by cell",
+                "Tension metrics: paired differences between arms",
             ],
         ),
         # Mirrors only (one setting per strategy): no head-to-head record, so no ratings page.
