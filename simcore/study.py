@@ -702,6 +702,7 @@ def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
                     fields=fields,
                     rules=rules,
                     min_games=restrict.min_games,
+                    from_start=True,
                 )
                 spec = _checked(
                     study.path, "restrict", build, study.game, players, restrict.strategy, [],

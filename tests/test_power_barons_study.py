@@ -1,4 +1,4 @@
-"""The Power Barons flush study (studies/power-barons-flush.toml) end to end at tiny game counts:
+"""The Power Barons flush study (studies/power-barons-flush-threshold.toml) end to end at tiny game counts:
 every cell runs, the summary and the report PDF are written with the paired differences and the
 response curves, and the cells hold the flush columns, with the opponents' banking swept both
 ways."""
@@ -14,7 +14,7 @@ from reports.study import write_study_report
 from simcore import study
 
 ROOT = Path(__file__).resolve().parent.parent
-STUDY = ROOT / "studies" / "power-barons-flush.toml"
+STUDY = ROOT / "studies" / "power-barons-flush-threshold.toml"
 THRESHOLDS = [0.8, 0.9, 1.0, 1.1, 1.2]
 BANKINGS = ["keep_best", "lowest"]  # the barons'
 

@@ -221,7 +221,7 @@ def old_pool_title(cell_ids: list[str], players: int) -> str:
 
 
 def test_the_checker_fails_the_old_flush_matchup_page(study_dirs):
-    flush = load_study_dir(study_dirs("power-barons-flush"))
+    flush = load_study_dir(study_dirs("power-barons-flush-threshold"))
     pool = rating_pools(flush)[0]
     old = old_matchup_page(
         pooled_matchups(pool.runs),

@@ -84,6 +84,23 @@ def test_restricted_play_keeps_the_fixed_parameter(tmp_path):
     assert spec.candidate({"p_challenge": 0.2})["params"]["p_bluff"] == 0.0
 
 
+def test_from_start_races_the_starting_parameters_first_and_once(tmp_path):
+    # A narrowed range that excludes the start's p_challenge (0.15) leaves that one to the sampler.
+    spec = small_spec(only=["p_bluff", "p_challenge"], ranges=["p_challenge=0.5:1"],
+                      from_start=True)  # fmt: skip
+    assert spec.start_params() == {"p_bluff": 0.3}
+    with pytest.raises(Interrupted):  # stopped inside the first trial: the start's
+        tuning.tune_once(spec, tmp_path / "t", InterruptingPlayer(calls=2))
+    summary = tuning.tune(spec, tmp_path / "t")
+    trials = pl.read_parquet(tmp_path / "t" / "trials.parquet").sort("number")
+    assert trials["param_p_bluff"][0] == 0.3 and 0.5 <= trials["param_p_challenge"][0] <= 1
+    assert (trials["param_p_bluff"] == 0.3).sum() == 1  # asked once, also across the resume
+    assert summary["best_params"]["p_bluff"] < 0.1  # the start raced and lost
+    # Without the option the identity is the one tune directories had before it.
+    assert "from_start" not in small_spec().identity()
+    assert spec.identity()["from_start"] is True
+
+
 def test_self_play_iterates_best_responses(tmp_path):
     spec = tuning.build_spec(
         "power", 3, "bluffer", [], [], 1, 1400, self_play=True, only=["p_bluff"], min_games=6,
