@@ -111,8 +111,11 @@ class TuneSpec:
         start = {}
         for d in self.space:
             value = self.strategy["params"][d.name]
-            if d.kind == "choice" and value in d.choices or d.kind != "choice" and (
-                d.low <= value <= d.high
+            if (
+                d.kind == "choice"
+                and value in d.choices
+                or d.kind != "choice"
+                and (d.low <= value <= d.high)
             ):
                 start[d.name] = value
         return start

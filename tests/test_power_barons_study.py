@@ -1,7 +1,7 @@
-"""The Power Barons flush study (studies/power-barons-flush-threshold.toml) end to end at tiny game counts:
-every cell runs, the summary and the report PDF are written with the paired differences and the
-response curves, and the cells hold the flush columns, with the opponents' banking swept both
-ways."""
+"""The hand-set Power Barons flush study (studies/power-barons-flush-threshold.toml) end to end
+at tiny game counts: every cell runs, the summary and the report PDF are written with the paired
+differences and the response curves, and the cells hold the flush columns, with the opponents'
+banking swept both ways."""
 
 import subprocess
 import sys
