@@ -3,6 +3,7 @@ at tiny game counts: every cell runs, the summary and the report PDF are written
 differences and the response curves, and the cells hold the flush columns, with the opponents'
 banking swept both ways."""
 
+import dataclasses
 import subprocess
 import sys
 from pathlib import Path
@@ -103,3 +104,29 @@ def test_cells_hold_the_flush_columns(flush_study):
         done = flusher_total(flush[-1], "flushes")
         assert 0 < done <= attempts[-1]
         assert flusher_total(flush[-1], "flush_credits_given") > 0
+
+
+RESTRICTED = ROOT / "studies" / "power-barons-flush.toml"
+SETTINGS = ["barons keep_best", "barons lowest", "tuned barons keep_best", "tuned barons lowest"]
+
+
+def test_the_restricted_play_flush_study_tunes_per_setting_and_answers_each(tmp_path):
+    """The shipped restricted-play study at a tiny tuning budget: both arms tuned against each
+    opponent setting (tuned presets among them), the tuned-without flusher never flushes, and
+    the answer page has one answer per setting."""
+    from analyses.answers import answers
+    from analyses.study import load_study_dir
+
+    loaded = study.load_study(RESTRICTED)
+    assert loaded.restrict.fixed == {"p_flush": 0.0}
+    assert [setting.name for setting in loaded.opponents] == SETTINGS
+    tiny = dataclasses.replace(loaded.restrict, budget=1200, min_games=4)
+    info = study.run_study(dataclasses.replace(loaded, restrict=tiny), tmp_path, games=200)
+    tuned = {(e["opponents"], e["arm"]): e["spec"] for e in info["tuned"]}
+    assert set(tuned) == {(s, arm) for s in SETTINGS for arm in study.RESTRICT_ARMS}
+    assert all("p_flush=0," in tuned[s, "tuned without"] for s in SETTINGS)
+    cell = "tuned-without_opponents=tuned-barons-lowest"
+    games = cell_games(tmp_path, cell)
+    assert flusher_total(games, "flush_attempts") == 0
+    rows = answers(load_study_dir(tmp_path))
+    assert rows["opponents"].to_list() == SETTINGS
