@@ -47,6 +47,9 @@ def study_dirs(tmp_path_factory):
             if spec.stop:  # a few steps, not a precision target
                 stop = dataclasses.replace(spec.stop, max_games=2 * STUDY_GAMES)
                 spec = dataclasses.replace(spec, stop=stop)
+            if spec.restrict:  # restricted play: tunings of a few candidates, not a search
+                restrict = dataclasses.replace(spec.restrict, budget=1200, min_games=4)
+                spec = dataclasses.replace(spec, restrict=restrict)
             out = tmp_path_factory.mktemp("study") / name
             study.run_study(spec, out, games=STUDY_GAMES)
             done[name] = out
