@@ -45,6 +45,7 @@ SEARCH_SHARE = 0.75  # of the budget; the finalists play the rest
 MIN_FINISHERS = 4  # the budget must let at least this many candidates play every rung
 FRESH_SEED_OFFSET = 1  # the fresh games use root seed + 1: the search never plays them
 MAX_CHUNK = runner.DEFAULT_CHUNK_SIZE
+JOURNAL_LOCK = "optuna.journal.lock"  # optuna's lock of the journal while it writes
 
 
 @dataclass(frozen=True)
@@ -419,7 +420,11 @@ def _study(spec: TuneSpec, out: Path):
     from optuna.storages.journal import JournalFileBackend, JournalStorage
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    storage_ = JournalStorage(JournalFileBackend(str(out / "optuna.journal")))
+    # Only the holder of OUT's writer lock gets here, so a journal lock is a killed writer's:
+    # remove it (optuna's own release of a stale lock stats the lock's symlink target, which a
+    # relative path breaks, and then spins forever).
+    (out / JOURNAL_LOCK).unlink(missing_ok=True)
+    storage_ = JournalStorage(JournalFileBackend(str((out / "optuna.journal").resolve())))
     return optuna.create_study(
         study_name="tune",
         storage=storage_,

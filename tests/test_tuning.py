@@ -67,6 +67,22 @@ def test_a_resumed_search_equals_an_uninterrupted_one(tmp_path):
     assert a.equals(b)
 
 
+def test_a_tuning_killed_while_optuna_held_its_journal_lock_resumes(tmp_path):
+    """A writer killed inside optuna's journal write leaves the lock (a symlink, here relative as
+    optuna makes it from a relative --out); the resume removes it instead of spinning forever."""
+    out = tmp_path / "t"
+    with pytest.raises(Interrupted):
+        tuning.tune_once(small_spec(), out, InterruptingPlayer(calls=25))
+    (out / "optuna.journal.lock").symlink_to("t/optuna.journal")
+    result = powerlab(
+        "tune", "power", "-p", 4, "-s", "bluffer", "-a", "bluffer:p_challenge=1", "-n", 6000,
+        "--param", "p_bluff", "--min-games", 12, "--final-games", 2000, "--seed", 3, "-o", out,
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert not (out / "optuna.journal.lock").is_symlink()
+
+
 def test_a_finished_tuning_reruns_without_playing(tmp_path):
     spec = small_spec()
     tuning.tune(spec, tmp_path / "t")
