@@ -193,20 +193,36 @@ def test_another_spec_in_the_same_directory_is_refused(tmp_path):
 
 
 def test_shipped_presets_parse_and_name_the_command_that_made_them():
+    """Every game ships presets; each names every parameter of its strategy, and its command is a
+    valid `powerlab tune` of that game and strategy: parsed by the CLI and checked as a tuning
+    spec (ranges, fixed values, field), without playing it."""
     import shlex
 
+    import typer
+
+    import cli
     from simcore import registry
 
+    tune_command = typer.main.get_command(cli.app).commands["tune"]
     for game_id in registry.game_ids():
         game = registry.make(game_id)
+        assert registry.presets(game_id), f"{game_id} ships no presets"
         for name, preset in registry.presets(game_id).items():
             assert set(preset) >= {"spec", "doc", "command", "measured"}, name
             spec = registry.parse_strategy(game, f"preset:{name}")
             assert spec == registry.parse_strategy(game, preset["spec"])
+            written = {item.split("=")[0] for item in preset["spec"].split(":", 1)[1].split(",")}
+            assert written == set(spec["params"]), f"{name} lists every parameter"
             words = shlex.split(preset["command"])
             assert words[:3] == ["powerlab", "tune", game_id], preset["command"]
-            assert words[words.index("-s") + 1].split(":")[0] == spec["name"]
-    assert registry.presets("power"), "the example preset is shipped"
+            args = tune_command.make_context("tune", words[2:]).params
+            assert args["strategy"].split(":")[0] == spec["name"], name
+            tuning.build_spec(
+                game_id, args["players"], args["strategy"], args["against"] or [],
+                args["settings"] or [], args["seed"], args["budget"], self_play=args["self_play"],
+                only=args["param"] or [], fixed=args["fix"] or [],
+                ranges=args["search_range"] or [], from_start=args["from_start"],
+            )  # fmt: skip
 
 
 def test_an_unknown_preset_is_a_one_line_error():
