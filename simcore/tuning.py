@@ -112,12 +112,8 @@ class TuneSpec:
         start = {}
         for d in self.space:
             value = self.strategy["params"][d.name]
-            if (
-                d.kind == "choice"
-                and value in d.choices
-                or d.kind != "choice"
-                and (d.low <= value <= d.high)
-            ):
+            inside = value in d.choices if d.kind == "choice" else d.low <= value <= d.high
+            if inside:
                 start[d.name] = value
         return start
 

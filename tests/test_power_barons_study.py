@@ -4,6 +4,7 @@ differences and the response curves, and the cells hold the flush columns, with 
 banking swept both ways."""
 
 import dataclasses
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -125,6 +126,12 @@ def test_the_restricted_play_flush_study_tunes_per_setting_and_answers_each(tmp_
     tuned = {(e["opponents"], e["arm"]): e["spec"] for e in info["tuned"]}
     assert set(tuned) == {(s, arm) for s in SETTINGS for arm in study.RESTRICT_ARMS}
     assert all("p_flush=0," in tuned[s, "tuned without"] for s in SETTINGS)
+    for (setting, arm), spec in tuned.items():  # the winner only where it beat the start
+        folder = tmp_path / "tuning" / f"{setting.replace(' ', '-')}_4p" / arm.replace(" ", "-")
+        summary = json.loads((folder / "summary.json").read_text())
+        assert summary["search"]["seed"] == loaded.seed + study.TUNING_SEED_OFFSET
+        better = summary["fresh"]["diff_ci_low"] > 0
+        assert spec == (summary["best"] if better else summary["baseline"])
     cell = "tuned-without_opponents=tuned-barons-lowest"
     games = cell_games(tmp_path, cell)
     assert flusher_total(games, "flush_attempts") == 0
