@@ -739,6 +739,14 @@ def tune(
         ),
     ] = None,
     rounds: Annotated[int, typer.Option("--rounds", help="Most self-play rounds.")] = 4,
+    from_start: Annotated[
+        bool,
+        typer.Option(
+            "--from-start",
+            help="The first candidate is the strategy as given (its starting parameters), "
+            "racing like the others: the search then keeps the start unless it finds better.",
+        ),
+    ] = False,
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
@@ -761,6 +769,7 @@ def tune(
         game, players, strategy, against or [], settings or [], seed, budget,
         self_play=self_play, only=param or [], fixed=fix or [], ranges=search_range or [],
         sampler=sampler, min_games=min_games, final_games=final_games, rounds=rounds,
+        from_start=from_start,
     )  # fmt: skip
     summary = tuning.tune(spec, out, threads=threads, scheduler=dask_target)
     titles = write_tune_report(out, png)

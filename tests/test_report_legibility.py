@@ -47,6 +47,9 @@ def study_dirs(tmp_path_factory):
             if spec.stop:  # a few steps, not a precision target
                 stop = dataclasses.replace(spec.stop, max_games=2 * STUDY_GAMES)
                 spec = dataclasses.replace(spec, stop=stop)
+            if spec.restrict:  # restricted play: tunings of a few candidates, not a search
+                restrict = dataclasses.replace(spec.restrict, budget=1200, min_games=4)
+                spec = dataclasses.replace(spec, restrict=restrict)
             out = tmp_path_factory.mktemp("study") / name
             study.run_study(spec, out, games=STUDY_GAMES)
             done[name] = out
@@ -223,7 +226,7 @@ def old_pool_title(cell_ids: list[str], players: int) -> str:
 
 
 def test_the_checker_fails_the_old_flush_matchup_page(study_dirs):
-    flush = load_study_dir(study_dirs("power-barons-flush"))
+    flush = load_study_dir(study_dirs("power-barons-flush-threshold"))
     pool = rating_pools(flush)[0]
     old = old_matchup_page(
         pooled_matchups(pool.runs),

@@ -210,7 +210,12 @@ def test_compare_refuses_different_seeds(tmp_path):
         ),
         (
             "power-struggle-event-order.toml",
-            ["Paired differences (1 of", "What strategies do, by arm (data=shipped) (1 of"],
+            [
+                "Answer: Power Struggle: the event-ordering policy",
+                "Answer per opponent setting",
+                "Paired differences (1 of",
+                "What strategies do, by opponents (random) (1 of",
+            ],
         ),
         ("power-the-game-openings.toml", ["What ended the game, cell by cell (1 of"]),
     ],
