@@ -540,10 +540,11 @@ def bench(
     results = {}
     for game_id in game_ids or registry.game_ids():
         g = registry.make(game_id)
+        seats = players if players is not None else min(max(4, g.min_players), g.max_players)
+        # A bad lineup is refused before the compile notice: one line on stderr, nothing else.
+        spec = _spec(game_id, seats, strategy, settings, 1, games, True)
         if not runner.kernel_compiled(g):
             notice(runner.compile_notice(g))
-        seats = players if players is not None else min(max(4, g.min_players), g.max_players)
-        spec = _spec(game_id, seats, strategy, settings, 1, games, True)
         kernel = g.kernel()
         prepared = kernel.prepare(spec.rules, seats)
         ids, params = g.encode_strategies(spec.seat_strategies())
