@@ -317,12 +317,16 @@ class Player:
         self.games = 0
         self.seconds = 0.0
 
-    def outcomes(self, spec: runner.RunSpec, first: int, stop: int) -> np.ndarray:
+    def outcomes(
+        self, spec: runner.RunSpec, first: int, stop: int, reduce: Callable = slot_outcomes
+    ) -> np.ndarray:
+        """``reduce(spec, start, n)`` (a module-level function: Dask workers import it) of every
+        chunk of games [first, stop), concatenated in game order."""
         started = time.perf_counter()
         if self.client is None:
             runner.set_threads(self.threads)
             parts = [
-                (start, slot_outcomes(spec, start, n))
+                (start, reduce(spec, start, n))
                 for start, n in runner.chunk_plan([(first, stop)], MAX_CHUNK)
             ]
         else:
@@ -332,7 +336,7 @@ class Player:
             size = max(1_000, -(-(stop - first) // (2 * workers)))
             chunks = runner.chunk_plan([(first, stop)], min(size, MAX_CHUNK))
             parts = list(
-                cluster.play_chunks(spec, chunks, self.client, self.threads or 1, slot_outcomes)
+                cluster.play_chunks(spec, chunks, self.client, self.threads or 1, reduce)
             )
         self.seconds += time.perf_counter() - started
         self.games += stop - first
