@@ -381,8 +381,8 @@ def _objective(path, game, players, strategies, table, k: int) -> Objective:
             raise _error(path, where + "population", str(error)) from None
         for n in counts:
             if len(population) ** n > MAX_PROFILES:
-                raise _error(path, where + "population", f"{len(population)} strategies at "
-                             f"{n} players make too many profiles (most {MAX_PROFILES:,})")  # fmt: skip
+                too_many = f"{len(population)} strategies at {n} players: too many profiles"
+                raise _error(path, where + "population", too_many)
         values.update(measure=measure, population=tuple(population))
     return Objective(**values)
 
@@ -668,9 +668,10 @@ def _variety(records, n, objective, weights) -> float:
 
 
 def intervals(spec: BalanceSpec, records: dict, seed: int) -> dict:
-    """{name: {value, low, high, objective, objective_low, objective_high}}: the measured values
-    and objectives with bootstrap 95% intervals over game indices (the same resampled games in
-    every lineup, which keeps the pairing)."""
+    """{name: {value, low, high, objective, objective_low, objective_high, draws}}: the measured
+    values and objectives with bootstrap 95% intervals over game indices (the same resampled games
+    in every lineup, and in every candidate measured on as many games: ``draws``, the objective's
+    resamples, pair two candidates)."""
     point = measure(spec, records)
     games = next(iter(records.values())).shape[0]
     rng = np.random.default_rng([seed, games])
@@ -687,7 +688,7 @@ def intervals(spec: BalanceSpec, records: dict, seed: int) -> dict:
         result[name] = {
             "value": value, "low": float(low[0]), "high": float(high[0]),
             "objective": objective, "objective_low": float(low[1]),
-            "objective_high": float(high[1]),
+            "objective_high": float(high[1]), "draws": draws[:, 1],
         }  # fmt: skip
     return result
 
@@ -910,9 +911,13 @@ def _row(spec, name, trial, values, setting, measured, rulebook) -> dict:
     row = {"candidate": name, "trial": trial, "setting": setting}
     row.update({f"param_{k}": v for k, v in values.items()})
     for objective, entry in measured.items():
-        row.update({f"{objective}_{key}": value for key, value in entry.items()})
-        if rulebook is not None:
-            row[f"{objective}_vs_rulebook"] = entry["objective"] - rulebook[objective]["objective"]
+        row.update({f"{objective}_{key}": value for key, value in entry.items() if key != "draws"})
+        if rulebook is not None:  # paired: the same resampled games
+            other = rulebook[objective]
+            low, high = np.nanpercentile(entry["draws"] - other["draws"], [2.5, 97.5])
+            row[f"{objective}_vs_rulebook"] = entry["objective"] - other["objective"]
+            row[f"{objective}_vs_rulebook_low"] = float(low)
+            row[f"{objective}_vs_rulebook_high"] = float(high)
     return row
 
 
@@ -954,8 +959,8 @@ def _search_and_measure(spec: BalanceSpec, out: Path, player, progress) -> dict:
             lineups = lineups_needed(spec, full, held_full)
             records = _fresh(spec, out, player, f"{name}-retuned", rules, lineups)
             measured_by[f"{name}-retuned"] = intervals(spec, records, seed)
-            rows.append(_row(spec, name, number, values, "re-tuned",
-                             measured_by[f"{name}-retuned"], None))  # fmt: skip
+            rows.append(_row(spec, name, number, values, "re-tuned", measured_by[f"{name}-retuned"],
+                             measured_by["rulebook-retuned"]))  # fmt: skip
         if number is not None:
             write_ruleset(spec, out, name, rules, values, measured_by[name])
     front = pl.DataFrame(rows, infer_schema_length=None)
