@@ -45,7 +45,7 @@ TOP_KEYS = (
 SEARCH_KEYS = (
     "trials", "batch", "min_games", "rungs", "sampler", "finalists", "final_games", "resamples",
 )  # fmt: skip
-PARAM_KEYS = ("rule", "path", "low", "high", "log")
+PARAM_KEYS = ("rule", "path", "name", "low", "high", "log")
 ROBUST_KEYS = ("tune", "budget", "players")
 KINDS = {
     "seat_fairness": (),
@@ -66,20 +66,21 @@ FORMAT = storage.FORMAT
 
 @dataclass(frozen=True)
 class Knob:
-    """A searched value: a rule parameter (``path`` empty), or the numbers at ``path`` inside
-    the data file that the path rule ``rule`` names (every number the path reaches takes the
-    value). ``kind`` is int or float."""
+    """A searched value: a rule parameter (``paths`` empty), or the numbers at ``paths`` inside
+    the data file that the path rule ``rule`` names (every number the paths reach takes the
+    value). ``kind`` is int or float; ``label`` the name reports show (default rule:paths)."""
 
     rule: str
-    path: str
+    paths: tuple[str, ...]
     low: float
     high: float
     kind: str
     log: bool = False
+    label: str = ""
 
     @property
     def name(self) -> str:
-        return f"{self.rule}:{self.path}" if self.path else self.rule
+        return self.label or (f"{self.rule}:{'|'.join(self.paths)}" if self.paths else self.rule)
 
     def dimension(self) -> tuning.Dimension:
         return tuning.Dimension(self.name, self.kind, self.low, self.high, self.log)
@@ -297,20 +298,24 @@ def _knob(path: Path, game: registry.Game, rules: dict, table, k: int) -> Knob:
         rule = game.rule(name)
     except SpecError as error:
         raise _error(path, where + "rule", str(error)) from None
-    data_path = _get(path, table, "path", (str,), "a path into the data file", "", where)
+    data_paths = _get(path, table, "path", (str, list), "a path or a list of paths", "", where)
+    data_paths = tuple(data_paths if isinstance(data_paths, list) else filter(None, [data_paths]))
+    label = _get(path, table, "name", (str,), "a name", "", where)
     low, high = _number(path, table, "low", where), _number(path, table, "high", where)
     log = _get(path, table, "log", (bool,), "true or false", False, where)
     if rule.kind == "path":
-        if not data_path:
+        if not data_paths:
             raise _error(path, where + "path", f"{name} names a data file: give the path of "
                          'the numbers to change in it, e.g. "deck.*[0]"')  # fmt: skip
         document = _data_document(game, rules, name)
-        try:
-            found = set_numbers(copy.deepcopy(document), data_path, 0)
-        except SpecError as error:
-            raise _error(path, where + "path", str(error)) from None
+        found = []
+        for data_path in data_paths:
+            try:
+                found += set_numbers(copy.deepcopy(document), data_path, 0)
+            except SpecError as error:
+                raise _error(path, where + "path", str(error)) from None
         kind = "int" if all(isinstance(v, int) for v in found) else "float"
-    elif data_path:
+    elif data_paths:
         raise _error(path, where + "path", f"{name} is not a data file rule")
     elif rule.kind not in ("int", "float"):
         raise _error(
@@ -318,6 +323,8 @@ def _knob(path: Path, game: registry.Game, rules: dict, table, k: int) -> Knob:
         )
     else:
         kind = rule.kind
+        if kind == "int" and (low != int(low) or high != int(high)):
+            raise _error(path, where + "low", f"expected whole numbers, got {low}, {high}")
         for bound in (low, high):
             try:
                 rule.check(int(bound) if kind == "int" and bound == int(bound) else bound, "")
@@ -329,7 +336,7 @@ def _knob(path: Path, game: registry.Game, rules: dict, table, k: int) -> Knob:
     if not low < high or log and low <= 0:
         raise _error(path, where + "low", f"expected low < high (and low > 0 for log), got "
                      f"{low}, {high}")  # fmt: skip
-    return Knob(name, data_path, low, high, kind, log)
+    return Knob(name, data_paths, low, high, kind, log, label)
 
 
 def _objective(path, game, players, strategies, table, k: int) -> Objective:
@@ -468,8 +475,8 @@ def candidate_rules(spec: BalanceSpec, values: dict, out: Path) -> dict:
     changes: dict[str, list] = {}
     for knob in spec.knobs:
         value = values[knob.name]
-        if knob.path:
-            changes.setdefault(knob.rule, []).append((knob.path, value))
+        if knob.paths:
+            changes.setdefault(knob.rule, []).extend((p, value) for p in knob.paths)
         else:
             rules[knob.rule] = value
     for rule, pairs in changes.items():
@@ -483,9 +490,9 @@ def rulebook_values(spec: BalanceSpec) -> dict:
     game = registry.make(spec.game)
     values = {}
     for knob in spec.knobs:
-        if knob.path:
+        if knob.paths:
             document = _data_document(game, spec.rules, knob.rule)
-            values[knob.name] = set_numbers(document, knob.path, 0)[0]
+            values[knob.name] = set_numbers(document, knob.paths[0], 0)[0]
         else:
             values[knob.name] = spec.rules[knob.rule]
     return values

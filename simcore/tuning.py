@@ -335,9 +335,7 @@ class Player:
             workers = max(1, len(self.client.nthreads()))
             size = max(1_000, -(-(stop - first) // (2 * workers)))
             chunks = runner.chunk_plan([(first, stop)], min(size, MAX_CHUNK))
-            parts = list(
-                cluster.play_chunks(spec, chunks, self.client, self.threads or 1, reduce)
-            )
+            parts = list(cluster.play_chunks(spec, chunks, self.client, self.threads or 1, reduce))
         self.seconds += time.perf_counter() - started
         self.games += stop - first
         return np.concatenate([part for _, part in sorted(parts, key=lambda p: p[0])])

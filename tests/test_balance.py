@@ -1,0 +1,216 @@
+"""`powerlab balance`: the planted test (a head start skews seat 0; the search must undo it),
+data-file paths, bad balance files, resuming, and the study file of a proposed rule set."""
+
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+from balance_toy import register
+from clitools import in_process, one_error_line, tree_digest
+
+from simcore import balance, study
+from simcore.registry import SpecError
+
+PLANTED = """
+title = "Toy: undo a head start"
+game = "toy-race"
+players = [2, 3]
+strategies = ["reroller"]
+rules = { head_start = 2 }
+seed = 5
+
+[search]
+trials = 8
+batch = 4
+min_games = 300
+rungs = 2
+finalists = 2
+final_games = 3000
+
+[[params]]
+rule = "head_start"
+low = -3
+high = 3
+
+[[objectives]]
+kind = "seat_fairness"
+"""
+
+
+@pytest.fixture(autouse=True)
+def toy_game(monkeypatch):
+    register(monkeypatch)
+
+
+def write(tmp_path, text: str, name: str = "balance.toml"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_planted_head_start_is_undone(tmp_path):
+    """Seat 0's head start of 2 pips is planted in the file's rules; the search proposes the
+    fair value 0, whose seat deviations are within their intervals of 0 and clearly below the
+    planted rules' at both table sizes (paired intervals of the difference below 0)."""
+    spec = balance.load_balance(write(tmp_path, PLANTED))
+    summary = balance.balance(spec, tmp_path / "out")
+    front = pl.read_parquet(tmp_path / "out" / "front.parquet")
+    rulebook = front.filter(pl.col("candidate") == "rulebook").row(0, named=True)
+    best = front.filter(pl.col("candidate") == summary["finalists"][0]).row(0, named=True)
+    assert summary["rulebook"] == {"head_start": 2}
+    assert best["param_head_start"] == 0
+    for n in (2, 3):
+        name = f"seat_fairness_{n}p"
+        assert rulebook[f"{name}_low"] > 0.1  # the planted skew is found
+        assert best[f"{name}_low"] <= 0.005 and best[f"{name}_high"] < 0.04
+        assert best[f"{name}_vs_rulebook_high"] < 0
+    assert best["on_front"] and not rulebook["on_front"]
+    trials = pl.read_parquet(tmp_path / "out" / "trials.parquet")
+    # successive halving: only some candidates of a batch play the second rung
+    assert 0 < (trials["rung"] == 1).sum() < trials.height
+    assert (tmp_path / "out" / "report.pdf").exists() is False  # the command writes it
+
+
+def test_the_study_file_reproduces_the_measurement(tmp_path):
+    spec = balance.load_balance(write(tmp_path, PLANTED))
+    summary = balance.balance(spec, tmp_path / "out")
+    name = summary["finalists"][0]
+    proposed = study.load_study(tmp_path / "out" / "rulesets" / f"{name}.toml")
+    study.run_study(proposed, tmp_path / "study")
+    front = pl.read_parquet(tmp_path / "out" / "front.parquet")
+    best = front.filter(pl.col("candidate") == name).row(0, named=True)
+    from analyses.dataset import load_run
+
+    for cell in study.cells(proposed):
+        n = cell.spec.players
+        games = load_run(tmp_path / "study" / "cells" / cell.id).scan().collect()
+        rates = [games[f"s{s}_won"].mean() for s in range(n)]
+        deviation = max(abs(r - 1 / n) for r in rates)
+        assert deviation == pytest.approx(best[f"seat_fairness_{n}p_value"], abs=1e-12)
+
+
+def test_cli_report_and_resume_equal_an_uninterrupted_search(tmp_path, monkeypatch):
+    path = write(tmp_path, PLANTED)
+    code, out, err = in_process("balance", path, "-o", tmp_path / "whole")
+    assert code == 0, err
+    assert "Best proposal" in out and (tmp_path / "whole" / "report.pdf").stat().st_size > 0
+    spec = balance.load_balance(path)
+    calls = []
+
+    def interrupt(number, rung):
+        calls.append(number)
+        if len(calls) == 7:  # mid-way through the second batch's first rung
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        balance.balance(spec, tmp_path / "resumed", progress=interrupt)
+    assert not (tmp_path / "resumed" / "summary.json").exists()
+    balance.balance(spec, tmp_path / "resumed")
+    for name in ("trials.parquet", "front.parquet"):
+        whole = pl.read_parquet(tmp_path / "whole" / name)
+        resumed = pl.read_parquet(tmp_path / "resumed" / name)
+        assert whole.equals(resumed), name
+    # a rerun of a finished search changes nothing
+    before = tree_digest(tmp_path / "resumed")
+    balance.balance(spec, tmp_path / "resumed")
+    assert tree_digest(tmp_path / "resumed") == before
+
+
+def test_data_file_paths():
+    document = {"deck": {"red": [5, 10, 15], "blue": [5, 20]}, "name": "x"}
+    assert balance.set_numbers(document, "deck.*[0]", 7) == [5, 5]
+    assert document["deck"] == {"red": [7, 10, 15], "blue": [7, 20]}
+    assert balance.set_numbers(document, "deck.red[*]", 1) == [7, 10, 15]
+    for path, message in (
+        ("deck.green[0]", "no key 'green'"),
+        ("deck.red[3]", "past the list"),
+        ("name", "not numbers"),
+        ("deck.red.x", "not a table"),
+        ("deck..red", "is not a key"),
+    ):
+        with pytest.raises(SpecError, match=message):
+            balance.set_numbers(document, path, 0)
+
+
+def test_power_barons_components_numbers(tmp_path):
+    """The shipped balance file's paths reach the shipped components file; a candidate's data
+    file is written once, named by its content, and holds the searched values."""
+    spec = balance.load_balance("studies/balance/power-barons.toml")
+    low, high = "lowest Power Card", "highest Power Card"
+    assert balance.rulebook_values(spec) == {low: 5, high: 50}
+    values = {low: 3, high: 60}
+    rules = balance.candidate_rules(spec, values, tmp_path)
+    assert balance.candidate_rules(spec, values, tmp_path) == rules
+    import tomllib
+
+    deck = tomllib.loads(open(rules["components"]).read())["deck"]
+    assert deck["finance"][0] == 3 and deck["energy"][15] == 60
+    assert deck["political_influence"] == [20, 20, 30, 30, 30, 40, 50, 50]
+
+
+BAD = [
+    ('game = "nope"', "game: unknown game"),
+    ("players = [7]", "players: toy-race is for 2-4 players"),
+    ('strategies = ["nobody"]', "unknown strategy"),
+    ("rules = { head_start = 9 }", "rules:"),
+    ("search = { sampler = 'grid' }", "search.sampler"),
+    ("search = { trials = 0 }", "search.trials"),
+    ("extra = 1", "extra: unknown key"),
+    ('params = [{ rule = "head_start", low = -9, high = 3 }]', "leaves head_start's declared"),
+    ('params = [{ rule = "head_start", low = 3, high = 1 }]', "expected low < high"),
+    ('params = [{ rule = "head_start", low = 0.5, high = 3 }]', "whole numbers"),
+    ('params = [{ rule = "head_start", low = 0, high = 3, name = 1 }]', "params[0].name"),
+    ('params = [{ rule = "nope", low = 0, high = 3 }]', "unknown rule parameter"),
+    ('params = [{ rule = "head_start", path = "a.b", low = 0, high = 3 }]', "not a data file"),
+    ("params = []", "params: expected at least one"),
+    ('objectives = [{ kind = "fun" }]', "objectives[0].kind"),
+    ('objectives = [{ kind = "length", low = 5 }]', "objectives[0].high: missing"),
+    ('objectives = [{ kind = "seat_fairness", players = [4] }]', "not among the file's"),
+    ('objectives = [{ kind = "option_value", focal = "x", fixed = {}, low = 0, high = 1 }]',
+     "not a strategy of the lineup"),
+    ('objectives = [{ kind = "variety", population = ["reroller"] }]', "at least 2"),
+    ('robust = { tune = ["nobody"] }', "robust.tune"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("change", "message"), BAD)
+def test_bad_balance_files_are_one_line_and_write_nothing(tmp_path, change, message):
+    key = change.split(" = ")[0]
+    lines = [line for line in PLANTED.strip().splitlines()]
+    if key in ("params", "objectives", "search"):  # replace the tables of that name
+        text = _without_tables(PLANTED, key) + "\n"
+        text = text.replace("seed = 5\n", f"seed = 5\n{change}\n")
+    else:
+        kept = [line for line in lines if not line.startswith(f"{key} =")]
+        kept.insert(1, change)
+        text = "\n".join(kept) + "\n"
+    path = write(tmp_path, text)
+    with pytest.raises(SpecError, match=message.replace("[", r"\[").replace("]", r"\]")):
+        balance.load_balance(path)
+    code, _, err = in_process("balance", path, "-o", tmp_path / "out")
+    assert code == 2 and message.split(":")[0] in one_error_line(err)
+    assert not (tmp_path / "out").exists()
+
+
+def _without_tables(text: str, key: str) -> str:
+    """``text`` without its [key] or [[key]] tables."""
+    kept, skipping = [], False
+    for line in text.splitlines():
+        if line.startswith("["):
+            skipping = line.strip("[]") == key
+        if not skipping:
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def test_another_spec_in_the_directory_is_refused(tmp_path):
+    spec = balance.load_balance(write(tmp_path, PLANTED))
+    balance.balance(spec, tmp_path / "out")
+    before = tree_digest(tmp_path / "out")
+    other = write(tmp_path, PLANTED.replace("seed = 5", "seed = 6"), "other.toml")
+    code, _, err = in_process("balance", other, "-o", tmp_path / "out")
+    assert code == 2 and "holds another balance search" in one_error_line(err)
+    assert tree_digest(tmp_path / "out") == before
+    assert json.loads((tmp_path / "out" / "balance.json").read_text())["seed"] == 5
+    assert np.isfinite(pl.read_parquet(tmp_path / "out" / "front.parquet")["trial"][1])
