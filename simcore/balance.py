@@ -883,6 +883,9 @@ def retuned(spec, out: Path, player, name: str, rules: dict) -> tuple[list, list
         if option and option.focal == strategy:
             variants.append(("held", [f"{k}={_text(v)}" for k, v in option.fixed.items()]))
         for variant, fixed in variants:
+            if variant == "held" and not _tunable(game, strategy, option.fixed):
+                held_full = held(full, option)  # the option was all there was to tune
+                continue
             tune_spec = tuning.build_spec(
                 spec.game, players, game.strategy(strategy).label(lineup[seat]["params"]),
                 lineup[:seat] + lineup[seat + 1 :], [], spec.seed, spec.robust_budget,
@@ -902,6 +905,11 @@ def retuned(spec, out: Path, player, name: str, rules: dict) -> tuple[list, list
             h if h["name"] == option.focal else f for h, f in zip(held_full, full, strict=True)
         ]
     return full, held_full, summaries
+
+
+def _tunable(game: registry.Game, strategy: str, fixed: dict) -> bool:
+    """Whether the strategy has a parameter left to tune once ``fixed`` ones are held."""
+    return any(p.kind != "path" and p.name not in fixed for p in game.strategy(strategy).params)
 
 
 def _text(value) -> str:

@@ -2,7 +2,7 @@
 roll, so that its fair value (0) is known and a planted bias (head_start = 2) has to be undone.
 
 Each seat rolls a d10 (a ``reroller`` rolls again below ``reroll_below`` and keeps the second
-roll); the highest total wins, ties broken by a draw from the game's own stream. A game is a pure
+roll; a ``steady`` never does); the highest total wins, ties broken by a draw from the game's own stream. A game is a pure
 function of (seed, game index): each game has its own numpy generator seeded by both. Plain
 numpy (no numba): the tests register it with ``register(monkeypatch)``.
 """
@@ -31,6 +31,7 @@ GAME = Game(
             "rolls again below reroll_below and keeps the second roll",
             (Param("reroll_below", "int", 1, "roll again below this", 1, 10),),
         ),
+        Strategy("steady", 1, "never rolls again"),
     ),
     strategy_param_names=("reroll_below",),
     default_strategy="reroller",
@@ -64,7 +65,7 @@ def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n
         for seat in range(players):
             slot = lineup_slot(index, seat, players, rotate)
             roll = rng.integers(1, sides + 1)
-            if roll < lineup_params[slot, 0]:
+            if lineup_ids[slot] == 0 and roll < lineup_params[slot, 0]:
                 roll = rng.integers(1, sides + 1)
             totals[seat] = roll + (head_start if seat == 0 else 0) + rng.random() * 1e-3
             seat_out[g, seat, LINEUP_SLOT] = slot

@@ -214,3 +214,74 @@ def test_another_spec_in_the_directory_is_refused(tmp_path):
     assert tree_digest(tmp_path / "out") == before
     assert json.loads((tmp_path / "out" / "balance.json").read_text())["seed"] == 5
     assert np.isfinite(pl.read_parquet(tmp_path / "out" / "front.parquet")["trial"][1])
+
+
+OPTION = """
+title = "Toy: the value of rolling again"
+game = "toy-race"
+players = 2
+strategies = ["reroller:reroll_below=6", "steady"]
+seed = 3
+
+[search]
+trials = 2
+batch = 2
+min_games = 200
+rungs = 1
+finalists = 1
+final_games = 10000
+
+[[params]]
+rule = "sides"
+low = 9
+high = 11
+
+[[objectives]]
+kind = "option_value"
+focal = "reroller"
+fixed = { reroll_below = 1 }
+low = 0.1
+high = 0.15
+
+[[objectives]]
+kind = "variety"
+measure = "MEASURE"
+population = ["steady", "reroller:reroll_below=6"]
+"""
+
+
+@pytest.mark.parametrize(("measure", "expected"), [("regret", 0.0625), ("entropy", 1.0)])
+def test_option_value_and_variety_match_their_exact_values(tmp_path, measure, expected):
+    """On a d10, rolling again below 6 wins 62.5% against a player who never does (exact sum),
+    so the option is worth 12.5 points; the population's meta-game: the reroller dominates
+    (equilibrium entropy measure 1) and gains 6.25 points over the average strategy against a
+    uniform field (regret measure)."""
+    spec = balance.load_balance(write(tmp_path, OPTION.replace("MEASURE", measure)))
+    balance.balance(spec, tmp_path / "out")
+    rulebook = pl.read_parquet(tmp_path / "out" / "front.parquet").row(0, named=True)
+    assert rulebook["candidate"] == "rulebook"
+    assert rulebook["option_value_low"] < 0.125 < rulebook["option_value_high"]
+    assert rulebook["option_value_objective"] == 0.0  # inside its band
+    if measure == "entropy":
+        assert rulebook["variety_value"] == pytest.approx(1.0)
+    else:
+        assert rulebook["variety_low"] < expected < rulebook["variety_high"]
+
+
+def test_robust_retunes_the_focal_for_each_finalist(tmp_path):
+    """[robust] re-tunes the reroller by powerlab tune's machinery: its best threshold is to roll
+    again below the mean roll of 5.5 (reroll_below = 6); with the option held there is nothing
+    left to tune, so the held lineup is the re-tuned one with the option held."""
+    text = OPTION.replace("MEASURE", "regret").replace('"reroller:reroll_below=6"', '"reroller"', 1)
+    text += '\n[robust]\ntune = ["reroller"]\nbudget = 6000\n'
+    spec = balance.load_balance(write(tmp_path, text))
+    summary = balance.balance(spec, tmp_path / "out")
+    assert {t["variant"] for t in summary["tunings"]} == {"free"}
+    for tuned in summary["tunings"]:
+        assert tuned["best"] in {f"reroller:reroll_below={k}" for k in (5, 6, 7)}
+    front = pl.read_parquet(tmp_path / "out" / "front.parquet")
+    given = front.filter(pl.col("setting") == "as given").row(0, named=True)
+    retuned = front.filter(pl.col("setting") == "re-tuned").row(0, named=True)
+    assert given["option_value_value"] == pytest.approx(0.0, abs=0.03)  # reroll_below = 1
+    assert retuned["option_value_low"] > 0.09
+    assert (tmp_path / "out" / "tuning" / "rulebook" / "reroller-free" / "summary.json").exists()
