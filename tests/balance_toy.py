@@ -2,9 +2,9 @@
 roll, so that its fair value (0) is known and a planted bias (head_start = 2) has to be undone.
 
 Each seat rolls a d10 (a ``reroller`` rolls again below ``reroll_below`` and keeps the second
-roll; a ``steady`` never does); the highest total wins, ties broken by a draw from the game's own stream. A game is a pure
-function of (seed, game index): each game has its own numpy generator seeded by both. Plain
-numpy (no numba): the tests register it with ``register(monkeypatch)``.
+roll; a ``steady`` never does); the highest total wins, ties broken by a draw from the game's own
+stream. A game is a pure function of (seed, game index): each game has its own numpy generator
+seeded by both. Plain numpy (no numba): the tests register it with ``register(monkeypatch)``.
 """
 
 import numpy as np
