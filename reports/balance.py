@@ -31,6 +31,8 @@ PANELS = 6  # panels per page
 
 
 def _number(value: float) -> str:
+    if isinstance(value, int):
+        return str(value)
     return f"{value:.3g}" if abs(value) >= 1 else f"{value:.3f}"
 
 
@@ -61,8 +63,19 @@ def headline(summary: dict, front: pl.DataFrame) -> str:
     return (
         f"Best proposal {best['candidate']} ({_changes(best, summary)}): {name} "
         f"{_measured(best, name)} against {_measured(rulebook, name)} for the rulebook's values, "
-        f"on {summary['search']['final_games']:,} fresh games per lineup (95% intervals)."
+        f"on {summary['search']['fresh_games']:,} fresh games per lineup (95% intervals)"
+        + _separation(summary)
+        + "."
     )
+
+
+def _separation(summary: dict) -> str:
+    """Whether the fresh games told the non-dominated candidates apart."""
+    pairs = summary["search"]["unseparated"]
+    if not pairs:
+        return "; every pair of non-dominated candidates differs on some objective"
+    shown = ", ".join(f"{a} and {b}" for a, b in pairs[:3])
+    return f"; not told apart at this budget (raise max_final_games): {shown}"
 
 
 def proposals_pages(summary: dict, front: pl.DataFrame) -> list[ReportPage]:

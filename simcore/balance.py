@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import math
 import re
 import time
@@ -43,7 +44,8 @@ TOP_KEYS = (
     "objectives", "robust",
 )  # fmt: skip
 SEARCH_KEYS = (
-    "trials", "batch", "min_games", "rungs", "sampler", "finalists", "final_games", "resamples",
+    "trials", "batch", "min_games", "rungs", "sampler", "finalists", "final_games",
+    "max_final_games", "resamples",
 )  # fmt: skip
 PARAM_KEYS = ("rule", "path", "name", "low", "high", "log")
 ROBUST_KEYS = ("tune", "budget", "players")
@@ -127,6 +129,7 @@ class BalanceSpec:
     sampler: str = "nsga2"
     finalists: int = 5
     final_games: int = 20_000
+    max_final_games: int = 80_000
     resamples: int = 100
     robust_tune: list[str] = field(default_factory=list)
     robust_budget: int = 20_000
@@ -239,6 +242,10 @@ def load_balance(path: str | Path) -> BalanceSpec:
         ("trials", 30), ("batch", 10), ("min_games", 1000), ("rungs", 3), ("finalists", 5),
         ("final_games", 20_000), ("resamples", 100),
     )}  # fmt: skip
+    settings["max_final_games"] = _count(
+        path, search, "max_final_games", "search.", 4 * settings["final_games"],
+        settings["final_games"],
+    )  # fmt: skip
     if settings["rungs"] > 6:
         raise _error(path, "search.rungs", f"expected at most 6 rungs, got {settings['rungs']}")
     sampler = _get(path, search, "sampler", (str,), "nsga2 or tpe", "nsga2", "search.")
@@ -855,13 +862,25 @@ def finalists(spec: BalanceSpec, study) -> list:
         return []
     values = np.array([t.values for t in top])
     ranks = pareto_ranks(values)
+    rulebook = rulebook_values(spec)
+
+    def changes(i: int) -> tuple:
+        """How far from the rulebook: values changed, then the changes over the ranges."""
+        moved = [
+            abs(top[i].params[k.name] - rulebook[k.name]) / (k.high - k.low) for k in spec.knobs
+        ]
+        return sum(m > 0 for m in moved), sum(moved)
+
     chosen, seen = [], set()
-    for i in best_first(values):
-        key = tuple(sorted(top[i].params.items()))
+    # Candidates with the same objectives on the same games play alike (a value that never
+    # binds): the one that changes the rulebook least stands for them.
+    for i in sorted(best_first(values), key=lambda i: (tuple(values[i]), changes(i))):
+        key = tuple(values[i])
         if ranks[i] == 0 and key not in seen:
             seen.add(key)
-            chosen.append(top[i])
-    return chosen[: spec.finalists]
+            chosen.append(i)
+    order = best_first(values)
+    return [top[i] for i in sorted(chosen, key=order.index)][: spec.finalists]
 
 
 # --- robustness, fresh measures and outputs ----------------------------------------------------
@@ -916,10 +935,45 @@ def _text(value) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def _fresh(spec, out, player, name, rules, lineups) -> dict:
+def fresh_blocks(spec: BalanceSpec, games: int) -> list[tuple[int, int]]:
+    """The fresh games [0, games) as blocks final_games x 1, 1, 2, 4, ...: the stored ones are
+    reused when the measurement grows."""
+    blocks, first = [], 0
+    while first < games:
+        stop = max(spec.final_games, 2 * first)
+        blocks.append((first, stop))
+        first = stop
+    return blocks
+
+
+def _fresh(spec, out, player, name, rules, lineups, games) -> dict:
+    """A candidate's records of fresh games [0, games) (root seed + 1), each block stored once."""
     seed = tuning.fresh_seed(spec.seed)
-    path = out / "games" / f"fresh-{name}.npz"
-    return played(path, lambda: play(spec, player, rules, seed, 0, spec.final_games, lineups))
+    parts = [
+        played(out / "games" / f"fresh-{name}-{first}-{stop}.npz",
+               lambda f=first, s=stop: play(spec, player, rules, seed, f, s, lineups))
+        for first, stop in fresh_blocks(spec, games)
+    ]  # fmt: skip
+    return {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+
+
+def unseparated(spec: BalanceSpec, measured: dict) -> list[tuple[str, str]]:
+    """Pairs of non-dominated candidates that no objective tells apart: on none of them does the
+    paired 95% interval of their difference exclude 0."""
+    names = list(measured)
+    objectives = spec.objective_names()
+    values = np.array([[measured[n][o]["objective"] for o in objectives] for n in names])
+    front = [n for n, rank in zip(names, pareto_ranks(values), strict=True) if rank == 0]
+    pairs = []
+    for a, b in itertools.combinations(front, 2):
+        apart = False
+        for o in objectives:
+            low, high = np.nanpercentile(measured[a][o]["draws"] - measured[b][o]["draws"],
+                                         [2.5, 97.5])  # fmt: skip
+            apart |= bool(low > 0 or high < 0)
+        if not apart:
+            pairs.append((a, b))
+    return pairs
 
 
 def _row(spec, name, trial, values, setting, measured, rulebook) -> dict:
@@ -963,21 +1017,30 @@ def _search_and_measure(spec: BalanceSpec, out: Path, player, progress) -> dict:
         for t in chosen
     ]
     seed = tuning.fresh_seed(spec.seed)
-    rows, tunings, measured_by = [], [], {}
+    games = spec.final_games
+    while True:  # more fresh games until the front's candidates are told apart (or the cap)
+        measured_by = {
+            name: intervals(spec, _fresh(spec, out, player, name, rules, None, games), seed)
+            for name, _, _, rules in candidates
+        }
+        apart = unseparated(spec, measured_by)
+        if not apart or 2 * games > spec.max_final_games:
+            break
+        games *= 2
+    rows, tunings = [], []
     for name, number, values, rules in candidates:
-        measured_by[name] = intervals(spec, _fresh(spec, out, player, name, rules, None), seed)
         rows.append(_row(spec, name, number, values, "as given", measured_by[name],
                          measured_by["rulebook"]))  # fmt: skip
         if spec.robust_tune:
             full, held_full, summaries = retuned(spec, out, player, name, rules)
             tunings += summaries
             lineups = lineups_needed(spec, full, held_full)
-            records = _fresh(spec, out, player, f"{name}-retuned", rules, lineups)
+            records = _fresh(spec, out, player, f"{name}-retuned", rules, lineups, games)
             measured_by[f"{name}-retuned"] = intervals(spec, records, seed)
             rows.append(_row(spec, name, number, values, "re-tuned", measured_by[f"{name}-retuned"],
                              measured_by["rulebook-retuned"]))  # fmt: skip
         if number is not None:
-            write_ruleset(spec, out, name, rules, values, measured_by[name])
+            write_ruleset(spec, out, name, rules, values, measured_by[name], games)
     front = pl.DataFrame(rows, infer_schema_length=None)
     given = front.filter(pl.col("setting") == "as given")
     columns = [f"{name}_objective" for name in spec.objective_names()]
@@ -1008,6 +1071,8 @@ def _search_and_measure(spec: BalanceSpec, out: Path, player, progress) -> dict:
             "lineups_per_candidate": len(lineups_needed(spec)),
             "games": int(table["games"].sum()),
             "final_games": spec.final_games,
+            "fresh_games": games,
+            "unseparated": [list(pair) for pair in apart],
             "seed": spec.seed,
             "fresh_seed": seed,
         },
@@ -1021,7 +1086,7 @@ def _search_and_measure(spec: BalanceSpec, out: Path, player, progress) -> dict:
     return summary
 
 
-def write_ruleset(spec: BalanceSpec, out: Path, name: str, rules: dict, values, measured) -> Path:
+def write_ruleset(spec, out: Path, name: str, rules: dict, values, measured, games: int) -> Path:
     """OUT/rulesets/<name>.toml: a study file that plays this rule set on the fresh games the
     balance search measured it on (same seed, games, lineup), so `powerlab study run` reproduces
     its seat win rates, lengths and endings, and (with an option value objective) the option's
@@ -1047,7 +1112,7 @@ def write_ruleset(spec: BalanceSpec, out: Path, name: str, rules: dict, values, 
         ],
         "game": spec.game,
         "players": spec.players,
-        "games": spec.final_games,
+        "games": games,
         "seed": tuning.fresh_seed(spec.seed),
         "rotate_seats": True,
         "rules": changed,

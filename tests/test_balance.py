@@ -285,3 +285,24 @@ def test_robust_retunes_the_focal_for_each_finalist(tmp_path):
     assert given["option_value_value"] == pytest.approx(0.0, abs=0.03)  # reroll_below = 1
     assert retuned["option_value_low"] > 0.09
     assert (tmp_path / "out" / "tuning" / "rulebook" / "reroller-free" / "summary.json").exists()
+
+
+def test_fresh_games_grow_until_the_front_is_told_apart():
+    spec = balance.load_balance("studies/balance/power.toml")
+    assert balance.fresh_blocks(spec, spec.final_games) == [(0, 20000)]
+    assert balance.fresh_blocks(spec, 80000) == [(0, 20000), (20000, 40000), (40000, 80000)]
+    rng = np.random.default_rng(0)
+
+    def entry(objective, spread):
+        draws = objective + spread * rng.standard_normal(100)
+        return {"objective": objective, "draws": draws}
+
+    names = spec.objective_names()
+    # a and b trade off (a better on the first objective, b on the last), c is dominated by a
+    a = {n: entry(0.01 if n == names[0] else 0.02, 0.001) for n in names}
+    b = {n: entry(0.02 if n == names[0] else 0.01, 0.001) for n in names}
+    c = {n: entry(0.03, 0.001) for n in names}
+    assert balance.unseparated(spec, {"a": a, "b": b, "c": c}) == []
+    noisy = {n: entry(0.015, 0.05) for n in names}  # on the front, within noise of a and b
+    noisy[names[0]] = entry(0.0, 0.05)
+    assert ("b", "noisy") in balance.unseparated(spec, {"a": a, "b": b, "noisy": noisy})
