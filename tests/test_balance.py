@@ -306,3 +306,37 @@ def test_fresh_games_grow_until_the_front_is_told_apart():
     noisy = {n: entry(0.015, 0.05) for n in names}  # on the front, within noise of a and b
     noisy[names[0]] = entry(0.0, 0.05)
     assert ("b", "noisy") in balance.unseparated(spec, {"a": a, "b": b, "noisy": noisy})
+
+
+def test_a_balance_search_on_dask_equals_the_local_one(tmp_path):
+    """The same search with every candidate's games as Dask tasks (a real game: workers import
+    the registry) writes the same trials and front."""
+    text = """
+game = "power"
+players = 3
+strategies = ["counter", "bluffer", "honest"]
+seed = 1
+[search]
+trials = 2
+batch = 2
+min_games = 60
+rungs = 1
+finalists = 1
+final_games = 300
+[[params]]
+rule = "overthrow_cost"
+low = 5
+high = 9
+[[objectives]]
+kind = "seat_fairness"
+[[objectives]]
+kind = "length"
+low = 20
+high = 30
+"""
+    spec = balance.load_balance(write(tmp_path, text))
+    balance.balance(spec, tmp_path / "local")
+    balance.balance(spec, tmp_path / "dask", scheduler="local:1")
+    for name in ("trials.parquet", "front.parquet"):
+        local = pl.read_parquet(tmp_path / "local" / name)
+        assert local.equals(pl.read_parquet(tmp_path / "dask" / name)), name
