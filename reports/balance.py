@@ -53,19 +53,28 @@ def _changes(row: dict, summary: dict) -> str:
 
 
 def headline(summary: dict, front: pl.DataFrame) -> str:
-    """The takeaway: the best proposed rule set (first finalist) against the rulebook, on its
-    first objective, with both intervals."""
-    given = front.filter(pl.col("setting") == "as given")
-    if given.height < 2:
+    """The takeaway: the first proposal (in the order of its robust measurement) against the
+    rulebook, on every objective whose paired 95% interval of the difference excludes 0."""
+    setting = "re-tuned" if summary["tunings"] else "as given"
+    rows = front.filter(pl.col("setting") == setting)
+    if rows.height < 2:
         return "no candidate played every rung: raise trials or lower min_games"
-    rulebook, best = given.row(0, named=True), given.row(1, named=True)
-    name = summary["objectives"][0]
+    rulebook = rows.filter(pl.col("trial").is_null()).row(0, named=True)
+    best = rows.filter(pl.col("proposal") == 1).row(0, named=True)
+    better, worse = [], []
+    for name in summary["objectives"]:
+        text = f"{name} {_measured(best, name)} against {_measured(rulebook, name)}"
+        if best[f"{name}_vs_rulebook_high"] < 0:
+            better.append(text)
+        elif best[f"{name}_vs_rulebook_low"] > 0:
+            worse.append(text)
+    parts = [f"closer to target: {'; '.join(better) or 'none beyond noise'}"]
+    if worse:
+        parts.append(f"further: {'; '.join(worse)}")
     return (
-        f"Best proposal {best['candidate']} ({_changes(best, summary)}): {name} "
-        f"{_measured(best, name)} against {_measured(rulebook, name)} for the rulebook's values, "
-        f"on {summary['search']['fresh_games']:,} fresh games per lineup (95% intervals)"
-        + _separation(summary)
-        + "."
+        f"Best proposal {best['candidate']} ({_changes(best, summary)}), {setting}, against the "
+        f"rulebook's values: {'. '.join(parts)}; on {summary['search']['fresh_games']:,} fresh "
+        f"games per lineup (95% intervals){_separation(summary)}."
     )
 
 

@@ -48,7 +48,7 @@ SEARCH_KEYS = (
     "max_final_games", "resamples",
 )  # fmt: skip
 PARAM_KEYS = ("rule", "path", "name", "low", "high", "log")
-ROBUST_KEYS = ("tune", "budget", "players")
+ROBUST_KEYS = ("tune", "params", "budget", "players")
 KINDS = {
     "seat_fairness": (),
     "length": ("low", "high"),
@@ -132,6 +132,7 @@ class BalanceSpec:
     max_final_games: int = 80_000
     resamples: int = 100
     robust_tune: list[str] = field(default_factory=list)
+    robust_params: list[str] = field(default_factory=list)
     robust_budget: int = 20_000
     robust_players: int = 0
     source: str = ""
@@ -278,13 +279,19 @@ def load_balance(path: str | Path) -> BalanceSpec:
         if name not in lineup_names:
             raise _error(path, "robust.tune", f"{name!r} is not a strategy of the lineup "
                          f"({', '.join(sorted(lineup_names))})")  # fmt: skip
+    robust_params = _get(path, robust, "params", (list,), "parameter names", [], "robust.")
+    for name in robust_params:
+        if not any(game.strategy(s).param(name) for s in tune):
+            raise _error(path, "robust.params", f"{name!r} is not a parameter of "
+                         f"{', '.join(tune) or 'the strategies in robust.tune'}")  # fmt: skip
     robust_players = _players(path, robust, "robust.", game, players[0])
     spec = BalanceSpec(
         title=_get(path, data, "title", (str,), "a text", path.stem),
         question=_get(path, data, "question", (str,), "a text", ""),
         game=game_id, players=list(players), strategies=strategies, rules=rules, seed=seed,
         knobs=knobs, objectives=objectives, sampler=sampler, **settings,
-        robust_tune=list(tune), robust_budget=_count(path, robust, "budget", "robust.", 20_000),
+        robust_tune=list(tune), robust_params=list(robust_params),
+        robust_budget=_count(path, robust, "budget", "robust.", 20_000),
         robust_players=robust_players[0], source=source,
     )  # fmt: skip
     for n in players:  # every lineup is a valid run (rules, data files, strategies)
@@ -890,45 +897,58 @@ def retuned(spec, out: Path, player, name: str, rules: dict) -> tuple[list, list
     """The lineup with each ``[robust] tune`` strategy re-tuned for these rules (powerlab tune's
     search at ``robust.players`` against the rest of the lineup, in OUT/tuning/<name>/), and the
     lineup of the option held (its focal re-tuned with the option held: restricted play), or
-    None without an option value objective. Also returns the tunings' summaries."""
+    None without an option value objective. A tuned spec replaces the given one only if it beats
+    it on the tuning's fresh games (paired 95% interval above 0, as self-play accepts a round):
+    a small budget's noisy winner does not stand for skilled play. Also returns the tunings."""
     game = registry.make(spec.game)
     players = spec.robust_players
     lineup = spec.lineup(players)
     option = next((o for o in spec.objectives if o.kind == "option_value"), None)
-    full, held_full, summaries = copy.deepcopy(spec.strategies), None, []
+    full = copy.deepcopy(spec.strategies)
+    held_full = None if option is None else held(full, option)
+    summaries = []
     for strategy in spec.robust_tune:
         seat = next(k for k, s in enumerate(lineup) if s["name"] == strategy)
-        variants = [("free", [])]
+        only = [p for p in spec.robust_params if game.strategy(strategy).param(p)]
+        variants = [("free", {})]
         if option and option.focal == strategy:
-            variants.append(("held", [f"{k}={_text(v)}" for k, v in option.fixed.items()]))
+            variants.append(("held", option.fixed))
         for variant, fixed in variants:
-            if variant == "held" and not _tunable(game, strategy, option.fixed):
-                held_full = held(full, option)  # the option was all there was to tune
-                continue
+            if not _tunable(game, strategy, only, fixed):
+                continue  # the option was all there was to tune: the held lineup stands
             tune_spec = tuning.build_spec(
                 spec.game, players, game.strategy(strategy).label(lineup[seat]["params"]),
                 lineup[:seat] + lineup[seat + 1 :], [], spec.seed, spec.robust_budget,
-                fixed=fixed, rules=rules,
+                only=[p for p in only if p not in fixed],
+                fixed=[f"{k}={_text(v)}" for k, v in fixed.items()], rules=rules,
             )  # fmt: skip
             folder = out / "tuning" / name / f"{strategy}-{variant}"
             summary = tuning.tune_once(tune_spec, folder, player)
+            accepted = summary["fresh"]["diff_ci_low"] > 0
+            chosen = registry.parse_strategy(game, summary["best"]) if accepted else None
             summaries.append({"candidate": name, "strategy": strategy, "variant": variant,
-                              "best": summary["best"], "fresh": summary["fresh"]})  # fmt: skip
-            best = registry.parse_strategy(game, summary["best"])
+                              "best": summary["best"], "accepted": accepted,
+                              "fresh": summary["fresh"]})  # fmt: skip
+            if chosen is None:
+                continue
             if variant == "free":
-                full = [best if s["name"] == strategy else s for s in full]
+                full = [chosen if s["name"] == strategy else s for s in full]
+                if held_full is not None and strategy != option.focal:
+                    held_full = [chosen if s["name"] == strategy else s for s in held_full]
+                elif held_full is not None:  # held with the re-tuned focal, unless re-tuned held
+                    held_full = held(full, option)
             else:
-                held_full = [best if s["name"] == strategy else s for s in held_full or full]
-    if held_full is not None:  # the other re-tuned strategies play as in the free lineup
-        held_full = [
-            h if h["name"] == option.focal else f for h, f in zip(held_full, full, strict=True)
-        ]
+                held_full = [chosen if s["name"] == strategy else s for s in held_full]
     return full, held_full, summaries
 
 
-def _tunable(game: registry.Game, strategy: str, fixed: dict) -> bool:
-    """Whether the strategy has a parameter left to tune once ``fixed`` ones are held."""
-    return any(p.kind != "path" and p.name not in fixed for p in game.strategy(strategy).params)
+def _tunable(game: registry.Game, strategy: str, only: list[str], fixed: dict) -> bool:
+    """Whether the strategy has a parameter left to tune (of ``only``, if given) once ``fixed``
+    ones are held."""
+    return any(
+        p.kind != "path" and p.name not in fixed and (not only or p.name in only)
+        for p in game.strategy(strategy).params
+    )
 
 
 def _text(value) -> str:
@@ -1042,12 +1062,24 @@ def _search_and_measure(spec: BalanceSpec, out: Path, player, progress) -> dict:
         if number is not None:
             write_ruleset(spec, out, name, rules, values, measured_by[name], games)
     front = pl.DataFrame(rows, infer_schema_length=None)
-    given = front.filter(pl.col("setting") == "as given")
     columns = [f"{name}_objective" for name in spec.objective_names()]
+    given = front.filter(pl.col("setting") == "as given")
     ranks = pareto_ranks(given.select(columns).to_numpy())
-    front = front.join(
-        given.select("candidate").with_columns(on_front=pl.Series(ranks == 0)), on="candidate"
+    # The proposals in order of their robust measurement (re-tuned, with [robust]): Pareto rank
+    # among the proposals, then the sum of the distances.
+    robust = front.filter(
+        (pl.col("setting") == ("re-tuned" if spec.robust_tune else "as given"))
+        & pl.col("trial").is_not_null()
     )
+    order = best_first(robust.select(columns).to_numpy())
+    proposal = {robust["candidate"][i]: k + 1 for k, i in enumerate(order)}
+    front = front.join(
+        given.select("candidate").with_columns(
+            on_front=pl.Series(ranks == 0),
+            proposal=pl.Series([proposal.get(c) for c in given["candidate"]], dtype=pl.Int64),
+        ),
+        on="candidate",
+    ).sort(pl.col("proposal").fill_null(0), maintain_order=True)
     storage.atomic_write_bytes(out / "front.parquet", front.write_parquet)
     wall = time.perf_counter() - started
     summary = {
@@ -1062,7 +1094,7 @@ def _search_and_measure(spec: BalanceSpec, out: Path, player, progress) -> dict:
         "targets": [asdict(o) | {"population": None} for o in spec.objectives],
         "params": [asdict(k) | {"name": k.name} for k in spec.knobs],
         "rulebook": candidates[0][2],
-        "finalists": [name for name, *_ in candidates[1:]],
+        "finalists": sorted(proposal, key=proposal.get),
         "search": {
             "sampler": spec.sampler,
             "trials": table.height,
