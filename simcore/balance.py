@@ -35,9 +35,12 @@ from pathlib import Path
 import numpy as np
 
 from simcore import files, registry, runner, storage, tuning
+from simcore import study as study_file
 from simcore.chunk import ENDED_BY, ENDED_CAP, ENDED_RULES, LINEUP_SLOT, TURNS, WON
 from simcore.registry import SpecError
-from simcore.study import seated
+from simcore.study import _REQUIRED, seated
+from simcore.study import _error as _error
+from simcore.study import _unknown_keys as _unknown
 
 TOP_KEYS = (
     "title", "question", "game", "players", "strategies", "rules", "seed", "search", "params",
@@ -153,28 +156,9 @@ class BalanceSpec:
         return copy.deepcopy(seated(strategies or self.strategies, players, max(self.players)))
 
 
-def _error(path: Path, key: str, message: str) -> SpecError:
-    return SpecError(f"{path}: {key}: {message}")
-
-
 def _get(path: Path, table: dict, key: str, kinds: tuple, expected: str, default, where=""):
-    if key not in table:
-        if default is _REQUIRED:
-            raise _error(path, where + key, f"missing, expected {expected}")
-        return default
-    value = table[key]
-    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-        raise _error(path, where + key, f"expected {expected}, got {value!r}")
-    return value
-
-
-_REQUIRED = object()
-
-
-def _unknown(path: Path, table: dict, allowed: tuple, where: str) -> None:
-    for key in table:
-        if key not in allowed:
-            raise _error(path, where + key, f"unknown key (expected one of {', '.join(allowed)})")
+    """``table[key]`` checked as a study file's keys are (simcore/study.py)."""
+    return study_file._get(path, table, key, where, kinds, expected, default)
 
 
 def _players(path: Path, table: dict, where: str, game: registry.Game, default) -> tuple:
@@ -739,16 +723,8 @@ def _sampler(spec: BalanceSpec, number: int):
 
 
 def _study(spec: BalanceSpec, out: Path):
-    import optuna
-    from optuna.storages.journal import JournalFileBackend, JournalStorage
-
-    optuna.logging.set_verbosity(optuna.logging.ERROR)
-    journal = JournalStorage(JournalFileBackend(str(out / "optuna.journal")))
-    return optuna.create_study(
-        study_name="balance",
-        storage=journal,
-        directions=["minimize"] * len(spec.objective_names()),
-        load_if_exists=True,
+    return tuning.journal_study(
+        out, "balance", directions=["minimize"] * len(spec.objective_names())
     )
 
 

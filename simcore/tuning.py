@@ -394,17 +394,23 @@ def _sampler(spec: TuneSpec, number: int):
     return optuna.samplers.TPESampler(seed=seed)
 
 
-def _study(spec: TuneSpec, out: Path):
+def journal_study(out: Path, name: str, **options):
+    """The optuna study ``name`` in OUT/optuna.journal (created, or loaded to resume)."""
     import optuna
     from optuna.storages.journal import JournalFileBackend, JournalStorage
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    storage_ = JournalStorage(JournalFileBackend(str(out / "optuna.journal")))
-    return optuna.create_study(
-        study_name="tune",
-        storage=storage_,
+    journal = JournalStorage(JournalFileBackend(str(Path(out) / "optuna.journal")))
+    return optuna.create_study(study_name=name, storage=journal, load_if_exists=True, **options)
+
+
+def _study(spec: TuneSpec, out: Path):
+    import optuna
+
+    return journal_study(
+        out,
+        "tune",
         direction="maximize",
-        load_if_exists=True,
         pruner=optuna.pruners.SuccessiveHalvingPruner(
             min_resource=spec.min_games, reduction_factor=REDUCTION
         ),
