@@ -105,8 +105,8 @@ def proposals_pages(summary: dict, front: pl.DataFrame) -> list[ReportPage]:
         "Each row: a candidate's measured values with bootstrap 95% intervals on fresh games the "
         "search never played (root seed + 1), as the file's lineup plays it ('as given') and, "
         "with [robust], after its strategies were re-tuned for that rule set ('re-tuned'). "
-        f"Targets: {targets}. 'on front': no other row of the table is at least as close to "
-        "every target and closer to one.",
+        f"Targets: {targets}. 'on front': no other candidate's 'as given' row is at least as "
+        "close to every target and closer to one.",
     )
 
 
@@ -132,8 +132,10 @@ def front_pages(summary: dict, trials: pl.DataFrame) -> list[ReportPage]:
     columns = [f"obj_{n}" for n in names]
     done = trials.filter(pl.col("state") == "complete")
     top = done.filter(pl.col("rung") == done["rung"].max())
+    kinds = [next(t["kind"] for t in summary["targets"] if n.startswith(t["kind"])) for n in names]
     pairs = list(itertools.combinations(range(len(names)), 2)) or [(0, 0)]
-    pairs = pairs[:PANELS]
+    # Trade-offs between different kinds of objective first (fairness against length, ...)
+    pairs = sorted(pairs, key=lambda p: kinds[p[0]] == kinds[p[1]])[:PANELS]
     finalists = {int(name.removeprefix("trial-")) for name in summary["finalists"]}
     page = ReportPage(
         f"{summary['title']}: the search's front",

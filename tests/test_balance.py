@@ -95,6 +95,11 @@ def test_cli_report_and_resume_equal_an_uninterrupted_search(tmp_path, monkeypat
     code, out, err = in_process("balance", path, "-o", tmp_path / "whole")
     assert code == 0, err
     assert "Best proposal" in out and (tmp_path / "whole" / "report.pdf").stat().st_size > 0
+    from reports.balance import report_pages
+    from reports.legibility import check_page
+
+    _, pages = report_pages(tmp_path / "whole")
+    assert [problem for page in pages for problem in check_page(page)] == []
     spec = balance.load_balance(path)
     calls = []
 
