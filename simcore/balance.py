@@ -1035,6 +1035,9 @@ def _search_and_measure(spec: BalanceSpec, out: Path, player, progress) -> dict:
             measured_by[f"{name}-retuned"] = intervals(spec, records, seed)
             rows.append(_row(spec, name, number, values, "re-tuned", measured_by[f"{name}-retuned"],
                              measured_by["rulebook-retuned"]))  # fmt: skip
+            if number is not None:
+                write_ruleset(spec, out, name, rules, values, measured_by[f"{name}-retuned"],
+                              games, (full, held_full))  # fmt: skip
         if number is not None:
             write_ruleset(spec, out, name, rules, values, measured_by[name], games)
     front = pl.DataFrame(rows, infer_schema_length=None)
@@ -1094,7 +1097,9 @@ def _search_and_measure(spec: BalanceSpec, out: Path, player, progress) -> dict:
     return summary
 
 
-def write_ruleset(spec, out: Path, name: str, rules: dict, values, measured, games: int) -> Path:
+def write_ruleset(
+    spec, out: Path, name: str, rules: dict, values, measured, games: int, lineups=None
+) -> Path:
     """OUT/rulesets/<name>.toml: a study file that plays this rule set on the fresh games the
     balance search measured it on (same seed, games, lineup), so `powerlab study run` reproduces
     its seat win rates, lengths and endings, and (with an option value objective) the option's
@@ -1103,7 +1108,8 @@ def write_ruleset(spec, out: Path, name: str, rules: dict, values, measured, gam
 
     game = registry.make(spec.game)
     changed = {k: v for k, v in rules.items() if v != game.rule(k).default}
-    texts = [game.strategy(s["name"]).label(s["params"]) for s in spec.strategies]
+    strategies, held_strategies = lineups or (spec.strategies, None)
+    texts = [game.strategy(s["name"]).label(s["params"]) for s in strategies]
     summary = ", ".join(f"{k} = {v}" for k, v in values.items())
     headline = "; ".join(
         f"{objective} {entry['value']:.4g} [{entry['low']:.4g}, {entry['high']:.4g}]"
@@ -1113,7 +1119,8 @@ def write_ruleset(spec, out: Path, name: str, rules: dict, values, measured, gam
         "title": f"{spec.title}: {name} ({summary})",
         "question": spec.question or f"How does {spec.game} play with {summary}?",
         "assumptions": [
-            f"A rule set proposed by powerlab balance ({name}): {summary}.",
+            f"A rule set proposed by powerlab balance ({name}): {summary}"
+            + (", with the strategies re-tuned for it ([robust])." if lineups else "."),
             f"Its balance measurement on these games (95% intervals): {headline}.",
             "Data files are named as the search wrote them (under its --out): run from the "
             "folder the search ran in.",
@@ -1129,14 +1136,15 @@ def write_ruleset(spec, out: Path, name: str, rules: dict, values, measured, gam
     option = next((o for o in spec.objectives if o.kind == "option_value"), None)
     if option:
         held_texts = [
-            game.strategy(s["name"]).label(s["params"]) for s in held(spec.strategies, option)
+            game.strategy(s["name"]).label(s["params"])
+            for s in held(held_strategies or strategies, option)
         ]
         study["arms"] = [
             {"name": "as proposed", "strategies": texts},
             {"name": "option held", "strategies": held_texts},
         ]
         study["answer"] = {"focal": option.focal, "arms": ["as proposed", "option held"]}
-    path = out / "rulesets" / f"{name}.toml"
+    path = out / "rulesets" / f"{name}{'-retuned' if lineups else ''}.toml"
     path.parent.mkdir(parents=True, exist_ok=True)
     text = tomli_w.dumps(study)
     storage.atomic_write_bytes(path, lambda tmp: tmp.write_text(text))

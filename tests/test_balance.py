@@ -290,6 +290,12 @@ def test_robust_retunes_the_focal_for_each_finalist(tmp_path):
     assert given["option_value_value"] == pytest.approx(0.0, abs=0.03)  # reroll_below = 1
     assert retuned["option_value_low"] > 0.09
     assert (tmp_path / "out" / "tuning" / "rulebook" / "reroller-free" / "summary.json").exists()
+    assert all(t["accepted"] for t in summary["tunings"])  # it beat reroll_below = 1 clearly
+    finalist = summary["finalists"][0]
+    proposed = study.load_study(tmp_path / "out" / "rulesets" / f"{finalist}-retuned.toml")
+    tuned = next(t["best"] for t in summary["tunings"] if t["candidate"] == finalist)
+    assert proposed.arms[0].strategies[0] == tuned
+    assert proposed.arms[1].strategies[0] == "reroller"  # the option held: reroll_below = 1
 
 
 def test_fresh_games_grow_until_the_front_is_told_apart():
