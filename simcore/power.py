@@ -46,6 +46,7 @@ from simcore.power_state import (
     EV_REFUND,
     EV_REPLACE,
     EV_SNAPSHOT,
+    EV_STANDING,
     EV_TURN,
     EVENT_NAMES,
     EXCHANGE,
@@ -89,7 +90,7 @@ from simcore.power_state import (
     seat_after,
     two_alive,
 )
-from simcore.registry import Column, Game, ImpactGroup, Param, SpecError
+from simcore.registry import Arcs, Column, Game, ImpactGroup, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
 from strategies import power as strategy
 
@@ -173,6 +174,16 @@ SEAT_COLUMNS = (
 ) = range(len(SEAT_COLUMNS))
 assert N_SEAT_STATS == len(SEAT_COLUMNS)
 
+# The standing per seat (game arcs, docs/arcs.md): recorded by ``record_standing``.
+ARCS = Arcs(
+    unit="turn",
+    standing=(
+        Column("influence", "influence left: face-down cards (0-2; 0 = out of the game)"),
+        Column("dollars", "Dollars in front of the player (public)"),
+    ),
+    event=EV_STANDING,
+)
+
 GAME = Game(
     id="power",
     title="POWER",
@@ -185,6 +196,7 @@ GAME = Game(
     game_columns=(),
     seat_columns=SEAT_COLUMNS,
     impact=(ImpactGroup("starting character", ("start_card0", "start_card1")),),
+    arcs=ARCS,
     module=__name__,
     doc="bluffing card game: claim characters, challenge, block; the last one with influence wins",
     rulebook="power.md",
@@ -545,6 +557,7 @@ def play_game(players, st, rules, sids, prm, rng, trace):
                 )  # fmt: skip
         running = two_alive(st, players)
         seat = next_alive(st, players, seat)
+        record_standing(players, turns, st, trace)
     winner = -1
     if not running:
         for s in range(players):
@@ -554,6 +567,19 @@ def play_game(players, st, rules, sids, prm, rng, trace):
         st[ix(STATS + N_SEAT_STATS * s + COINS_AT_END)] = st[ix(COINS + s)]
     record_event(trace, st, TRACE_LEN, EV_END, winner, turns, running)
     return winner, turns, running
+
+
+# --- the standing per seat (game arcs, docs/arcs.md) -------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def record_standing(players, turns, st, trace):
+    """After a turn: one standing row per seat when tracing; nothing otherwise."""
+    if trace.shape[0] == 0:
+        return
+    for seat in range(players):
+        record_event(trace, st, TRACE_LEN, EV_STANDING, turns, seat, influence(st, seat),
+                     st[ix(COINS + seat)])  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -671,6 +697,8 @@ def describe_trace(trace, seat_labels: list[str]) -> list[str]:
         elif name == "eliminated":
             back = f"; ${b} return to the Safe" if b else ""
             lines.append(f"   seat {a} is out{back}")
+        elif name == "standing":
+            lines.append(f"   standing: {who(b)} {c} influence, ${d}")
         elif name == "end":
             result = "truncated by the turn cap" if c else f"{who(a)} wins"
             lines.append(f"== after {b} turns: {result}")

@@ -155,3 +155,7 @@ EVENT_NAMES = (
     "deal", "turn", "action", "challenge", "block", "replace", "lose", "exchange",
     "gain", "refund", "eliminated", "snapshot", "end",
 )  # fmt: skip
+# The standing of every seat after a turn (docs/arcs.md): [EV_STANDING, turn, seat, influence,
+# Dollars]. It only reads the state, and only when tracing.
+EVENT_NAMES = (*EVENT_NAMES, "standing")
+EV_STANDING = len(EVENT_NAMES) - 1

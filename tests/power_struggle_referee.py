@@ -1254,21 +1254,7 @@ def fact_row(fact: tuple) -> tuple:
 
 class Trace(TraceCursor):
     def __init__(self, rows, game_label: str):
-        # Standing rows (docs/arcs.md) are a reading of the state, not a rule: the referee skips
-        # them (tests/test_arcs.py checks them against the games table) and names the others by
-        # their row in the kernel's trace.
-        standing = EVENT_NAMES.index("standing")
-        self.trace_rows = [i for i, row in enumerate(rows) if row[0] != standing]
-        self.trace_length = len(rows)
-        rows = [rows[i] for i in self.trace_rows]
         super().__init__(rows, game_label, "Power Struggle", EVENT_NAMES, describe_row)
-
-    def fail(self, expected: str, wrote: str | None = None, index: int | None = None):
-        index = self.index if index is None else index
-        if wrote is None:
-            wrote = self.describe(self.rows[index]) if index < len(self.rows) else "end of trace"
-        in_trace = self.trace_rows[index] if index < len(self.trace_rows) else self.trace_length
-        super().fail(expected, wrote, in_trace)
 
     def rows_ahead(self) -> list[tuple[int, ...]]:
         """The rows from the cursor up to the next row that starts something new."""

@@ -130,16 +130,51 @@ def test_the_same_games_sampled_across_chunks_threads_and_shards(ps_run, tmp_pat
     assert arcs_of(tmp_path / "m").equals(whole)
 
 
-def test_the_last_standing_is_the_games_final_result(ps_run):
-    games = pl.read_parquet(sorted((ps_run / "games").glob("*.parquet")))
-    last = arcs_of(ps_run).group_by("game_index", "seat").agg(pl.all().sort_by("turn").last())
+def check_last_standing(out, players: int, final) -> None:
+    """The last standing row of each sampled game is its end: the games table's ``turns`` and
+    final columns (``final(seat)`` = {standing column: the games table expression})."""
+    games = pl.read_parquet(sorted((out / "games").glob("*.parquet")))
+    last = arcs_of(out).group_by("game_index", "seat").agg(pl.all().sort_by("turn").last())
     joined = last.join(games, on="game_index")
-    assert joined.height == 3 * len(arcs_sample(0, 600, 0.1))
+    assert joined.height == players * last["game_index"].n_unique() > 0
     assert (joined["turn"] == joined["turns"]).all()
-    for seat in range(3):
+    for seat in range(players):
         rows = joined.filter(pl.col("seat") == seat)
-        assert (rows["vp"] == rows[f"s{seat}_vp"]).all()
-        assert (rows["money"] == rows[f"s{seat}_money"]).all()
+        for name, expected in final(seat).items():
+            assert (rows[name] == rows.select(expected).to_series()).all(), (seat, name)
+
+
+def test_the_last_standing_is_the_games_final_result(ps_run):
+    assert arcs_of(ps_run)["game_index"].n_unique() == len(arcs_sample(0, 600, 0.1))
+    check_last_standing(
+        ps_run, 3, lambda k: {"vp": pl.col(f"s{k}_vp"), "money": pl.col(f"s{k}_money")}
+    )
+
+
+# Each game's standing as its games table's final columns (docs/arcs.md, "The standing of each
+# game"): the players, and {standing column: expression} per seat.
+FINAL_STANDING = {
+    "power": (
+        4,
+        lambda k: {
+            "influence": 2 - pl.col(f"s{k}_influence_lost"),
+            "dollars": pl.col(f"s{k}_coins"),
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("game", list(FINAL_STANDING))
+def test_every_games_last_standing_is_its_final_result(game, tmp_path):
+    players, final = FINAL_STANDING[game]
+    out = tmp_path / game
+    code, _, err = in_process("run", game, "--players", players, "--games", 400, "--seed", 2,
+                              "--arcs", "5%", "--out", out)  # fmt: skip
+    assert code == 0, err
+    assert (
+        arcs_of(out)["game_index"].unique().sort().to_list() == arcs_sample(0, 400, 0.05).tolist()
+    )
+    check_last_standing(out, players, final)
 
 
 def test_a_damaged_arcs_part_is_refused_then_repaired(ps_run, tmp_path):
@@ -158,7 +193,18 @@ def test_a_damaged_arcs_part_is_refused_then_repaired(ps_run, tmp_path):
     assert code == 2 and "arcs not in the manifest" in err
 
 
-def test_bad_arcs_input_is_one_line_and_changes_nothing(ps_run, tmp_path):
+@pytest.fixture
+def power_without_arcs(monkeypatch):
+    """POWER as a game that declares no standing (as a new game starts out)."""
+    import dataclasses
+
+    from simcore import registry
+
+    kernel = registry.make("power").kernel()
+    monkeypatch.setattr(kernel, "GAME", dataclasses.replace(kernel.GAME, arcs=None))
+
+
+def test_bad_arcs_input_is_one_line_and_changes_nothing(ps_run, tmp_path, power_without_arcs):
     before = tree_digest(ps_run)
     for args, message in (
         ([*PS[:-2], "--arcs", "5%", "--out", ps_run], "records the arcs of 10% of its games"),
@@ -248,7 +294,7 @@ def test_a_first_compile_is_announced(monkeypatch, tmp_path):
     assert code == 2 and "unknown game 'nonsense'" in err
 
 
-def test_games_says_whether_a_game_records_arcs():
+def test_games_says_whether_a_game_records_arcs(power_without_arcs):
     code, out, _ = in_process("games", "power-struggle")
     assert code == 0 and "the standing after every Department Turn" in out and "  vp " in out
     code, out, _ = in_process("games", "power")

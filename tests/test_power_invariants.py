@@ -46,6 +46,7 @@ from simcore.power_state import (
     EV_REFUND,
     EV_REPLACE,
     EV_SNAPSHOT,
+    EV_STANDING,
     EV_TURN,
     FIRE,
     JOURNALIST,
@@ -345,6 +346,8 @@ class Replay:
             )  # fmt: skip
             if a == self.players - 1:
                 self.check_conservation()
+        elif event == EV_STANDING:  # after turn a, seat b: influence, Dollars (docs/arcs.md)
+            assert (c, d) == (self.influence(b), self.coins[b])
         elif event == EV_END:
             self.end = (a, b, c)
         else:

@@ -19,9 +19,16 @@ class TraceCursor:
         event_names: Sequence[str],
         describe: Callable[[tuple[int, ...]], str],
     ):
-        self.rows = [tuple(int(x) for x in row) for row in rows]
-        for i, row in enumerate(self.rows):
+        rows = [tuple(int(x) for x in row) for row in rows]
+        for i, row in enumerate(rows):
             assert len(row) == TRACE_WIDTH, f"game {game_label}: row {i} has width {len(row)}"
+        # Standing rows (docs/arcs.md) are a reading of the state, not a rule: the referee skips
+        # them (tests/test_arcs.py checks them against the games table) and names the others by
+        # their row in the kernel's trace.
+        standing = event_names.index("standing") if "standing" in event_names else -1
+        self.trace_rows = [i for i, row in enumerate(rows) if row[0] != standing]
+        self.trace_length = len(rows)
+        self.rows = [rows[i] for i in self.trace_rows]
         self.label = game_label
         self.referee = referee
         self.event_names = event_names
@@ -32,8 +39,9 @@ class TraceCursor:
         index = self.index if index is None else index
         if wrote is None:
             wrote = self.describe(self.rows[index]) if index < len(self.rows) else "end of trace"
+        in_trace = self.trace_rows[index] if index < len(self.trace_rows) else self.trace_length
         raise AssertionError(
-            f"{self.referee} referee, game {self.label!r}, trace row {index}: expected "
+            f"{self.referee} referee, game {self.label!r}, trace row {in_trace}: expected "
             f"{expected}; the kernel wrote {wrote}"
         )
 
