@@ -843,9 +843,12 @@ def balance(
 
     from reports.balance import headline, write_balance_report
     from simcore import balance as balance_search
+    from simcore import runner
 
     _check_png(png)
     dask_target = _dask_target(scheduler, cluster)
+    if threads is not None:
+        runner.set_threads(threads)  # refused before anything is written
     spec = balance_search.load_balance(file)
 
     def progress(number: int, rung: int) -> None:

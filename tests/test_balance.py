@@ -209,6 +209,22 @@ def _without_tables(text: str, key: str) -> str:
     return "\n".join(kept)
 
 
+def test_bad_options_are_one_line_and_write_nothing(tmp_path):
+    path = write(tmp_path, PLANTED)
+    (tmp_path / "file").write_text("x")
+    for options, message in (
+        (["-o", tmp_path / "file"], "is a file, not a directory"),
+        (["-o", tmp_path / "out", "--threads", "99"], "--threads must be in"),
+        (["-o", tmp_path / "out", "--cluster", "x"], "--cluster expects local:N"),
+        (["-o", tmp_path / "out", "--png", tmp_path / "file"], "is a file, not a folder"),
+    ):
+        code, _, err = in_process("balance", path, *options)
+        assert code == 2 and message in one_error_line(err)
+        assert not (tmp_path / "out").exists()
+    code, _, err = in_process("balance", tmp_path / "missing.toml", "-o", tmp_path / "out")
+    assert code == 2 and "cannot read the balance file" in one_error_line(err)
+
+
 def test_another_spec_in_the_directory_is_refused(tmp_path):
     spec = balance.load_balance(write(tmp_path, PLANTED))
     balance.balance(spec, tmp_path / "out")
