@@ -138,6 +138,8 @@ class BalanceSpec:
     robust_params: list[str] = field(default_factory=list)
     robust_budget: int = 20_000
     robust_players: int = 0
+    # SHA-256 of each designer's data file the rules name: editing one changes the spec.
+    data_files: dict = field(default_factory=dict)
     source: str = ""
 
     def identity(self) -> dict:
@@ -280,9 +282,10 @@ def load_balance(path: str | Path) -> BalanceSpec:
     )  # fmt: skip
     for n in players:  # every lineup is a valid run (rules, data files, strategies)
         try:
-            runner.check_spec(_run_spec(spec, spec.lineup(n), rules, n, seed, 1))
+            checked = runner.check_spec(_run_spec(spec, spec.lineup(n), rules, n, seed, 1))
         except SpecError as error:
             raise _error(path, "strategies", str(error)) from None
+        spec.data_files = checked.data_files
     return spec
 
 

@@ -367,3 +367,22 @@ high = 30
     for name in ("trials.parquet", "front.parquet"):
         local = pl.read_parquet(tmp_path / "local" / name)
         assert local.equals(pl.read_parquet(tmp_path / "dask" / name)), name
+
+
+def test_an_edited_data_file_is_another_search(tmp_path):
+    """A designer's components file is part of the spec by its content: editing it between two
+    runs of the same balance file is refused, not mixed into the stored candidates."""
+    components = tmp_path / "components.toml"
+    components.write_text(open("simcore/data/power_barons_default.toml").read())
+    text = open("studies/balance/power-barons.toml").read()
+    text = text.replace("seed = 2026", f'seed = 2026\nrules = {{ components = "{components}" }}')
+    spec = balance.load_balance(write(tmp_path, text))
+    assert list(spec.data_files) == ["components"]
+    balance.check_dir(spec, tmp_path / "out")
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "balance.json").write_text(json.dumps(balance._stored_identity(spec)))
+    balance.check_dir(spec, tmp_path / "out")  # the same file: resumes
+    components.write_text(components.read_text().replace("[5, 10,", "[6, 10,", 1))
+    edited = balance.load_balance(tmp_path / "balance.toml")
+    with pytest.raises(SpecError, match="holds another balance search"):
+        balance.check_dir(edited, tmp_path / "out")
