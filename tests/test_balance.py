@@ -8,6 +8,8 @@ import polars as pl
 import pytest
 from balance_toy import register
 from clitools import in_process, one_error_line, tree_digest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from simcore import balance, study
 from simcore.registry import SpecError
@@ -386,3 +388,47 @@ def test_an_edited_data_file_is_another_search(tmp_path):
     edited = balance.load_balance(tmp_path / "balance.toml")
     with pytest.raises(SpecError, match="holds another balance search"):
         balance.check_dir(edited, tmp_path / "out")
+
+
+VALUES = st.one_of(
+    st.integers(-(2**70), 2**70), st.floats(allow_nan=True, allow_infinity=True), st.booleans(),
+    st.text(max_size=8), st.lists(st.integers(-5, 5), max_size=3),
+    st.sampled_from(["toy-race", "reroller", "head_start", "seat_fairness", "length", "nsga2"]),
+)  # fmt: skip
+TABLES = st.dictionaries(
+    st.sampled_from(["rule", "path", "low", "high", "kind", "players", "focal", "fixed",
+                     "measure", "population", "at_least", "trials", "min_games", "sampler",
+                     "tune", "budget", "name", "log"]),
+    st.one_of(VALUES, st.dictionaries(st.sampled_from(["reroll_below", "x"]), VALUES, max_size=2)),
+    max_size=5,
+)  # fmt: skip
+
+
+@settings(
+    max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    changes=st.dictionaries(
+        st.sampled_from(["game", "players", "strategies", "rules", "seed", "search", "params",
+                         "objectives", "robust", "extra"]),
+        st.one_of(VALUES, TABLES, st.lists(TABLES, max_size=2)),
+        max_size=3,
+    )
+)  # fmt: skip
+def test_fuzzed_balance_files_load_or_are_one_spec_error(tmp_path, changes):
+    """Whatever a balance file holds, loading it gives a spec or one SpecError line."""
+    import tomllib
+
+    import tomli_w
+
+    data = tomllib.loads(PLANTED)
+    data.update(changes)
+    try:
+        text = tomli_w.dumps(data)
+    except (TypeError, ValueError):  # not expressible in TOML (nan keys are fine, None is not)
+        return
+    path = write(tmp_path, text, "fuzz.toml")
+    try:
+        balance.load_balance(path)
+    except SpecError as error:
+        assert "\n" not in str(error) and str(error).startswith(str(path))
