@@ -624,9 +624,11 @@ def compare(
         typer.Option("--output", "-o", help="Also write the comparison as a PDF report."),
     ] = None,
     png: PngOpt = None,
+    tables: TablesOpt = None,
 ) -> None:
     """Paired difference A - B in win rate, game by game (common random numbers), with 95% CI;
-    with --output (and/or --png) also as a report."""
+    with --output (and/or --png, --tables) also as a report: a PDF, each page as a PNG, every
+    table as a CSV."""
     import polars as pl
 
     from analyses.dataset import load_run
@@ -635,6 +637,7 @@ def compare(
     if output is not None:
         _check_pdf(output)
     _check_png(png)
+    _check_png(tables, "--tables")
     a, b = load_run(run_a), load_run(run_b)
     check_pairable(a, b)
     # Every focal first, so that a refusal comes before any line is printed.
@@ -647,10 +650,10 @@ def compare(
             f"{100 * result['ci_high']:+.2f}] over {result['games']} paired games; variance "
             f"reduction vs unpaired x{result['variance_reduction']:.1f}"
         )
-    if output is not None or png is not None:
+    if output is not None or png is not None or tables is not None:
         from reports.compare import write_compare_report
 
-        pages = write_compare_report(a, b, pl.DataFrame(results), output, png)
+        pages = write_compare_report(a, b, pl.DataFrame(results), output, png, tables)
         if output is not None:
             typer.echo(f"Report written to {output} ({len(pages)} pages)")
         _echo_pngs(png, len(pages))
@@ -736,6 +739,14 @@ def tune(
         ),
     ] = None,
     rounds: Annotated[int, typer.Option("--rounds", help="Most self-play rounds.")] = 4,
+    from_start: Annotated[
+        bool,
+        typer.Option(
+            "--from-start",
+            help="The first candidate is the strategy as given (its starting parameters), "
+            "racing like the others: the search then keeps the start unless it finds better.",
+        ),
+    ] = False,
     threads: ThreadsOpt = None,
     scheduler: SchedulerOpt = None,
     cluster: ClusterOpt = None,
@@ -758,6 +769,7 @@ def tune(
         game, players, strategy, against or [], settings or [], seed, budget,
         self_play=self_play, only=param or [], fixed=fix or [], ranges=search_range or [],
         sampler=sampler, min_games=min_games, final_games=final_games, rounds=rounds,
+        from_start=from_start,
     )  # fmt: skip
     summary = tuning.tune(spec, out, threads=threads, scheduler=dask_target)
     titles = write_tune_report(out, png)

@@ -144,8 +144,9 @@ def arc_pages(run: Run, arcs: Arcs | None, metrics: pl.DataFrame) -> list[Report
 
 def study_arc_pages(study) -> list[ReportPage]:
     """A study's tension metrics per cell, and for each group of cells that differ only in
-    their arm, the paired differences of the first arm against each other (the same games are
-    sampled in every arm). No pages when the study records no arcs."""
+    their arm, the paired differences of each other arm minus the first (the same games are
+    sampled in every arm; the same order as the win-rate pages' paired differences). No pages
+    when the study records no arcs."""
     from analyses.arcs import load_arcs, paired_tension, sampled_games, tension
 
     cells = [cell for cell in study.cells if cell.run.info.get("arcs")]
@@ -173,13 +174,13 @@ def study_arc_pages(study) -> list[ReportPage]:
     for group in groups.values():
         first = group[0]
         for other in group[1:]:
-            diff = paired_tension(sampled[first.id], sampled[other.id])
+            diff = paired_tension(sampled[other.id], sampled[first.id])
             where = ", ".join(
                 f"{key}={swept_value(key, value)}" for key, value in first.values.items()
             )
             paired.append(
                 diff.insert_column(0, pl.lit(where).alias("cells")).insert_column(
-                    0, pl.lit(f"{first.arm} - {other.arm}").alias("arms")
+                    0, pl.lit(f"{other.arm} − {first.arm}").alias("arms")
                 )
             )
     if paired:
@@ -188,7 +189,7 @@ def study_arc_pages(study) -> list[ReportPage]:
             "arms",
             "cells",
             "metric",
-            pl.format("{}", pl.col("diff").round(3)).alias("A - B"),
+            pl.format("{}", pl.col("diff").round(3)).alias("difference"),
             pl.format("[{}, {}]", pl.col("ci_low").round(3), pl.col("ci_high").round(3)).alias(
                 "95% CI"
             ),

@@ -95,8 +95,9 @@ def write_compare_report(
     paired: pl.DataFrame,
     pdf_path: str | Path | None = None,
     png_dir: str | Path | None = None,
+    tables_dir: str | Path | None = None,
 ) -> list[str]:
-    """Write the comparison as a PDF and/or PNGs; return the page titles."""
+    """Write the comparison as a PDF, PNGs and/or its tables as CSVs; return the page titles."""
     subject = f"A: {run_a.describe()} | B: {run_b.describe()}"
     pages = compare_pages(run_a, run_b, paired)
-    return write_pages(pages, "powerlab compare", subject, pdf_path, png_dir)
+    return write_pages(pages, "powerlab compare", subject, pdf_path, png_dir, tables_dir)

@@ -61,6 +61,7 @@ from simcore.power_barons_state import (
     EV_ROUND,
     EV_SETUP,
     EV_SNAPSHOT,
+    EV_STANDING,
     EV_SURRENDER,
     EV_TAKE,
     EV_TURN,
@@ -146,7 +147,7 @@ from simcore.power_barons_state import (
     supply_left,
     turn_over_discard,
 )
-from simcore.registry import Column, Game, Param, SpecError
+from simcore.registry import Arcs, Column, Game, Param, SpecError
 from simcore.rng import rand_below, rand_float, seed_game_stream
 from strategies import power_barons as strategy
 
@@ -224,6 +225,16 @@ GAME_COLUMNS = (
 )
 assert N_GAME_STATS == len(GAME_COLUMNS)
 
+# The standing per seat (game arcs, docs/arcs.md): recorded by ``record_standing``.
+ARCS = Arcs(
+    unit="turn",
+    standing=(
+        Column("bases", "Power Bases of this seat on the board (in opponents' territories)"),
+        Column("credits", "credits in its bank account (banked cards lie face up)"),
+    ),
+    event=EV_STANDING,
+)
+
 GAME = Game(
     id="power-barons",
     title="Power Barons",
@@ -235,6 +246,7 @@ GAME = Game(
     default_strategy="baron",
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
+    arcs=ARCS,
     module=__name__,
     doc="card duels for Power Bases in the opponents' territories; bank credits to buy the rest",
     rulebook="power-barons.md",
@@ -1045,11 +1057,25 @@ def play_game(players, st, rules, sids, prm, rng, trace):
                     supply_left(st, s),
                 )  # fmt: skip
         seat = (seat + 1) % players
+        record_standing(players, turns, st, trace)
     for s in range(players):
         st[stat(st, s, BASES_AT_END)] = bases_on_board(st, s)
         st[stat(st, s, BANK_AT_END)] = bank_credits(st, s)
     record_event(trace, st, TRACE_LEN, EV_END, winner, turns, winner < 0)
     return winner, turns, winner < 0
+
+
+# --- the standing per seat (game arcs, docs/arcs.md) -------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def record_standing(players, turns, st, trace):
+    """After a turn: one standing row per seat when tracing; nothing otherwise."""
+    if trace.shape[0] == 0:
+        return
+    for seat in range(players):
+        record_event(trace, st, TRACE_LEN, EV_STANDING, turns, seat, bases_on_board(st, seat),
+                     bank_credits(st, seat))  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -1212,6 +1238,8 @@ def describe_trace(trace, seat_labels: list[str]) -> list[str]:
                          f"{TERRITORIES[b]}; {f} credits left")  # fmt: skip
         elif name == "win":
             lines.append(f"   seat {a} has built every Power Base it needs")
+        elif name == "standing":
+            lines.append(f"   standing: {who(b)} {c} Power Bases on the board, {d} credits banked")
         elif name == "end":
             result = "truncated by the turn cap" if d else f"{who(a)} wins"
             lines.append(f"== after {b} turns: {result}")

@@ -184,6 +184,10 @@ EVENT_NAMES = (
     "setup", "card", "reshuffle", "turn", "move", "invest", "take", "remove", "challenge",
     "round", "pi", "surrender", "result", "buy", "win", "snapshot", "end",
 )  # fmt: skip
+# The standing of every seat (docs/arcs.md): [EV_STANDING, turn, seat, Power Bases on the board,
+# bank credits]. Recorded only when tracing; it reads the state.
+EVENT_NAMES = (*EVENT_NAMES, "standing")
+EV_STANDING = len(EVENT_NAMES) - 1
 
 
 # --- read-only queries ------------------------------------------------------------------------

@@ -84,6 +84,7 @@ from simcore.power_the_game_state import (
     EV_ROUND,
     EV_SCORE,
     EV_SETUP,
+    EV_STANDING,
     EV_TAKE,
     EV_USED,
     EVENT_NAMES,
@@ -210,7 +211,7 @@ from simcore.power_the_game_state import (
     stock_left,
     units_left,
 )
-from simcore.registry import Column, Game, Param, SpecError
+from simcore.registry import Arcs, Column, Game, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
 from strategies import power_the_game as strategy
 
@@ -287,6 +288,20 @@ GAME_COLUMNS = (
 END_COLUMN = N_STANDARD_GAME_COLUMNS
 FIRST_OFFICIAL_COLUMN = N_STANDARD_GAME_COLUMNS + 1
 
+# The standing per seat (game arcs, docs/arcs.md): recorded by ``record_standing``.
+ARCS = Arcs(
+    unit="round",
+    standing=(
+        Column(
+            "power",
+            "power value of all its armies: pieces anywhere, Reserve included, and Power Units "
+            "(the highest wins at the time limit)",
+        ),
+        Column("flags", "Flags held: its own still standing and those captured (the tie-break)"),
+    ),
+    event=EV_STANDING,
+)
+
 GAME = Game(
     id="power-the-game",
     title="POWER: The Game",
@@ -298,6 +313,7 @@ GAME = Game(
     default_strategy="balanced",
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
+    arcs=ARCS,
     module=__name__,
     doc="simultaneous written orders on a board of countries, islands and sea lanes; capture Flags",
     rulebook="power-the-game.md",
@@ -1318,6 +1334,16 @@ def winner_at_time(st):
 
 
 @njit(cache=True, _nrt=False)
+def record_standing(players, st, trace):
+    """After a round: one standing row per seat when tracing; nothing otherwise."""
+    if trace.shape[0] == 0:
+        return
+    for seat in range(players):
+        power, flags = seat_power(st, seat)
+        record_event(trace, st, TRACE_LEN, EV_STANDING, st[ROUND], seat, power, flags)
+
+
+@njit(cache=True, _nrt=False)
 def play_game(players, st, rules, board, dist, sids, prm, rng, trace):
     """Set up and play one game: (winner or -1, rounds, end reason)."""
     setup(players, st, rules, board, rng, trace)
@@ -1331,6 +1357,7 @@ def play_game(players, st, rules, board, dist, sids, prm, rng, trace):
             if st[SEAT_IN + seat] == 1:
                 break
         st[OFFICIAL] = seat
+        record_standing(players, st, trace)
     if seats_in(st) <= 1:
         reason = END_FLAGS
         winner = -1
@@ -1534,6 +1561,8 @@ def describe_trace(trace, seat_labels: list[str]) -> list[str]:
             lines.append(f"   {who(a)} is out")
         elif name == "score":
             lines.append(f"   {who(a)}: power {b}, {c} Flags{'' if d else ' (out)'}")
+        elif name == "standing":
+            lines.append(f"   standing: {who(b)} power {c}, {d} Flags")
         elif name == "end":
             result = "no winner" if a < 0 else f"{who(a)} wins"
             lines.append(f"== after {b} rounds ({END_REASONS[c]}): {result}")

@@ -252,6 +252,10 @@ EVENT_NAMES = (
     "penalty", "conflict", "bounce", "capture", "power_units", "flag", "take", "out", "score",
     "end",
 )  # fmt: skip
+# The standing of every seat (docs/arcs.md): [EV_STANDING, round, seat, power value, Flags held].
+# Recorded only when tracing; it reads the state.
+EVENT_NAMES = (*EVENT_NAMES, "standing")
+EV_STANDING = len(EVENT_NAMES) - 1
 
 SIDE_OF = np.array(
     [[0, 1, 2, 3], [0, 1, 2, 3], [0, 0, 1, 1], [0, 1, 2, 3], [0, 1, 2, 3]], dtype=np.int64

@@ -29,6 +29,9 @@ ANSWER_KEYS = ("focal", "arms")
 OPPONENT_KEYS = ("name", "strategies", "rules", "meta", "seats")
 RESTRICT_KEYS = ("strategy", "fixed", "budget", "params", "min_games")
 RESTRICT_ARMS = ("tuned", "tuned without")  # the focal tuned freely / with the option off
+# Restricted play tunes on the study's seed + 2 (search) and + 3 (fresh games): the cells play
+# the study's seed, so the tuned specs are measured on games their search never saw.
+TUNING_SEED_OFFSET = 2
 # A meta-game mix of opponents becomes one cell per lineup it can seat; lineups less likely than
 # this are left out (and the others' weights scaled up to 1).
 MIN_MIX_WEIGHT = 1e-3
@@ -671,7 +674,11 @@ def _identity(study_cells: list[Cell]) -> list[dict]:
 def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
     """Restricted play: tune the focal per opponent setting and player count, with its options
     free and with ``restrict.fixed`` holding one off, in OUT/tuning/<setting>_<n>p/<arm>/
-    (resumable tune directories). Returns {(setting, players, arm): tuned spec}."""
+    (resumable tune directories). Each search starts from the strategy as given and plays seeds
+    the cells never play (``TUNING_SEED_OFFSET``); its winner replaces the start only if it beats
+    the start on the tuning's fresh games (paired 95% interval above 0, the rule self-play uses),
+    so a winner's-curse pick from a noisy search is not taken for skill. Returns
+    {(setting, players, arm): tuned spec}."""
     from simcore import tuning
 
     restrict = study.restrict
@@ -702,13 +709,16 @@ def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
                     fields=fields,
                     rules=rules,
                     min_games=restrict.min_games,
+                    from_start=True,
                 )
+                seed = (study.seed + TUNING_SEED_OFFSET) % (runner.MAX_SEED + 1)
                 spec = _checked(
                     study.path, "restrict", build, study.game, players, restrict.strategy, [],
-                    [], study.seed, restrict.budget,
+                    [], seed, restrict.budget,
                 )  # fmt: skip
                 summary = tuning.tune(spec, folder / arm.replace(" ", "-"), threads, scheduler)
-                tuned[name, players, arm] = summary["best"]
+                better = summary["fresh"]["diff_ci_low"] > 0
+                tuned[name, players, arm] = summary["best"] if better else summary["baseline"]
     return tuned
 
 

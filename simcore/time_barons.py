@@ -31,7 +31,7 @@ from simcore.chunk import (
     seat_lineup,
 )
 from simcore.intrinsics import ix
-from simcore.registry import CardImpact, Column, Game, Param, SpecError
+from simcore.registry import Arcs, CardImpact, Column, Game, Param, SpecError
 from simcore.rng import rand_below, seed_game_stream
 from simcore.time_barons_state import (
     A_COST,
@@ -120,6 +120,7 @@ from simcore.time_barons_state import (
     EV_RESPONSE,
     EV_SETUP,
     EV_SNAPSHOT,
+    EV_STANDING,
     EV_TABLE,
     EV_TARGET,
     EV_TURN,
@@ -355,6 +356,18 @@ def card_labels(rules: dict) -> tuple[str, ...]:
     return tuple(labels)
 
 
+# The standing per seat (game arcs, docs/arcs.md): recorded by ``record_standing``.
+ARCS = Arcs(
+    unit="turn",
+    standing=(
+        Column(
+            "followers", "followers on the seat's sites (the most wins when the stacks run out)"
+        ),
+        Column("level", "tech level (1-4; the tie-break on followers)"),
+    ),
+    event=EV_STANDING,
+)
+
 GAME = Game(
     id="time-barons",
     title="Time Barons",
@@ -367,6 +380,7 @@ GAME = Game(
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     card_impact=(CardImpact("level card", "drawn_mask", "played_mask", card_labels),),
+    arcs=ARCS,
     module=__name__,
     doc="two time-travelling barons build sites, grow followers and tear each other down; "
     "the cards are data",
@@ -1487,6 +1501,7 @@ def play_game(st, cards, rules, sids, prm, rng, trace):
             snapshot(st, trace)
         reason = end_reason(st, rules)
         seat = 1 - seat
+        record_standing(turns, st, trace)
     if reason < 0:
         reason = END_TURN_CAP
     winner = winner_of(st, reason)
@@ -1497,6 +1512,19 @@ def play_game(st, cards, rules, sids, prm, rng, trace):
     truncated = reason == END_TURN_CAP
     record_event(trace, st, TRACE_LEN, EV_END, winner, turns, truncated, reason)
     return winner, turns, truncated, reason
+
+
+# --- the standing per seat (game arcs, docs/arcs.md) -------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def record_standing(turns, st, trace):
+    """After a turn: one standing row per seat when tracing; nothing otherwise."""
+    if trace.shape[0] == 0:
+        return
+    for seat in range(2):
+        record_event(trace, st, TRACE_LEN, EV_STANDING, turns, seat, followers(st, seat),
+                     st[LEVEL + seat])  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -1663,6 +1691,8 @@ def describe_trace(trace, seat_labels: list[str]) -> list[str]:
             )
         elif name == "table":
             lines.append(f"   supply {a}, pool {b}, discard {c}, stacks {d}/{e}/{f}/{g}")
+        elif name == "standing":
+            lines.append(f"   standing: {who(b)} {c} followers, level {level_name(d)}")
         elif name == "end":
             reason = END_REASONS[d]
             result = "a draw" if a < 0 else f"{who(a)} wins"

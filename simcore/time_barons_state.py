@@ -467,6 +467,10 @@ EVENT_NAMES = (
     "discard", "attach", "arrange", "repair", "recover", "cancel", "end_turn", "snapshot",
     "table", "end", "target",
 )  # fmt: skip
+# The standing of every seat (docs/arcs.md): [EV_STANDING, turn, seat, followers, tech level].
+# Recorded only when tracing; it reads the state.
+EVENT_NAMES = (*EVENT_NAMES, "standing")
+EV_STANDING = len(EVENT_NAMES) - 1
 DRAW_SETUP, DRAW_ACTION, DRAW_EFFECT = range(3)
 FROM_HAND, FROM_PLAY = range(2)
 

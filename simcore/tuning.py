@@ -45,6 +45,7 @@ SEARCH_SHARE = 0.75  # of the budget; the finalists play the rest
 MIN_FINISHERS = 4  # the budget must let at least this many candidates play every rung
 FRESH_SEED_OFFSET = 1  # the fresh games use root seed + 1: the search never plays them
 MAX_CHUNK = runner.DEFAULT_CHUNK_SIZE
+JOURNAL_LOCK = "optuna.journal.lock"  # optuna's lock of the journal while it writes
 
 
 @dataclass(frozen=True)
@@ -86,6 +87,7 @@ class TuneSpec:
     final_games: int = 0
     self_play: bool = False
     rounds: int = 4
+    from_start: bool = False  # the first candidate is the strategy's starting parameters
 
     def rungs(self) -> list[int]:
         """Cumulative games of each racing rung (multiples of the player count, so every seat
@@ -100,7 +102,20 @@ class TuneSpec:
     def identity(self) -> dict:
         data = asdict(self)
         data["space"] = [asdict(d) for d in self.space]
+        if not self.from_start:  # tune directories written before the option resume
+            del data["from_start"]
         return data
+
+    def start_params(self) -> dict:
+        """The starting parameters that lie in the search space (a value outside a narrowed
+        range is left to the sampler)."""
+        start = {}
+        for d in self.space:
+            value = self.strategy["params"][d.name]
+            inside = value in d.choices if d.kind == "choice" else d.low <= value <= d.high
+            if inside:
+                start[d.name] = value
+        return start
 
     def spec_text(self, params: dict) -> str:
         """``name:key=value,...`` of the candidate with these parameters (all of them listed, so
@@ -209,11 +224,14 @@ def build_spec(
     rounds: int = 4,
     fields: list[tuple[float, list[str | dict]]] | None = None,
     rules: dict | None = None,
+    from_start: bool = False,
 ) -> TuneSpec:
     """A checked TuneSpec from CLI-style texts. ``fixed`` texts are ``NAME=VALUE``: the candidate
     keeps that value and it is not searched (restricted play). ``fields`` (weighted opponent
     lineups, specs as texts or dicts) replaces ``against`` when given: the way to tune against a
-    mix; ``rules`` (a dict) adds rule values to ``set_texts``."""
+    mix; ``rules`` (a dict) adds rule values to ``set_texts``. ``from_start``: the search's first
+    candidate is the strategy as given, racing like any other (a small search in many
+    dimensions may otherwise never sample a region as good as a hand-set start)."""
     game = registry.make(game_id)
     game.check_players(players)
     strategy = registry.parse_strategy(game, strategy_text)
@@ -269,6 +287,7 @@ def build_spec(
         final_games=_whole_tables(final_games or budget // 4, players),
         self_play=self_play,
         rounds=rounds,
+        from_start=from_start,
     )
     # Every lineup the search will play is a valid run spec (rules, data files, seed range).
     for _, opponents in spec.fields:
@@ -400,7 +419,12 @@ def journal_study(out: Path, name: str, **options):
     from optuna.storages.journal import JournalFileBackend, JournalStorage
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    journal = JournalStorage(JournalFileBackend(str(Path(out) / "optuna.journal")))
+    # Only the holder of OUT's writer lock gets here, so a journal lock is a killed writer's:
+    # remove it (optuna's own release of a stale lock stats the lock's symlink target, which a
+    # relative path breaks, and then spins forever).
+    out = Path(out)
+    (out / JOURNAL_LOCK).unlink(missing_ok=True)
+    journal = JournalStorage(JournalFileBackend(str((out / "optuna.journal").resolve())))
     return optuna.create_study(study_name=name, storage=journal, load_if_exists=True, **options)
 
 
@@ -454,6 +478,8 @@ def search(spec: TuneSpec, out: Path, play: Player, progress: Callable | None = 
         # way to reopen a trial; Trial(study, trial_id) is how optuna's own ask() builds one)
         _race(spec, study, optuna.trial.Trial(study, frozen._trial_id), play, frozen.params)
     distributions = {d.name: d for d in spec.space}
+    if spec.from_start and not study.get_trials(deepcopy=False):
+        study.enqueue_trial(spec.start_params())  # in the journal: a resume asks it once
 
     def searching() -> bool:
         used = games_used(study)

@@ -161,6 +161,18 @@ FINAL_STANDING = {
             "dollars": pl.col(f"s{k}_coins"),
         },
     ),
+    "power-barons": (
+        4,
+        lambda k: {"bases": pl.col(f"s{k}_bases"), "credits": pl.col(f"s{k}_bank")},
+    ),
+    "time-barons": (
+        2,
+        lambda k: {"followers": pl.col(f"s{k}_followers"), "level": pl.col(f"s{k}_level")},
+    ),
+    "power-the-game": (
+        3,
+        lambda k: {"power": pl.col(f"s{k}_final_power"), "flags": pl.col(f"s{k}_flags_held")},
+    ),
 }
 
 
@@ -294,9 +306,19 @@ def test_a_first_compile_is_announced(monkeypatch, tmp_path):
     assert code == 2 and "unknown game 'nonsense'" in err
 
 
-def test_games_says_whether_a_game_records_arcs(power_without_arcs):
-    code, out, _ = in_process("games", "power-struggle")
-    assert code == 0 and "the standing after every Department Turn" in out and "  vp " in out
+def test_games_says_what_every_game_records():
+    for game, unit, first in (
+        ("power-struggle", "Department Turn", "vp"),
+        ("power", "turn", "influence"),
+        ("power-barons", "turn", "bases"),
+        ("time-barons", "turn", "followers"),
+        ("power-the-game", "round", "power"),
+    ):
+        code, out, _ = in_process("games", game)
+        assert code == 0 and f"the standing after every {unit}," in out and f"  {first} " in out
+
+
+def test_games_says_when_a_game_records_no_arcs(power_without_arcs):
     code, out, _ = in_process("games", "power")
     assert code == 0 and "does not record arcs yet" in out
 

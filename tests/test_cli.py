@@ -92,6 +92,21 @@ def test_compare_writes_a_report_on_request(small_run, tmp_path):
         "02-paired-differences-a-b.png",
         "03-paired-differences-the-numbers.png",
     ]
+    # --tables alone: every table of the report as a CSV, nothing else written.
+    import polars as pl
+
+    result = powerlab("compare", small_run, other, "--tables", tmp_path / "tables")
+    assert result.returncode == 0, result.stderr
+    assert "Report written" not in result.stdout
+    settings, numbers = sorted((tmp_path / "tables").iterdir())
+    assert (settings.name, numbers.name) == (
+        "01-powerlab-compare-a-against-b.csv",
+        "03-paired-differences-the-numbers.csv",
+    )
+    differs = pl.read_csv(settings).filter(pl.col("differs") == "yes")["setting"]
+    assert differs.to_list() == ["rule overthrow_cost"]
+    printed = [line.split(":")[0] for line in result.stdout.splitlines()]
+    assert pl.read_csv(numbers)["focal"].to_list() == printed
 
 
 def test_replay_prints_the_game_the_run_stored(small_run):
@@ -157,6 +172,7 @@ BAD_RUNS = [
     (["report", "{out}"], ""),
     (["report", "{out}", "--png", "{out}/notes.txt"], "is a file"),
     (["compare", "{out}", "{out}", "-o", "{out}/c.txt"], ".pdf"),
+    (["compare", "{out}", "{out}", "--tables", "{out}/notes.txt"], "is a file"),
     (["replay", "power", "--game-index", -1], "--game-index"),
     (["bench", "nosuchgame"], "unknown game"),
     (["bench", "power", "time-barons", "-s", "honest"], "exactly one game"),

@@ -51,6 +51,7 @@ from simcore.power_barons_state import (
     EV_ROUND,
     EV_SETUP,
     EV_SNAPSHOT,
+    EV_STANDING,
     EV_SURRENDER,
     EV_TURN,
     EV_WIN,
@@ -393,6 +394,9 @@ class Replay:
             assert d == self.credits(HAND + a) and e == self.credits(BANK + a)
             assert f == len(mine) and g == 4 * self.per_type - len(mine)
             assert len({(t, k) for _, t, k in mine}) == len(mine)  # a type once per territory
+        elif event == EV_STANDING:  # after turn a, seat b: bases, credits (docs/arcs.md)
+            assert c == sum(base[0] == b for base in self.bases)
+            assert d == self.credits(BANK + b)
         elif event == EV_SURRENDER:
             self.defender_surrendered = a == self.challenge[1]
         elif event == EV_END:

@@ -1,8 +1,10 @@
-"""The Power Barons flush study (studies/power-barons-flush.toml) end to end at tiny game counts:
-every cell runs, the summary and the report PDF are written with the paired differences and the
-response curves, and the cells hold the flush columns, with the opponents' banking swept both
-ways."""
+"""The hand-set Power Barons flush study (studies/power-barons-flush-threshold.toml) end to end
+at tiny game counts: every cell runs, the summary and the report PDF are written with the paired
+differences and the response curves, and the cells hold the flush columns, with the opponents'
+banking swept both ways."""
 
+import dataclasses
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +16,7 @@ from reports.study import write_study_report
 from simcore import study
 
 ROOT = Path(__file__).resolve().parent.parent
-STUDY = ROOT / "studies" / "power-barons-flush.toml"
+STUDY = ROOT / "studies" / "power-barons-flush-threshold.toml"
 THRESHOLDS = [0.8, 0.9, 1.0, 1.1, 1.2]
 BANKINGS = ["keep_best", "lowest"]  # the barons'
 
@@ -103,3 +105,35 @@ def test_cells_hold_the_flush_columns(flush_study):
         done = flusher_total(flush[-1], "flushes")
         assert 0 < done <= attempts[-1]
         assert flusher_total(flush[-1], "flush_credits_given") > 0
+
+
+RESTRICTED = ROOT / "studies" / "power-barons-flush.toml"
+SETTINGS = ["barons keep_best", "barons lowest", "tuned barons keep_best", "tuned barons lowest"]
+
+
+def test_the_restricted_play_flush_study_tunes_per_setting_and_answers_each(tmp_path):
+    """The shipped restricted-play study at a tiny tuning budget: both arms tuned against each
+    opponent setting (tuned presets among them), the tuned-without flusher never flushes, and
+    the answer page has one answer per setting."""
+    from analyses.answers import answers
+    from analyses.study import load_study_dir
+
+    loaded = study.load_study(RESTRICTED)
+    assert loaded.restrict.fixed == {"p_flush": 0.0}
+    assert [setting.name for setting in loaded.opponents] == SETTINGS
+    tiny = dataclasses.replace(loaded.restrict, budget=1200, min_games=4)
+    info = study.run_study(dataclasses.replace(loaded, restrict=tiny), tmp_path, games=200)
+    tuned = {(e["opponents"], e["arm"]): e["spec"] for e in info["tuned"]}
+    assert set(tuned) == {(s, arm) for s in SETTINGS for arm in study.RESTRICT_ARMS}
+    assert all("p_flush=0," in tuned[s, "tuned without"] for s in SETTINGS)
+    for (setting, arm), spec in tuned.items():  # the winner only where it beat the start
+        folder = tmp_path / "tuning" / f"{setting.replace(' ', '-')}_4p" / arm.replace(" ", "-")
+        summary = json.loads((folder / "summary.json").read_text())
+        assert summary["search"]["seed"] == loaded.seed + study.TUNING_SEED_OFFSET
+        better = summary["fresh"]["diff_ci_low"] > 0
+        assert spec == (summary["best"] if better else summary["baseline"])
+    cell = "tuned-without_opponents=tuned-barons-lowest"
+    games = cell_games(tmp_path, cell)
+    assert flusher_total(games, "flush_attempts") == 0
+    rows = answers(load_study_dir(tmp_path))
+    assert rows["opponents"].to_list() == SETTINGS

@@ -47,6 +47,9 @@ def study_dirs(tmp_path_factory):
             if spec.stop:  # a few steps, not a precision target
                 stop = dataclasses.replace(spec.stop, max_games=2 * STUDY_GAMES)
                 spec = dataclasses.replace(spec, stop=stop)
+            if spec.restrict:  # restricted play: tunings of a few candidates, not a search
+                restrict = dataclasses.replace(spec.restrict, budget=1200, min_games=4)
+                spec = dataclasses.replace(spec, restrict=restrict)
             out = tmp_path_factory.mktemp("study") / name
             study.run_study(spec, out, games=STUDY_GAMES)
             done[name] = out
@@ -72,7 +75,8 @@ def run_lineup(game: registry.Game) -> tuple[int, list[str]]:
 def run_report(request, tmp_path_factory) -> tuple[Run, list[ReportPage]]:
     game = registry.make(request.param)
     players, lineup = run_lineup(game)
-    spec = runner.build_spec(game.id, players, lineup, [], 3, RUN_GAMES, True)
+    # With arcs, so the standing and tension pages of every game are checked too.
+    spec = runner.build_spec(game.id, players, lineup, [], 3, RUN_GAMES, True, "10%")
     out = tmp_path_factory.mktemp("run") / game.id
     runner.run(spec, out)
     run = load_run(out)
@@ -163,6 +167,7 @@ def test_every_page_of_a_meta_report_is_legible(tmp_path):
 
 def test_every_page_of_every_run_report_is_legible(run_report):
     _, pages = run_report
+    assert "Tension metrics" in [page.title for page in pages]
     assert_legible(pages)
     assert_every_page_says_what_it_shows(pages)
 
@@ -221,7 +226,7 @@ def old_pool_title(cell_ids: list[str], players: int) -> str:
 
 
 def test_the_checker_fails_the_old_flush_matchup_page(study_dirs):
-    flush = load_study_dir(study_dirs("power-barons-flush"))
+    flush = load_study_dir(study_dirs("power-barons-flush-threshold"))
     pool = rating_pools(flush)[0]
     old = old_matchup_page(
         pooled_matchups(pool.runs),

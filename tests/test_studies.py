@@ -198,6 +198,9 @@ def test_compare_refuses_different_seeds(tmp_path):
                 "Win rate by strategy against opponents",
                 "Matchups: 4 players, overthrow_cost=6",
                 "Ratings (Bradley–Terry): 4 players, overthrow_cost=6",
+                # arcs = "1%": how early games are decided, per cell and paired between arms
+                "Tension metrics by cell",
+                "Tension metrics: paired differences between arms",
             ],
         ),
         # Mirrors only (one setting per strategy): no head-to-head record, so no ratings page.
@@ -207,7 +210,12 @@ def test_compare_refuses_different_seeds(tmp_path):
         ),
         (
             "power-struggle-event-order.toml",
-            ["Paired differences (1 of", "What strategies do, by arm (data=shipped) (1 of"],
+            [
+                "Answer: Power Struggle: the event-ordering policy",
+                "Answer per opponent setting",
+                "Paired differences (1 of",
+                "What strategies do, by opponents (random) (1 of",
+            ],
         ),
         ("power-the-game-openings.toml", ["What ended the game, cell by cell (1 of"]),
     ],

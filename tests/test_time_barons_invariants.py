@@ -59,6 +59,7 @@ from simcore.time_barons_state import (
     EV_RESPONSE,
     EV_SETUP,
     EV_SNAPSHOT,
+    EV_STANDING,
     EV_TABLE,
     EV_TURN,
     HOMELAND,
@@ -293,6 +294,8 @@ class Replay:
             counters = sum(self.damage[site] for site in sites)
             assert [b, c, d, e, f] == [self.level[a], on_sites, hand, len(sites), counters]
             assert all(self.followers[site] >= 0 for site in sites)
+        elif event == EV_STANDING:  # after turn a, seat b: followers, level (docs/arcs.md)
+            assert [c, d] == [sum(self.followers[site] for site in self.sites(b)), self.level[b]]
         elif event == EV_TABLE:
             assert "resolving" not in self.where.values() and "destroyed" not in self.where.values()
             board = sum(self.followers.values())

@@ -67,6 +67,22 @@ def test_a_resumed_search_equals_an_uninterrupted_one(tmp_path):
     assert a.equals(b)
 
 
+def test_a_tuning_killed_while_optuna_held_its_journal_lock_resumes(tmp_path):
+    """A writer killed inside optuna's journal write leaves the lock (a symlink, here relative as
+    optuna makes it from a relative --out); the resume removes it instead of spinning forever."""
+    out = tmp_path / "t"
+    with pytest.raises(Interrupted):
+        tuning.tune_once(small_spec(), out, InterruptingPlayer(calls=25))
+    (out / "optuna.journal.lock").symlink_to("t/optuna.journal")
+    result = powerlab(
+        "tune", "power", "-p", 4, "-s", "bluffer", "-a", "bluffer:p_challenge=1", "-n", 6000,
+        "--param", "p_bluff", "--min-games", 12, "--final-games", 2000, "--seed", 3, "-o", out,
+        timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert not (out / "optuna.journal.lock").is_symlink()
+
+
 def test_a_finished_tuning_reruns_without_playing(tmp_path):
     spec = small_spec()
     tuning.tune(spec, tmp_path / "t")
@@ -82,6 +98,23 @@ def test_restricted_play_keeps_the_fixed_parameter(tmp_path):
     assert spec.space[0].high == 0.5
     assert spec.strategy["params"]["p_bluff"] == 0.0
     assert spec.candidate({"p_challenge": 0.2})["params"]["p_bluff"] == 0.0
+
+
+def test_from_start_races_the_starting_parameters_first_and_once(tmp_path):
+    # A narrowed range that excludes the start's p_challenge (0.15) leaves that one to the sampler.
+    spec = small_spec(only=["p_bluff", "p_challenge"], ranges=["p_challenge=0.5:1"],
+                      from_start=True)  # fmt: skip
+    assert spec.start_params() == {"p_bluff": 0.3}
+    with pytest.raises(Interrupted):  # stopped inside the first trial: the start's
+        tuning.tune_once(spec, tmp_path / "t", InterruptingPlayer(calls=2))
+    summary = tuning.tune(spec, tmp_path / "t")
+    trials = pl.read_parquet(tmp_path / "t" / "trials.parquet").sort("number")
+    assert trials["param_p_bluff"][0] == 0.3 and 0.5 <= trials["param_p_challenge"][0] <= 1
+    assert (trials["param_p_bluff"] == 0.3).sum() == 1  # asked once, also across the resume
+    assert summary["best_params"]["p_bluff"] < 0.1  # the start raced and lost
+    # Without the option the identity is the one tune directories had before it.
+    assert "from_start" not in small_spec().identity()
+    assert spec.identity()["from_start"] is True
 
 
 def test_self_play_iterates_best_responses(tmp_path):
@@ -160,20 +193,36 @@ def test_another_spec_in_the_same_directory_is_refused(tmp_path):
 
 
 def test_shipped_presets_parse_and_name_the_command_that_made_them():
+    """Every game ships presets; each names every parameter of its strategy, and its command is a
+    valid `powerlab tune` of that game and strategy: parsed by the CLI and checked as a tuning
+    spec (ranges, fixed values, field), without playing it."""
     import shlex
 
+    import typer
+
+    import cli
     from simcore import registry
 
+    tune_command = typer.main.get_command(cli.app).commands["tune"]
     for game_id in registry.game_ids():
         game = registry.make(game_id)
+        assert registry.presets(game_id), f"{game_id} ships no presets"
         for name, preset in registry.presets(game_id).items():
             assert set(preset) >= {"spec", "doc", "command", "measured"}, name
             spec = registry.parse_strategy(game, f"preset:{name}")
             assert spec == registry.parse_strategy(game, preset["spec"])
+            written = {item.split("=")[0] for item in preset["spec"].split(":", 1)[1].split(",")}
+            assert written == set(spec["params"]), f"{name} lists every parameter"
             words = shlex.split(preset["command"])
             assert words[:3] == ["powerlab", "tune", game_id], preset["command"]
-            assert words[words.index("-s") + 1].split(":")[0] == spec["name"]
-    assert registry.presets("power"), "the example preset is shipped"
+            args = tune_command.make_context("tune", words[2:]).params
+            assert args["strategy"].split(":")[0] == spec["name"], name
+            tuning.build_spec(
+                game_id, args["players"], args["strategy"], args["against"] or [],
+                args["settings"] or [], args["seed"], args["budget"], self_play=args["self_play"],
+                only=args["param"] or [], fixed=args["fix"] or [],
+                ranges=args["search_range"] or [], from_start=args["from_start"],
+            )  # fmt: skip
 
 
 def test_an_unknown_preset_is_a_one_line_error():
