@@ -870,6 +870,52 @@ def meta(
         typer.echo(line)
 
 
+@app.command()
+def balance(
+    file: Annotated[Path, typer.Argument(help="Balance file (TOML), e.g. studies/balance/*.toml.")],
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Balance directory to create or resume.")
+    ],
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
+    png: PngOpt = None,
+) -> None:
+    """Search rule values and data-file numbers that balance a game (docs/balance.md).
+
+    The file names the game, player counts, lineup, the values that may change (a rule, or
+    numbers inside a data file by a path such as deck.*[0]) with their ranges, and the
+    objectives (seat fairness per player count, game length window, share ended by the rules,
+    an option's value band under restricted play, strategic variety). Writes OUT/front.parquet,
+    OUT/report.pdf and a study file per proposed rule set in OUT/rulesets/. Resumable: rerun the
+    same command to continue. Example: powerlab balance studies/balance/power.toml -o out/bal
+    """
+    import polars as pl
+
+    from reports.balance import headline, write_balance_report
+    from simcore import balance as balance_search
+    from simcore import runner
+
+    _check_png(png)
+    dask_target = _dask_target(scheduler, cluster)
+    if threads is not None:
+        runner.set_threads(threads)  # refused before anything is written
+    spec = balance_search.load_balance(file)
+
+    def progress(number: int, rung: int) -> None:
+        notice(f"trial {number}: rung {rung + 1} of {spec.rungs} played")
+
+    summary = balance_search.balance(spec, out, threads, dask_target, progress)
+    titles = write_balance_report(out, png)
+    _echo_pngs(png, len(titles))
+    typer.echo(f"{out}: {headline(summary, pl.read_parquet(out / 'front.parquet'))}")
+    typer.echo(
+        f"{summary['search']['trials']} candidates, {summary['search']['games']:,} search games; "
+        f"front {out / 'front.parquet'}, study files {out / 'rulesets'}, report "
+        f"{out / 'report.pdf'} ({len(titles)} pages)"
+    )
+
+
 study_app = typer.Typer(
     help="Studies: sweeps, arms and sequential stopping from a TOML file (docs/studies.md).",
     no_args_is_help=True,

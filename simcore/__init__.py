@@ -17,7 +17,7 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 # Any other file of simcore/ or strategies/ (a new one too) keys the cache.
 _NOT_COMPILED = {
     "__init__.py", "registry.py", "runner.py", "storage.py", "study.py", "cluster.py", "tuning.py",
-    "meta.py", "api.py",
+    "meta.py", "api.py", "balance.py",
 }  # fmt: skip
 
 

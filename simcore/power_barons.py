@@ -158,6 +158,7 @@ RULES = (
         "",
         "TOML file with the deck and the board (format in docs/games/power-barons.md); "
         '"" = the shipped simcore/data/power_barons_default.toml',
+        shipped="power_barons_default.toml",
     ),
     Param("hand_size", "int", 8, "cards in a hand (draw to one more, bank one)", 1, MAX_HAND_SIZE),
     Param("base_cost", "int", 300, "credits a Power Base costs (no change)", 5, MAX_BASE_COST),

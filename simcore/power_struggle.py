@@ -119,6 +119,7 @@ RULES = (
         "TOML file with the event cards, track maxima, share blocks, bonus amounts and Archenemy "
         'Competence cards (format in docs/games/power-struggle.md); "" = the shipped '
         "simcore/data/power_struggle_default.toml",
+        shipped="power_struggle_default.toml",
     ),
     Param(
         "victory_points",

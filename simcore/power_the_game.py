@@ -222,6 +222,7 @@ RULES = (
         "",
         "TOML board file (format in docs/games/power-the-game.md); "
         '"" = the shipped simcore/data/power_the_game_board.toml',
+        shipped="power_the_game_board.toml",
     ),
     Param(
         "max_rounds",

@@ -47,7 +47,8 @@ class Param:
     """A rule or strategy parameter: kind is 'int', 'float', 'bool', 'choice' or 'path'.
 
     A 'path' names a data file (a designer's deck, board or card set); its default "" means the
-    file the game ships. The game's ``prepare`` reads it: paths are never encoded as numbers.
+    file the game ships, ``shipped`` (its name under simcore/data/). The game's ``prepare`` reads
+    it: paths are never encoded as numbers.
     """
 
     name: str
@@ -57,6 +58,11 @@ class Param:
     low: float | None = None
     high: float | None = None
     choices: tuple[str, ...] = ()
+    shipped: str = ""
+
+    def shipped_path(self) -> Path:
+        """The data file the game plays when this path parameter is "" (the shipped one)."""
+        return Path(__file__).resolve().parent / "data" / self.shipped
 
     def parse(self, text: str, where: str) -> float | int | bool | str:
         """Value of ``text`` for this parameter, or SpecError naming ``where``."""

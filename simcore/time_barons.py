@@ -259,6 +259,7 @@ RULES = (
         "path",
         "",
         "the card file (TOML, format in docs/games/time-barons.md); empty: the shipped sample set",
+        shipped="time_barons_cards.toml",
     ),
     Param(
         "first_turn_actions",

@@ -336,12 +336,16 @@ class Player:
         self.games = 0
         self.seconds = 0.0
 
-    def outcomes(self, spec: runner.RunSpec, first: int, stop: int) -> np.ndarray:
+    def outcomes(
+        self, spec: runner.RunSpec, first: int, stop: int, reduce: Callable = slot_outcomes
+    ) -> np.ndarray:
+        """``reduce(spec, start, n)`` (a module-level function: Dask workers import it) of every
+        chunk of games [first, stop), concatenated in game order."""
         started = time.perf_counter()
         if self.client is None:
             runner.set_threads(self.threads)
             parts = [
-                (start, slot_outcomes(spec, start, n))
+                (start, reduce(spec, start, n))
                 for start, n in runner.chunk_plan([(first, stop)], MAX_CHUNK)
             ]
         else:
@@ -350,9 +354,7 @@ class Player:
             workers = max(1, len(self.client.nthreads()))
             size = max(1_000, -(-(stop - first) // (2 * workers)))
             chunks = runner.chunk_plan([(first, stop)], min(size, MAX_CHUNK))
-            parts = list(
-                cluster.play_chunks(spec, chunks, self.client, self.threads or 1, slot_outcomes)
-            )
+            parts = list(cluster.play_chunks(spec, chunks, self.client, self.threads or 1, reduce))
         self.seconds += time.perf_counter() - started
         self.games += stop - first
         return np.concatenate([part for _, part in sorted(parts, key=lambda p: p[0])])
@@ -411,7 +413,8 @@ def _sampler(spec: TuneSpec, number: int):
     return optuna.samplers.TPESampler(seed=seed)
 
 
-def _study(spec: TuneSpec, out: Path):
+def journal_study(out: Path, name: str, **options):
+    """The optuna study ``name`` in OUT/optuna.journal (created, or loaded to resume)."""
     import optuna
     from optuna.storages.journal import JournalFileBackend, JournalStorage
 
@@ -419,13 +422,19 @@ def _study(spec: TuneSpec, out: Path):
     # Only the holder of OUT's writer lock gets here, so a journal lock is a killed writer's:
     # remove it (optuna's own release of a stale lock stats the lock's symlink target, which a
     # relative path breaks, and then spins forever).
+    out = Path(out)
     (out / JOURNAL_LOCK).unlink(missing_ok=True)
-    storage_ = JournalStorage(JournalFileBackend(str((out / "optuna.journal").resolve())))
-    return optuna.create_study(
-        study_name="tune",
-        storage=storage_,
+    journal = JournalStorage(JournalFileBackend(str((out / "optuna.journal").resolve())))
+    return optuna.create_study(study_name=name, storage=journal, load_if_exists=True, **options)
+
+
+def _study(spec: TuneSpec, out: Path):
+    import optuna
+
+    return journal_study(
+        out,
+        "tune",
         direction="maximize",
-        load_if_exists=True,
         pruner=optuna.pruners.SuccessiveHalvingPruner(
             min_resource=spec.min_games, reduction_factor=REDUCTION
         ),
