@@ -1,15 +1,17 @@
 """``ismcts`` through the designer's tools (docs/ismcts.md): a study sweeping its iterations (the
-skill trace), a tuning whose field holds a searching seat, and a meta-game whose population
-names one; each small, right-shaped and reproducible (tiny iterations and few games)."""
+skill trace), a run with two search strengths, a tuning whose field holds a searching seat, and
+a meta-game whose population names one; each small, right-shaped and reproducible (tiny
+iterations and few games)."""
 
 import polars as pl
 import pytest
 
+from analyses.dataset import load_run
 from analyses.meta import load_meta
 from analyses.study import load_study_dir, summary_table
-from reports.skill import SKILL_AXIS
+from reports.skill import SKILL_AXIS, run_skill_trace, run_skill_trace_pages
 from reports.study import report_pages
-from simcore import meta, study, tuning
+from simcore import meta, runner, study, tuning
 
 SKILL_STUDY = """
 game = "power"
@@ -89,3 +91,18 @@ def test_bad_search_sweeps_are_one_line_errors(tmp_path, key):
     with pytest.raises(study.SpecError) as error:
         study.cells(study.load_study(path))
     assert key in str(error.value) and "\n" not in str(error.value)
+
+
+def test_a_run_with_two_search_strengths_reports_its_skill_trace(tmp_path):
+    lineup = ["ismcts:iterations=2", "ismcts:iterations=8", "counter", "bluffer"]
+    runner.run(runner.build_spec("power", 4, lineup, [], 2, 16, True), tmp_path / "r", threads=1)
+    run = load_run(tmp_path / "r")
+    rows = run_skill_trace(run)
+    assert rows[SKILL_AXIS].to_list() == [2, 8] and (rows["players"] == 4).all()
+    assert rows["games"].is_between(12, 16).all()  # each search seat sits in every game
+    assert [p.title for p in run_skill_trace_pages(run)] == [
+        "Skill trace: the ismcts seat's win rate as its iterations grow"
+    ]
+    one = ["ismcts:iterations=2", "counter", "bluffer", "honest"]
+    runner.run(runner.build_spec("power", 4, one, [], 2, 4, True), tmp_path / "one", threads=1)
+    assert run_skill_trace_pages(load_run(tmp_path / "one")) == []  # one strength: no trace
