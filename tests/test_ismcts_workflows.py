@@ -7,7 +7,7 @@ import polars as pl
 import pytest
 
 from analyses.dataset import load_run
-from analyses.meta import load_meta
+from analyses.meta import load_meta, payoff_table, solve
 from analyses.study import load_study_dir, summary_table
 from reports.skill import SKILL_AXIS, run_skill_trace, run_skill_trace_pages
 from reports.study import report_pages
@@ -77,10 +77,13 @@ def test_a_population_with_a_search_spec_makes_a_reproducible_meta_game(tmp_path
     assert games[0].wins.shape == (10, 12, 3)  # C(3 + 3 - 1, 3) lineups, games, strategies
     assert (games[0].wins <= games[0].seats[:, None, :]).all()
     assert (games[0].wins == games[1].wins).all()
-    payoffs = pl.read_parquet(tmp_path / "m1" / "payoffs.parquet")
-    assert payoffs.equals(pl.read_parquet(tmp_path / "m2" / "payoffs.parquet"))
+    payoffs = payoff_table(games[0])
+    assert payoffs.equals(payoff_table(games[1]))
     mirror = payoffs.filter(pl.col("lineup").str.count_matches("ismcts") == 3)
     assert mirror["seats"].to_list() == [3]
+    solution = solve(games[0], resamples=2, seed=5)
+    assert solution["labels"][2] == "ismcts:iterations=3"
+    assert sum(solution["equilibrium"]["mix"]) == pytest.approx(1)
 
 
 @pytest.mark.parametrize("key", ["ismcts.depth", "ismcts.iterations"])
