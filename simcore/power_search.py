@@ -4,8 +4,15 @@ protocol (simcore/power_rules.py) and scripted strategies (rollouts), with its o
 
 from simcore import ismcts
 from simcore.power_rules import (
-    apply, determinize, infoset_key, is_over, legal, new_game, returns, to_move,
-)  # fmt: skip
+    apply,
+    determinize,
+    infoset_key,
+    is_over,
+    legal,
+    new_game,
+    returns,
+    to_move,
+)
 from simcore.power_state import MAX_MOVES, MOVE_CODES, STATE_SIZE
 from simcore.power_state import MAX_PLAYERS as MAX_SEATS
 from strategies.power import decide
