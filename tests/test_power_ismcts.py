@@ -26,7 +26,7 @@ def test_spec_parses_with_the_tuned_rollout_by_default():
     parsed = registry.parse_strategy(GAME, "ismcts:iterations=50,c=1.2")
     assert parsed == {
         "name": "ismcts",
-        "params": {"iterations": 50, "rollout": "preset:counter-vs-mixed", "c": 1.2},
+        "params": {"iterations": 50, "rollout": "preset:counter-vs-mixed", "c": 1.2, "trust": 0.8},
     }
     assert GAME.strategy("ismcts").label(parsed["params"]) == "ismcts:iterations=50,c=1.2"
     ids, rows = GAME.encode_strategies([registry.parse_strategy(GAME, "ismcts:rollout=bluffer")])
@@ -35,6 +35,7 @@ def test_spec_parses_with_the_tuned_rollout_by_default():
     assert rows[0, names.index("rollout")] == GAME.strategy("bluffer").id
     assert rows[0, names.index("p_bluff")] == 0.3  # the rollout's own defaults ride along
     assert rows[0, names.index("iterations")] == 200
+    assert rows[0, names.index("trust")] == registry.TRUST_DEFAULT
 
 
 @pytest.mark.parametrize(
