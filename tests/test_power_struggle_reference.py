@@ -45,7 +45,8 @@ CONFIGS = {
         4, MIXED, ["victory_points=5", NEUTRAL], 209, 200, True, 2,
     ),
     "5p random and builders, capped": (
-        5, ["random", "builder", "random", "builder", "random"], ["max_turns=12"], 210, 200, True, 2,
+        5, ["random", "builder", "random", "builder", "random"], ["max_turns=12"], 210, 200,
+        True, 2,
     ),
 }  # fmt: skip
 
