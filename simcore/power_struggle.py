@@ -887,6 +887,15 @@ def record_standing(st, trace):
 
 
 @njit(cache=True, _nrt=False)
+def declare_if_due(st, seat, rules, trace):
+    """At the end of its own action a player with the Victory Points declares."""
+    if st[DECLARED + seat] == 0 and victory_points(st, seat) >= np.int64(
+        rules[ps.R_VICTORY_POINTS]
+    ):
+        declare(st, seat, trace)
+
+
+@njit(cache=True, _nrt=False)
 def declare(st, seat, trace):
     """``seat`` announces its Victory Points on its own turn: its Archenemy point, if it has it
     now, can no longer be lost; the game ends with this Department Turn."""
@@ -1205,18 +1214,30 @@ def step_appoint(st):
     if k == 3 * players:
         st[P_STEP] = ST_MEETING
         return False
+    return ask(st, D_APPOINT, appointing_seat(st, k))
+
+
+@njit(cache=True, _nrt=False)
+def appointing_seat(st, k):
+    """Who makes appointment ``k`` (0 .. 3 * players - 1): clockwise from the starting player,
+    counter-clockwise from the player to its right, clockwise again."""
+    players = st[PLAYERS]
     start = st[HOLDER + COMMUNICATIONS]
     i = k % players
-    seat = (start + i) % players if k // players != 1 else (start - 1 - i) % players
-    return ask(st, D_APPOINT, seat)
+    return (start + i) % players if k // players != 1 else (start - 1 - i) % players
 
 
 @njit(cache=True, _nrt=False)
 def answer_appoint(st, move, trace):
     """Move 0: the Board Room; else a Department in division move - 1."""
-    seat = st[P_SEAT]
-    appointment = st[P_K] // st[PLAYERS]
-    division = move - 1
+    appoint(st, st[P_SEAT], st[P_K] // st[PLAYERS], move - 1, trace)
+    st[P_K] += 1
+
+
+@njit(cache=True, _nrt=False)
+def appoint(st, seat, appointment, division, trace):
+    """A Manager of ``seat`` to the Board Room (``division`` < 0) or as a Department Head with 3
+    Employees in ``division``."""
     if division < 0:
         board_add(st, seat, ps.B_APPOINT, trace)
         record_event(trace, st, TRACE_LEN, ps.EV_APPOINT, seat, appointment, 0, -1,
@@ -1228,20 +1249,25 @@ def answer_appoint(st, move, trace):
         office = open_office(st, seat, division, 1, 3, ps.O_APPOINT, trace)
         record_event(trace, st, TRACE_LEN, ps.EV_APPOINT, seat, appointment, 1, division,
                      office % ROWS, 3)  # fmt: skip
-    st[P_K] += 1
 
 
 @njit(cache=True, _nrt=False)
 def step_meeting(st, trace):
     """Stage I, step 1: a new round; from round 2 on the Chairman is dismissed, then the Chairman
     card and the Bribed Communications card (face up) act, in that order."""
+    st[P_STEP] = ST_CHAIRMAN_CARD if meeting_begins(st, trace) else ST_HEADS_START
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def meeting_begins(st, trace):
+    """A new round; from round 2 on the Chairman is dismissed (True: the cards act next)."""
     st[ROUND] += 1
     st[GAME_STATS + G_ROUNDS] += 1
     record_event(trace, st, TRACE_LEN, ps.EV_MEETING, st[ROUND], st[HEAD + CHAIRMAN])
-    st[P_STEP] = ST_HEADS_START
     if st[ROUND] > 1:
         st[HEAD + CHAIRMAN] = -1
-        st[P_STEP] = ST_CHAIRMAN_CARD
+        return True
     return False
 
 
@@ -1265,24 +1291,37 @@ def answer_chairman(st, move, trace):
     if move == 0:
         return
     division = (move - 1) % N_DIVISIONS if move > 0 else -1
+    office = chairman_card_office(st, holder, division, trace)
+    st[P_X] = division
+    st[P_OFFICE] = office
+    st[P_STEP] = ST_CHAIRMAN_DONE
+    if st[HALF + CHAIRMAN] == 0:
+        found(st, holder, office, (move - 1) // N_DIVISIONS, ST_CHAIRMAN_DONE)
+
+
+@njit(cache=True, _nrt=False)
+def chairman_card_office(st, holder, division, trace):
+    """The Chairman card used in ``division``: a Department with 1 new Employee (Division half;
+    its own Employees may follow) or a Main Department and its point (Bribed half)."""
     check_division(division)
     if not has_vacancy(st, division):
         raise ValueError("strategy used the Chairman card where no office is vacant")
-    st[P_X] = division
     if st[HALF + CHAIRMAN] == 0:
-        office = open_office(st, holder, division, 1, 1, ps.O_CREATE, trace)
-        found(st, holder, office, (move - 1) // N_DIVISIONS, ST_CHAIRMAN_DONE)
-    else:
-        st[P_OFFICE] = open_office(st, holder, division, 2, 0, ps.O_CHAIRMAN, trace)
-        gain(st, holder, ps.MAIN, 1, ps.P_CHAIRMAN, trace)
-        st[P_STEP] = ST_CHAIRMAN_DONE
+        return open_office(st, holder, division, 1, 1, ps.O_CREATE, trace)
+    office = open_office(st, holder, division, 2, 0, ps.O_CHAIRMAN, trace)
+    gain(st, holder, ps.MAIN, 1, ps.P_CHAIRMAN, trace)
+    return office
+
+
+@njit(cache=True, _nrt=False)
+def chairman_card_used(st, division, office, trace):
+    record_event(trace, st, TRACE_LEN, ps.EV_CHAIRMAN_USE, st[HOLDER + CHAIRMAN],
+                 st[HALF + CHAIRMAN], division, office % ROWS, st[EMP + office])  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
 def step_chairman_done(st, trace):
-    office = st[P_OFFICE]
-    record_event(trace, st, TRACE_LEN, ps.EV_CHAIRMAN_USE, st[HOLDER + CHAIRMAN],
-                 st[HALF + CHAIRMAN], st[P_X], office % ROWS, st[EMP + office])  # fmt: skip
+    chairman_card_used(st, st[P_X], st[P_OFFICE], trace)
     st[P_STEP] = ST_EXTRA
     return False
 
@@ -1303,15 +1342,28 @@ def found(st, seat, office, moved, then):
 @njit(cache=True, _nrt=False)
 def step_found(st):
     seat = st[P_ACTOR]
-    office = st[P_OFFICE]
-    if (
-        st[P_N] >= st[P_LIMIT]
-        or st[EMP + office] >= MAX_EMPLOYEES
-        or employees(st, seat, -1) == st[EMP + office]
-    ):
+    if st[P_N] >= st[P_LIMIT] or not can_move_in(st, seat, st[P_OFFICE]):
         st[P_STEP] = st[P_THEN]
         return False
     return ask(st, D_SOURCE, seat)
+
+
+@njit(cache=True, _nrt=False)
+def can_move_in(st, seat, office):
+    """The new Department ``office`` has room and ``seat`` has Employees elsewhere."""
+    return st[EMP + office] < MAX_EMPLOYEES and employees(st, seat, -1) != st[EMP + office]
+
+
+@njit(cache=True, _nrt=False)
+def move_in(st, seat, office, source, trace):
+    """One of ``seat``'s Employees from ``source`` into its new Department ``office``; returns
+    where that Department is now (offices below a closed one move up)."""
+    if source == office:
+        raise ValueError("strategy moved Employees from the new Department into itself")
+    check_office(st, source, seat, True, False)
+    office = shifted(office, remove_employees(st, source, 1, ps.E_TRANSFER_OUT, trace))
+    add_employee(st, office, ps.E_TRANSFER_IN, trace)
+    return office
 
 
 @njit(cache=True, _nrt=False)
@@ -1320,16 +1372,10 @@ def answer_source(st, move, trace):
     taken from its office)."""
     seat = st[P_SEAT]
     if st[P_STEP] == ST_FOUND:
-        if move == st[P_OFFICE]:
-            raise ValueError("strategy moved Employees from the new Department into itself")
-        check_office(st, move, seat, True, False)
-        office = shifted(st[P_OFFICE], remove_employees(st, move, 1, ps.E_TRANSFER_OUT, trace))
-        add_employee(st, office, ps.E_TRANSFER_IN, trace)
-        st[P_OFFICE] = office
-        st[P_EXCLUDE] = office
+        st[P_OFFICE] = move_in(st, seat, st[P_OFFICE], move, trace)
+        st[P_EXCLUDE] = st[P_OFFICE]
     else:
-        check_office(st, move, seat, True, False)
-        remove_employees(st, move, 1, ps.E_TRANSFER_OUT, trace)
+        dismiss(st, seat, -1, move, ps.E_TRANSFER_OUT, trace)
     st[P_N] += 1
 
 
@@ -1337,11 +1383,21 @@ def answer_source(st, move, trace):
 def step_extra(st, trace):
     """The face-up Bribed Communications card: one extra action for its holder."""
     st[P_STEP] = ST_HEADS_START
+    holder = extra_action_holder(st, trace)
+    if holder >= 0:
+        start_action(st, holder, ST_HEADS_START)
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def extra_action_holder(st, trace):
+    """The holder of the face-up Bribed Communications card, who takes an extra action now, or
+    -1."""
     if st[FACE + COMMUNICATIONS] == 1 and st[HALF + COMMUNICATIONS] == 1:
         holder = st[HOLDER + COMMUNICATIONS]
         record_event(trace, st, TRACE_LEN, ps.EV_EXTRA_ACTION, holder)
-        start_action(st, holder, ST_HEADS_START)
-    return False
+        return holder
+    return -1
 
 
 @njit(cache=True, _nrt=False)
@@ -1393,6 +1449,7 @@ def step_heads(st, trace):
             st[P_BY_CARD] = by_card
             return ask(st, D_DISPLACED, old)
         seat_head(st, division, new, old, 0 if old < 0 else 1, -1, by_card, trace)
+        st[P_K] += 1
     st[P_STEP] = ST_MEETING_END
     return False
 
@@ -1402,7 +1459,6 @@ def seat_head(st, division, new, old, case, displaced_to, by_card, trace):
     st[HEAD + division] = new
     record_event(trace, st, TRACE_LEN, ps.EV_HEAD, division, new, old, case, displaced_to,
                  by_card)  # fmt: skip
-    st[P_K] += 1
 
 
 @njit(cache=True, _nrt=False)
@@ -1410,17 +1466,31 @@ def answer_displaced(st, move, trace):
     """Move 0: the displaced Divisional Head to the Board Room; 1: to the Counsel track."""
     old = st[P_SEAT]
     division = st[P_K]
-    if move == 1:
+    displace(st, old, division, move, trace)
+    seat_head(st, division, st[P_NEW_HEAD], old, 2, move, st[P_BY_CARD], trace)
+    st[P_K] += 1
+
+
+@njit(cache=True, _nrt=False)
+def displace(st, old, division, to, trace):
+    """``old``'s Divisional Head of ``division`` to the Board Room (0) or the Counsel track (1)."""
+    if to == 1:
         add_consultant(st, old, division, ps.C_DISPLACED, trace)
-    elif move == 0:
+    elif to == 0:
         board_add(st, old, ps.B_DISPLACED, trace)
     else:
         raise ValueError("strategy sent a displaced Divisional Head nowhere")
-    seat_head(st, division, st[P_NEW_HEAD], old, 2, move, st[P_BY_CARD], trace)
 
 
 @njit(cache=True, _nrt=False)
 def step_meeting_end(st, trace):
+    meeting_ends(st, trace)
+    st[P_STEP] = ST_SORT
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def meeting_ends(st, trace):
     """Steps 4 to 6."""
     # 4. Privilege cards, face up, Division half.
     for card in range(N_PRIVILEGES):
@@ -1438,8 +1508,6 @@ def step_meeting_end(st, trace):
             record_event(trace, st, TRACE_LEN, ps.EV_INFLUENCE, seat, gained, st[at])
     # 6. Motivation back to 6.
     set_motivation(st, ps.MAX_MOTIVATION, -1, trace)
-    st[P_STEP] = ST_SORT
-    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -1447,6 +1515,16 @@ def step_sort(st, rng):
     """Step 7: the Divisional Head of Communications draws 6 of the shuffled non-standard events
     and orders them with the 2 standard ones, place by place (D_ORDER: bonus before meeting,
     meeting 5th or later)."""
+    draw_events(st, rng)
+    st[P_ORDER_POLICY] = -1
+    st[P_N] = 0
+    st[P_STEP] = ST_ORDER
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def draw_events(st, rng):
+    """The Divisional Head of Communications draws 6 of the shuffled non-standard events."""
     n = st[N_EVENTS]
     for i in range(ORDER_SIZE - 2):
         j = i + rand_below(rng, n - i)
@@ -1455,28 +1533,31 @@ def step_sort(st, rng):
         st[PILE + j] = held
     st[ps.SORTER] = st[HEAD + COMMUNICATIONS]
     st[ps.REVEALED] = 0
-    st[P_ORDER_POLICY] = -1
-    st[P_N] = 0
-    st[P_STEP] = ST_ORDER
     return False
 
 
 @njit(cache=True, _nrt=False)
 def step_order(st, trace):
-    sorter = st[ps.SORTER]
     if st[P_N] < ORDER_SIZE:
-        return ask(st, D_ORDER, sorter)
+        return ask(st, D_ORDER, st[ps.SORTER])
+    order_recorded(st, st[P_ORDER_POLICY], trace)
+    st[P_STEP] = ST_SNAPSHOT
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def order_recorded(st, policy, trace):
+    """The round's order is sorted: its statistics and trace rows."""
+    sorter = st[ps.SORTER]
     meeting_at = 0
     while st[ORDER + meeting_at] != st[MEETING_EVENT]:
         meeting_at += 1
     st[stat(sorter, S_COMM_ROUNDS)] += 1
     st[GAME_STATS + G_ROUNDS_4 + meeting_at - ps.MIN_TURNS] += 1
-    record_event(trace, st, TRACE_LEN, ps.EV_ORDER, sorter, meeting_at, st[P_ORDER_POLICY])
+    record_event(trace, st, TRACE_LEN, ps.EV_ORDER, sorter, meeting_at, policy)
     for position in range(ORDER_SIZE):
         record_event(trace, st, TRACE_LEN, ps.EV_ORDER_CARD, position,
                      trace_event_id(st, st[ORDER + position]))  # fmt: skip
-    st[P_STEP] = ST_SNAPSHOT
-    return False
 
 
 @njit(cache=True, _nrt=False)
@@ -1492,27 +1573,36 @@ def answer_order(st, move):
 def step_turn(st, trace):
     """Stage II: the next event card turns up; the meeting card ends the round, any other is a
     Department Turn: its event step, then one action each clockwise from the starting player."""
-    position = st[P_POS]
+    event = turn_begins(st, st[P_POS], trace)
+    st[P_K] = 0
+    if event == st[MEETING_EVENT]:
+        st[P_STEP] = ST_MEETING
+    elif event == st[ps.BONUS_EVENT]:
+        st[P_STEP] = ST_ACTIONS
+    else:
+        st[P_EVENT] = event
+        st[P_STEP] = ST_EVENT
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def turn_begins(st, position, trace):
+    """The card at ``position`` turns up: the meeting card ends the round; any other begins a
+    Department Turn (the Bonus Payment paid at once). Returns the card."""
     event = st[ORDER + position]
     st[ps.REVEALED] = position + 1
     if event == st[MEETING_EVENT]:
         record_event(trace, st, TRACE_LEN, ps.EV_EVENT, ps.EV_MEETING_CARD, position, 0)
-        st[P_STEP] = ST_MEETING
-        return False
+        return event
     if position == 0:
         st[ps.START_SEAT] = st[HEAD + COMMUNICATIONS]
     st[DEPT_TURNS] += 1
     record_event(trace, st, TRACE_LEN, ps.EV_TURN, position + 1, st[DEPT_TURNS],
                  st[ps.START_SEAT])  # fmt: skip
-    st[P_K] = 0
-    st[P_STEP] = ST_ACTIONS
     if event == st[ps.BONUS_EVENT]:
         record_event(trace, st, TRACE_LEN, ps.EV_EVENT, ps.EV_BONUS_CARD, position, 0)
         bonus_payment(st, trace)
-    else:
-        st[P_EVENT] = event
-        st[P_STEP] = ST_EVENT
-    return False
+    return event
 
 
 @njit(cache=True, _nrt=False)
@@ -1536,45 +1626,19 @@ def step_effect(st, trace):
     players = st[PLAYERS]
     while st[P_FX] < st[base]:
         fx = base + 1 + ps.FX_FIELDS * st[P_FX]
-        kind = st[fx]
-        who = st[fx + 1]
-        per = st[fx + 2]
-        amount = st[fx + 3]
-        division = st[fx + 4]
-        if kind == ps.FX_MOTIVATION:
-            set_motivation(st, st[MOTIVATION] + amount, event, trace)
-        elif kind == ps.FX_FACE_DOWN:
-            turn_face_down(st, division, 1, trace)
-        elif kind == ps.FX_MORON:
-            head = st[HEAD + COMMUNICATIONS]
-            if head >= 0:  # no effect when the Divisional Head of Communications has resigned
-                for j in range(1, players):
-                    other = (head + j) % players
-                    paid = min(amount, st[MONEY + head])
-                    if paid > 0:
-                        change_money(st, head, -paid, ps.PAY_MORON, event, 0, trace)
-                    change_money(st, other, amount, ps.PAY_MORON, event, amount - paid, trace)
+        if st[fx] != ps.FX_LOSE:
+            effect_without_choice(st, event, fx, trace)
         else:
             # Dismissing Employees moves no money: the richest and poorest stay as they were.
-            richest = st[MONEY]
-            poorest = st[MONEY]
-            for seat in range(players):
-                richest = max(richest, st[MONEY + seat])
-                poorest = min(poorest, st[MONEY + seat])
+            richest, poorest = money_range(st)
             while st[P_FX_SEAT] < players:
                 seat = st[P_FX_SEAT]
-                if ps.matches(st, seat, who, division, st[MONEY + seat], richest, poorest):
-                    if kind == ps.FX_LOSE:
-                        if st[P_N] < amount and employees(st, seat, division) > 0:
-                            st[P_DIVISION] = division
-                            st[P_CAUSE] = ps.E_EVENT
-                            return ask(st, D_FIRE, seat)
-                    else:
-                        due = amount * ps.units(st, seat, per)
-                        if due > 0 and kind == ps.FX_RECEIVE:
-                            change_money(st, seat, due, ps.PAY_EVENT, event, 0, trace)
-                        elif due > 0:
-                            charge(st, seat, due, ps.PAY_EVENT, event, trace)
+                division = st[fx + 4]
+                if ps.matches(st, seat, st[fx + 1], division, st[MONEY + seat], richest, poorest):
+                    if st[P_N] < st[fx + 3] and employees(st, seat, division) > 0:
+                        st[P_DIVISION] = division
+                        st[P_CAUSE] = ps.E_EVENT
+                        return ask(st, D_FIRE, seat)
                 st[P_FX_SEAT] += 1
                 st[P_N] = 0
             st[P_FX_SEAT] = 0
@@ -1584,13 +1648,67 @@ def step_effect(st, trace):
 
 
 @njit(cache=True, _nrt=False)
+def money_range(st):
+    """(the most, the least money a player has)."""
+    richest = st[MONEY]
+    poorest = st[MONEY]
+    for seat in range(st[PLAYERS]):
+        richest = max(richest, st[MONEY + seat])
+        poorest = min(poorest, st[MONEY + seat])
+    return richest, poorest
+
+
+@njit(cache=True, _nrt=False)
+def effect_without_choice(st, event, fx, trace):
+    """An effect (at ``fx`` of the event's row) other than losing Employees: Motivation, a card
+    face down, the Moron, a payment to or from the Bank for each player it names."""
+    kind = st[fx]
+    who = st[fx + 1]
+    per = st[fx + 2]
+    amount = st[fx + 3]
+    division = st[fx + 4]
+    players = st[PLAYERS]
+    if kind == ps.FX_MOTIVATION:
+        set_motivation(st, st[MOTIVATION] + amount, event, trace)
+    elif kind == ps.FX_FACE_DOWN:
+        turn_face_down(st, division, 1, trace)
+    elif kind == ps.FX_MORON:
+        head = st[HEAD + COMMUNICATIONS]
+        if head < 0:
+            return  # the Divisional Head of Communications has resigned
+        for j in range(1, players):
+            other = (head + j) % players
+            paid = min(amount, st[MONEY + head])
+            if paid > 0:
+                change_money(st, head, -paid, ps.PAY_MORON, event, 0, trace)
+            change_money(st, other, amount, ps.PAY_MORON, event, amount - paid, trace)
+    else:
+        richest, poorest = money_range(st)
+        for seat in range(players):
+            if not ps.matches(st, seat, who, division, st[MONEY + seat], richest, poorest):
+                continue
+            due = amount * ps.units(st, seat, per)
+            if due <= 0:
+                continue
+            if kind == ps.FX_RECEIVE:
+                change_money(st, seat, due, ps.PAY_EVENT, event, 0, trace)
+            else:
+                charge(st, seat, due, ps.PAY_EVENT, event, trace)
+
+
+@njit(cache=True, _nrt=False)
+def dismiss(st, seat, division, office, cause, trace):
+    """One of ``seat``'s Employees in ``office`` (in ``division`` unless -1) back to the supply."""
+    check_office(st, office, seat, True, False)
+    if division >= 0 and office // ROWS != division:
+        raise ValueError("strategy dismissed an Employee outside the division")
+    remove_employees(st, office, 1, cause, trace)
+
+
+@njit(cache=True, _nrt=False)
 def answer_fire(st, move, trace):
     """One of the deciding player's Employees in office ``move`` back to the supply."""
-    seat = st[P_SEAT]
-    check_office(st, move, seat, True, False)
-    if st[P_DIVISION] >= 0 and move // ROWS != st[P_DIVISION]:
-        raise ValueError("strategy dismissed an Employee outside the division")
-    remove_employees(st, move, 1, st[P_CAUSE], trace)
+    dismiss(st, st[P_SEAT], st[P_DIVISION], move, st[P_CAUSE], trace)
     st[P_N] += 1
 
 
@@ -1602,26 +1720,30 @@ def step_actions(st, rules, trace):
     if st[P_K] < players:
         start_action(st, (st[ps.START_SEAT] + st[P_K]) % players, ST_AFTER_ACTION)
         return False
-    record_standing(st, trace)
+    st[P_OUTCOME] = turn_ends(st, rules, trace)
     st[P_STEP] = ST_END
-    if st[ENDING] == 1:
-        st[P_OUTCOME] = 1
-    elif st[DEPT_TURNS] >= np.int64(rules[ps.R_MAX_TURNS]):
-        st[P_OUTCOME] = 2
-    else:
+    if st[P_OUTCOME] == 0:
         st[P_POS] += 1
         st[P_STEP] = ST_TURN
     return False
 
 
 @njit(cache=True, _nrt=False)
+def turn_ends(st, rules, trace):
+    """After a Department Turn: 1 if somebody declared (the game ends), 2 at the turn cap, else
+    0."""
+    record_standing(st, trace)
+    if st[ENDING] == 1:
+        return 1
+    if st[DEPT_TURNS] >= np.int64(rules[ps.R_MAX_TURNS]):
+        return 2
+    return 0
+
+
+@njit(cache=True, _nrt=False)
 def step_after_action(st, rules, trace):
     """A player with the Victory Points at the end of its own action declares."""
-    seat = (st[ps.START_SEAT] + st[P_K]) % st[PLAYERS]
-    if st[DECLARED + seat] == 0 and victory_points(st, seat) >= np.int64(
-        rules[ps.R_VICTORY_POINTS]
-    ):
-        declare(st, seat, trace)
+    declare_if_due(st, (st[ps.START_SEAT] + st[P_K]) % st[PLAYERS], rules, trace)
     st[P_K] += 1
     st[P_STEP] = ST_ACTIONS
     return False
@@ -1637,11 +1759,50 @@ def start_action(st, seat, resume):
 
 @njit(cache=True, _nrt=False)
 def answer_action(st, move, trace):
-    """Action move (``action_move``: kind and options, ACTION_ARGS), checked, then carried out;
-    the kernel fills in the Employees a hire, a Human Resources bonus, Development or Legal &
-    Patents give. Actions with further decisions go on in their steps."""
+    """Action move (``action_move``: kind and options), carried out; those with further
+    decisions go on in their steps."""
     seat = st[P_ACTOR]
     kind, x, y, z, w = action_of(move)
+    x, z = action_begins(seat, kind, x, y, z, w, st, trace)
+    st[P_X] = x
+    st[P_Y] = y
+    st[P_Z] = z
+    st[P_W] = w
+    st[P_N] = 0
+    st[P_LIMIT] = x
+    st[P_STEP] = st[P_RESUME]
+    if action_without_choices(seat, kind, x, y, z, st, trace):
+        return
+    if kind == ps.A_HIRE:
+        st[P_STEP] = ST_HIRE
+    elif kind == ps.A_CREATE_TWO:
+        st[P_LIMIT] = z + w
+        st[P_EXCLUDE] = -1
+        st[P_STEP] = ST_CREATE_TWO
+    elif kind == ps.A_CREATE_ONE:
+        found(st, seat, create_one_office(seat, x, y, z, st, trace), y, st[P_RESUME])
+    elif kind == ps.A_BRIBE:
+        st[P_ATTEMPT] = 1
+        st[P_STEP] = ST_BRIBE
+    elif kind == ps.A_INFLUENCE:
+        st[P_LIMIT] = 3
+        st[P_DIVISION] = -1
+        st[P_CAUSE] = ps.E_INFLUENCE
+        st[P_STEP] = ST_INFLUENCE
+    elif kind == ps.A_DEVELOPMENT:
+        st[P_TAKEN] = 0
+        st[P_STEP] = ST_DEVELOP
+    elif kind == ps.A_LEGAL:
+        st[P_DIVISION] = -1
+        st[P_CAUSE] = ps.E_LEGAL
+        st[P_STEP] = ST_LEGAL
+
+
+@njit(cache=True, _nrt=False)
+def action_begins(seat, kind, x, y, z, w, st, trace):
+    """Action ``kind`` with its options (ACTION_ARGS), checked and recorded; the kernel fills in
+    the Employees a hire, a Human Resources bonus, Development or Legal & Patents give: returns
+    (x, z) as filled in. Two Departments from its Employees are checked here too."""
     if not 0 <= kind < ps.N_ACTIONS or not action_possible(st, seat, kind):
         raise ValueError("strategy chose an action it cannot take")
     if kind == ps.A_HIRE:
@@ -1655,16 +1816,7 @@ def answer_action(st, move, trace):
     record_event(trace, st, TRACE_LEN, ps.EV_ACTION, seat, kind, x, y, z, w)
     if kind != ps.A_PASS:
         st[stat(seat, S_ACTIONS)] += 1
-    st[P_X] = x
-    st[P_Y] = y
-    st[P_Z] = z
-    st[P_W] = w
-    st[P_N] = 0
-    st[P_LIMIT] = x
-    st[P_STEP] = st[P_RESUME]
-    if kind == ps.A_HIRE:
-        st[P_STEP] = ST_HIRE
-    elif kind == ps.A_CREATE_TWO:
+    if kind == ps.A_CREATE_TWO:
         problem = create_two_problem(st, seat, x, y, z, w)
         if problem == 1:
             raise ValueError("strategy created Departments outside the divisions")
@@ -1674,29 +1826,19 @@ def answer_action(st, move, trace):
             raise ValueError("strategy placed fewer than 2 or more than 7 Employees")
         if problem == 4:
             raise ValueError("strategy placed more Employees than it has")
-        st[P_LIMIT] = z + w
-        st[P_EXCLUDE] = -1
-        st[P_STEP] = ST_CREATE_TWO
-    elif kind == ps.A_CREATE_ONE:
-        check_division(x)
-        if not has_vacancy(st, x) or y < 0:
-            raise ValueError("strategy created a Department where no office is vacant")
-        office = open_office(st, seat, x, 1, 1 + z, ps.O_CREATE, trace)
-        found(st, seat, office, y, st[P_RESUME])
-    elif kind == ps.A_MOVE:
+    return x, z
+
+
+@njit(cache=True, _nrt=False)
+def action_without_choices(seat, kind, x, y, z, st, trace):
+    """Carry out an action that asks nothing more (move, merge, resign, buy, pass); False for
+    the others."""
+    if kind == ps.A_MOVE:
         move_offices(seat, x, y, z, st, trace)
     elif kind == ps.A_MERGE:
         merge(seat, x, y, z, st, trace)
     elif kind == ps.A_RESIGN:
         resign(seat, x, y == 1, st, trace)
-    elif kind == ps.A_BRIBE:
-        st[P_ATTEMPT] = 1
-        st[P_STEP] = ST_BRIBE
-    elif kind == ps.A_INFLUENCE:
-        st[P_LIMIT] = 3
-        st[P_DIVISION] = -1
-        st[P_CAUSE] = ps.E_INFLUENCE
-        st[P_STEP] = ST_INFLUENCE
     elif kind == ps.A_BUY_MAIN:
         check_division(x)
         if not has_vacancy(st, x):
@@ -1710,13 +1852,26 @@ def answer_action(st, move, trace):
         add_consultant(st, seat, x, ps.C_BOUGHT, trace)
     elif kind == ps.A_BUY_SHARES:
         buy_shares(seat, x, y, st, trace)
-    elif kind == ps.A_DEVELOPMENT:
-        st[P_TAKEN] = 0
-        st[P_STEP] = ST_DEVELOP
-    elif kind == ps.A_LEGAL:
-        st[P_DIVISION] = -1
-        st[P_CAUSE] = ps.E_LEGAL
-        st[P_STEP] = ST_LEGAL
+    else:
+        return kind == ps.A_PASS
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def create_one_office(seat, division, moved, extra, st, trace):
+    """B2) a new Department with 1 + ``extra`` (Human Resources) new Employees; ``moved`` of its
+    own may follow."""
+    check_division(division)
+    if not has_vacancy(st, division) or moved < 0:
+        raise ValueError("strategy created a Department where no office is vacant")
+    return open_office(st, seat, division, 1, 1 + extra, ps.O_CREATE, trace)
+
+
+@njit(cache=True, _nrt=False)
+def open_two(seat, first, second, n1, n2, st, trace):
+    """B1) the 2 Departments, once their Employees are taken: 1 in each replaced by a Manager."""
+    open_office(st, seat, first, 1, n1 - 1, ps.O_CREATE, trace)
+    open_office(st, seat, second, 1, n2 - 1, ps.O_CREATE, trace)
 
 
 @njit(cache=True, _nrt=False)
@@ -1732,13 +1887,19 @@ def step_hire(st):
 @njit(cache=True, _nrt=False)
 def answer_employee(st, move, trace):
     """A new or enticed Employee into office ``move``."""
-    check_office(st, move, st[P_SEAT], False, True)
     st[P_N] += 1
     if st[P_STEP] == ST_HIRE:
-        add_employee(st, move, ps.E_HIRE, trace)
+        place(st, st[P_SEAT], move, ps.E_HIRE, trace)
     else:
-        add_employee(st, move, ps.E_ENTICE_IN, trace)
+        place(st, st[P_SEAT], move, ps.E_ENTICE_IN, trace)
         st[P_STEP] = ST_DEVELOP
+
+
+@njit(cache=True, _nrt=False)
+def place(st, seat, office, cause, trace):
+    """A new or enticed Employee into ``seat``'s office ``office``."""
+    check_office(st, office, seat, False, True)
+    add_employee(st, office, cause, trace)
 
 
 @njit(cache=True, _nrt=False)
@@ -1748,8 +1909,7 @@ def step_create_two(st, trace):
     seat = st[P_ACTOR]
     if st[P_N] < st[P_LIMIT]:
         return ask(st, D_SOURCE, seat)
-    open_office(st, seat, st[P_X], 1, st[P_Z] - 1, ps.O_CREATE, trace)
-    open_office(st, seat, st[P_Y], 1, st[P_W] - 1, ps.O_CREATE, trace)
+    open_two(seat, st[P_X], st[P_Y], st[P_Z], st[P_W], st, trace)
     return action_done(st)
 
 
@@ -1787,17 +1947,23 @@ def step_develop(st):
 @njit(cache=True, _nrt=False)
 def answer_entice(st, move, trace):
     """Move 0: from the supply; else from office move - 1."""
-    seat = st[P_SEAT]
-    office = move - 1
-    if office >= 0:
-        victim = st[OWNER + office] if office < N_OFFICES else -1
-        if victim < 0 or victim == seat or st[EMP + office] == 0:
-            raise ValueError("strategy enticed an Employee from an office it may not")
-        if (st[P_TAKEN] >> victim) & 1:
-            raise ValueError("strategy enticed twice from the same player")
-        st[P_TAKEN] |= 1 << victim
-        remove_employees(st, office, 1, ps.E_ENTICE_OUT, trace)
+    st[P_TAKEN] = entice(st, st[P_SEAT], st[P_TAKEN], move - 1, trace)
     st[P_STEP] = ST_DEVELOP_PLACE
+
+
+@njit(cache=True, _nrt=False)
+def entice(st, seat, taken, office, trace):
+    """Development takes an Employee of ``office`` (-1: from the supply) for ``seat``; returns
+    the players taken from (bit p)."""
+    if office < 0:
+        return taken
+    victim = st[OWNER + office] if office < N_OFFICES else -1
+    if victim < 0 or victim == seat or st[EMP + office] == 0:
+        raise ValueError("strategy enticed an Employee from an office it may not")
+    if (taken >> victim) & 1:
+        raise ValueError("strategy enticed twice from the same player")
+    remove_employees(st, office, 1, ps.E_ENTICE_OUT, trace)
+    return taken | (1 << victim)
 
 
 @njit(cache=True, _nrt=False)
@@ -1820,28 +1986,48 @@ def answer_bribe(st, move, trace):
         return
     card = (move - 1) % N_PRIVILEGES if move > 0 else -1
     amount = ((move - 1) // N_PRIVILEGES + 1) * ps.BRIBE_STEP
+    st[P_TARGET] = offer_made(seat, attempt, card, amount, st, trace)
+    st[P_CARD] = card
+    st[P_AMOUNT] = amount
+    st[P_STEP] = ST_ACCEPT
+
+
+@njit(cache=True, _nrt=False)
+def offer_made(seat, attempt, card, amount, st, trace):
+    """A bribe attempt for ``card`` with ``amount`` Pinats, checked; the first gives the briber
+    its Corruption point. Returns the target (the card's holder)."""
     if not 0 <= card < N_PRIVILEGES or st[HOLDER + card] == seat:
         raise ValueError("strategy bribed for a Privilege card it holds or that does not exist")
-    if amount < ps.MIN_BRIBE or amount > st[MONEY + seat]:
+    if amount < ps.MIN_BRIBE or amount % ps.BRIBE_STEP != 0 or amount > st[MONEY + seat]:
         raise ValueError("strategy offered a bribe it cannot pay or below 50,000")
     if attempt == 1:
         gain(st, seat, ps.CORRUPTION, 1, ps.P_BRIBE, trace)
     st[stat(seat, S_BRIBES_OFFERED)] += 1
-    st[P_CARD] = card
-    st[P_AMOUNT] = amount
-    st[P_TARGET] = st[HOLDER + card]
-    st[P_STEP] = ST_ACCEPT
+    return st[HOLDER + card]
 
 
 @njit(cache=True, _nrt=False)
 def answer_accept(st, move, trace):
     """The target accepts the offer (move 1) or declines it (0)."""
-    seat = st[P_ACTOR]
     target = st[P_TARGET]
-    card = st[P_CARD]
-    amount = st[P_AMOUNT]
     attempt = st[P_ATTEMPT]
     accepted = move == 1
+    offer_answered(st[P_ACTOR], target, st[P_CARD], st[P_AMOUNT], attempt, accepted, st, trace)
+    if attempt == 1:
+        st[P_FIRST] = target
+        st[P_ATTEMPT] = 2
+        st[P_STEP] = st[P_RESUME] if accepted else ST_BRIBE
+    else:
+        st[P_SECOND] = target
+        st[P_ACCEPTED] = accepted
+        st[P_N] = 0
+        st[P_STEP] = ST_BRIBE_LOSERS
+
+
+@njit(cache=True, _nrt=False)
+def offer_answered(seat, target, card, amount, attempt, accepted, st, trace):
+    """The target's answer; an accepted bribe moves the Pinats and the card (Bribed half) and
+    gives the target its Corruption point."""
     record_event(trace, st, TRACE_LEN, ps.EV_BRIBE, seat, target, card, amount, attempt,
                  accepted)  # fmt: skip
     if accepted:
@@ -1855,49 +2041,55 @@ def answer_accept(st, move, trace):
         st[stat(target, S_BRIBES_TAKEN)] += 1
         st[ps.BRIBE_COUNT + ps.MAX_PLAYERS * seat + target] += 1
         st[ps.BRIBE_PAID + ps.MAX_PLAYERS * seat + target] += amount
-    if attempt == 1:
-        st[P_FIRST] = target
-        st[P_ATTEMPT] = 2
-        st[P_STEP] = st[P_RESUME] if accepted else ST_BRIBE
-    else:
-        st[P_SECOND] = target
-        st[P_ACCEPTED] = accepted
-        st[P_N] = 0
-        st[P_STEP] = ST_BRIBE_LOSERS
 
 
 @njit(cache=True, _nrt=False)
 def step_bribe_losers(st):
     """Each player who declined (and did not accept the second attempt) loses an Employee of the
     briber's choice (D_VICTIM); declining twice costs one."""
-    first = st[P_FIRST]
-    second = st[P_SECOND]
-    accepted = st[P_ACCEPTED] == 1
     while st[P_N] < 2:
-        k = st[P_N]
+        loser = bribe_loser(st[P_N], st[P_FIRST], st[P_SECOND], st[P_ACCEPTED] == 1)
         st[P_N] += 1
-        loser = first if k == 0 else second
-        if loser < 0 or (k == 0 and accepted and second == first) or (k == 1 and accepted):
-            continue
-        if k == 1 and loser == first:
-            continue
-        if employees(st, loser, -1) > 0:
+        if loser >= 0 and employees(st, loser, -1) > 0:
             st[P_LOSER] = loser
             return ask(st, D_VICTIM, st[P_ACTOR])
     return action_done(st)
 
 
 @njit(cache=True, _nrt=False)
+def bribe_loser(k, first, second, accepted):
+    """The player losing an Employee for the k-th refusal (0: the first attempt's target, 1: the
+    second's), or -1: whoever declined and did not accept the second loses one; declining twice
+    costs one."""
+    loser = first if k == 0 else second
+    if loser < 0 or (k == 0 and accepted and second == first) or (k == 1 and accepted):
+        return -1
+    if k == 1 and loser == first:
+        return -1
+    return loser
+
+
+@njit(cache=True, _nrt=False)
 def answer_victim(st, move, trace):
-    check_office(st, move, st[P_LOSER], True, False)
-    remove_employees(st, move, 1, ps.E_BRIBE_LOSS, trace)
+    dismiss(st, st[P_LOSER], -1, move, ps.E_BRIBE_LOSS, trace)
 
 
 @njit(cache=True, _nrt=False)
 def step_end(st, rules, trace):
     """The game is over: winners, the seats' statistics, the last snapshot."""
+    st[P_WINNER], st[P_WINNERS] = game_over(st, rules, st[P_OUTCOME], trace)
+    st[P_STEP] = ST_STOP
+    st[P_DECISION] = D_NONE
+    st[P_SEAT] = -1
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def game_over(st, rules, outcome, trace):
+    """Winners, the seats' statistics, the last snapshot and the end row: (winner or -1, winners
+    bitmask)."""
     players = st[PLAYERS]
-    winners, best_vp = winners_of(st, np.int64(rules[ps.R_VICTORY_POINTS]), st[P_OUTCOME] == 1)
+    winners, best_vp = winners_of(st, np.int64(rules[ps.R_VICTORY_POINTS]), outcome == 1)
     winner = -1
     n_winners = 0
     for seat in range(players):
@@ -1920,14 +2112,9 @@ def step_end(st, rules, trace):
         held = st[stat(seat, S_COMM_ROUNDS)]
         st[stat(seat, S_COMM_SHARE)] = 0 if held == 0 else (2 if 2 * held >= st[ROUND] else 1)
     snapshot(st, trace)
-    record_event(trace, st, TRACE_LEN, ps.EV_END, winner, st[DEPT_TURNS], st[P_OUTCOME] == 2,
+    record_event(trace, st, TRACE_LEN, ps.EV_END, winner, st[DEPT_TURNS], outcome == 2,
                  st[ROUND], winners, best_vp)  # fmt: skip
-    st[P_WINNERS] = winners
-    st[P_WINNER] = winner
-    st[P_STEP] = ST_STOP
-    st[P_DECISION] = D_NONE
-    st[P_SEAT] = -1
-    return True
+    return winner, winners
 
 
 @njit(cache=True, _nrt=False)
@@ -2235,93 +2422,226 @@ def infoset_key(st, seat):
     return mix(h, st[P_THEN])
 
 
-# --- scripted play: every decision answered by the deciding seat's strategy ---------------------
+# --- scripted play: the same rules as a straight line --------------------------------------------
+# The steps above stop at every decision; played through them, scripted games ran at 0.66x the
+# games/s of this straight-line flow (docs/performance.md). So scripted games ask the
+# strategies directly, in loops over the very same rule helpers the steps call (appoint,
+# move_in, dismiss, place, entice, offer_made, offer_answered, action_begins, ...);
+# tests/test_power_struggle_protocol.py proves the two flows play the same games.
 
 
 @njit(cache=True, _nrt=False)
-def drive(st, rules, sids, prm, rng, trace, stop, stop_too):
-    """Run the rules until step ``stop`` or ``stop_too`` (or the game's end), each decision
-    answered by the deciding seat's strategy (``decide``)."""
-    while st[P_STEP] != stop and st[P_STEP] != stop_too:
-        if run_step(st, rules, rng, trace):
-            if st[P_DECISION] == D_NONE:
+def initial_appointments(st, sids, prm, rng, trace):
+    for k in range(3 * st[PLAYERS]):
+        seat = appointing_seat(st, k)
+        division = strategy.choose_appointment(sids[seat], prm, seat, st, rng)
+        appoint(st, seat, k // st[PLAYERS], division, trace)
+
+
+@njit(cache=True, _nrt=False)
+def fill_new_department(st, seat, office, moved, sids, prm, rng, trace):
+    """Up to ``moved`` of ``seat``'s Employees into its new Department ``office``."""
+    for _ in range(moved):
+        if not can_move_in(st, seat, office):
+            break
+        source = strategy.choose_source_office(sids[seat], prm, seat, office, st, rng)
+        office = move_in(st, seat, office, source, trace)
+    return office
+
+
+@njit(cache=True, _nrt=False)
+def chairman_privilege(st, rules, sids, prm, rng, trace):
+    holder = st[HOLDER + CHAIRMAN]
+    if holder < 0 or st[FACE + CHAIRMAN] == 0:
+        return
+    half = st[HALF + CHAIRMAN]
+    st[SCRATCH + 1] = 0
+    division = strategy.choose_chairman_privilege(sids[holder], prm, holder, half, st, rng)
+    if division < 0:
+        return
+    office = chairman_card_office(st, holder, division, trace)
+    if half == 0:
+        office = fill_new_department(st, holder, office, st[SCRATCH + 1], sids, prm, rng, trace)
+    chairman_card_used(st, division, office, trace)
+
+
+@njit(cache=True, _nrt=False)
+def appoint_heads(st, sids, prm, rng, trace):
+    for division in range(N_DIVISIONS):
+        new, by_card = new_head(st, division)
+        old = st[HEAD + division]
+        if old >= 0 and old != new:
+            to = strategy.choose_displaced(sids[old], prm, old, division, st, rng)
+            displace(st, old, division, to, trace)
+            seat_head(st, division, new, old, 2, to, by_card, trace)
+        else:
+            seat_head(st, division, new, old, 0 if old < 0 else 1, -1, by_card, trace)
+
+
+@njit(cache=True, _nrt=False)
+def sort_events(st, rules, sids, prm, rng, trace):
+    draw_events(st, rng)
+    sorter = st[ps.SORTER]
+    policy = strategy.order_events(sids[sorter], prm, sorter, st, rng)
+    for position in range(ORDER_SIZE):  # the order the steps would take place by place
+        st[P_N] = position
+        if not order_pick_ok(st, st[ORDER + position]):
+            raise ValueError("strategy's event order breaks the two ordering rules")
+    st[P_N] = ORDER_SIZE
+    order_recorded(st, policy, trace)
+
+
+@njit(cache=True, _nrt=False)
+def meeting(st, rules, sids, prm, rng, trace):
+    """Stage I: the Directors' Meeting's 7 steps."""
+    if meeting_begins(st, trace):
+        chairman_privilege(st, rules, sids, prm, rng, trace)
+        holder = extra_action_holder(st, trace)
+        if holder >= 0:
+            take_action(holder, st, sids, prm, rng, trace)
+    appoint_chairman(st, trace)
+    appoint_heads(st, sids, prm, rng, trace)
+    meeting_ends(st, trace)
+    sort_events(st, rules, sids, prm, rng, trace)
+    snapshot(st, trace)
+
+
+@njit(cache=True, _nrt=False)
+def apply_event(event, position, st, sids, prm, rng, trace):
+    """The event step of the non-standard event ``event``."""
+    base = EVENT_FX + EVENT_WIDTH * event
+    record_event(trace, st, TRACE_LEN, ps.EV_EVENT, event, position, st[base])
+    for k in range(st[base]):
+        fx = base + 1 + ps.FX_FIELDS * k
+        if st[fx] != ps.FX_LOSE:
+            effect_without_choice(st, event, fx, trace)
+            continue
+        richest, poorest = money_range(st)
+        division = st[fx + 4]
+        for seat in range(st[PLAYERS]):
+            if not ps.matches(st, seat, st[fx + 1], division, st[MONEY + seat], richest, poorest):
+                continue
+            for _ in range(st[fx + 3]):
+                if employees(st, seat, division) == 0:
+                    break
+                office = strategy.choose_fire_office(sids[seat], prm, seat, division, st, rng)
+                dismiss(st, seat, division, office, ps.E_EVENT, trace)
+
+
+@njit(cache=True, _nrt=False)
+def take_action(seat, st, sids, prm, rng, trace):
+    """One action of ``seat`` (its strategy's choice, checked, then carried out)."""
+    for k in range(5):
+        st[SCRATCH + k] = 0
+    kind = strategy.choose_action(sids[seat], prm, seat, st, rng)
+    x = st[SCRATCH + 1]
+    y = st[SCRATCH + 2]
+    z = st[SCRATCH + 3]
+    w = st[SCRATCH + 4]
+    carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace)
+
+
+@njit(cache=True, _nrt=False)
+def carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace):
+    """Action ``kind`` of ``seat`` with its options; its further choices by the strategies."""
+    x, z = action_begins(seat, kind, x, y, z, w, st, trace)
+    if action_without_choices(seat, kind, x, y, z, st, trace):
+        return
+    if kind == ps.A_HIRE or kind == ps.A_DEVELOPMENT:
+        taken = 0
+        for _ in range(x):
+            if room(st, seat) == 0:
+                break  # the rest stay in the supply
+            cause = ps.E_HIRE
+            if kind == ps.A_DEVELOPMENT:
+                office = strategy.choose_entice(sids[seat], prm, seat, taken, st, rng)
+                taken = entice(st, seat, taken, office, trace)
+                cause = ps.E_ENTICE_IN
+            office = strategy.choose_employee_office(sids[seat], prm, seat, st, rng)
+            place(st, seat, office, cause, trace)
+    elif kind == ps.A_CREATE_TWO:
+        for _ in range(z + w):
+            source = strategy.choose_source_office(sids[seat], prm, seat, -1, st, rng)
+            dismiss(st, seat, -1, source, ps.E_TRANSFER_OUT, trace)
+        open_two(seat, x, y, z, w, st, trace)
+    elif kind == ps.A_CREATE_ONE:
+        office = create_one_office(seat, x, y, z, st, trace)
+        fill_new_department(st, seat, office, y, sids, prm, rng, trace)
+    elif kind == ps.A_BRIBE:
+        bribe(seat, st, sids, prm, rng, trace)
+    else:  # Influence (3 Employees for a point), Legal & Patents (1 or 2, a point each)
+        dismissed = 0
+        cause = ps.E_INFLUENCE if kind == ps.A_INFLUENCE else ps.E_LEGAL
+        for _ in range(3 if kind == ps.A_INFLUENCE else x):
+            if employees(st, seat, -1) == 0:
+                break
+            office = strategy.choose_fire_office(sids[seat], prm, seat, -1, st, rng)
+            dismiss(st, seat, -1, office, cause, trace)
+            dismissed += 1
+        if kind == ps.A_INFLUENCE:
+            gain(st, seat, ps.INFLUENCE, 1, ps.P_INFLUENCE, trace)
+        else:
+            gain(st, seat, ps.INFLUENCE, dismissed, ps.P_LEGAL, trace)
+
+
+@njit(cache=True, _nrt=False)
+def bribe(seat, st, sids, prm, rng, trace):
+    """E) up to two attempts, then the Employees lost for refusals."""
+    first = -1
+    second = -1
+    accepted = False
+    for attempt in range(1, 3):
+        card, amount = strategy.choose_bribe(sids[seat], prm, seat, attempt, st, rng)
+        if card < 0 and attempt == 2:
+            break
+        target = offer_made(seat, attempt, card, amount, st, trace)
+        accepted = strategy.accept_bribe(sids[target], prm, target, seat, card, amount, st, rng)
+        offer_answered(seat, target, card, amount, attempt, accepted, st, trace)
+        if attempt == 1:
+            first = target
+            if accepted:
                 return
-            seat = st[P_SEAT]
-            answer(st, strategy.decide(sids[seat], prm, seat, st, rules, rng), trace)
+        else:
+            second = target
+    for k in range(2):
+        loser = bribe_loser(k, first, second, accepted)
+        if loser >= 0 and employees(st, loser, -1) > 0:
+            office = strategy.choose_victim_office(sids[seat], prm, seat, loser, st, rng)
+            dismiss(st, loser, -1, office, ps.E_BRIBE_LOSS, trace)
+
+
+@njit(cache=True, _nrt=False)
+def department_turns(st, rules, sids, prm, rng, trace):
+    """Stage II until the meeting card (0), a declaration ends the game (1) or the turn cap
+    (2)."""
+    players = st[PLAYERS]
+    for position in range(ORDER_SIZE):
+        event = turn_begins(st, position, trace)
+        if event == st[MEETING_EVENT]:
+            return 0
+        if event != st[ps.BONUS_EVENT]:
+            apply_event(event, position, st, sids, prm, rng, trace)
+        for k in range(players):
+            seat = (st[ps.START_SEAT] + k) % players
+            take_action(seat, st, sids, prm, rng, trace)
+            declare_if_due(st, seat, rules, trace)
+        outcome = turn_ends(st, rules, trace)
+        if outcome != 0:
+            return outcome
+    return 0
 
 
 @njit(cache=True, _nrt=False)
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Set up and play one game: (winner or -1, winners bitmask, Department Turns, truncated)."""
-    new_game(players, st, rules, rng, trace)
-    while st[P_DECISION] != D_NONE:
-        seat = st[P_SEAT]
-        apply(st, rules, strategy.decide(sids[seat], prm, seat, st, rules, rng), rng, trace)
-    return st[P_WINNER], st[P_WINNERS], st[DEPT_TURNS], st[P_OUTCOME] == 2
-
-
-# The rules' parts one at a time, scripted (the rules tests set up a table and call them).
-
-
-@njit(cache=True)
-def initial_appointments(st, sids, prm, rng, trace):
-    st[P_K] = 0
-    st[P_STEP] = ST_APPOINT
-    drive(st, np.zeros(0), sids, prm, rng, trace, ST_MEETING, ST_MEETING)
-
-
-@njit(cache=True)
-def meeting(st, rules, sids, prm, rng, trace):
-    """Stage I: the Directors' Meeting's 7 steps."""
-    st[P_STEP] = ST_MEETING
-    drive(st, rules, sids, prm, rng, trace, ST_TURN, ST_TURN)
-
-
-@njit(cache=True)
-def chairman_privilege(st, rules, sids, prm, rng, trace):
-    st[P_STEP] = ST_CHAIRMAN_CARD
-    drive(st, rules, sids, prm, rng, trace, ST_EXTRA, ST_EXTRA)
-
-
-@njit(cache=True)
-def appoint_heads(st, sids, prm, rng, trace):
-    st[P_K] = 0
-    st[P_STEP] = ST_HEADS
-    drive(st, np.zeros(0), sids, prm, rng, trace, ST_MEETING_END, ST_MEETING_END)
-
-
-@njit(cache=True)
-def sort_events(st, rules, sids, prm, rng, trace):
-    st[P_STEP] = ST_SORT
-    drive(st, rules, sids, prm, rng, trace, ST_SNAPSHOT, ST_SNAPSHOT)
-
-
-@njit(cache=True)
-def apply_event(event, position, st, sids, prm, rng, trace):
-    """The event step of the non-standard event ``event`` at ``position``."""
-    st[P_EVENT] = event
-    st[P_POS] = position
-    st[P_STEP] = ST_EVENT
-    drive(st, np.zeros(0), sids, prm, rng, trace, ST_ACTIONS, ST_ACTIONS)
-
-
-@njit(cache=True)
-def carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace):
-    """Action ``kind`` of ``seat`` with its options, its further decisions scripted."""
-    start_action(st, seat, ST_STOP)
-    st[P_DECISION] = D_ACTION
-    st[P_SEAT] = seat
-    answer(st, action_move(kind, x, y, z, w), trace)
-    drive(st, np.zeros(0), sids, prm, rng, trace, ST_STOP, ST_STOP)
-
-
-@njit(cache=True)
-def department_turns(st, rules, sids, prm, rng, trace):
-    """Stage II until the meeting card (0), a declaration ends the game (1) or the turn cap (2)."""
-    st[P_POS] = 0
-    st[P_STEP] = ST_TURN
-    drive(st, rules, sids, prm, rng, trace, ST_MEETING, ST_END)
-    return st[P_OUTCOME] if st[P_STEP] == ST_END else 0
+    set_up(players, st, rules, rng, trace)
+    initial_appointments(st, sids, prm, rng, trace)
+    outcome = 0
+    while outcome == 0:
+        meeting(st, rules, sids, prm, rng, trace)
+        outcome = department_turns(st, rules, sids, prm, rng, trace)
+    winner, winners = game_over(st, rules, outcome, trace)
+    return winner, winners, st[DEPT_TURNS], outcome == 2
 
 
 # --- lineups with a searching seat (``ismcts``, docs/ismcts.md) --------------------------------

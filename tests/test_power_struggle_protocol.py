@@ -1,9 +1,10 @@
 """Power Struggle's decision-point protocol (docs/protocol.md, simcore/power_struggle.py).
 
-- The scripted games are played through ``new_game``/``apply`` with ``strategies.power_struggle
-  .decide`` answering every decision: tests/test_power_struggle_reference.py proves they are the
-  games of the kernel before the protocol (rows, seats and traces, byte for byte). Here: every
-  answer the strategies give is one of ``legal``'s options, in every reference configuration.
+- Scripted games played through ``new_game``/``apply``, each decision answered by
+  ``strategies.power_struggle.decide``, are the games of the kernel's straight-line flow (the
+  same trace and final state) in every reference configuration, and every answer is one of
+  ``legal``'s options. tests/test_power_struggle_reference.py holds the straight-line flow to
+  the games of the kernel before the protocol.
 - Random legal play keeps the invariants: share blocks conserved, no negative money, offices
   packed top-down with 0-6 Employees and no Department without one, a Board of at most 5, tracks
   within their golden spaces; every decision kind comes up; every game ends.
@@ -70,26 +71,32 @@ def _options(st, rules):
 
 
 @pytest.mark.parametrize("config", list(CONFIGS))
-def test_scripted_answers_are_legal_options(config):
-    """The strategies' answer to every decision of 3 games per reference configuration is an
-    option ``legal`` lists, and playing them is the kernel's game (the same row)."""
+def test_scripted_games_through_the_protocol_are_the_kernels_games(config):
+    """3 games of every reference configuration played through ``new_game``/``apply``, each
+    decision answered by ``decide``, end in the very state of the kernel's straight-line game
+    (every field before the protocol's) with the very same trace; and every answer was one of
+    ``legal``'s options."""
     players, prepared, ids, params, seed, rotate = _setup(config)
     sids = np.zeros(players, dtype=np.int64)
     prm = np.zeros((players, params.shape[1]))
     labels = np.zeros((1, players, N_STANDARD_SEAT_COLUMNS), dtype=np.int64)
-    game_out, seat_out = kernel.run_chunk(prepared, players, ids, params, seed, 0, 3, rotate)
     for index in range(3):
+        straight = kernel.trace_game(prepared, players, ids, params, seed, index, rotate)
         seat_lineup(ids, params, index, players, rotate, sids, prm, labels, 0)
         st, rng = _fresh(seed, index)
-        kernel.new_game(players, st, prepared, rng, NO_TRACE)
+        scripted_st = st.copy()
+        trace = np.zeros((len(straight) + 1, TRACE_WIDTH), dtype=np.int64)
+        kernel.new_game(players, st, prepared, rng, trace)
         while not kernel.is_over(st):
             seat = kernel.to_move(st)
             options = _options(st, prepared)
             move = strategy.decide(sids[seat], prm, seat, st, prepared, rng)
             assert move in options, (DECISION_KINDS[st[P_DECISION]], move, options[:20])
-            kernel.apply(st, prepared, move, rng, NO_TRACE)
-        assert st[kernel.P_WINNER] == game_out[index, 0]
-        assert st[ps.DEPT_TURNS] == game_out[index, 1]
+            kernel.apply(st, prepared, move, rng, trace)
+        np.testing.assert_array_equal(trace[: st[kernel.TRACE_LEN]], straight)
+        rng = _fresh(seed, index)[1]
+        kernel.play_game(players, scripted_st, prepared, sids, prm, rng, NO_TRACE)
+        np.testing.assert_array_equal(st[:P_DECISION], scripted_st[:P_DECISION])
 
 
 def _invariants(st, rules, players, stock):
