@@ -632,11 +632,14 @@ def _bench_protocol(g, kernel, spec, prepared, seats, ids, params) -> dict:
     protocol = {"games": n, "decisions_per_s": round(decisions / (time.process_time() - t0))}
     search = registry.parse_strategy(g, g.search.name)
     search_ids, search_params = g.encode_strategies([search] + spec.seat_strategies()[1:])
-    games = 40
     kernel.bench_protocol(prepared, seats, search_ids, search_params, 1, 2)
-    t0 = time.process_time()
-    _, searches = kernel.bench_protocol(prepared, seats, search_ids, search_params, 1, games)
-    seconds = time.process_time() - t0
+    # 40 games, or 2 where a searched game takes seconds (Power Struggle: hundreds of decisions)
+    for games in (2, 40):
+        t0 = time.process_time()
+        _, searches = kernel.bench_protocol(prepared, seats, search_ids, search_params, 1, games)
+        seconds = time.process_time() - t0
+        if seconds > 2:
+            break
     iterations = searches * search["params"]["iterations"]
     runner.set_threads(None)
     return {

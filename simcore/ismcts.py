@@ -42,7 +42,7 @@ PROTOCOL = (
 )  # fmt: skip
 to_move = legal = apply = is_over = returns = determinize = infoset_key = decide = None
 believe = None  # optional: a game with public claims offers it (simcore/power_rules.py)
-MAX_SEATS = MAX_MOVES = STATE_SIZE = 0
+MAX_SEATS = MAX_MOVES = STATE_SIZE = SEARCH_ID = N_STRATEGY_PARAMS = 0
 
 _EMPTY = -1
 
@@ -58,24 +58,49 @@ def _find(table, keys, key):
         slot = (slot + 1) & mask
 
 
-def _child(node, move, n_children, child_move):
-    """The index of ``move`` among ``node``'s options, added if new."""
-    for k in range(n_children[node]):
-        if child_move[node, k] == move:
-            return k
-    k = n_children[node]
-    child_move[node, k] = move
-    n_children[node] = k + 1
-    return k
+def _slots(node, n, moves, slots, start, n_children, block, pool, used):
+    """Each legal option's slot in ``node``'s block of the statistics ``pool`` (rows: move,
+    visits, availability, summed results) into ``slots[:n]``; an option new to the node is
+    added (its block moved to the pool's end when full, the pool grown when needed). Returns
+    (pool, used). Options come in ``legal``'s fixed order, so the i-th is usually slot i."""
+    for i in range(n):
+        k = start[node] + i
+        if i < n_children[node] and pool[0, k] == moves[i]:
+            slots[i] = k
+            continue
+        k = -1
+        for j in range(n_children[node]):
+            if pool[0, start[node] + j] == moves[i]:
+                k = start[node] + j
+        if k < 0:
+            if n_children[node] == block[node]:
+                size = 2 * block[node] + n
+                if used + size > pool.shape[1]:
+                    grown = np.zeros((4, 2 * (used + size)))
+                    grown[:, :used] = pool[:, :used]
+                    pool = grown
+                pool[:, used : used + n_children[node]] = pool[
+                    :, start[node] : start[node] + n_children[node]
+                ]
+                for j in range(i):  # the slots found so far moved with the block
+                    slots[j] += used - start[node]
+                start[node] = used
+                block[node] = size
+                used += size
+            k = start[node] + n_children[node]
+            pool[0, k] = moves[i]
+            n_children[node] += 1
+        slots[i] = k
+    return pool, used
 
 
-def _ucb_choice(node, n, slots, visits, value, avail, c, srng):
-    """The option (index into the legal list) to take at ``node``: an untried one at random, else
+def _ucb_choice(n, slots, pool, c, srng):
+    """The option (index into the legal list) to take at a node: an untried one at random, else
     the best UCB with availability counts; ties at random."""
     n_untried = 0
     chosen = -1
     for i in range(n):
-        if visits[node, slots[i]] == 0:
+        if pool[1, slots[i]] == 0:
             n_untried += 1
             if rand_below(srng, n_untried) == 0:
                 chosen = i
@@ -85,9 +110,7 @@ def _ucb_choice(node, n, slots, visits, value, avail, c, srng):
     n_best = 0
     for i in range(n):
         k = slots[i]
-        score = value[node, k] / visits[node, k] + c * np.sqrt(
-            np.log(avail[node, k]) / visits[node, k]
-        )
+        score = pool[3, k] / pool[1, k] + c * np.sqrt(np.log(pool[2, k]) / pool[1, k])
         if score > best:
             best = score
             chosen = i
@@ -112,7 +135,10 @@ def search(st, rules, seat, iterations, c, trust, rollout_sid, rollout_prm, rng)
     iterations of ISMCTS with exploration ``c`` and rollouts by strategy ``rollout_sid`` (its
     parameter row repeated for every seat in ``rollout_prm``). Reads ``st`` only through copies
     determinized for ``seat`` (``believe``: standing claims taken as true with probability
-    ``trust``); draws once from ``rng``."""
+    ``trust``); draws once from ``rng``.
+
+    A node's option statistics are a block of a shared pool sized by the options it has (games
+    list up to MAX_MOVES options, few of them at most decisions)."""
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     n_root = legal(st, rules, moves)
     if n_root == 1:
@@ -127,10 +153,10 @@ def search(st, rules, seat, iterations, c, trust, rollout_sid, rollout_prm, rng)
     keys = np.zeros(capacity, dtype=np.uint64)
     node_seat = np.zeros(capacity, dtype=np.int64)
     n_children = np.zeros(capacity, dtype=np.int64)
-    child_move = np.zeros((capacity, MAX_MOVES), dtype=np.int64)
-    visits = np.zeros((capacity, MAX_MOVES), dtype=np.int64)
-    avail = np.zeros((capacity, MAX_MOVES), dtype=np.int64)
-    value = np.zeros((capacity, MAX_MOVES), dtype=np.float64)
+    start = np.zeros(capacity, dtype=np.int64)
+    block = np.zeros(capacity, dtype=np.int64)
+    pool = np.zeros((4, capacity * min(MAX_MOVES, 32)))
+    used = 0
     path_node = np.zeros(capacity, dtype=np.int64)
     path_child = np.zeros(capacity, dtype=np.int64)
     slots = np.zeros(MAX_MOVES, dtype=np.int64)
@@ -159,14 +185,21 @@ def search(st, rules, seat, iterations, c, trust, rollout_sid, rollout_prm, rng)
                 table[slot] = node
                 keys[node] = key
                 node_seat[node] = mover
+                if used + n > pool.shape[1]:
+                    grown = np.zeros((4, 2 * (used + n)))
+                    grown[:, :used] = pool[:, :used]
+                    pool = grown
+                start[node] = used
+                block[node] = n
+                used += n
                 if root < 0:
                     root = node
                 else:
                     break  # a new node: play out from here
+            pool, used = _slots(node, n, moves, slots, start, n_children, block, pool, used)
             for i in range(n):
-                slots[i] = _child(node, moves[i], n_children, child_move)
-                avail[node, slots[i]] += 1
-            i = _ucb_choice(node, n, slots, visits, value, avail, c, srng)
+                pool[2, slots[i]] += 1
+            i = _ucb_choice(n, slots, pool, c, srng)
             path_node[depth] = node
             path_child[depth] = slots[i]
             depth += 1
@@ -175,20 +208,21 @@ def search(st, rules, seat, iterations, c, trust, rollout_sid, rollout_prm, rng)
         returns(sim, results)
         for d in range(depth):
             node = path_node[d]
-            visits[node, path_child[d]] += 1
-            value[node, path_child[d]] += results[node_seat[node]]
+            pool[1, path_child[d]] += 1
+            pool[3, path_child[d]] += results[node_seat[node]]
     # The most visited option at the root, among those legal now.
     n_root = legal(st, rules, moves)
+    pool, used = _slots(root, n_root, moves, slots, start, n_children, block, pool, used)
     best = moves[0]
-    most = -1
+    most = -1.0
     n_best = 0
     for i in range(n_root):
-        k = _child(root, moves[i], n_children, child_move)
-        if visits[root, k] > most:
-            most = visits[root, k]
+        k = slots[i]
+        if pool[1, k] > most:
+            most = pool[1, k]
             best = moves[i]
             n_best = 1
-        elif visits[root, k] == most:
+        elif pool[1, k] == most:
             n_best += 1
             if rand_below(srng, n_best) == 0:
                 best = moves[i]
@@ -200,7 +234,25 @@ def _believe_uniformly(st, seat, trust, rng):
     determinize(st, seat, rng)
 
 
-_TEMPLATES = (_find, _child, _ucb_choice, _rollout, search)
+def choose(sids, prm, seat, st, rules, rng):
+    """The deciding seat's option in a lineup with a searching seat: its scripted strategy's
+    answer (``decide``), or the search's (``ismcts``: its row holds the search's parameters
+    after the game's N_STRATEGY_PARAMS columns, the rollout strategy's own in those columns).
+    Needs SEARCH_ID and N_STRATEGY_PARAMS in the game's thin module."""
+    if sids[seat] != SEARCH_ID:
+        return decide(sids[seat], prm, seat, st, rules, rng)
+    rollout_prm = np.empty_like(prm)
+    for other in range(prm.shape[0]):
+        rollout_prm[other, :] = prm[seat, :]
+    # The search's columns, in registry.SEARCH_PARAM_NAMES order: iterations, c, rollout, trust.
+    return search(
+        st, rules, seat, np.int64(prm[seat, N_STRATEGY_PARAMS]),
+        prm[seat, N_STRATEGY_PARAMS + 1], prm[seat, N_STRATEGY_PARAMS + 3],
+        np.int64(prm[seat, N_STRATEGY_PARAMS + 2]), rollout_prm, rng,
+    )  # fmt: skip
+
+
+_TEMPLATES = (_find, _slots, _ucb_choice, _rollout, search, choose)
 
 
 def specialise(namespace: dict):

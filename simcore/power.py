@@ -355,25 +355,6 @@ def play_game(players, st, rules, sids, prm, rng, trace):
     return game_ends(players, turns, running, st, trace), turns, running
 
 
-# The search player's columns in a parameter row (registry.SEARCH_PARAM_NAMES).
-ITERATIONS, EXPLORATION, ROLLOUT, TRUST = (len(strategy.PARAM_NAMES) + k for k in range(4))
-
-
-@njit(cache=True)
-def choose(sids, prm, seat, st, rules, rng):
-    """The deciding seat's option: its scripted strategy's answer, or the search's (``ismcts``,
-    rolling out with the strategy and parameters its row names, in every seat)."""
-    if sids[seat] != SEARCH_ID:
-        return strategy.decide(sids[seat], prm, seat, st, rules, rng)
-    rollout_prm = np.empty_like(prm)
-    for other in range(prm.shape[0]):
-        rollout_prm[other, :] = prm[seat, :]
-    return power_search.search(
-        st, rules, seat, np.int64(prm[seat, ITERATIONS]), prm[seat, EXPLORATION],
-        prm[seat, TRUST], np.int64(prm[seat, ROLLOUT]), rollout_prm, rng,
-    )  # fmt: skip
-
-
 @njit(cache=True)
 def play_protocol_game(players, st, rules, sids, prm, rng, trace):
     """The same game through the decision-point protocol: each decision answered by the deciding
@@ -382,7 +363,7 @@ def play_protocol_game(players, st, rules, sids, prm, rng, trace):
     new_game(players, st, rules, rng, trace)
     while not is_over(st):
         seat = to_move(st)
-        apply(st, rules, choose(sids, prm, seat, st, rules, rng), rng, trace)
+        apply(st, rules, power_search.choose(sids, prm, seat, st, rules, rng), rng, trace)
     return st[P_WINNER], st[P_TURN], st[P_TRUNCATED] != 0
 
 
@@ -406,7 +387,7 @@ def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
         while not is_over(st):
             seat = to_move(st)
             searches += sids[seat] == SEARCH_ID and legal(st, rules, moves) > 1
-            apply(st, rules, choose(sids, prm, seat, st, rules, rng), rng, no_trace)
+            apply(st, rules, power_search.choose(sids, prm, seat, st, rules, rng), rng, no_trace)
         decisions += st[P_DECISIONS]
     return decisions, searches
 

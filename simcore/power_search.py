@@ -16,7 +16,10 @@ from simcore.power_rules import (
 )
 from simcore.power_state import MAX_MOVES, MOVE_CODES, STATE_SIZE
 from simcore.power_state import MAX_PLAYERS as MAX_SEATS
-from strategies.power import decide
+from simcore.registry import SEARCH_ID
+from strategies.power import PARAM_NAMES, decide
+
+N_STRATEGY_PARAMS = len(PARAM_NAMES)
 
 __all__ = [
     "apply",
@@ -28,6 +31,8 @@ __all__ = [
     "legal",
     "new_game",
 ]
-__all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE", "search"]
+__all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE"]
+__all__ += ["SEARCH_ID", "N_STRATEGY_PARAMS", "choose", "search"]
 
 search = ismcts.specialise(globals())
+choose = globals()["choose"]

@@ -43,6 +43,19 @@ from simcore.power_struggle_state import (
     COMP_OF,
     CONSULT,
     CONTROLLING,
+    D_ACCEPT,
+    D_ACTION,
+    D_APPOINT,
+    D_BRIBE,
+    D_CHAIRMAN,
+    D_DISPLACED,
+    D_EMPLOYEE,
+    D_ENTICE,
+    D_FIRE,
+    D_NONE,
+    D_ORDER,
+    D_SOURCE,
+    D_VICTIM,
     DECLARED,
     DEPT_TURNS,
     DEVELOPMENT,
@@ -75,6 +88,43 @@ from simcore.power_struggle_state import (
     ORDER,
     ORDER_SIZE,
     OWNER,
+    P_ACCEPTED,
+    P_ACTOR,
+    P_AMOUNT,
+    P_ATTEMPT,
+    P_BY_CARD,
+    P_CARD,
+    P_CAUSE,
+    P_DECISION,
+    P_DECISIONS,
+    P_DIVISION,
+    P_EVENT,
+    P_EXCLUDE,
+    P_FIRST,
+    P_FX,
+    P_FX_SEAT,
+    P_K,
+    P_LIMIT,
+    P_LOSER,
+    P_N,
+    P_NEW_HEAD,
+    P_OFFICE,
+    P_ORDER_POLICY,
+    P_OUTCOME,
+    P_POS,
+    P_RESUME,
+    P_SEAT,
+    P_SECOND,
+    P_STEP,
+    P_TAKEN,
+    P_TARGET,
+    P_THEN,
+    P_W,
+    P_WINNER,
+    P_WINNERS,
+    P_X,
+    P_Y,
+    P_Z,
     PILE,
     PLAYERS,
     PRICE,
@@ -89,25 +139,44 @@ from simcore.power_struggle_state import (
     TRACE_WIDTH,
     TRACK,
     TRACK_MAX,
+    action_move,
+    action_of,
+    action_ok,
     action_possible,
     archenemy_now,
     board_members,
     consultants,
+    create_two_problem,
     departments,
     employees,
+    enticeable,
     has_vacancy,
     main_departments,
+    merge_problem,
     motivation_bonus,
+    move_problem,
     occupied,
+    office_ok,
+    order_candidate,
+    order_pick_ok,
     room,
     routes,
     share_blocks,
     share_option_ok,
     usable,
-    vacancies,
     victory_points,
 )
-from simcore.registry import Arcs, Column, Game, ImpactGroup, Param, SpecError
+from simcore.registry import (
+    SEARCH_ID,
+    SEARCH_PARAM_NAMES,
+    Arcs,
+    Column,
+    Game,
+    ImpactGroup,
+    Param,
+    SpecError,
+    search_strategy,
+)
 from simcore.rng import rand_below, seed_game_stream
 from strategies import power_struggle as strategy
 
@@ -222,7 +291,10 @@ GAME = Game(
     max_players=ps.MAX_PLAYERS,
     rules=RULES,
     strategies=strategy.STRATEGIES,
-    strategy_param_names=strategy.PARAM_NAMES,
+    strategy_param_names=strategy.PARAM_NAMES + SEARCH_PARAM_NAMES,
+    # Rollouts by the tuned corrupter: the meta-game's alpha-rank puts it first
+    # (docs/games/power-struggle.md).
+    search=search_strategy("power-struggle", strategy.STRATEGIES, "preset:corrupter-vs-mixed"),
     default_strategy="builder",
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
@@ -543,22 +615,12 @@ def remove_employees(st, office, n, cause, trace):
 
 @njit(cache=True, _nrt=False)
 def check_office(st, office, seat, need_staff, need_room):
-    if not 0 <= office < N_OFFICES or st[OWNER + office] != seat:
-        raise ValueError("strategy chose an office its player does not own")
-    if need_staff and st[EMP + office] == 0:
-        raise ValueError("strategy chose an office without Employees")
-    if need_room and st[EMP + office] >= MAX_EMPLOYEES:
+    if not office_ok(st, office, seat, need_staff, need_room):
+        if not 0 <= office < N_OFFICES or st[OWNER + office] != seat:
+            raise ValueError("strategy chose an office its player does not own")
+        if need_staff:
+            raise ValueError("strategy chose an office without Employees")
         raise ValueError("strategy chose a full office")
-
-
-@njit(cache=True, _nrt=False)
-def dismiss_own(st, seat, division, cause, sids, prm, rng, trace):
-    """``seat`` dismisses one of its Employees of its choice (from ``division`` unless -1)."""
-    office = strategy.choose_fire_office(sids[seat], prm, seat, division, st, rng)
-    check_office(st, office, seat, True, False)
-    if division >= 0 and office // ROWS != division:
-        raise ValueError("strategy dismissed an Employee outside the division")
-    remove_employees(st, office, 1, cause, trace)
 
 
 @njit(cache=True, _nrt=False)
@@ -595,72 +657,20 @@ def turn_face_down(st, card, cause, trace):
     record_event(trace, st, TRACE_LEN, ps.EV_FACE_DOWN, card, st[HOLDER + card], cause)
 
 
-@njit(cache=True, _nrt=False)
-def found_department(st, seat, division, from_supply, moved, sids, prm, rng, trace):
-    """A new Department of ``seat`` in ``division`` with ``from_supply`` new Employees, then
-    ``moved`` of its Employees from its other offices (while the new one has room)."""
-    office = open_office(st, seat, division, 1, from_supply, ps.O_CREATE, trace)
-    for _ in range(moved):
-        if st[EMP + office] >= MAX_EMPLOYEES or employees(st, seat, -1) == st[EMP + office]:
-            break
-        source = strategy.choose_source_office(sids[seat], prm, seat, office, st, rng)
-        if source == office:
-            raise ValueError("strategy moved Employees from the new Department into itself")
-        check_office(st, source, seat, True, False)
-        office = shifted(office, remove_employees(st, source, 1, ps.E_TRANSFER_OUT, trace))
-        add_employee(st, office, ps.E_TRANSFER_IN, trace)
-    return office
-
-
 # --- actions ----------------------------------------------------------------------------------
-
-
-@njit(cache=True, _nrt=False)
-def hire(seat, n, st, sids, prm, rng, trace):
-    """A) ``n`` Employees (2 plus the Human Resources card's extra ones) into offices of its
-    choice."""
-    for _ in range(n):
-        if room(st, seat) == 0:
-            break  # the rest stay in the supply
-        office = strategy.choose_employee_office(sids[seat], prm, seat, st, rng)
-        check_office(st, office, seat, False, True)
-        add_employee(st, office, ps.E_HIRE, trace)
-
-
-@njit(cache=True, _nrt=False)
-def create_two(seat, first, second, n1, n2, st, sids, prm, rng, trace):
-    """B1) n1 + n2 of its Employees into 2 vacant offices (at least 2 each); 1 in each is
-    replaced by a Manager."""
-    need = np.int64(2) if first == second else np.int64(1)
-    if not (0 <= first < N_DIVISIONS and 0 <= second < N_DIVISIONS):
-        raise ValueError("strategy created Departments outside the divisions")
-    if vacancies(st, first) < need or vacancies(st, second) < need:
-        raise ValueError("strategy created Departments in a division without vacant offices")
-    if not (2 <= n1 <= MAX_EMPLOYEES + 1 and 2 <= n2 <= MAX_EMPLOYEES + 1):
-        raise ValueError("strategy placed fewer than 2 or more than 7 Employees")
-    if employees(st, seat, -1) < n1 + n2:
-        raise ValueError("strategy placed more Employees than it has")
-    for _ in range(n1 + n2):
-        source = strategy.choose_source_office(sids[seat], prm, seat, -1, st, rng)
-        check_office(st, source, seat, True, False)
-        remove_employees(st, source, 1, ps.E_TRANSFER_OUT, trace)
-    open_office(st, seat, first, 1, n1 - 1, ps.O_CREATE, trace)
-    open_office(st, seat, second, 1, n2 - 1, ps.O_CREATE, trace)
 
 
 @njit(cache=True, _nrt=False)
 def move_offices(seat, a, b, target, st, trace):
     """C1) 1 or 2 Departments or 1 Main Department, Managers and Employees, to another division."""
-    check_office(st, a, seat, False, False)
-    count = 1
-    if b >= 0:
-        check_office(st, b, seat, False, False)
-        if a == b or st[HEADS + a] != 1 or st[HEADS + b] != 1:
-            raise ValueError("strategy moved two offices that are not two Departments")
-        count = 2
-    if not 0 <= target < N_DIVISIONS or target == a // ROWS or (b >= 0 and target == b // ROWS):
+    problem = move_problem(st, seat, a, b, target)
+    if problem == 1:
+        raise ValueError("strategy chose an office its player does not own")
+    if problem == 2:
+        raise ValueError("strategy moved two offices that are not two Departments")
+    if problem == 3:
         raise ValueError("strategy moved an office within its own division")
-    if vacancies(st, target) < count:
+    if problem == 4:
         raise ValueError("strategy moved offices to a division without room")
     heads_a = st[HEADS + a]
     staff_a = st[EMP + a]
@@ -678,10 +688,13 @@ def move_offices(seat, a, b, target, st, trace):
 def merge(seat, a, b, target, st, trace):
     """C2) two of its Departments become a Main Department, in a's office (target -1) or a new
     office of ``target``; 2 Employees and any over 6 are fired; 1 Main Department point."""
-    check_office(st, a, seat, False, False)
-    check_office(st, b, seat, False, False)
-    if a == b or st[HEADS + a] != 1 or st[HEADS + b] != 1:
+    problem = merge_problem(st, seat, a, b, target)
+    if problem == 1:
+        raise ValueError("strategy chose an office its player does not own")
+    if problem == 2:
         raise ValueError("strategy merged offices that are not two of its Departments")
+    if problem == 3:
+        raise ValueError("strategy merged into a division without a vacant office")
     staff = st[EMP + a] + st[EMP + b]
     if target < 0:
         vacate(st, b, ps.O_MERGE_OUT, trace)
@@ -691,9 +704,6 @@ def merge(seat, a, b, target, st, trace):
         record_event(trace, st, TRACE_LEN, ps.EV_OFFICE, seat, office // ROWS, office % ROWS, 2,
                      staff, ps.O_MERGE)  # fmt: skip
     else:
-        freed = (a // ROWS == target) + (b // ROWS == target)
-        if not 0 <= target < N_DIVISIONS or vacancies(st, target) + freed < 1:
-            raise ValueError("strategy merged into a division without a vacant office")
         vacate(st, a, ps.O_MERGE_OUT, trace)
         vacate(st, shifted(b, a), ps.O_MERGE_OUT, trace)
         office = ROWS * target + occupied(st, target)
@@ -745,57 +755,6 @@ def resign(seat, division, to_counsel, st, trace):
 
 
 @njit(cache=True, _nrt=False)
-def offer(seat, attempt, st, sids, prm, rng, trace):
-    """One bribe attempt (the strategy may skip a second one): (target seat or -1, accepted)."""
-    card, amount = strategy.choose_bribe(sids[seat], prm, seat, attempt, st, rng)
-    if card < 0 and attempt == 2:
-        return -1, False
-    if not 0 <= card < N_PRIVILEGES or st[HOLDER + card] == seat:
-        raise ValueError("strategy bribed for a Privilege card it holds or that does not exist")
-    if amount < ps.MIN_BRIBE or amount % ps.BRIBE_STEP != 0 or amount > st[MONEY + seat]:
-        raise ValueError("strategy offered a bribe it cannot pay or below 50,000")
-    if attempt == 1:
-        gain(st, seat, ps.CORRUPTION, 1, ps.P_BRIBE, trace)
-    target = st[HOLDER + card]
-    st[stat(seat, S_BRIBES_OFFERED)] += 1
-    accepted = strategy.accept_bribe(sids[target], prm, target, seat, card, amount, st, rng)
-    record_event(trace, st, TRACE_LEN, ps.EV_BRIBE, seat, target, card, amount, attempt,
-                 accepted)  # fmt: skip
-    if accepted:
-        change_money(st, seat, -amount, ps.PAY_BRIBE, -1, 0, trace)
-        change_money(st, target, amount, ps.PAY_BRIBE, -1, 0, trace)
-        gain(st, target, ps.CORRUPTION, 1, ps.P_BRIBE, trace)
-        st[HOLDER + card] = seat
-        st[HALF + card] = 1
-        record_event(trace, st, TRACE_LEN, ps.EV_PRIVILEGE, card, seat, 1, st[FACE + card])
-        st[stat(seat, S_BRIBES_ACCEPTED)] += 1
-        st[stat(target, S_BRIBES_TAKEN)] += 1
-        st[ps.BRIBE_COUNT + ps.MAX_PLAYERS * seat + target] += 1
-        st[ps.BRIBE_PAID + ps.MAX_PLAYERS * seat + target] += amount
-    return target, accepted
-
-
-@njit(cache=True, _nrt=False)
-def bribe(seat, st, sids, prm, rng, trace):
-    """E) up to two attempts; each player who declined (and did not accept the second) loses an
-    Employee of the briber's choice."""
-    first, accepted = offer(seat, 1, st, sids, prm, rng, trace)
-    if accepted:
-        return
-    second, accepted = offer(seat, 2, st, sids, prm, rng, trace)
-    for k in range(2):
-        loser = first if k == 0 else second
-        if loser < 0 or (k == 0 and accepted and second == first) or (k == 1 and accepted):
-            continue
-        if k == 1 and loser == first:
-            continue  # declined twice: still one Employee
-        if employees(st, loser, -1) > 0:
-            office = strategy.choose_victim_office(sids[seat], prm, seat, loser, st, rng)
-            check_office(st, office, loser, True, False)
-            remove_employees(st, office, 1, ps.E_BRIBE_LOSS, trace)
-
-
-@njit(cache=True, _nrt=False)
 def buy_shares(seat, paid, received, st, trace):
     """F4) pay for a block of ``paid`` shares, take one of ``received`` (Accounting: larger)."""
     if not share_option_ok(st, seat, paid, received):
@@ -809,108 +768,9 @@ def buy_shares(seat, paid, received, st, trace):
 
 
 @njit(cache=True, _nrt=False)
-def develop(seat, count, st, sids, prm, rng, trace):
-    """G) Development: entice ``count`` Employees, each from another player (at most 1 from each
-    with the Bribed half) or from the supply, into its own offices."""
-    taken = 0  # bit p: already took from player p
-    for _ in range(count):
-        if room(st, seat) == 0:
-            break
-        victim_office = strategy.choose_entice(sids[seat], prm, seat, taken, st, rng)
-        if victim_office >= 0:
-            victim = st[OWNER + victim_office] if victim_office < N_OFFICES else -1
-            if victim < 0 or victim == seat or st[EMP + victim_office] == 0:
-                raise ValueError("strategy enticed an Employee from an office it may not")
-            if (taken >> victim) & 1:
-                raise ValueError("strategy enticed twice from the same player")
-            taken |= 1 << victim
-            remove_employees(st, victim_office, 1, ps.E_ENTICE_OUT, trace)
-        office = strategy.choose_employee_office(sids[seat], prm, seat, st, rng)
-        check_office(st, office, seat, False, True)
-        add_employee(st, office, ps.E_ENTICE_IN, trace)
-
-
-@njit(cache=True, _nrt=False)
 def check_division(division):
     if not 0 <= division < N_DIVISIONS:
         raise ValueError("strategy chose a division that does not exist")
-
-
-@njit(cache=True, _nrt=False)
-def take_action(seat, st, sids, prm, rng, trace):
-    """One action of ``seat`` (its strategy's choice, checked, then carried out)."""
-    for k in range(5):
-        st[SCRATCH + k] = 0
-    kind = strategy.choose_action(sids[seat], prm, seat, st, rng)
-    if not 0 <= kind < ps.N_ACTIONS or not action_possible(st, seat, kind):
-        raise ValueError("strategy chose an action it cannot take")
-    x = st[SCRATCH + 1]
-    y = st[SCRATCH + 2]
-    z = st[SCRATCH + 3]
-    w = st[SCRATCH + 4]
-    carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace)
-    return kind
-
-
-@njit(cache=True, _nrt=False)
-def carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace):
-    """Action ``kind`` of ``seat`` with its options (ACTION_ARGS; the kernel fills in the
-    Employees a hire, a Human Resources bonus, Development or Legal & Patents give)."""
-    if kind == ps.A_HIRE:
-        x = 2 + motivation_bonus(st, seat, HUMAN_RESOURCES)
-    elif kind == ps.A_CREATE_ONE:
-        z = motivation_bonus(st, seat, HUMAN_RESOURCES)
-    elif kind == ps.A_DEVELOPMENT:
-        x = 1 if usable(st, seat, DEVELOPMENT)[1] == 0 else 3
-    elif kind == ps.A_LEGAL:
-        x = 1 if usable(st, seat, LEGAL)[1] == 0 else 2
-    record_event(trace, st, TRACE_LEN, ps.EV_ACTION, seat, kind, x, y, z, w)
-    if kind != ps.A_PASS:
-        st[stat(seat, S_ACTIONS)] += 1
-    if kind == ps.A_HIRE:
-        hire(seat, x, st, sids, prm, rng, trace)
-    elif kind == ps.A_CREATE_TWO:
-        create_two(seat, x, y, z, w, st, sids, prm, rng, trace)
-    elif kind == ps.A_CREATE_ONE:
-        check_division(x)
-        if not has_vacancy(st, x) or y < 0:
-            raise ValueError("strategy created a Department where no office is vacant")
-        found_department(st, seat, x, 1 + z, y, sids, prm, rng, trace)
-    elif kind == ps.A_MOVE:
-        move_offices(seat, x, y, z, st, trace)
-    elif kind == ps.A_MERGE:
-        merge(seat, x, y, z, st, trace)
-    elif kind == ps.A_RESIGN:
-        resign(seat, x, y == 1, st, trace)
-    elif kind == ps.A_BRIBE:
-        bribe(seat, st, sids, prm, rng, trace)
-    elif kind == ps.A_INFLUENCE:
-        for _ in range(3):
-            dismiss_own(st, seat, -1, ps.E_INFLUENCE, sids, prm, rng, trace)
-        gain(st, seat, ps.INFLUENCE, 1, ps.P_INFLUENCE, trace)
-    elif kind == ps.A_BUY_MAIN:
-        check_division(x)
-        if not has_vacancy(st, x):
-            raise ValueError("strategy bought a Main Department where no office is vacant")
-        charge(st, seat, ps.MAIN_PRICE, ps.PAY_MAIN, -1, trace)
-        open_office(st, seat, x, 2, 0, ps.O_BUY_MAIN, trace)
-        gain(st, seat, ps.MAIN, 1, ps.P_BUY_MAIN, trace)
-    elif kind == ps.A_BUY_CONSULTANT:
-        check_division(x)
-        charge(st, seat, ps.CONSULTANT_PRICE, ps.PAY_CONSULTANT, -1, trace)
-        add_consultant(st, seat, x, ps.C_BOUGHT, trace)
-    elif kind == ps.A_BUY_SHARES:
-        buy_shares(seat, x, y, st, trace)
-    elif kind == ps.A_DEVELOPMENT:
-        develop(seat, x, st, sids, prm, rng, trace)
-    elif kind == ps.A_LEGAL:
-        dismissed = 0
-        for _ in range(x):
-            if employees(st, seat, -1) == 0:
-                break
-            dismiss_own(st, seat, -1, ps.E_LEGAL, sids, prm, rng, trace)
-            dismissed += 1
-        gain(st, seat, ps.INFLUENCE, dismissed, ps.P_LEGAL, trace)
 
 
 # --- events -----------------------------------------------------------------------------------
@@ -943,85 +803,7 @@ def bonus_payment(st, trace):
             change_money(st, seat, total, ps.PAY_BONUS, -1, 0, trace)
 
 
-@njit(cache=True, _nrt=False)
-def apply_event(event, position, st, sids, prm, rng, trace):
-    """The event step: the effects of the non-standard event ``event``, in the card's order."""
-    base = EVENT_FX + EVENT_WIDTH * event
-    n_effects = st[base]
-    record_event(trace, st, TRACE_LEN, ps.EV_EVENT, event, position, n_effects)
-    players = st[PLAYERS]
-    for k in range(n_effects):
-        fx = base + 1 + ps.FX_FIELDS * k
-        kind = st[fx]
-        who = st[fx + 1]
-        per = st[fx + 2]
-        amount = st[fx + 3]
-        division = st[fx + 4]
-        if kind == ps.FX_MOTIVATION:
-            set_motivation(st, st[MOTIVATION] + amount, event, trace)
-        elif kind == ps.FX_FACE_DOWN:
-            turn_face_down(st, division, 1, trace)
-        elif kind == ps.FX_MORON:
-            head = st[HEAD + COMMUNICATIONS]
-            if head < 0:
-                continue  # the Divisional Head of Communications has resigned
-            for j in range(1, players):
-                other = (head + j) % players
-                paid = min(amount, st[MONEY + head])
-                if paid > 0:
-                    change_money(st, head, -paid, ps.PAY_MORON, event, 0, trace)
-                change_money(st, other, amount, ps.PAY_MORON, event, amount - paid, trace)
-        else:
-            richest = st[MONEY]
-            poorest = st[MONEY]
-            for seat in range(players):
-                richest = max(richest, st[MONEY + seat])
-                poorest = min(poorest, st[MONEY + seat])
-            for seat in range(players):
-                if not ps.matches(st, seat, who, division, st[MONEY + seat], richest, poorest):
-                    continue
-                if kind == ps.FX_LOSE:
-                    for _ in range(amount):
-                        if employees(st, seat, division) == 0:
-                            break
-                        dismiss_own(st, seat, division, ps.E_EVENT, sids, prm, rng, trace)
-                    continue
-                due = amount * ps.units(st, seat, per)
-                if due <= 0:
-                    continue
-                if kind == ps.FX_RECEIVE:
-                    change_money(st, seat, due, ps.PAY_EVENT, event, 0, trace)
-                else:
-                    charge(st, seat, due, ps.PAY_EVENT, event, trace)
-
-
 # --- the Directors' Meeting -------------------------------------------------------------------
-
-
-@njit(cache=True, _nrt=False)
-def chairman_privilege(st, rules, sids, prm, rng, trace):
-    """At the start of the meeting the face-up Chairman card's holder may found a Department
-    (Division half: 1 Manager, 1 new Employee, any of its own Employees) or a Main Department
-    (Bribed half: 2 Managers, 1 Main Department point)."""
-    holder = st[HOLDER + CHAIRMAN]
-    if holder < 0 or st[FACE + CHAIRMAN] == 0:
-        return
-    half = st[HALF + CHAIRMAN]
-    st[SCRATCH + 1] = 0
-    division = strategy.choose_chairman_privilege(sids[holder], prm, holder, half, st, rng)
-    if division < 0:
-        return
-    check_division(division)
-    if not has_vacancy(st, division):
-        raise ValueError("strategy used the Chairman card where no office is vacant")
-    if half == 0:
-        moved = st[SCRATCH + 1]
-        office = found_department(st, holder, division, 1, moved, sids, prm, rng, trace)
-    else:
-        office = open_office(st, holder, division, 2, 0, ps.O_CHAIRMAN, trace)
-        gain(st, holder, ps.MAIN, 1, ps.P_CHAIRMAN, trace)
-    record_event(trace, st, TRACE_LEN, ps.EV_CHAIRMAN_USE, holder, half, division,
-                 office % ROWS, st[EMP + office])  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -1066,93 +848,6 @@ def head_claim(st, division, seat):
 
 
 @njit(cache=True, _nrt=False)
-def appoint_heads(st, sids, prm, rng, trace):
-    """Step 3, left to right: most Department Heads, then most Employees, then the topmost
-    office; nobody there: the division's Privilege card holder. Cases A, B, C."""
-    for division in range(N_DIVISIONS):
-        new = -1
-        best_heads = 0
-        best_staff = 0
-        best_top = ROWS
-        for seat in range(st[PLAYERS]):
-            heads, staff, top = head_claim(st, division, seat)
-            if heads == 0:
-                continue
-            if (
-                heads > best_heads
-                or (heads == best_heads and staff > best_staff)
-                or (heads == best_heads and staff == best_staff and top < best_top)
-            ):
-                new = seat
-                best_heads = heads
-                best_staff = staff
-                best_top = top
-        by_card = 0
-        if new < 0:
-            new = st[HOLDER + division]
-            by_card = 1
-        old = st[HEAD + division]
-        displaced_to = -1
-        if old < 0:
-            case = 0
-        elif old == new:
-            case = 1
-        else:
-            case = 2
-            displaced_to = strategy.choose_displaced(sids[old], prm, old, division, st, rng)
-            if displaced_to == 1:
-                add_consultant(st, old, division, ps.C_DISPLACED, trace)
-            elif displaced_to == 0:
-                board_add(st, old, ps.B_DISPLACED, trace)
-            else:
-                raise ValueError("strategy sent a displaced Divisional Head nowhere")
-        st[HEAD + division] = new
-        record_event(trace, st, TRACE_LEN, ps.EV_HEAD, division, new, old, case, displaced_to,
-                     by_card)  # fmt: skip
-
-
-@njit(cache=True, _nrt=False)
-def sort_events(st, rules, sids, prm, rng, trace):
-    """Step 7: the Divisional Head of Communications draws 6 of the shuffled non-standard events
-    and orders them with the 2 standard ones (bonus before meeting, meeting 5th or later)."""
-    sorter = st[HEAD + COMMUNICATIONS]
-    n = st[N_EVENTS]
-    for i in range(ORDER_SIZE - 2):
-        j = i + rand_below(rng, n - i)
-        held = st[PILE + i]
-        st[PILE + i] = st[PILE + j]
-        st[PILE + j] = held
-    st[ps.SORTER] = sorter
-    st[ps.REVEALED] = 0
-    policy = strategy.order_events(sids[sorter], prm, sorter, st, rng)
-    seen = 0
-    bonus_at = -1
-    meeting_at = -1
-    for position in range(ORDER_SIZE):
-        event = st[ORDER + position]
-        if event == st[ps.BONUS_EVENT]:
-            bonus_at = position
-        elif event == st[MEETING_EVENT]:
-            meeting_at = position
-        else:
-            found = -1
-            for i in range(ORDER_SIZE - 2):
-                if st[PILE + i] == event and not (seen >> i) & 1:
-                    found = i
-            if found < 0:
-                raise ValueError("strategy ordered an event it did not draw")
-            seen |= 1 << found
-    if bonus_at < 0 or meeting_at < ps.MIN_TURNS or bonus_at > meeting_at:
-        raise ValueError("strategy's event order breaks the two ordering rules")
-    st[stat(sorter, S_COMM_ROUNDS)] += 1
-    st[GAME_STATS + G_ROUNDS_4 + meeting_at - ps.MIN_TURNS] += 1
-    record_event(trace, st, TRACE_LEN, ps.EV_ORDER, sorter, meeting_at, policy)
-    for position in range(ORDER_SIZE):
-        record_event(trace, st, TRACE_LEN, ps.EV_ORDER_CARD, position,
-                     trace_event_id(st, st[ORDER + position]))  # fmt: skip
-
-
-@njit(cache=True, _nrt=False)
 def trace_event_id(st, event):
     if event == st[ps.BONUS_EVENT]:
         return ps.EV_BONUS_CARD
@@ -1182,85 +877,6 @@ def snapshot(st, trace):
 
 
 @njit(cache=True, _nrt=False)
-def meeting(st, rules, sids, prm, rng, trace):
-    """Stage I: the Directors' Meeting's 7 steps."""
-    st[ROUND] += 1
-    st[GAME_STATS + G_ROUNDS] += 1
-    # 1. Dismiss the Chairman; from round 2 on the Chairman card and the Bribed Communications
-    # card (face up) act here, in that order.
-    record_event(trace, st, TRACE_LEN, ps.EV_MEETING, st[ROUND], st[HEAD + CHAIRMAN])
-    if st[ROUND] > 1:
-        st[HEAD + CHAIRMAN] = -1
-        chairman_privilege(st, rules, sids, prm, rng, trace)
-        holder = st[HOLDER + COMMUNICATIONS]
-        if st[FACE + COMMUNICATIONS] == 1 and st[HALF + COMMUNICATIONS] == 1:
-            record_event(trace, st, TRACE_LEN, ps.EV_EXTRA_ACTION, holder)
-            take_action(holder, st, sids, prm, rng, trace)
-    # 2. Appoint a new Chairman.  3. Divisional Heads.
-    appoint_chairman(st, trace)
-    appoint_heads(st, sids, prm, rng, trace)
-    # 4. Privilege cards, face up, Division half.
-    for card in range(N_PRIVILEGES):
-        st[HOLDER + card] = st[HEAD + card]
-        st[HALF + card] = 0
-        st[FACE + card] = 1
-        record_event(trace, st, TRACE_LEN, ps.EV_PRIVILEGE, card, st[HOLDER + card], 0, 1)
-    # 5. Influence: the Chairman 2, each Board member 1.
-    for seat in range(st[PLAYERS]):
-        points = board_members(st, seat) + 2 * (st[HEAD + CHAIRMAN] == seat)
-        if points > 0:
-            at = TRACK + N_TRACKS * seat + ps.INFLUENCE
-            gained = min(points, st[TRACK_MAX + ps.INFLUENCE] - st[at])
-            st[at] += gained
-            record_event(trace, st, TRACE_LEN, ps.EV_INFLUENCE, seat, gained, st[at])
-    # 6. Motivation back to 6.  7. Sort the event cards.
-    set_motivation(st, ps.MAX_MOTIVATION, -1, trace)
-    sort_events(st, rules, sids, prm, rng, trace)
-    snapshot(st, trace)
-
-
-# --- Department Turns and the game -------------------------------------------------------------
-
-
-@njit(cache=True, _nrt=False)
-def department_turns(st, rules, sids, prm, rng, trace):
-    """Stage II: event step, then one action each clockwise from the starting player, until the
-    meeting card turns up. Returns 1 if the game ended, 2 at the turn cap, else 0."""
-    players = st[PLAYERS]
-    target = np.int64(rules[ps.R_VICTORY_POINTS])
-    for position in range(ORDER_SIZE):
-        event = st[ORDER + position]
-        st[ps.REVEALED] = position + 1
-        if event == st[MEETING_EVENT]:
-            record_event(trace, st, TRACE_LEN, ps.EV_EVENT, ps.EV_MEETING_CARD, position, 0)
-            return 0
-        if position == 0:
-            st[ps.START_SEAT] = st[HEAD + COMMUNICATIONS]
-        st[DEPT_TURNS] += 1
-        record_event(trace, st, TRACE_LEN, ps.EV_TURN, position + 1, st[DEPT_TURNS],
-                     st[ps.START_SEAT])  # fmt: skip
-        if event == st[ps.BONUS_EVENT]:
-            record_event(trace, st, TRACE_LEN, ps.EV_EVENT, ps.EV_BONUS_CARD, position, 0)
-            bonus_payment(st, trace)
-        else:
-            apply_event(event, position, st, sids, prm, rng, trace)
-        for k in range(players):
-            seat = (st[ps.START_SEAT] + k) % players
-            take_action(seat, st, sids, prm, rng, trace)
-            if st[DECLARED + seat] == 0 and victory_points(st, seat) >= target:
-                declare(st, seat, trace)
-        record_standing(st, trace)
-        if st[ENDING] == 1:
-            return 1
-        if st[DEPT_TURNS] >= np.int64(rules[ps.R_MAX_TURNS]):
-            return 2
-    return 0
-
-
-# --- the standing per seat (game arcs, docs/arcs.md) -------------------------------------------
-
-
-@njit(cache=True, _nrt=False)
 def record_standing(st, trace):
     """After a Department Turn: one standing row per seat when tracing; nothing otherwise."""
     if trace.shape[0] == 0:
@@ -1268,6 +884,15 @@ def record_standing(st, trace):
     for seat in range(st[PLAYERS]):
         record_event(trace, st, TRACE_LEN, ps.EV_STANDING, st[DEPT_TURNS], seat,
                      victory_points(st, seat), st[MONEY + seat])  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def declare_if_due(st, seat, rules, trace):
+    """At the end of its own action a player with the Victory Points declares."""
+    if st[DECLARED + seat] == 0 and victory_points(st, seat) >= np.int64(
+        rules[ps.R_VICTORY_POINTS]
+    ):
+        declare(st, seat, trace)
 
 
 @njit(cache=True, _nrt=False)
@@ -1280,30 +905,6 @@ def declare(st, seat, trace):
     st[stat(seat, S_DECLARED)] = 1
     record_event(trace, st, TRACE_LEN, ps.EV_DECLARE, seat, victory_points(st, seat),
                  st[ps.ARCH_LOCKED + seat], routes(st, seat))  # fmt: skip
-
-
-@njit(cache=True, _nrt=False)
-def initial_appointments(st, sids, prm, rng, trace):
-    """Three Managers each: clockwise from the starting player, counter-clockwise from the player
-    to its right, clockwise again; each to the Board Room or as a Department Head with 3
-    Employees."""
-    players = st[PLAYERS]
-    start = st[HOLDER + COMMUNICATIONS]
-    for appointment in range(3):
-        for k in range(players):
-            seat = (start + k) % players if appointment != 1 else (start - 1 - k) % players
-            division = strategy.choose_appointment(sids[seat], prm, seat, st, rng)
-            if division < 0:
-                board_add(st, seat, ps.B_APPOINT, trace)
-                record_event(trace, st, TRACE_LEN, ps.EV_APPOINT, seat, appointment, 0, -1,
-                             st[BOARD_N] - 1, 0)  # fmt: skip
-            else:
-                check_division(division)
-                if not has_vacancy(st, division):
-                    raise ValueError("strategy appointed a Department Head to a full division")
-                office = open_office(st, seat, division, 1, 3, ps.O_APPOINT, trace)
-                record_event(trace, st, TRACE_LEN, ps.EV_APPOINT, seat, appointment, 1, division,
-                             office % ROWS, 3)  # fmt: skip
 
 
 @njit(cache=True, _nrt=False)
@@ -1321,6 +922,18 @@ def shuffle_slice(st, at, n, rng):
         j = rand_below(rng, i + 1)
         held = st[at + i]
         st[at + i] = st[at + j]
+        st[at + j] = held
+
+
+@njit(cache=True, _nrt=False)
+def sort_slice(st, at, n):
+    """Sort st[at : at + n] in place (insertion sort: a few dozen event ids)."""
+    for i in range(1, n):
+        held = st[at + i]
+        j = i
+        while j > 0 and st[at + j - 1] > held:
+            st[at + j] = st[at + j - 1]
+            j -= 1
         st[at + j] = held
 
 
@@ -1402,10 +1015,13 @@ def redraw_events(st, seat, rng):
     n_events = st[N_EVENTS]
     sorter = st[ps.SORTER]
     drawn = ORDER_SIZE - 2
+    # The deck's order is unknown: shuffled from a canonical (sorted) order, so the redraw does
+    # not depend on the order it replaces.
     if sorter < 0:  # no round sorted yet: only the deck, in an order nobody knows
-        shuffle_slice(st, PILE, n_events, rng)
+        shuffle_into(st, PILE, n_events, rng)
         return
     if sorter == seat:  # it knows the round's cards (st[PILE + 0..5]); the deck is unknown
+        sort_slice(st, PILE + drawn, n_events - drawn)
         shuffle_slice(st, PILE + drawn, n_events - drawn, rng)
         return
     revealed = st[ps.REVEALED]
@@ -1559,15 +1175,920 @@ def winners_of(st, target, ended):
     return winners, best_vp
 
 
+# --- the rules as steps: the decision-point protocol (docs/protocol.md) -------------------------
+# The rules run step by step (st[P_STEP], one of ST_*) until a seat must decide: the step asks
+# (st[P_DECISION], st[P_SEAT]) and returns; ``apply`` answers it and runs on. Scripted games
+# answer with strategies.power_struggle.decide (``play_game``), the search and the tests with
+# any option ``legal`` lists. A step that loops (Employees one by one, the event cards place by
+# place, the players of an event or a turn) keeps its counters in st (P_*), so a copy of st is
+# a game in the middle of a meeting, a turn or an action.
+
+(ST_APPOINT, ST_MEETING, ST_CHAIRMAN_CARD, ST_CHAIRMAN_DONE, ST_EXTRA, ST_HEADS_START, ST_HEADS,
+ ST_MEETING_END, ST_SORT, ST_ORDER, ST_SNAPSHOT, ST_TURN, ST_EVENT, ST_EFFECT, ST_ACTIONS,
+ ST_ACTION, ST_AFTER_ACTION, ST_HIRE, ST_CREATE_TWO, ST_FOUND, ST_INFLUENCE, ST_LEGAL,
+ ST_DEVELOP, ST_DEVELOP_PLACE, ST_BRIBE, ST_ACCEPT, ST_BRIBE_LOSERS, ST_END,
+ ST_STOP) = range(29)  # fmt: skip
+
+
 @njit(cache=True, _nrt=False)
-def play_game(players, st, rules, sids, prm, rng, trace):
-    """Set up and play one game: (winner or -1, winners bitmask, Department Turns, truncated)."""
-    set_up(players, st, rules, rng, trace)
-    initial_appointments(st, sids, prm, rng, trace)
-    outcome = 0
-    while outcome == 0:
-        meeting(st, rules, sids, prm, rng, trace)
-        outcome = department_turns(st, rules, sids, prm, rng, trace)
+def ask(st, kind, seat):
+    """Stop the rules: ``seat`` must answer a decision of ``kind``."""
+    st[P_DECISION] = kind
+    st[P_SEAT] = seat
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def action_done(st):
+    st[P_STEP] = st[P_RESUME]
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def step_appoint(st):
+    """Three Managers each: clockwise from the starting player, counter-clockwise from the player
+    to its right, clockwise again; each to the Board Room or as a Department Head with 3
+    Employees (D_APPOINT)."""
+    players = st[PLAYERS]
+    k = st[P_K]
+    if k == 3 * players:
+        st[P_STEP] = ST_MEETING
+        return False
+    return ask(st, D_APPOINT, appointing_seat(st, k))
+
+
+@njit(cache=True, _nrt=False)
+def appointing_seat(st, k):
+    """Who makes appointment ``k`` (0 .. 3 * players - 1): clockwise from the starting player,
+    counter-clockwise from the player to its right, clockwise again."""
+    players = st[PLAYERS]
+    start = st[HOLDER + COMMUNICATIONS]
+    i = k % players
+    return (start + i) % players if k // players != 1 else (start - 1 - i) % players
+
+
+@njit(cache=True, _nrt=False)
+def answer_appoint(st, move, trace):
+    """Move 0: the Board Room; else a Department in division move - 1."""
+    appoint(st, st[P_SEAT], st[P_K] // st[PLAYERS], move - 1, trace)
+    st[P_K] += 1
+
+
+@njit(cache=True, _nrt=False)
+def appoint(st, seat, appointment, division, trace):
+    """A Manager of ``seat`` to the Board Room (``division`` < 0) or as a Department Head with 3
+    Employees in ``division``."""
+    if division < 0:
+        board_add(st, seat, ps.B_APPOINT, trace)
+        record_event(trace, st, TRACE_LEN, ps.EV_APPOINT, seat, appointment, 0, -1,
+                     st[BOARD_N] - 1, 0)  # fmt: skip
+    else:
+        check_division(division)
+        if not has_vacancy(st, division):
+            raise ValueError("strategy appointed a Department Head to a full division")
+        office = open_office(st, seat, division, 1, 3, ps.O_APPOINT, trace)
+        record_event(trace, st, TRACE_LEN, ps.EV_APPOINT, seat, appointment, 1, division,
+                     office % ROWS, 3)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def step_meeting(st, trace):
+    """Stage I, step 1: a new round; from round 2 on the Chairman is dismissed, then the Chairman
+    card and the Bribed Communications card (face up) act, in that order."""
+    st[P_STEP] = ST_CHAIRMAN_CARD if meeting_begins(st, trace) else ST_HEADS_START
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def meeting_begins(st, trace):
+    """A new round; from round 2 on the Chairman is dismissed (True: the cards act next)."""
+    st[ROUND] += 1
+    st[GAME_STATS + G_ROUNDS] += 1
+    record_event(trace, st, TRACE_LEN, ps.EV_MEETING, st[ROUND], st[HEAD + CHAIRMAN])
+    if st[ROUND] > 1:
+        st[HEAD + CHAIRMAN] = -1
+        return True
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def step_chairman_card(st):
+    """The face-up Chairman card's holder may found a Department (Division half: 1 Manager, 1 new
+    Employee, any of its own Employees) or a Main Department (Bribed half: 2 Managers, 1 Main
+    Department point): D_CHAIRMAN."""
+    holder = st[HOLDER + CHAIRMAN]
+    if holder < 0 or st[FACE + CHAIRMAN] == 0:
+        st[P_STEP] = ST_EXTRA
+        return False
+    return ask(st, D_CHAIRMAN, holder)
+
+
+@njit(cache=True, _nrt=False)
+def answer_chairman(st, move, trace):
+    """Move 0: not used; else 1 + division + 6 * Employees it moves in (Division half)."""
+    holder = st[P_SEAT]
+    st[P_STEP] = ST_EXTRA
+    if move == 0:
+        return
+    division = (move - 1) % N_DIVISIONS if move > 0 else -1
+    office = chairman_card_office(st, holder, division, trace)
+    st[P_X] = division
+    st[P_OFFICE] = office
+    st[P_STEP] = ST_CHAIRMAN_DONE
+    if st[HALF + CHAIRMAN] == 0:
+        found(st, holder, office, (move - 1) // N_DIVISIONS, ST_CHAIRMAN_DONE)
+
+
+@njit(cache=True, _nrt=False)
+def chairman_card_office(st, holder, division, trace):
+    """The Chairman card used in ``division``: a Department with 1 new Employee (Division half;
+    its own Employees may follow) or a Main Department and its point (Bribed half)."""
+    check_division(division)
+    if not has_vacancy(st, division):
+        raise ValueError("strategy used the Chairman card where no office is vacant")
+    if st[HALF + CHAIRMAN] == 0:
+        return open_office(st, holder, division, 1, 1, ps.O_CREATE, trace)
+    office = open_office(st, holder, division, 2, 0, ps.O_CHAIRMAN, trace)
+    gain(st, holder, ps.MAIN, 1, ps.P_CHAIRMAN, trace)
+    return office
+
+
+@njit(cache=True, _nrt=False)
+def chairman_card_used(st, division, office, trace):
+    record_event(trace, st, TRACE_LEN, ps.EV_CHAIRMAN_USE, st[HOLDER + CHAIRMAN],
+                 st[HALF + CHAIRMAN], division, office % ROWS, st[EMP + office])  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def step_chairman_done(st, trace):
+    chairman_card_used(st, st[P_X], st[P_OFFICE], trace)
+    st[P_STEP] = ST_EXTRA
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def found(st, seat, office, moved, then):
+    """``seat``'s new Department ``office`` takes up to ``moved`` of its Employees from its other
+    offices, one by one (D_SOURCE), while it has room; then step ``then``."""
+    st[P_ACTOR] = seat
+    st[P_OFFICE] = office
+    st[P_EXCLUDE] = office
+    st[P_N] = 0
+    st[P_LIMIT] = moved
+    st[P_THEN] = then
+    st[P_STEP] = ST_FOUND
+
+
+@njit(cache=True, _nrt=False)
+def step_found(st):
+    seat = st[P_ACTOR]
+    if st[P_N] >= st[P_LIMIT] or not can_move_in(st, seat, st[P_OFFICE]):
+        st[P_STEP] = st[P_THEN]
+        return False
+    return ask(st, D_SOURCE, seat)
+
+
+@njit(cache=True, _nrt=False)
+def can_move_in(st, seat, office):
+    """The new Department ``office`` has room and ``seat`` has Employees elsewhere."""
+    return st[EMP + office] < MAX_EMPLOYEES and employees(st, seat, -1) != st[EMP + office]
+
+
+@njit(cache=True, _nrt=False)
+def move_in(st, seat, office, source, trace):
+    """One of ``seat``'s Employees from ``source`` into its new Department ``office``; returns
+    where that Department is now (offices below a closed one move up)."""
+    if source == office:
+        raise ValueError("strategy moved Employees from the new Department into itself")
+    check_office(st, source, seat, True, False)
+    office = shifted(office, remove_employees(st, source, 1, ps.E_TRANSFER_OUT, trace))
+    add_employee(st, office, ps.E_TRANSFER_IN, trace)
+    return office
+
+
+@njit(cache=True, _nrt=False)
+def answer_source(st, move, trace):
+    """An Employee of office ``move`` into the new Department (or, creating two Departments,
+    taken from its office)."""
+    seat = st[P_SEAT]
+    if st[P_STEP] == ST_FOUND:
+        st[P_OFFICE] = move_in(st, seat, st[P_OFFICE], move, trace)
+        st[P_EXCLUDE] = st[P_OFFICE]
+    else:
+        dismiss(st, seat, -1, move, ps.E_TRANSFER_OUT, trace)
+    st[P_N] += 1
+
+
+@njit(cache=True, _nrt=False)
+def step_extra(st, trace):
+    """The face-up Bribed Communications card: one extra action for its holder."""
+    st[P_STEP] = ST_HEADS_START
+    holder = extra_action_holder(st, trace)
+    if holder >= 0:
+        start_action(st, holder, ST_HEADS_START)
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def extra_action_holder(st, trace):
+    """The holder of the face-up Bribed Communications card, who takes an extra action now, or
+    -1."""
+    if st[FACE + COMMUNICATIONS] == 1 and st[HALF + COMMUNICATIONS] == 1:
+        holder = st[HOLDER + COMMUNICATIONS]
+        record_event(trace, st, TRACE_LEN, ps.EV_EXTRA_ACTION, holder)
+        return holder
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def step_heads_start(st, trace):
+    """Step 2 (a new Chairman), then step 3 from the left."""
+    appoint_chairman(st, trace)
+    st[P_K] = 0
+    st[P_STEP] = ST_HEADS
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def new_head(st, division):
+    """(the new Divisional Head of ``division``, 1 if the card holder provides it): most
+    Department Heads, then most Employees, then the topmost office; nobody there: the holder of
+    the division's Privilege card."""
+    new = -1
+    best_heads = 0
+    best_staff = 0
+    best_top = ROWS
+    for seat in range(st[PLAYERS]):
+        heads, staff, top = head_claim(st, division, seat)
+        if heads == 0:
+            continue
+        if (
+            heads > best_heads
+            or (heads == best_heads and staff > best_staff)
+            or (heads == best_heads and staff == best_staff and top < best_top)
+        ):
+            new = seat
+            best_heads = heads
+            best_staff = staff
+            best_top = top
+    if new < 0:
+        return st[HOLDER + division], 1
+    return new, 0
+
+
+@njit(cache=True, _nrt=False)
+def step_heads(st, trace):
+    """Step 3, division by division (st[P_K]): cases A and B at once; in case C the displaced
+    head's owner chooses the Board Room or the Counsel track (D_DISPLACED)."""
+    while st[P_K] < N_DIVISIONS:
+        division = st[P_K]
+        new, by_card = new_head(st, division)
+        old = st[HEAD + division]
+        if old >= 0 and old != new:
+            st[P_NEW_HEAD] = new
+            st[P_BY_CARD] = by_card
+            return ask(st, D_DISPLACED, old)
+        seat_head(st, division, new, old, 0 if old < 0 else 1, -1, by_card, trace)
+        st[P_K] += 1
+    st[P_STEP] = ST_MEETING_END
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def seat_head(st, division, new, old, case, displaced_to, by_card, trace):
+    st[HEAD + division] = new
+    record_event(trace, st, TRACE_LEN, ps.EV_HEAD, division, new, old, case, displaced_to,
+                 by_card)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def answer_displaced(st, move, trace):
+    """Move 0: the displaced Divisional Head to the Board Room; 1: to the Counsel track."""
+    old = st[P_SEAT]
+    division = st[P_K]
+    displace(st, old, division, move, trace)
+    seat_head(st, division, st[P_NEW_HEAD], old, 2, move, st[P_BY_CARD], trace)
+    st[P_K] += 1
+
+
+@njit(cache=True, _nrt=False)
+def displace(st, old, division, to, trace):
+    """``old``'s Divisional Head of ``division`` to the Board Room (0) or the Counsel track (1)."""
+    if to == 1:
+        add_consultant(st, old, division, ps.C_DISPLACED, trace)
+    elif to == 0:
+        board_add(st, old, ps.B_DISPLACED, trace)
+    else:
+        raise ValueError("strategy sent a displaced Divisional Head nowhere")
+
+
+@njit(cache=True, _nrt=False)
+def step_meeting_end(st, trace):
+    meeting_ends(st, trace)
+    st[P_STEP] = ST_SORT
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def meeting_ends(st, trace):
+    """Steps 4 to 6."""
+    # 4. Privilege cards, face up, Division half.
+    for card in range(N_PRIVILEGES):
+        st[HOLDER + card] = st[HEAD + card]
+        st[HALF + card] = 0
+        st[FACE + card] = 1
+        record_event(trace, st, TRACE_LEN, ps.EV_PRIVILEGE, card, st[HOLDER + card], 0, 1)
+    # 5. Influence: the Chairman 2, each Board member 1.
+    for seat in range(st[PLAYERS]):
+        points = board_members(st, seat) + 2 * (st[HEAD + CHAIRMAN] == seat)
+        if points > 0:
+            at = TRACK + N_TRACKS * seat + ps.INFLUENCE
+            gained = min(points, st[TRACK_MAX + ps.INFLUENCE] - st[at])
+            st[at] += gained
+            record_event(trace, st, TRACE_LEN, ps.EV_INFLUENCE, seat, gained, st[at])
+    # 6. Motivation back to 6.
+    set_motivation(st, ps.MAX_MOTIVATION, -1, trace)
+
+
+@njit(cache=True, _nrt=False)
+def step_sort(st, rng):
+    """Step 7: the Divisional Head of Communications draws 6 of the shuffled non-standard events
+    and orders them with the 2 standard ones, place by place (D_ORDER: bonus before meeting,
+    meeting 5th or later)."""
+    draw_events(st, rng)
+    st[P_ORDER_POLICY] = -1
+    st[P_N] = 0
+    st[P_STEP] = ST_ORDER
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def draw_events(st, rng):
+    """The Divisional Head of Communications draws 6 of the shuffled non-standard events."""
+    n = st[N_EVENTS]
+    for i in range(ORDER_SIZE - 2):
+        j = i + rand_below(rng, n - i)
+        held = st[PILE + i]
+        st[PILE + i] = st[PILE + j]
+        st[PILE + j] = held
+    st[ps.SORTER] = st[HEAD + COMMUNICATIONS]
+    st[ps.REVEALED] = 0
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def step_order(st, trace):
+    if st[P_N] < ORDER_SIZE:
+        return ask(st, D_ORDER, st[ps.SORTER])
+    order_recorded(st, st[P_ORDER_POLICY], trace)
+    st[P_STEP] = ST_SNAPSHOT
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def order_recorded(st, policy, trace):
+    """The round's order is sorted: its statistics and trace rows."""
+    sorter = st[ps.SORTER]
+    meeting_at = 0
+    while st[ORDER + meeting_at] != st[MEETING_EVENT]:
+        meeting_at += 1
+    st[stat(sorter, S_COMM_ROUNDS)] += 1
+    st[GAME_STATS + G_ROUNDS_4 + meeting_at - ps.MIN_TURNS] += 1
+    record_event(trace, st, TRACE_LEN, ps.EV_ORDER, sorter, meeting_at, policy)
+    for position in range(ORDER_SIZE):
+        record_event(trace, st, TRACE_LEN, ps.EV_ORDER_CARD, position,
+                     trace_event_id(st, st[ORDER + position]))  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def answer_order(st, move):
+    """The event card ``move`` takes the next place."""
+    if not order_pick_ok(st, move):
+        raise ValueError("strategy's event order breaks the two ordering rules")
+    st[ORDER + st[P_N]] = move
+    st[P_N] += 1
+
+
+@njit(cache=True, _nrt=False)
+def step_turn(st, trace):
+    """Stage II: the next event card turns up; the meeting card ends the round, any other is a
+    Department Turn: its event step, then one action each clockwise from the starting player."""
+    event = turn_begins(st, st[P_POS], trace)
+    st[P_K] = 0
+    if event == st[MEETING_EVENT]:
+        st[P_STEP] = ST_MEETING
+    elif event == st[ps.BONUS_EVENT]:
+        st[P_STEP] = ST_ACTIONS
+    else:
+        st[P_EVENT] = event
+        st[P_STEP] = ST_EVENT
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def turn_begins(st, position, trace):
+    """The card at ``position`` turns up: the meeting card ends the round; any other begins a
+    Department Turn (the Bonus Payment paid at once). Returns the card."""
+    event = st[ORDER + position]
+    st[ps.REVEALED] = position + 1
+    if event == st[MEETING_EVENT]:
+        record_event(trace, st, TRACE_LEN, ps.EV_EVENT, ps.EV_MEETING_CARD, position, 0)
+        return event
+    if position == 0:
+        st[ps.START_SEAT] = st[HEAD + COMMUNICATIONS]
+    st[DEPT_TURNS] += 1
+    record_event(trace, st, TRACE_LEN, ps.EV_TURN, position + 1, st[DEPT_TURNS],
+                 st[ps.START_SEAT])  # fmt: skip
+    if event == st[ps.BONUS_EVENT]:
+        record_event(trace, st, TRACE_LEN, ps.EV_EVENT, ps.EV_BONUS_CARD, position, 0)
+        bonus_payment(st, trace)
+    return event
+
+
+@njit(cache=True, _nrt=False)
+def step_event(st, trace):
+    event = st[P_EVENT]
+    record_event(trace, st, TRACE_LEN, ps.EV_EVENT, event, st[P_POS],
+                 st[EVENT_FX + EVENT_WIDTH * event])  # fmt: skip
+    st[P_FX] = 0
+    st[P_FX_SEAT] = 0
+    st[P_N] = 0
+    st[P_STEP] = ST_EFFECT
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def step_effect(st, trace):
+    """The event step: the effects of the non-standard event, in the card's order; a player
+    losing Employees chooses each one (D_FIRE)."""
+    event = st[P_EVENT]
+    base = EVENT_FX + EVENT_WIDTH * event
+    players = st[PLAYERS]
+    while st[P_FX] < st[base]:
+        fx = base + 1 + ps.FX_FIELDS * st[P_FX]
+        if st[fx] != ps.FX_LOSE:
+            effect_without_choice(st, event, fx, trace)
+        else:
+            # Dismissing Employees moves no money: the richest and poorest stay as they were.
+            richest, poorest = money_range(st)
+            while st[P_FX_SEAT] < players:
+                seat = st[P_FX_SEAT]
+                division = st[fx + 4]
+                if ps.matches(st, seat, st[fx + 1], division, st[MONEY + seat], richest, poorest):
+                    if st[P_N] < st[fx + 3] and employees(st, seat, division) > 0:
+                        st[P_DIVISION] = division
+                        st[P_CAUSE] = ps.E_EVENT
+                        return ask(st, D_FIRE, seat)
+                st[P_FX_SEAT] += 1
+                st[P_N] = 0
+            st[P_FX_SEAT] = 0
+        st[P_FX] += 1
+    st[P_STEP] = ST_ACTIONS
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def money_range(st):
+    """(the most, the least money a player has)."""
+    richest = st[MONEY]
+    poorest = st[MONEY]
+    for seat in range(st[PLAYERS]):
+        richest = max(richest, st[MONEY + seat])
+        poorest = min(poorest, st[MONEY + seat])
+    return richest, poorest
+
+
+@njit(cache=True, _nrt=False)
+def effect_without_choice(st, event, fx, trace):
+    """An effect (at ``fx`` of the event's row) other than losing Employees: Motivation, a card
+    face down, the Moron, a payment to or from the Bank for each player it names."""
+    kind = st[fx]
+    who = st[fx + 1]
+    per = st[fx + 2]
+    amount = st[fx + 3]
+    division = st[fx + 4]
+    players = st[PLAYERS]
+    if kind == ps.FX_MOTIVATION:
+        set_motivation(st, st[MOTIVATION] + amount, event, trace)
+    elif kind == ps.FX_FACE_DOWN:
+        turn_face_down(st, division, 1, trace)
+    elif kind == ps.FX_MORON:
+        head = st[HEAD + COMMUNICATIONS]
+        if head < 0:
+            return  # the Divisional Head of Communications has resigned
+        for j in range(1, players):
+            other = (head + j) % players
+            paid = min(amount, st[MONEY + head])
+            if paid > 0:
+                change_money(st, head, -paid, ps.PAY_MORON, event, 0, trace)
+            change_money(st, other, amount, ps.PAY_MORON, event, amount - paid, trace)
+    else:
+        richest, poorest = money_range(st)
+        for seat in range(players):
+            if not ps.matches(st, seat, who, division, st[MONEY + seat], richest, poorest):
+                continue
+            due = amount * ps.units(st, seat, per)
+            if due <= 0:
+                continue
+            if kind == ps.FX_RECEIVE:
+                change_money(st, seat, due, ps.PAY_EVENT, event, 0, trace)
+            else:
+                charge(st, seat, due, ps.PAY_EVENT, event, trace)
+
+
+@njit(cache=True, _nrt=False)
+def dismiss(st, seat, division, office, cause, trace):
+    """One of ``seat``'s Employees in ``office`` (in ``division`` unless -1) back to the supply."""
+    check_office(st, office, seat, True, False)
+    if division >= 0 and office // ROWS != division:
+        raise ValueError("strategy dismissed an Employee outside the division")
+    remove_employees(st, office, 1, cause, trace)
+
+
+@njit(cache=True, _nrt=False)
+def answer_fire(st, move, trace):
+    """One of the deciding player's Employees in office ``move`` back to the supply."""
+    dismiss(st, st[P_SEAT], st[P_DIVISION], move, st[P_CAUSE], trace)
+    st[P_N] += 1
+
+
+@njit(cache=True, _nrt=False)
+def step_actions(st, rules, trace):
+    """The action step: the next player's action, or the Department Turn is over: the game ends
+    if somebody declared (or at the turn cap), else the next card turns up."""
+    players = st[PLAYERS]
+    if st[P_K] < players:
+        start_action(st, (st[ps.START_SEAT] + st[P_K]) % players, ST_AFTER_ACTION)
+        return False
+    st[P_OUTCOME] = turn_ends(st, rules, trace)
+    st[P_STEP] = ST_END
+    if st[P_OUTCOME] == 0:
+        st[P_POS] += 1
+        st[P_STEP] = ST_TURN
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def turn_ends(st, rules, trace):
+    """After a Department Turn: 1 if somebody declared (the game ends), 2 at the turn cap, else
+    0."""
+    record_standing(st, trace)
+    if st[ENDING] == 1:
+        return 1
+    if st[DEPT_TURNS] >= np.int64(rules[ps.R_MAX_TURNS]):
+        return 2
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def step_after_action(st, rules, trace):
+    """A player with the Victory Points at the end of its own action declares."""
+    declare_if_due(st, (st[ps.START_SEAT] + st[P_K]) % st[PLAYERS], rules, trace)
+    st[P_K] += 1
+    st[P_STEP] = ST_ACTIONS
+    return False
+
+
+@njit(cache=True, _nrt=False)
+def start_action(st, seat, resume):
+    """``seat`` takes an action (D_ACTION); the rules go on with step ``resume``."""
+    st[P_ACTOR] = seat
+    st[P_RESUME] = resume
+    st[P_STEP] = ST_ACTION
+
+
+@njit(cache=True, _nrt=False)
+def answer_action(st, move, trace):
+    """Action move (``action_move``: kind and options), carried out; those with further
+    decisions go on in their steps."""
+    seat = st[P_ACTOR]
+    kind, x, y, z, w = action_of(move)
+    x, z = action_begins(seat, kind, x, y, z, w, st, trace)
+    st[P_X] = x
+    st[P_Y] = y
+    st[P_Z] = z
+    st[P_W] = w
+    st[P_N] = 0
+    st[P_LIMIT] = x
+    st[P_STEP] = st[P_RESUME]
+    if action_without_choices(seat, kind, x, y, z, st, trace):
+        return
+    if kind == ps.A_HIRE:
+        st[P_STEP] = ST_HIRE
+    elif kind == ps.A_CREATE_TWO:
+        st[P_LIMIT] = z + w
+        st[P_EXCLUDE] = -1
+        st[P_STEP] = ST_CREATE_TWO
+    elif kind == ps.A_CREATE_ONE:
+        found(st, seat, create_one_office(seat, x, y, z, st, trace), y, st[P_RESUME])
+    elif kind == ps.A_BRIBE:
+        st[P_ATTEMPT] = 1
+        st[P_STEP] = ST_BRIBE
+    elif kind == ps.A_INFLUENCE:
+        st[P_LIMIT] = 3
+        st[P_DIVISION] = -1
+        st[P_CAUSE] = ps.E_INFLUENCE
+        st[P_STEP] = ST_INFLUENCE
+    elif kind == ps.A_DEVELOPMENT:
+        st[P_TAKEN] = 0
+        st[P_STEP] = ST_DEVELOP
+    elif kind == ps.A_LEGAL:
+        st[P_DIVISION] = -1
+        st[P_CAUSE] = ps.E_LEGAL
+        st[P_STEP] = ST_LEGAL
+
+
+@njit(cache=True, _nrt=False)
+def action_begins(seat, kind, x, y, z, w, st, trace):
+    """Action ``kind`` with its options (ACTION_ARGS), checked and recorded; the kernel fills in
+    the Employees a hire, a Human Resources bonus, Development or Legal & Patents give: returns
+    (x, z) as filled in. Two Departments from its Employees are checked here too."""
+    if not 0 <= kind < ps.N_ACTIONS or not action_possible(st, seat, kind):
+        raise ValueError("strategy chose an action it cannot take")
+    if kind == ps.A_HIRE:
+        x = 2 + motivation_bonus(st, seat, HUMAN_RESOURCES)
+    elif kind == ps.A_CREATE_ONE:
+        z = motivation_bonus(st, seat, HUMAN_RESOURCES)
+    elif kind == ps.A_DEVELOPMENT:
+        x = 1 if usable(st, seat, DEVELOPMENT)[1] == 0 else 3
+    elif kind == ps.A_LEGAL:
+        x = 1 if usable(st, seat, LEGAL)[1] == 0 else 2
+    record_event(trace, st, TRACE_LEN, ps.EV_ACTION, seat, kind, x, y, z, w)
+    if kind != ps.A_PASS:
+        st[stat(seat, S_ACTIONS)] += 1
+    if kind == ps.A_CREATE_TWO:
+        problem = create_two_problem(st, seat, x, y, z, w)
+        if problem == 1:
+            raise ValueError("strategy created Departments outside the divisions")
+        if problem == 2:
+            raise ValueError("strategy created Departments in a division without vacant offices")
+        if problem == 3:
+            raise ValueError("strategy placed fewer than 2 or more than 7 Employees")
+        if problem == 4:
+            raise ValueError("strategy placed more Employees than it has")
+    return x, z
+
+
+@njit(cache=True, _nrt=False)
+def action_without_choices(seat, kind, x, y, z, st, trace):
+    """Carry out an action that asks nothing more (move, merge, resign, buy, pass); False for
+    the others."""
+    if kind == ps.A_MOVE:
+        move_offices(seat, x, y, z, st, trace)
+    elif kind == ps.A_MERGE:
+        merge(seat, x, y, z, st, trace)
+    elif kind == ps.A_RESIGN:
+        resign(seat, x, y == 1, st, trace)
+    elif kind == ps.A_BUY_MAIN:
+        check_division(x)
+        if not has_vacancy(st, x):
+            raise ValueError("strategy bought a Main Department where no office is vacant")
+        charge(st, seat, ps.MAIN_PRICE, ps.PAY_MAIN, -1, trace)
+        open_office(st, seat, x, 2, 0, ps.O_BUY_MAIN, trace)
+        gain(st, seat, ps.MAIN, 1, ps.P_BUY_MAIN, trace)
+    elif kind == ps.A_BUY_CONSULTANT:
+        check_division(x)
+        charge(st, seat, ps.CONSULTANT_PRICE, ps.PAY_CONSULTANT, -1, trace)
+        add_consultant(st, seat, x, ps.C_BOUGHT, trace)
+    elif kind == ps.A_BUY_SHARES:
+        buy_shares(seat, x, y, st, trace)
+    else:
+        return kind == ps.A_PASS
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def create_one_office(seat, division, moved, extra, st, trace):
+    """B2) a new Department with 1 + ``extra`` (Human Resources) new Employees; ``moved`` of its
+    own may follow."""
+    check_division(division)
+    if not has_vacancy(st, division) or moved < 0:
+        raise ValueError("strategy created a Department where no office is vacant")
+    return open_office(st, seat, division, 1, 1 + extra, ps.O_CREATE, trace)
+
+
+@njit(cache=True, _nrt=False)
+def open_two(seat, first, second, n1, n2, st, trace):
+    """B1) the 2 Departments, once their Employees are taken: 1 in each replaced by a Manager."""
+    open_office(st, seat, first, 1, n1 - 1, ps.O_CREATE, trace)
+    open_office(st, seat, second, 1, n2 - 1, ps.O_CREATE, trace)
+
+
+@njit(cache=True, _nrt=False)
+def step_hire(st):
+    """A) the hired Employees (2 plus the Human Resources card's) one by one into offices of its
+    choice (D_EMPLOYEE); without room the rest stay in the supply."""
+    seat = st[P_ACTOR]
+    if st[P_N] < st[P_LIMIT] and room(st, seat) > 0:
+        return ask(st, D_EMPLOYEE, seat)
+    return action_done(st)
+
+
+@njit(cache=True, _nrt=False)
+def answer_employee(st, move, trace):
+    """A new or enticed Employee into office ``move``."""
+    st[P_N] += 1
+    if st[P_STEP] == ST_HIRE:
+        place(st, st[P_SEAT], move, ps.E_HIRE, trace)
+    else:
+        place(st, st[P_SEAT], move, ps.E_ENTICE_IN, trace)
+        st[P_STEP] = ST_DEVELOP
+
+
+@njit(cache=True, _nrt=False)
+def place(st, seat, office, cause, trace):
+    """A new or enticed Employee into ``seat``'s office ``office``."""
+    check_office(st, office, seat, False, True)
+    add_employee(st, office, cause, trace)
+
+
+@njit(cache=True, _nrt=False)
+def step_create_two(st, trace):
+    """B1) n1 + n2 of its Employees taken one by one (D_SOURCE), then the 2 Departments, 1
+    Employee in each replaced by its Manager."""
+    seat = st[P_ACTOR]
+    if st[P_N] < st[P_LIMIT]:
+        return ask(st, D_SOURCE, seat)
+    open_two(seat, st[P_X], st[P_Y], st[P_Z], st[P_W], st, trace)
+    return action_done(st)
+
+
+@njit(cache=True, _nrt=False)
+def step_influence(st, trace):
+    """F1) 3 of its Employees of its choice back to the supply (D_FIRE), 1 Influence point."""
+    seat = st[P_ACTOR]
+    if st[P_N] < 3:
+        return ask(st, D_FIRE, seat)
+    gain(st, seat, ps.INFLUENCE, 1, ps.P_INFLUENCE, trace)
+    return action_done(st)
+
+
+@njit(cache=True, _nrt=False)
+def step_legal(st, trace):
+    """G) Legal & Patents: 1 (Bribed: 2) of its Employees back to the supply while it has any
+    (D_FIRE), as many Influence points."""
+    seat = st[P_ACTOR]
+    if st[P_N] < st[P_LIMIT] and employees(st, seat, -1) > 0:
+        return ask(st, D_FIRE, seat)
+    gain(st, seat, ps.INFLUENCE, st[P_N], ps.P_LEGAL, trace)
+    return action_done(st)
+
+
+@njit(cache=True, _nrt=False)
+def step_develop(st):
+    """G) Development: entice 1 (Bribed: 3) Employees, each from another player (at most 1 from
+    each) or from the supply (D_ENTICE), into its own offices (D_EMPLOYEE), while it has room."""
+    seat = st[P_ACTOR]
+    if st[P_N] < st[P_LIMIT] and room(st, seat) > 0:
+        return ask(st, D_ENTICE, seat)
+    return action_done(st)
+
+
+@njit(cache=True, _nrt=False)
+def answer_entice(st, move, trace):
+    """Move 0: from the supply; else from office move - 1."""
+    st[P_TAKEN] = entice(st, st[P_SEAT], st[P_TAKEN], move - 1, trace)
+    st[P_STEP] = ST_DEVELOP_PLACE
+
+
+@njit(cache=True, _nrt=False)
+def entice(st, seat, taken, office, trace):
+    """Development takes an Employee of ``office`` (-1: from the supply) for ``seat``; returns
+    the players taken from (bit p)."""
+    if office < 0:
+        return taken
+    victim = st[OWNER + office] if office < N_OFFICES else -1
+    if victim < 0 or victim == seat or st[EMP + office] == 0:
+        raise ValueError("strategy enticed an Employee from an office it may not")
+    if (taken >> victim) & 1:
+        raise ValueError("strategy enticed twice from the same player")
+    remove_employees(st, office, 1, ps.E_ENTICE_OUT, trace)
+    return taken | (1 << victim)
+
+
+@njit(cache=True, _nrt=False)
+def step_bribe(st):
+    """E) a bribe attempt (D_BRIBE: a card another player holds and Pinats; a second attempt may
+    be skipped)."""
+    return ask(st, D_BRIBE, st[P_ACTOR])
+
+
+@njit(cache=True, _nrt=False)
+def answer_bribe(st, move, trace):
+    """Move 0: no second attempt; else 1 + card + 7 * (Pinats / 50,000 - 1)."""
+    seat = st[P_ACTOR]
+    attempt = st[P_ATTEMPT]
+    if move == 0 and attempt == 2:
+        st[P_SECOND] = -1
+        st[P_ACCEPTED] = 0
+        st[P_N] = 0
+        st[P_STEP] = ST_BRIBE_LOSERS
+        return
+    card = (move - 1) % N_PRIVILEGES if move > 0 else -1
+    amount = ((move - 1) // N_PRIVILEGES + 1) * ps.BRIBE_STEP
+    st[P_TARGET] = offer_made(seat, attempt, card, amount, st, trace)
+    st[P_CARD] = card
+    st[P_AMOUNT] = amount
+    st[P_STEP] = ST_ACCEPT
+
+
+@njit(cache=True, _nrt=False)
+def offer_made(seat, attempt, card, amount, st, trace):
+    """A bribe attempt for ``card`` with ``amount`` Pinats, checked; the first gives the briber
+    its Corruption point. Returns the target (the card's holder)."""
+    if not 0 <= card < N_PRIVILEGES or st[HOLDER + card] == seat:
+        raise ValueError("strategy bribed for a Privilege card it holds or that does not exist")
+    if amount < ps.MIN_BRIBE or amount % ps.BRIBE_STEP != 0 or amount > st[MONEY + seat]:
+        raise ValueError("strategy offered a bribe it cannot pay or below 50,000")
+    if attempt == 1:
+        gain(st, seat, ps.CORRUPTION, 1, ps.P_BRIBE, trace)
+    st[stat(seat, S_BRIBES_OFFERED)] += 1
+    return st[HOLDER + card]
+
+
+@njit(cache=True, _nrt=False)
+def answer_accept(st, move, trace):
+    """The target accepts the offer (move 1) or declines it (0)."""
+    target = st[P_TARGET]
+    attempt = st[P_ATTEMPT]
+    accepted = move == 1
+    offer_answered(st[P_ACTOR], target, st[P_CARD], st[P_AMOUNT], attempt, accepted, st, trace)
+    if attempt == 1:
+        st[P_FIRST] = target
+        st[P_ATTEMPT] = 2
+        st[P_STEP] = st[P_RESUME] if accepted else ST_BRIBE
+    else:
+        st[P_SECOND] = target
+        st[P_ACCEPTED] = accepted
+        st[P_N] = 0
+        st[P_STEP] = ST_BRIBE_LOSERS
+
+
+@njit(cache=True, _nrt=False)
+def offer_answered(seat, target, card, amount, attempt, accepted, st, trace):
+    """The target's answer; an accepted bribe moves the Pinats and the card (Bribed half) and
+    gives the target its Corruption point."""
+    record_event(trace, st, TRACE_LEN, ps.EV_BRIBE, seat, target, card, amount, attempt,
+                 accepted)  # fmt: skip
+    if accepted:
+        change_money(st, seat, -amount, ps.PAY_BRIBE, -1, 0, trace)
+        change_money(st, target, amount, ps.PAY_BRIBE, -1, 0, trace)
+        gain(st, target, ps.CORRUPTION, 1, ps.P_BRIBE, trace)
+        st[HOLDER + card] = seat
+        st[HALF + card] = 1
+        record_event(trace, st, TRACE_LEN, ps.EV_PRIVILEGE, card, seat, 1, st[FACE + card])
+        st[stat(seat, S_BRIBES_ACCEPTED)] += 1
+        st[stat(target, S_BRIBES_TAKEN)] += 1
+        st[ps.BRIBE_COUNT + ps.MAX_PLAYERS * seat + target] += 1
+        st[ps.BRIBE_PAID + ps.MAX_PLAYERS * seat + target] += amount
+
+
+@njit(cache=True, _nrt=False)
+def step_bribe_losers(st):
+    """Each player who declined (and did not accept the second attempt) loses an Employee of the
+    briber's choice (D_VICTIM); declining twice costs one."""
+    while st[P_N] < 2:
+        loser = bribe_loser(st[P_N], st[P_FIRST], st[P_SECOND], st[P_ACCEPTED] == 1)
+        st[P_N] += 1
+        if loser >= 0 and employees(st, loser, -1) > 0:
+            st[P_LOSER] = loser
+            return ask(st, D_VICTIM, st[P_ACTOR])
+    return action_done(st)
+
+
+@njit(cache=True, _nrt=False)
+def bribe_loser(k, first, second, accepted):
+    """The player losing an Employee for the k-th refusal (0: the first attempt's target, 1: the
+    second's), or -1: whoever declined and did not accept the second loses one; declining twice
+    costs one."""
+    loser = first if k == 0 else second
+    if loser < 0 or (k == 0 and accepted and second == first) or (k == 1 and accepted):
+        return -1
+    if k == 1 and loser == first:
+        return -1
+    return loser
+
+
+@njit(cache=True, _nrt=False)
+def answer_victim(st, move, trace):
+    dismiss(st, st[P_LOSER], -1, move, ps.E_BRIBE_LOSS, trace)
+
+
+@njit(cache=True, _nrt=False)
+def step_end(st, rules, trace):
+    """The game is over: winners, the seats' statistics, the last snapshot."""
+    st[P_WINNER], st[P_WINNERS] = game_over(st, rules, st[P_OUTCOME], trace)
+    st[P_STEP] = ST_STOP
+    st[P_DECISION] = D_NONE
+    st[P_SEAT] = -1
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def game_over(st, rules, outcome, trace):
+    """Winners, the seats' statistics, the last snapshot and the end row: (winner or -1, winners
+    bitmask)."""
+    players = st[PLAYERS]
     winners, best_vp = winners_of(st, np.int64(rules[ps.R_VICTORY_POINTS]), outcome == 1)
     winner = -1
     n_winners = 0
@@ -1593,18 +2114,582 @@ def play_game(players, st, rules, sids, prm, rng, trace):
     snapshot(st, trace)
     record_event(trace, st, TRACE_LEN, ps.EV_END, winner, st[DEPT_TURNS], outcome == 2,
                  st[ROUND], winners, best_vp)  # fmt: skip
-    return winner, winners, st[DEPT_TURNS], outcome == 2
+    return winner, winners
 
 
 @njit(cache=True, _nrt=False)
-def play_indexed(
-    players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
-):  # fmt: skip
-    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
-    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
-    seed_game_stream(seed, game_index, rng)
-    winner, winners, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
+def run_step(st, rules, rng, trace):
+    """Carry out the rules' next step; True once a decision is pending or the game is over."""
+    step = st[P_STEP]
+    if step == ST_ACTION:
+        return ask(st, D_ACTION, st[P_ACTOR])
+    if step == ST_AFTER_ACTION:
+        return step_after_action(st, rules, trace)
+    if step == ST_ACTIONS:
+        return step_actions(st, rules, trace)
+    if step == ST_HIRE:
+        return step_hire(st)
+    if step == ST_BRIBE:
+        return step_bribe(st)
+    if step == ST_ACCEPT:
+        return ask(st, D_ACCEPT, st[P_TARGET])
+    if step == ST_BRIBE_LOSERS:
+        return step_bribe_losers(st)
+    if step == ST_TURN:
+        return step_turn(st, trace)
+    if step == ST_EVENT:
+        return step_event(st, trace)
+    if step == ST_EFFECT:
+        return step_effect(st, trace)
+    if step == ST_FOUND:
+        return step_found(st)
+    if step == ST_CREATE_TWO:
+        return step_create_two(st, trace)
+    if step == ST_INFLUENCE:
+        return step_influence(st, trace)
+    if step == ST_LEGAL:
+        return step_legal(st, trace)
+    if step == ST_DEVELOP:
+        return step_develop(st)
+    if step == ST_DEVELOP_PLACE:
+        return ask(st, D_EMPLOYEE, st[P_ACTOR])
+    if step == ST_ORDER:
+        return step_order(st, trace)
+    if step == ST_SORT:
+        return step_sort(st, rng)
+    if step == ST_SNAPSHOT:
+        snapshot(st, trace)
+        st[P_POS] = 0
+        st[P_STEP] = ST_TURN
+        return False
+    if step == ST_MEETING:
+        return step_meeting(st, trace)
+    if step == ST_CHAIRMAN_CARD:
+        return step_chairman_card(st)
+    if step == ST_CHAIRMAN_DONE:
+        return step_chairman_done(st, trace)
+    if step == ST_EXTRA:
+        return step_extra(st, trace)
+    if step == ST_HEADS_START:
+        return step_heads_start(st, trace)
+    if step == ST_HEADS:
+        return step_heads(st, trace)
+    if step == ST_MEETING_END:
+        return step_meeting_end(st, trace)
+    if step == ST_APPOINT:
+        return step_appoint(st)
+    if step == ST_END:
+        return step_end(st, rules, trace)
+    raise ValueError("the rules have no such step")
+
+
+@njit(cache=True, _nrt=False)
+def answer(st, move, trace):
+    """Carry out ``move`` for the pending decision (the rules go on with ``run_step``)."""
+    st[P_DECISIONS] += 1
+    kind = st[P_DECISION]
+    if kind == D_ACTION:
+        answer_action(st, move, trace)
+    elif kind == D_EMPLOYEE:
+        answer_employee(st, move, trace)
+    elif kind == D_SOURCE:
+        answer_source(st, move, trace)
+    elif kind == D_FIRE:
+        answer_fire(st, move, trace)
+    elif kind == D_BRIBE:
+        answer_bribe(st, move, trace)
+    elif kind == D_ACCEPT:
+        answer_accept(st, move, trace)
+    elif kind == D_VICTIM:
+        answer_victim(st, move, trace)
+    elif kind == D_ENTICE:
+        answer_entice(st, move, trace)
+    elif kind == D_ORDER:
+        answer_order(st, move)
+    elif kind == D_DISPLACED:
+        answer_displaced(st, move, trace)
+    elif kind == D_CHAIRMAN:
+        answer_chairman(st, move, trace)
+    elif kind == D_APPOINT:
+        answer_appoint(st, move, trace)
+    else:
+        raise ValueError("no decision is pending")
+
+
+# --- the protocol's functions (docs/protocol.md) -----------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def new_game(players, st, rules, rng, trace):
+    """Set up from the game's stream and run the rules to the first decision."""
+    set_up(players, st, rules, rng, trace)
+    st[P_K] = 0
+    st[P_STEP] = ST_APPOINT
+    while not run_step(st, rules, rng, trace):
+        pass
+
+
+@njit(cache=True, _nrt=False)
+def apply(st, rules, move, rng, trace):
+    """Answer the pending decision with ``move``, then run the rules to the next decision or the
+    end (chance from ``rng``)."""
+    answer(st, move, trace)
+    while not run_step(st, rules, rng, trace):
+        pass
+
+
+@njit(cache=True, _nrt=False)
+def to_move(st):
+    return st[P_SEAT] if st[P_DECISION] != D_NONE else -1
+
+
+@njit(cache=True, _nrt=False)
+def is_over(st):
+    return st[P_DECISION] == D_NONE
+
+
+@njit(cache=True, _nrt=False)
+def returns(st, out):
+    """1.0 for each winner (a shared win: each sharer), 0.0 otherwise; all 0 at the turn cap."""
+    for seat in range(st[PLAYERS]):
+        out[seat] = np.float64((st[P_WINNERS] >> seat) & 1)
+
+
+@njit(cache=True, _nrt=False)
+def push(moves, n, move):
+    if n >= moves.shape[0]:
+        raise ValueError("more options than the move buffer holds (MAX_MOVES)")
+    moves[n] = move
+    return n + 1
+
+
+@njit(cache=True, _nrt=False)
+def legal(st, rules, moves):
+    """The options of the pending decision (move codes, DECISION_KINDS in
+    docs/games/power-struggle.md) into ``moves``; their number."""
+    kind = st[P_DECISION]
+    seat = st[P_SEAT]
+    n = 0
+    if kind == D_ACTION:
+        return action_moves(st, seat, moves)
+    if kind == D_EMPLOYEE or kind == D_SOURCE or kind == D_FIRE or kind == D_VICTIM:
+        owner = st[P_LOSER] if kind == D_VICTIM else seat
+        for office in range(N_OFFICES):
+            if not office_ok(st, office, owner, kind != D_EMPLOYEE, kind == D_EMPLOYEE):
+                continue
+            if kind == D_SOURCE and office == st[P_EXCLUDE]:
+                continue
+            if kind == D_FIRE and st[P_DIVISION] >= 0 and office // ROWS != st[P_DIVISION]:
+                continue
+            n = push(moves, n, office)
+        return n
+    if kind == D_BRIBE:
+        if st[P_ATTEMPT] == 2:
+            n = push(moves, n, 0)
+        for card in range(N_PRIVILEGES):
+            if st[HOLDER + card] != seat:
+                for k in range(st[MONEY + seat] // ps.BRIBE_STEP):
+                    n = push(moves, n, 1 + card + N_PRIVILEGES * k)
+        return n
+    if kind == D_ACCEPT or kind == D_DISPLACED:
+        n = push(moves, n, 0)
+        return push(moves, n, 1)
+    if kind == D_ENTICE:
+        n = push(moves, n, 0)
+        for office in range(N_OFFICES):
+            if enticeable(st, office, seat, st[P_TAKEN]):
+                n = push(moves, n, office + 1)
+        return n
+    if kind == D_ORDER:
+        for i in range(ORDER_SIZE):
+            if order_pick_ok(st, order_candidate(st, i)):
+                n = push(moves, n, order_candidate(st, i))
+        return n
+    if kind == D_APPOINT or kind == D_CHAIRMAN:
+        n = push(moves, n, 0)
+        most = 0
+        if kind == D_CHAIRMAN and st[HALF + CHAIRMAN] == 0:
+            most = min(employees(st, seat, -1), MAX_EMPLOYEES - 1)
+        for moved in range(most + 1):
+            for division in range(N_DIVISIONS):
+                if has_vacancy(st, division):
+                    n = push(moves, n, 1 + division + N_DIVISIONS * moved)
+        return n
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def action_moves(st, seat, moves):
+    """Every legal action with its options (``action_ok``), in the order of ACTIONS."""
+    n = 0
+    for kind in range(ps.N_ACTIONS):
+        if not action_possible(st, seat, kind):
+            continue
+        if kind == ps.A_CREATE_TWO:
+            for x in range(N_DIVISIONS):
+                for y in range(N_DIVISIONS):
+                    for z in range(2, MAX_EMPLOYEES + 2):
+                        for w in range(2, MAX_EMPLOYEES + 2):
+                            if create_two_problem(st, seat, x, y, z, w) == 0:
+                                n = push(moves, n, action_move(kind, x, y, z, w))
+        elif kind == ps.A_CREATE_ONE:
+            for x in range(N_DIVISIONS):
+                if has_vacancy(st, x):
+                    for y in range(min(employees(st, seat, -1), MAX_EMPLOYEES - 1) + 1):
+                        n = push(moves, n, action_move(kind, x, y, 0, 0))
+        elif kind == ps.A_MOVE or kind == ps.A_MERGE:
+            for x in range(N_OFFICES):
+                if st[OWNER + x] != seat:
+                    continue
+                for y in range(-1 if kind == ps.A_MOVE else 0, N_OFFICES):
+                    if y >= 0 and (st[OWNER + y] != seat or st[HEADS + y] != 1):
+                        continue
+                    for z in range(-1 if kind == ps.A_MERGE else 0, N_DIVISIONS):
+                        if kind == ps.A_MOVE:
+                            ok = move_problem(st, seat, x, y, z) == 0
+                        else:
+                            ok = merge_problem(st, seat, x, y, z) == 0
+                        if ok:
+                            n = push(moves, n, action_move(kind, x, y, z, 0))
+        elif kind == ps.A_BUY_SHARES:
+            for x in range(N_SIZES + 1):
+                for y in range(1, N_SIZES + 1):
+                    if share_option_ok(st, seat, x, y):
+                        n = push(moves, n, action_move(kind, x, y, 0, 0))
+        elif kind == ps.A_RESIGN or kind == ps.A_BUY_MAIN or kind == ps.A_BUY_CONSULTANT:
+            for x in range(N_DIVISIONS):
+                for y in range(2 if kind == ps.A_RESIGN else 1):
+                    if action_ok(st, seat, kind, x, y, 0, 0):
+                        n = push(moves, n, action_move(kind, x, y, 0, 0))
+        else:
+            n = push(moves, n, action_move(kind, 0, 0, 0, 0))
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def mix(h, value):
+    """FNV-1a step over one int64 (its low 63 bits)."""
+    return (h ^ np.uint64(value & 0x7FFFFFFFFFFFFFFF)) * np.uint64(1099511628211)
+
+
+@njit(cache=True, _nrt=False)
+def order_known(st, seat):
+    """How many places of the round's event order ``seat`` knows."""
+    if st[ps.SORTER] != seat:
+        return st[ps.REVEALED]
+    return st[P_N] if st[P_STEP] == ST_ORDER else ORDER_SIZE
+
+
+@njit(cache=True, _nrt=False)
+def infoset_key(st, seat):
+    """A hash of what ``seat`` observes now: everything but what ``determinize`` redraws for it
+    (other undeclared players' Archenemy cards, the Pinats of bribes it was not party to, the
+    event cards it has not seen, the deck's order) and the strategies' scratch. Other players'
+    money enters as ``money_seen``. The data file's tables are constant in a game: left out."""
+    h = mix(np.uint64(14695981039346656037), seat)
+    for i in range(TRACK_MAX):
+        h = mix(h, st[i])
+    players = st[PLAYERS]
+    for p in range(players):
+        h = mix(h, ps.money_seen(st, seat, p))
+    for i in range(TRACK, COLOUR_CARD):
+        h = mix(h, st[i])
+    for p in range(players):
+        if p == seat or st[DECLARED + p] == 1:
+            h = mix(h, st[COLOUR_CARD + p])
+            h = mix(h, st[COMP_OF + p])
+    for i in range(DECLARED, PILE):
+        h = mix(h, st[i])
+    if st[ps.SORTER] == seat:
+        for i in range(ORDER_SIZE - 2):
+            h = mix(h, st[PILE + i])
+    for position in range(order_known(st, seat)):
+        h = mix(h, st[ORDER + position])
+    for i in range(ps.SORTER, ps.BRIBE_PAID):
+        h = mix(h, st[i])
+    for a in range(players):
+        for b in range(players):
+            if a == seat or b == seat:
+                h = mix(h, st[ps.BRIBE_PAID + ps.MAX_PLAYERS * a + b])
+    for i in range(GAME_STATS, P_AMOUNT):
+        h = mix(h, st[i])
+    if seat == st[P_ACTOR] or seat == st[P_TARGET]:
+        h = mix(h, st[P_AMOUNT])
+    for i in range(P_AMOUNT + 1, P_ORDER_POLICY):
+        h = mix(h, st[i])
+    for i in range(P_OUTCOME, P_DECISIONS):
+        h = mix(h, st[i])
+    return mix(h, st[P_THEN])
+
+
+# --- scripted play: the same rules as a straight line --------------------------------------------
+# The steps above stop at every decision; played through them, scripted games ran at 0.66x the
+# games/s of this straight-line flow (docs/performance.md). So scripted games ask the
+# strategies directly, in loops over the very same rule helpers the steps call (appoint,
+# move_in, dismiss, place, entice, offer_made, offer_answered, action_begins, ...);
+# tests/test_power_struggle_protocol.py proves the two flows play the same games.
+
+
+@njit(cache=True, _nrt=False)
+def initial_appointments(st, sids, prm, rng, trace):
+    for k in range(3 * st[PLAYERS]):
+        seat = appointing_seat(st, k)
+        division = strategy.choose_appointment(sids[seat], prm, seat, st, rng)
+        appoint(st, seat, k // st[PLAYERS], division, trace)
+
+
+@njit(cache=True, _nrt=False)
+def fill_new_department(st, seat, office, moved, sids, prm, rng, trace):
+    """Up to ``moved`` of ``seat``'s Employees into its new Department ``office``."""
+    for _ in range(moved):
+        if not can_move_in(st, seat, office):
+            break
+        source = strategy.choose_source_office(sids[seat], prm, seat, office, st, rng)
+        office = move_in(st, seat, office, source, trace)
+    return office
+
+
+@njit(cache=True, _nrt=False)
+def chairman_privilege(st, rules, sids, prm, rng, trace):
+    holder = st[HOLDER + CHAIRMAN]
+    if holder < 0 or st[FACE + CHAIRMAN] == 0:
+        return
+    half = st[HALF + CHAIRMAN]
+    st[SCRATCH + 1] = 0
+    division = strategy.choose_chairman_privilege(sids[holder], prm, holder, half, st, rng)
+    if division < 0:
+        return
+    office = chairman_card_office(st, holder, division, trace)
+    if half == 0:
+        office = fill_new_department(st, holder, office, st[SCRATCH + 1], sids, prm, rng, trace)
+    chairman_card_used(st, division, office, trace)
+
+
+@njit(cache=True, _nrt=False)
+def appoint_heads(st, sids, prm, rng, trace):
+    for division in range(N_DIVISIONS):
+        new, by_card = new_head(st, division)
+        old = st[HEAD + division]
+        if old >= 0 and old != new:
+            to = strategy.choose_displaced(sids[old], prm, old, division, st, rng)
+            displace(st, old, division, to, trace)
+            seat_head(st, division, new, old, 2, to, by_card, trace)
+        else:
+            seat_head(st, division, new, old, 0 if old < 0 else 1, -1, by_card, trace)
+
+
+@njit(cache=True, _nrt=False)
+def sort_events(st, rules, sids, prm, rng, trace):
+    draw_events(st, rng)
+    sorter = st[ps.SORTER]
+    policy = strategy.order_events(sids[sorter], prm, sorter, st, rng)
+    for position in range(ORDER_SIZE):  # the order the steps would take place by place
+        st[P_N] = position
+        if not order_pick_ok(st, st[ORDER + position]):
+            raise ValueError("strategy's event order breaks the two ordering rules")
+    st[P_N] = ORDER_SIZE
+    order_recorded(st, policy, trace)
+
+
+@njit(cache=True, _nrt=False)
+def meeting(st, rules, sids, prm, rng, trace):
+    """Stage I: the Directors' Meeting's 7 steps."""
+    if meeting_begins(st, trace):
+        chairman_privilege(st, rules, sids, prm, rng, trace)
+        holder = extra_action_holder(st, trace)
+        if holder >= 0:
+            take_action(holder, st, sids, prm, rng, trace)
+    appoint_chairman(st, trace)
+    appoint_heads(st, sids, prm, rng, trace)
+    meeting_ends(st, trace)
+    sort_events(st, rules, sids, prm, rng, trace)
+    snapshot(st, trace)
+
+
+@njit(cache=True, _nrt=False)
+def apply_event(event, position, st, sids, prm, rng, trace):
+    """The event step of the non-standard event ``event``."""
+    base = EVENT_FX + EVENT_WIDTH * event
+    record_event(trace, st, TRACE_LEN, ps.EV_EVENT, event, position, st[base])
+    for k in range(st[base]):
+        fx = base + 1 + ps.FX_FIELDS * k
+        if st[fx] != ps.FX_LOSE:
+            effect_without_choice(st, event, fx, trace)
+            continue
+        richest, poorest = money_range(st)
+        division = st[fx + 4]
+        for seat in range(st[PLAYERS]):
+            if not ps.matches(st, seat, st[fx + 1], division, st[MONEY + seat], richest, poorest):
+                continue
+            for _ in range(st[fx + 3]):
+                if employees(st, seat, division) == 0:
+                    break
+                office = strategy.choose_fire_office(sids[seat], prm, seat, division, st, rng)
+                dismiss(st, seat, division, office, ps.E_EVENT, trace)
+
+
+@njit(cache=True, _nrt=False)
+def take_action(seat, st, sids, prm, rng, trace):
+    """One action of ``seat`` (its strategy's choice, checked, then carried out)."""
+    for k in range(5):
+        st[SCRATCH + k] = 0
+    kind = strategy.choose_action(sids[seat], prm, seat, st, rng)
+    x = st[SCRATCH + 1]
+    y = st[SCRATCH + 2]
+    z = st[SCRATCH + 3]
+    w = st[SCRATCH + 4]
+    carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace)
+
+
+@njit(cache=True, _nrt=False)
+def carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace):
+    """Action ``kind`` of ``seat`` with its options; its further choices by the strategies."""
+    x, z = action_begins(seat, kind, x, y, z, w, st, trace)
+    if action_without_choices(seat, kind, x, y, z, st, trace):
+        return
+    if kind == ps.A_HIRE or kind == ps.A_DEVELOPMENT:
+        taken = 0
+        for _ in range(x):
+            if room(st, seat) == 0:
+                break  # the rest stay in the supply
+            cause = ps.E_HIRE
+            if kind == ps.A_DEVELOPMENT:
+                office = strategy.choose_entice(sids[seat], prm, seat, taken, st, rng)
+                taken = entice(st, seat, taken, office, trace)
+                cause = ps.E_ENTICE_IN
+            office = strategy.choose_employee_office(sids[seat], prm, seat, st, rng)
+            place(st, seat, office, cause, trace)
+    elif kind == ps.A_CREATE_TWO:
+        for _ in range(z + w):
+            source = strategy.choose_source_office(sids[seat], prm, seat, -1, st, rng)
+            dismiss(st, seat, -1, source, ps.E_TRANSFER_OUT, trace)
+        open_two(seat, x, y, z, w, st, trace)
+    elif kind == ps.A_CREATE_ONE:
+        office = create_one_office(seat, x, y, z, st, trace)
+        fill_new_department(st, seat, office, y, sids, prm, rng, trace)
+    elif kind == ps.A_BRIBE:
+        bribe(seat, st, sids, prm, rng, trace)
+    else:  # Influence (3 Employees for a point), Legal & Patents (1 or 2, a point each)
+        dismissed = 0
+        cause = ps.E_INFLUENCE if kind == ps.A_INFLUENCE else ps.E_LEGAL
+        for _ in range(3 if kind == ps.A_INFLUENCE else x):
+            if employees(st, seat, -1) == 0:
+                break
+            office = strategy.choose_fire_office(sids[seat], prm, seat, -1, st, rng)
+            dismiss(st, seat, -1, office, cause, trace)
+            dismissed += 1
+        if kind == ps.A_INFLUENCE:
+            gain(st, seat, ps.INFLUENCE, 1, ps.P_INFLUENCE, trace)
+        else:
+            gain(st, seat, ps.INFLUENCE, dismissed, ps.P_LEGAL, trace)
+
+
+@njit(cache=True, _nrt=False)
+def bribe(seat, st, sids, prm, rng, trace):
+    """E) up to two attempts, then the Employees lost for refusals."""
+    first = -1
+    second = -1
+    accepted = False
+    for attempt in range(1, 3):
+        card, amount = strategy.choose_bribe(sids[seat], prm, seat, attempt, st, rng)
+        if card < 0 and attempt == 2:
+            break
+        target = offer_made(seat, attempt, card, amount, st, trace)
+        accepted = strategy.accept_bribe(sids[target], prm, target, seat, card, amount, st, rng)
+        offer_answered(seat, target, card, amount, attempt, accepted, st, trace)
+        if attempt == 1:
+            first = target
+            if accepted:
+                return
+        else:
+            second = target
+    for k in range(2):
+        loser = bribe_loser(k, first, second, accepted)
+        if loser >= 0 and employees(st, loser, -1) > 0:
+            office = strategy.choose_victim_office(sids[seat], prm, seat, loser, st, rng)
+            dismiss(st, loser, -1, office, ps.E_BRIBE_LOSS, trace)
+
+
+@njit(cache=True, _nrt=False)
+def department_turns(st, rules, sids, prm, rng, trace):
+    """Stage II until the meeting card (0), a declaration ends the game (1) or the turn cap
+    (2)."""
+    players = st[PLAYERS]
+    for position in range(ORDER_SIZE):
+        event = turn_begins(st, position, trace)
+        if event == st[MEETING_EVENT]:
+            return 0
+        if event != st[ps.BONUS_EVENT]:
+            apply_event(event, position, st, sids, prm, rng, trace)
+        for k in range(players):
+            seat = (st[ps.START_SEAT] + k) % players
+            take_action(seat, st, sids, prm, rng, trace)
+            declare_if_due(st, seat, rules, trace)
+        outcome = turn_ends(st, rules, trace)
+        if outcome != 0:
+            return outcome
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def play_game(players, st, rules, sids, prm, rng, trace):
+    """Set up and play one game: (winner or -1, winners bitmask, Department Turns, truncated)."""
+    set_up(players, st, rules, rng, trace)
+    initial_appointments(st, sids, prm, rng, trace)
+    outcome = 0
+    while outcome == 0:
+        meeting(st, rules, sids, prm, rng, trace)
+        outcome = department_turns(st, rules, sids, prm, rng, trace)
+    winner, winners = game_over(st, rules, outcome, trace)
+    return winner, winners, st[DEPT_TURNS], outcome == 2
+
+
+# --- lineups with a searching seat (``ismcts``, docs/ismcts.md) --------------------------------
+# The search is compiled against the protocol functions above (simcore/power_struggle_search.py
+# imports them from here), so it is imported after them.
+from simcore import power_struggle_search  # noqa: E402
+
+
+@njit(cache=True)
+def play_searching_game(players, st, rules, sids, prm, rng, trace):
+    """``play_game`` for a lineup with a searching seat (the search allocates its tree, so this
+    one may allocate: the scripted path may not)."""
+    new_game(players, st, rules, rng, trace)
+    while st[P_DECISION] != D_NONE:
+        seat = st[P_SEAT]
+        move = power_struggle_search.choose(sids, prm, seat, st, rules, rng)
+        apply(st, rules, move, rng, trace)
+    return st[P_WINNER], st[P_WINNERS], st[DEPT_TURNS], st[P_OUTCOME] == 2
+
+
+@njit(cache=True)
+def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
+    """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
+    searches run: decisions of a searching seat with more than one option)."""
+    st = np.zeros(STATE_SIZE, dtype=np.int64)
+    sids = np.zeros(players, dtype=np.int64)
+    prm = np.zeros((players, lineup_params.shape[1]), dtype=np.float64)
+    rng = np.zeros(4, dtype=np.uint64)
+    moves = np.zeros(ps.MAX_MOVES, dtype=np.int64)
+    no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
+    labels = np.zeros((1, players, N_STANDARD_SEAT_COLUMNS), dtype=np.int64)
+    decisions = 0
+    searches = 0
+    for game_index in range(n_games):
+        seat_lineup(lineup_ids, lineup_params, game_index, players, True, sids, prm, labels, 0)
+        seed_game_stream(seed, game_index, rng)
+        new_game(players, st, rules, rng, no_trace)
+        while st[P_DECISION] != D_NONE:
+            seat = st[P_SEAT]
+            searches += sids[seat] == SEARCH_ID and legal(st, rules, moves) > 1
+            apply(st, rules, power_struggle_search.choose(sids, prm, seat, st, rules, rng), rng,
+                  no_trace)  # fmt: skip
+        decisions += st[P_DECISIONS]
+    return decisions, searches
+
+
+@njit(cache=True, _nrt=False)
+def write_row(players, winner, winners, turns, truncated, st, g, game_out, seat_out):
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = turns
     # A shared win is an ending by the rules too: every sharer's seat is marked won.
@@ -1617,12 +2702,39 @@ def play_indexed(
             seat_out[g, seat, N_STANDARD_SEAT_COLUMNS + k] = st[stat(seat, k)]
 
 
+@njit(cache=True, _nrt=False)
+def play_indexed(
+    players, lineup_ids, lineup_params, seed, game_index, rotate,
+    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
+):  # fmt: skip
+    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
+    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
+    seed_game_stream(seed, game_index, rng)
+    winner, winners, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
+    write_row(players, winner, winners, turns, truncated, st, g, game_out, seat_out)
+
+
+@njit(cache=True)
+def play_indexed_searching(
+    players, lineup_ids, lineup_params, seed, game_index, rotate,
+    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
+):  # fmt: skip
+    """``play_indexed`` for a lineup with a searching seat."""
+    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
+    seed_game_stream(seed, game_index, rng)
+    winner, winners, turns, truncated = play_searching_game(
+        players, st, rules, sids, prm, rng, trace
+    )
+    write_row(players, winner, winners, turns, truncated, st, g, game_out, seat_out)
+
+
 @njit(parallel=True, cache=True)
 def simulate_chunk(
     rules, players, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out
 ):
     n_games = game_out.shape[0]
     n_blocks = min(n_games, 64)
+    searching = np.any(lineup_ids == SEARCH_ID)
     for block in prange(n_blocks):
         # Each block owns its scratch state; games never share anything but read-only inputs.
         st = np.zeros(STATE_SIZE, dtype=np.int64)
@@ -1632,10 +2744,16 @@ def simulate_chunk(
         no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
         lo, hi = block_bounds(n_games, n_blocks, block)
         for g in range(lo, hi):
-            play_indexed(
-                players, lineup_ids, lineup_params, seed, first_index + g, rotate,
-                st, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
-            )  # fmt: skip
+            if searching:
+                play_indexed_searching(
+                    players, lineup_ids, lineup_params, seed, first_index + g, rotate,
+                    st, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
+                )  # fmt: skip
+            else:
+                play_indexed(
+                    players, lineup_ids, lineup_params, seed, first_index + g, rotate,
+                    st, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
+                )  # fmt: skip
 
 
 # --- the interface the runner and the CLI use ---------------------------------------------
@@ -1670,8 +2788,10 @@ def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, r
         N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
     )
 
+    play_one = play_indexed_searching if np.any(lineup_ids == SEARCH_ID) else play_indexed
+
     def play(st, trace):
-        play_indexed(
+        play_one(
             players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
             st, prepared, sids, prm, rng, trace, 0, game_out, seat_out,
         )  # fmt: skip

@@ -264,9 +264,63 @@ GAME_STATS = BRIBE_PAID + MAX_PLAYERS * MAX_PLAYERS
 N_GAME_STATS = 6  # rounds, rounds of 4, 5, 6, 7 department turns, winners
 STATS = GAME_STATS + N_GAME_STATS  # st[STATS + N_SEAT_STATS * seat + stat]
 N_SEAT_STATS = 23
+# The decision-point protocol (docs/protocol.md): the pending decision (DECISION_KINDS; D_NONE
+# once the game is over) and its deciding seat, the rules' next step (S_* of
+# simcore/power_struggle.py) and the fields of the meeting step, turn, event or action in progress.
+# All public but P_AMOUNT (a pending bribe's Pinats: the briber's and the target's).
+P_DECISION = STATS + N_SEAT_STATS * MAX_PLAYERS
+P_SEAT = P_DECISION + 1
+P_STEP = P_DECISION + 2
+P_RESUME = P_DECISION + 3  # the step after the action in progress
+P_ACTOR = P_DECISION + 4  # the seat taking the action (or using the Chairman card)
+P_POS = P_DECISION + 5  # the event card's place in the round (0-7)
+P_EVENT = P_DECISION + 6  # the event whose effects are being carried out
+P_K = P_DECISION + 7  # appointment number, division (step 3), or acting seat's place in the turn
+P_FX = P_DECISION + 8  # the event's effect in progress
+P_FX_SEAT = P_DECISION + 9  # the seat an effect is reaching
+P_N = P_DECISION + 10  # repetitions done of the loop in progress (Employees, picks, ...)
+P_LIMIT = P_DECISION + 11  # repetitions the loop may take
+P_X = P_DECISION + 12  # the action's options (ACTION_ARGS) or the Chairman card's division
+P_Y = P_DECISION + 13
+P_Z = P_DECISION + 14
+P_W = P_DECISION + 15
+P_OFFICE = P_DECISION + 16  # the Department being founded (its Employees' destination)
+P_EXCLUDE = P_DECISION + 17  # an office a source Employee may not come from (-1 none)
+P_DIVISION = P_DECISION + 18  # where Employees must be dismissed from (-1 anywhere)
+P_CAUSE = P_DECISION + 19  # EMPLOYEE_CAUSES of the Employees moved by the loop in progress
+P_TAKEN = P_DECISION + 20  # Development: bit p, an Employee was enticed from player p
+P_ATTEMPT = P_DECISION + 21  # bribe attempt (1, 2)
+P_CARD = P_DECISION + 22  # the card of the bribe on offer
+P_AMOUNT = P_DECISION + 23  # its Pinats (secret: only the briber and the target see it)
+P_TARGET = P_DECISION + 24  # its target
+P_FIRST = P_DECISION + 25  # the first attempt's target
+P_SECOND = P_DECISION + 26  # the second's (-1 none)
+P_ACCEPTED = P_DECISION + 27  # the second attempt was accepted
+P_LOSER = P_DECISION + 28  # the player losing an Employee for a refused bribe
+P_NEW_HEAD = P_DECISION + 29  # step 3: the new Divisional Head, and whether the card provides it
+P_BY_CARD = P_DECISION + 30
+P_ORDER_POLICY = P_DECISION + 31  # the sorter's strategy's policy label (trace only; -1 none)
+P_OUTCOME = P_DECISION + 32  # 1 ended by a declaration, 2 cut off by the turn cap
+P_WINNERS = P_DECISION + 33  # bitmask of the winners once the game is over
+P_WINNER = P_DECISION + 34  # the single winner or -1
+P_DECISIONS = P_DECISION + 35  # decisions answered so far
+P_THEN = P_DECISION + 36  # the step after a new Department's Employees moved in
+N_PROTOCOL = 37
+DECISION_KINDS = (
+    "none", "appoint", "chairman", "displaced", "order", "action", "source", "employee", "fire",
+    "bribe", "accept", "victim", "entice",
+)  # fmt: skip
+(D_NONE, D_APPOINT, D_CHAIRMAN, D_DISPLACED, D_ORDER, D_ACTION, D_SOURCE, D_EMPLOYEE, D_FIRE,
+ D_BRIBE, D_ACCEPT, D_VICTIM, D_ENTICE) = range(13)  # fmt: skip
+# Action move codes pack the kind and its options (ACTION_ARGS) as kind + 16 * (x + 1) + ...
+ACTION_BASE = 16
+ARG_BASE = 64
+# Options of one decision at most: an action lists every legal option (offices and divisions:
+# below 20,000 with all 36 offices one player's); a bribe every card and amount in 50,000s.
+MAX_MOVES = 1 << 15
 # Strategy scratch.
-SCRATCH = STATS + N_SEAT_STATS * MAX_PLAYERS
-N_SCRATCH = 16
+SCRATCH = P_DECISION + N_PROTOCOL
+N_SCRATCH = 24
 TRACE_LEN = SCRATCH + N_SCRATCH
 STATE_SIZE = TRACE_LEN + 1
 
@@ -686,3 +740,174 @@ def action_possible(st, seat, kind):
     if kind == A_LEGAL:
         return usable(st, seat, LEGAL)[0] and employees(st, seat, -1) > 0
     return kind == A_PASS
+
+
+# --- the options of a decision (the protocol's ``legal`` and the kernel's checks) ------------
+
+
+@njit(cache=True, _nrt=False)
+def office_ok(st, office, seat, need_staff, need_room):
+    """``office`` is ``seat``'s (with an Employee when ``need_staff``, with room for one when
+    ``need_room``)."""
+    if not 0 <= office < N_OFFICES or st[OWNER + office] != seat:
+        return False
+    if need_staff and st[EMP + office] == 0:
+        return False
+    return not (need_room and st[EMP + office] >= MAX_EMPLOYEES)
+
+
+@njit(cache=True, _nrt=False)
+def enticeable(st, office, seat, taken):
+    """Development may take an Employee of ``office`` for ``seat`` (``taken``: bit p, it already
+    took one from player p)."""
+    owner = st[OWNER + office]
+    return owner >= 0 and owner != seat and st[EMP + office] > 0 and not (taken >> owner) & 1
+
+
+@njit(cache=True, _nrt=False)
+def create_two_problem(st, seat, first, second, n1, n2):
+    """0 if B1 (two Departments from n1 + n2 of its Employees) is allowed, else what is wrong:
+    1 no such division, 2 no vacant offices, 3 fewer than 2 or more than 7 placed, 4 more
+    Employees than it has."""
+    if not (0 <= first < N_DIVISIONS and 0 <= second < N_DIVISIONS):
+        return 1
+    need = 2 if first == second else 1
+    if vacancies(st, first) < need or vacancies(st, second) < need:
+        return 2
+    if not (2 <= n1 <= MAX_EMPLOYEES + 1 and 2 <= n2 <= MAX_EMPLOYEES + 1):
+        return 3
+    if employees(st, seat, -1) < n1 + n2:
+        return 4
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def move_problem(st, seat, a, b, target):
+    """0 if C1 (office a, and Department b unless -1, to division ``target``) is allowed, else:
+    1 not its office, 2 two offices that are not two Departments, 3 within its own division,
+    4 no room there."""
+    if not office_ok(st, a, seat, False, False):
+        return 1
+    count = 1
+    if b >= 0:
+        if not office_ok(st, b, seat, False, False):
+            return 1
+        if a == b or st[HEADS + a] != 1 or st[HEADS + b] != 1:
+            return 2
+        count = 2
+    if not 0 <= target < N_DIVISIONS or target == a // ROWS or (b >= 0 and target == b // ROWS):
+        return 3
+    if vacancies(st, target) < count:
+        return 4
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def merge_problem(st, seat, a, b, target):
+    """0 if C2 (Departments a and b into a's office, target -1, or a new office of ``target``)
+    is allowed, else: 1 not its offices, 2 not two Departments, 3 no vacant office there."""
+    if not (office_ok(st, a, seat, False, False) and office_ok(st, b, seat, False, False)):
+        return 1
+    if a == b or st[HEADS + a] != 1 or st[HEADS + b] != 1:
+        return 2
+    if target >= 0:
+        freed = (a // ROWS == target) + (b // ROWS == target)
+        if target >= N_DIVISIONS or vacancies(st, target) + freed < 1:
+            return 3
+    return 0
+
+
+@njit(cache=True, _nrt=False)
+def action_move(kind, x, y, z, w):
+    """The move code of action ``kind`` with its options; the fields the kernel fills in (the
+    Employees a hire, Human Resources, Development or Legal & Patents give) are left out."""
+    if kind == A_CREATE_TWO:
+        pass
+    elif kind == A_CREATE_ONE or kind == A_RESIGN or kind == A_BUY_SHARES:
+        z = 0
+        w = 0
+    elif kind == A_MOVE or kind == A_MERGE:
+        w = 0
+    elif kind == A_BUY_MAIN or kind == A_BUY_CONSULTANT:
+        y = 0
+        z = 0
+        w = 0
+    else:
+        x = 0
+        y = 0
+        z = 0
+        w = 0
+    return kind + ACTION_BASE * (
+        (x + 1) + ARG_BASE * ((y + 1) + ARG_BASE * ((z + 1) + ARG_BASE * (w + 1)))
+    )
+
+
+@njit(cache=True, _nrt=False)
+def action_of(move):
+    """(kind, x, y, z, w) of an action move code."""
+    args = move // ACTION_BASE
+    return (
+        move % ACTION_BASE,
+        args % ARG_BASE - 1,
+        args // ARG_BASE % ARG_BASE - 1,
+        args // ARG_BASE**2 % ARG_BASE - 1,
+        args // ARG_BASE**3 - 1,
+    )
+
+
+@njit(cache=True, _nrt=False)
+def action_ok(st, seat, kind, x, y, z, w):
+    """Action ``kind`` with these options is legal for ``seat`` now (the kernel's checks)."""
+    if not 0 <= kind < N_ACTIONS or not action_possible(st, seat, kind):
+        return False
+    if kind == A_CREATE_TWO:
+        return create_two_problem(st, seat, x, y, z, w) == 0
+    if kind == A_CREATE_ONE:
+        return 0 <= x < N_DIVISIONS and has_vacancy(st, x) and y >= 0
+    if kind == A_MOVE:
+        return move_problem(st, seat, x, y, z) == 0
+    if kind == A_MERGE:
+        return merge_problem(st, seat, x, y, z) == 0
+    if kind == A_RESIGN:
+        return 0 <= x < N_DIVISIONS and st[HEAD + x] == seat and 0 <= y <= 1
+    if kind == A_BUY_MAIN:
+        return 0 <= x < N_DIVISIONS and has_vacancy(st, x)
+    if kind == A_BUY_CONSULTANT:
+        return 0 <= x < N_DIVISIONS
+    if kind == A_BUY_SHARES:
+        return share_option_ok(st, seat, x, y)
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def order_pick_ok(st, event):
+    """``event`` may take the next place of the order being sorted (st[P_N] places taken): one
+    of the round's 8 cards not placed yet; the Directors' Meeting card 5th or later and after
+    the Bonus Payment; and places enough left for the standard cards still to come."""
+    position = st[P_N]
+    candidate = event == st[BONUS_EVENT] or event == st[MEETING_EVENT]
+    for i in range(ORDER_SIZE - 2):
+        candidate = candidate or st[PILE + i] == event
+    if not candidate:
+        return False
+    bonus_placed = False
+    meeting_placed = False
+    for p in range(position):
+        if st[ORDER + p] == event:
+            return False
+        bonus_placed = bonus_placed or st[ORDER + p] == st[BONUS_EVENT]
+        meeting_placed = meeting_placed or st[ORDER + p] == st[MEETING_EVENT]
+    if meeting_placed:
+        return True
+    if event == st[MEETING_EVENT]:
+        return position >= MIN_TURNS and bonus_placed
+    still_needed = 1 + (not bonus_placed and event != st[BONUS_EVENT])
+    return ORDER_SIZE - position - 1 >= still_needed
+
+
+@njit(cache=True, _nrt=False)
+def order_candidate(st, i):
+    """The i-th of the round's 8 cards in ``legal``'s fixed order: the 6 drawn, bonus, meeting."""
+    if i < ORDER_SIZE - 2:
+        return st[PILE + i]
+    return st[BONUS_EVENT] if i == ORDER_SIZE - 2 else st[MEETING_EVENT]

@@ -28,7 +28,11 @@ of an unseen Archenemy point) for their Victory Points. Every tie is broken from
 random stream. Scratch: decisions write their options to st[SCRATCH + 1..4] (choose_action),
 st[SCRATCH + 1] (choose_chairman_privilege), the card of a first bribe attempt to
 st[SCRATCH + 5]; order_events uses st[SCRATCH + 0..11] while the events are sorted (no action is
-in progress then).
+in progress then) and ``decide`` keeps the places already sorted in st[SCRATCH + 16..23] while it
+sorts again.
+
+``decide`` answers any decision point of the protocol (docs/protocol.md) with the decision
+functions below, as a move code of ``simcore.power_struggle.legal``.
 """
 
 import numpy as np
@@ -53,6 +57,7 @@ from simcore.power_struggle_state import (
     ACCOUNTING,
     BONUS,
     BONUS_EVENT,
+    BRIBE_STEP,
     CHAIRMAN,
     COLOUR_CARD,
     COMMUNICATIONS,
@@ -62,6 +67,17 @@ from simcore.power_struggle_state import (
     CONTROLLING,
     CORRUPTION,
     COUNSEL,
+    D_ACCEPT,
+    D_ACTION,
+    D_APPOINT,
+    D_BRIBE,
+    D_CHAIRMAN,
+    D_DISPLACED,
+    D_EMPLOYEE,
+    D_ENTICE,
+    D_FIRE,
+    D_SOURCE,
+    D_VICTIM,
     DECLARED,
     DEVELOPMENT,
     EMP,
@@ -108,6 +124,18 @@ from simcore.power_struggle_state import (
     ORDER_SELF,
     ORDER_SIZE,
     OWNER,
+    P_ACTOR,
+    P_AMOUNT,
+    P_ATTEMPT,
+    P_CARD,
+    P_DECISION,
+    P_DIVISION,
+    P_EXCLUDE,
+    P_K,
+    P_LOSER,
+    P_N,
+    P_ORDER_POLICY,
+    P_TAKEN,
     PILE,
     PLAYERS,
     REVEALED,
@@ -115,6 +143,7 @@ from simcore.power_struggle_state import (
     SCRATCH,
     SHARES,
     VP_THRESHOLD,
+    action_move,
     action_possible,
     archenemy_with,
     board_members,
@@ -122,11 +151,14 @@ from simcore.power_struggle_state import (
     departments,
     divisional_heads,
     employees,
+    enticeable,
     has_vacancy,
     main_departments,
     money_seen,
     motivation_extra,
     offices_of,
+    order_candidate,
+    order_pick_ok,
     room,
     routes,
     routes_seen,
@@ -1089,12 +1121,6 @@ def choose_entice(sid, prm, seat, taken, st, rng):
 
 
 @njit(cache=True, _nrt=False)
-def enticeable(st, office, seat, taken):
-    owner = st[OWNER + office]
-    return owner >= 0 and owner != seat and st[EMP + office] > 0 and not (taken >> owner) & 1
-
-
-@njit(cache=True, _nrt=False)
 def choose_displaced(sid, prm, seat, division, st, rng):
     """A displaced Divisional Head goes to the Board Room (0) or the Counsel track (1),
     whichever is worth more to ``seat`` (a tie at random)."""
@@ -1308,3 +1334,72 @@ def order_events(sid, prm, seat, st, rng):
         early = not early
     place_order(st, rng, turns, 0 if early else turns - 1, True)
     return policy
+
+
+# --- the decision-point protocol -----------------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def pick_order(sid, prm, seat, st, rng):
+    """D_ORDER: the card for the next place. The strategy sorts all 8 at once (``order_events``,
+    into st[ORDER], its policy label to st[P_ORDER_POLICY]) when no plan of its own is there and
+    answers each place from the plan; a place whose planned card is not legal (the plan was made
+    after other picks, e.g. in a search's playout) takes the first legal card of the plan's later
+    places, else the first legal card."""
+    position = st[P_N]
+    if st[P_ORDER_POLICY] < 0:
+        for p in range(position):
+            st[SCRATCH + 16 + p] = st[ORDER + p]
+        st[P_ORDER_POLICY] = order_events(sid, prm, seat, st, rng)
+        for p in range(position):
+            st[ORDER + p] = st[SCRATCH + 16 + p]
+    for p in range(position, ORDER_SIZE):
+        if order_pick_ok(st, st[ORDER + p]):
+            return st[ORDER + p]
+    for i in range(ORDER_SIZE):
+        if order_pick_ok(st, order_candidate(st, i)):
+            return order_candidate(st, i)
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def decide(sid, prm, seat, st, rules, rng):
+    """The option strategy ``sid`` takes at the decision pending in ``st`` (``seat`` decides):
+    the answer of the decision function above, as the protocol's move code
+    (docs/games/power-struggle.md, "Decision points")."""
+    kind = st[P_DECISION]
+    if kind == D_ACTION:
+        for k in range(5):
+            st[SCRATCH + k] = 0
+        action = choose_action(sid, prm, seat, st, rng)
+        return action_move(
+            action, st[SCRATCH + 1], st[SCRATCH + 2], st[SCRATCH + 3], st[SCRATCH + 4]
+        )
+    if kind == D_EMPLOYEE:
+        return choose_employee_office(sid, prm, seat, st, rng)
+    if kind == D_SOURCE:
+        return choose_source_office(sid, prm, seat, st[P_EXCLUDE], st, rng)
+    if kind == D_FIRE:
+        return choose_fire_office(sid, prm, seat, st[P_DIVISION], st, rng)
+    if kind == D_BRIBE:
+        card, amount = choose_bribe(sid, prm, seat, st[P_ATTEMPT], st, rng)
+        return 0 if card < 0 else 1 + card + N_PRIVILEGES * (amount // BRIBE_STEP - 1)
+    if kind == D_ACCEPT:
+        accepted = accept_bribe(sid, prm, seat, st[P_ACTOR], st[P_CARD], st[P_AMOUNT], st, rng)
+        return np.int64(1 if accepted else 0)
+    if kind == D_VICTIM:
+        return choose_victim_office(sid, prm, seat, st[P_LOSER], st, rng)
+    if kind == D_ENTICE:
+        return choose_entice(sid, prm, seat, st[P_TAKEN], st, rng) + 1
+    if kind == D_DISPLACED:
+        return np.int64(choose_displaced(sid, prm, seat, st[P_K], st, rng))
+    if kind == D_APPOINT:
+        return choose_appointment(sid, prm, seat, st, rng) + 1
+    if kind == D_CHAIRMAN:
+        st[SCRATCH + 1] = 0
+        half = st[HALF + CHAIRMAN]
+        division = choose_chairman_privilege(sid, prm, seat, half, st, rng)
+        if division < 0:
+            return np.int64(0)
+        return 1 + division + N_DIVISIONS * (st[SCRATCH + 1] if half == 0 else 0)
+    return pick_order(sid, prm, seat, st, rng)

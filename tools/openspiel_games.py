@@ -257,8 +257,15 @@ def play(
 
 
 def protocol_games() -> list[str]:
-    """The games that offer the protocol (have a search player)."""
-    return [g for g in registry.game_ids() if registry.make(g).search is not None]
+    """The games that offer the protocol (have a search player) and bound their move codes for
+    OpenSpiel's action numbers (``MOVE_CODES`` in their search module; Power Struggle does not
+    yet: its action and bribe codes are not dense)."""
+    return [
+        g
+        for g in registry.game_ids()
+        if registry.make(g).search is not None
+        and hasattr(search_module(registry.make(g)), "MOVE_CODES")
+    ]
 
 
 for _game_id in protocol_games():

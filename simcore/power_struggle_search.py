@@ -1,0 +1,18 @@
+"""ISMCTS for Power Struggle: the generic search of simcore/ismcts.py, compiled here against the
+game's protocol (simcore/power_struggle.py) and scripted strategies (rollouts), with its own
+cache entries (docs/protocol.md, "Generic code over the protocol")."""
+
+from simcore import ismcts
+from simcore.power_struggle import apply, determinize, infoset_key, is_over, legal, returns, to_move
+from simcore.power_struggle_state import MAX_MOVES, STATE_SIZE
+from simcore.power_struggle_state import MAX_PLAYERS as MAX_SEATS
+from simcore.registry import SEARCH_ID
+from strategies.power_struggle import PARAM_NAMES, decide
+
+N_STRATEGY_PARAMS = len(PARAM_NAMES)
+__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "returns"]
+__all__ += ["to_move", "MAX_MOVES", "MAX_SEATS", "STATE_SIZE", "SEARCH_ID", "N_STRATEGY_PARAMS"]
+__all__ += ["choose", "search"]
+
+search = ismcts.specialise(globals())
+choose = globals()["choose"]
