@@ -33,8 +33,12 @@ CONFIGS = {
     "4p mixed": (4, MIXED, [], 204, 400, True, 2),
     "4p mixed, fixed seats": (4, MIXED, [], 205, 200, False, 0),
     "5p mixed with random": (5, [*MIXED, "random"], [], 206, 300, True, 2),
+    # The tuned presets of 4d8bb25 spelled out, so that re-tuning a preset keeps these games.
     "3p presets and orders": (
-        3, ["preset:builder-vs-mixed", "preset:corrupter-vs-mixed",
+        3, ["builder:order=max,offer_extra=-114097,ask_extra=42895.2,p_bribe=0.721619,"
+            "departments=6",
+            "corrupter:order=self,offer_extra=43027.3,ask_extra=2362.82,p_bribe=0.719784,"
+            "departments=5",
             "investor:order=adversarial,ask_extra=300000"], [], 207, 300, True, 2,
     ),
     "4p self and min orders, generous": (
