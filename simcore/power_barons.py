@@ -350,7 +350,6 @@ def prepare(rules: dict, players: int) -> np.ndarray:
     ).astype(np.float64)
 
 
-
 # --- scripted games -------------------------------------------------------------------------
 # A scripted game asks the strategies straight from a turn's code: the same rule helpers as the
 # decision-point protocol (simcore/power_barons_rules.py) in the order the protocol's steps take

@@ -214,7 +214,6 @@ def stat(st, seat, which):
     return STATS + N_SEAT_STATS * seat + which
 
 
-
 # --- cards ----------------------------------------------------------------------------------
 # Every function takes the game as (st, rules, rng, trace): the state, the prepared rules, the
 # game's random stream, the trace buffer. The helpers that run once or more a turn and are
@@ -253,7 +252,6 @@ def draw_card(seat, reason, st, rng, trace):
 def bank_card(seat, card, reason, st, trace):
     move_card(card, BANK + seat, reason, st, trace)
     st[stat(st, seat, CREDITS_BANKED)] += st[VALUE + card]
-
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -346,7 +344,6 @@ def pay(seat, cost, st, rng, trace):
     return total, cards
 
 
-
 # --- the challenge --------------------------------------------------------------------------
 
 
@@ -390,7 +387,6 @@ def check_lead(attacker, lead_colour, lead, st):
             raise ValueError("strategy did not lead a card it holds of the colour it named")
     elif lead != -1:
         raise ValueError("strategy led a card without holding one of a new colour")
-
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -440,7 +436,6 @@ def resolve(winner, loser, players, hand_before, st, rng, trace):
     )
     st[CH_DONE] = 0  # no challenge in progress: nothing is known about voids (determinize)
     return placed
-
 
 
 # --- what a seat cannot see --------------------------------------------------------------------
@@ -580,7 +575,6 @@ def _deal(st, seat, size, void, rng):
                 k -= 1
 
 
-
 @njit(cache=True, _nrt=False)
 def set_up(players, st, rules, rng, trace):
     """The table from the prepared components; supplies, pawns on their owners' INVESTMENTS PAY
@@ -615,7 +609,6 @@ def set_up(players, st, rules, rng, trace):
             draw_card(seat, M_DEAL, st, rng, trace)
 
 
-
 # --- the standing per seat (game arcs, docs/arcs.md) -------------------------------------------
 
 
@@ -627,8 +620,6 @@ def record_standing(players, turns, st, trace):
     for seat in range(players):
         record_event(trace, st, TRACE_LEN, EV_STANDING, turns, seat, bases_on_board(st, seat),
                      bank_credits(st, seat))  # fmt: skip
-
-
 
 
 # --- the rules of a turn, shared by the scripted flow and the protocol's steps ----------------
