@@ -482,6 +482,14 @@ def determinize(st, seat, rng, shown=-1):
                 relocate(st, card_at(st, HAND + other, 0), DRAWPILE)
         else:
             void[other] = 0
+    # The pool in card-id order: the deal is then a function of what the seat sees and of the
+    # stream, not of where the hidden cards lay (the leak check asks exactly that of a search).
+    pooled = 0
+    for card in range(st[N_CARDS]):
+        if st[LOC + card] == DRAWPILE:
+            st[MEMBER + MAX_CARDS * DRAWPILE + pooled] = card
+            st[SLOT + card] = pooled
+            pooled += 1
     first = st[CH_ATTACKER]
     second = st[CH_DEFENDER]
     if void[first] == 0:
