@@ -9,14 +9,15 @@ from simcore.power_barons_rules import (
     infoset_key,
     is_over,
     legal,
+    new_game,
     returns,
     to_move,
 )
-from simcore.power_barons_state import MAX_MOVES, STATE_SIZE
+from simcore.power_barons_state import MAX_MOVES, MOVE_CODES, STATE_SIZE
 from simcore.power_barons_state import MAX_PLAYERS as MAX_SEATS
 from strategies.power_barons import decide
 
-__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "returns"]
-__all__ += ["to_move", "MAX_MOVES", "MAX_SEATS", "STATE_SIZE", "search"]
+__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "new_game"]
+__all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE", "search"]
 
 search = ismcts.specialise(globals())

@@ -207,6 +207,8 @@ DECISION_KINDS = (
 )  # fmt: skip
 MOVE_STOP = MAX_CARDS
 MOVE_CALL_OUT = MAX_CARDS + 1
+# Every move code is below this (calling out the last colour is the largest).
+MOVE_CODES = MOVE_CALL_OUT + N_TYPES
 # The most options of one decision: REMOVE A POWER BASE with 3 opponents' 12 bases each.
 MAX_MOVES = 3 * 12
 
