@@ -73,7 +73,7 @@ def test_a_searching_seat_runs_from_the_cli(tmp_path):
 @pytest.mark.slow
 def test_the_searching_seat_reads_only_what_it_may_know():
     result = subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "leak_check.py"), "power-barons", "3", "2",
+        [sys.executable, str(ROOT / "tests" / "leak_check.py"), "power-barons", "3", "1",
          "ismcts:iterations=3", "baron", "flusher"],
         capture_output=True, text=True, cwd=ROOT, timeout=1200,
         env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
