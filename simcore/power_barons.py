@@ -536,7 +536,7 @@ def play_game(players, st, rules, sids, prm, rng, trace):
 # --- games through the protocol (a searching seat) -----------------------------------------
 
 # The search player's columns in a parameter row (registry.SEARCH_PARAM_NAMES).
-ITERATIONS, EXPLORATION, ROLLOUT = (len(strategy.PARAM_NAMES) + k for k in range(3))
+ITERATIONS, EXPLORATION, ROLLOUT, TRUST = (len(strategy.PARAM_NAMES) + k for k in range(4))
 
 
 @njit(cache=True)
@@ -550,7 +550,7 @@ def choose(sids, prm, seat, st, rules, rng):
         rollout_prm[other, :] = prm[seat, :]
     return power_barons_search.search(
         st, rules, seat, np.int64(prm[seat, ITERATIONS]), prm[seat, EXPLORATION],
-        np.int64(prm[seat, ROLLOUT]), rollout_prm, rng,
+        prm[seat, TRUST], np.int64(prm[seat, ROLLOUT]), rollout_prm, rng,
     )  # fmt: skip
 
 
