@@ -146,8 +146,34 @@ N_GAME_STATS = 2
 STATS = RESHUFFLES + N_GAME_STATS  # st[STATS + N_SEAT_STATS * seat + stat]
 N_SEAT_STATS = 15
 TRACE_LEN = STATS + N_SEAT_STATS * MAX_PLAYERS
+# The decision-point protocol (docs/protocol.md, simcore/power_barons_rules.py): the pending
+# decision and its seat, the rules' next step, and where the turn stands between decisions. All
+# public: part of every seat's information set.
+P_DECISION = TRACE_LEN + 1  # D_* below
+P_SEAT = P_DECISION + 1  # the deciding seat; -1 once the game is over
+P_STEP = P_DECISION + 2  # the rules' next step (S_* of simcore/power_barons_rules.py)
+P_ACTOR = P_DECISION + 3  # whose turn it is
+P_TURN = P_DECISION + 4  # turns completed
+P_OVER = P_DECISION + 5  # 1 once the game is over
+P_WINNER = P_DECISION + 6  # the winner, -1 while none (or cut off by the turn cap)
+P_TRUNCATED = P_DECISION + 7  # 1 when the turn cap ended the game
+P_DECISIONS = P_DECISION + 8  # decisions answered so far
+P_RESTORE = P_DECISION + 9  # the seat restoring its hand to hand_size
+P_AFTER = P_DECISION + 10  # the step after that restore
+P_SPACE = P_DECISION + 11  # the kind of the space the actor landed on
+P_TERRITORY = P_DECISION + 12  # INVESTMENTS PAY OFF: the territory paying
+P_INVEST_K = P_DECISION + 13  # ... and the next seat (clockwise from its owner) to be paid
+P_VICTIM = P_DECISION + 14  # TAKE / SPY AND STEAL: the opponent asked
+P_ASKED = P_DECISION + 15  # ... the colour asked for (PI for political influence, -1 spy)
+P_LEAD_COLOUR = P_DECISION + 16  # the round's colour (led or called out)
+P_LEAD = P_DECISION + 17  # the attacker's card this round, -1 when it called the colour out
+P_OPTION = P_DECISION + 18  # surrender options of this round already declined (0, 1)
+P_SIDE = P_DECISION + 19  # Political Influence round: the side (0 attacker, 1 defender) to act
+P_LOSER = P_DECISION + 20  # the challenge's loser once decided
+P_HAND_BEFORE = P_DECISION + 21  # the attacker's hand value when it challenged (flush stats)
+N_PROTOCOL = 22
 # Scratch areas, written before they are read (set-up does not clear them).
-SCRATCH = TRACE_LEN + 1
+SCRATCH = P_DECISION + N_PROTOCOL
 # Purchase scratch (simcore.power_barons.pay): the bank's cards shuffled (st[PAY_CARDS + k]),
 # and the totals reached before the first card and after each as bitsets of 64-bit words (the
 # int64 entries hold the bit patterns; pay shifts bits between words as uint64): total s is
@@ -158,6 +184,33 @@ PAY_WORDS = (MAX_BASE_COST + MAX_CARD_VALUE + WORD_BITS - 1) // WORD_BITS
 PAY_CARDS = SCRATCH  # st[PAY_CARDS + k]
 PAY_REACHED = PAY_CARDS + MAX_CARDS
 STATE_SIZE = PAY_REACHED + PAY_WORDS * (MAX_CARDS + 1)
+
+# --- decisions (the protocol's P_DECISION) and their move codes ---------------------------------
+# docs/games/power-barons.md, "Decision points", has the table. A card is its id; MOVE_STOP and
+# MOVE_CALL_OUT lie above every card id.
+D_NONE = 0
+D_BANK = 1  # a hand over hand_size banks a card: the card
+D_TAKE = 2  # TAKE / SPY AND STEAL: victim + MAX_PLAYERS * colour asked (0 unless TAKE A POWER CARD)
+D_GIVE = 3  # the victim hands over a card of the asked colour: the card
+D_STEAL = 4  # SPY AND STEAL, shown the victim's hand: the card
+D_REMOVE = 5  # REMOVE A POWER BASE: 16 * owner + 4 * territory + type
+D_CHALLENGE = 6  # defender + MAX_PLAYERS * declared type + 16 * flush (the attacker's intent)
+D_LEAD = 7  # the attacker's card, or MOVE_CALL_OUT + colour when it holds no new colour
+D_FOLLOW = 8  # the defender's card of the round's colour
+D_SURRENDER = 9  # 0 play on, 1 surrender
+D_PI = 10  # a Political Influence card to play, or MOVE_STOP once winning
+D_BUY = 11  # N_TYPES * territory + type
+N_DECISIONS = 12
+DECISION_KINDS = (
+    "none", "bank", "take", "give", "steal", "remove", "challenge", "lead", "follow",
+    "surrender", "pi", "buy",
+)  # fmt: skip
+MOVE_STOP = MAX_CARDS
+MOVE_CALL_OUT = MAX_CARDS + 1
+# Every move code is below this (calling out the last colour is the largest).
+MOVE_CODES = MOVE_CALL_OUT + N_TYPES
+# The most options of one decision: REMOVE A POWER BASE with 3 opponents' 12 bases each.
+MAX_MOVES = 3 * 12
 
 # --- trace events -----------------------------------------------------------------------------
 # One int64 row of TRACE_WIDTH per event: [event, a, b, c, d, e, f, g]; unused fields are 0.

@@ -20,22 +20,42 @@ from simcore.power_barons_state import (
     CH_ROUND,
     CH_TOTAL,
     COLOUR,
+    D_BANK,
+    D_CHALLENGE,
+    D_FOLLOW,
+    D_GIVE,
+    D_LEAD,
+    D_PI,
+    D_REMOVE,
+    D_STEAL,
+    D_SURRENDER,
+    D_TAKE,
     DECK_COUNT,
     DECK_TOTAL,
     DRAWPILE,
     HAND,
     LIMITED,
     LOC,
+    MAX_PLAYERS,
+    MOVE_CALL_OUT,
+    MOVE_STOP,
     N_CARDS,
     N_COLOURS,
     N_LOCATIONS,
     N_SPACES,
     N_TERRITORIES,
     N_TYPES,
+    P_ASKED,
+    P_DECISION,
     P_DECK_MEAN,
+    P_LEAD_COLOUR,
+    P_SPACE,
+    P_VICTIM,
     PI,
+    PLAYERS,
     R_DECLARED_MULTIPLIER,
     SPACE_KIND,
+    TAKE_POWER,
     VALUE,
     bank_credits,
     bases_in,
@@ -944,3 +964,43 @@ def choose_purchase(sid, me, players, st, rng):
                         return territory, base_type
                     k -= 1
     return best_territory, best_type
+
+
+# --- the decision-point protocol (docs/protocol.md) ----------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def decide(sid, prm, me, st, rules, rng):
+    """The option strategy ``sid`` takes at the decision pending in ``st`` (``me`` decides): the
+    answer of the decision function above, as the protocol's move code (docs/games/
+    power-barons.md, "Decision points")."""
+    kind = st[P_DECISION]
+    players = st[PLAYERS]
+    if kind == D_BANK:  # the most frequent first
+        return choose_bank_card(sid, prm, me, st, rules, rng)
+    if kind == D_SURRENDER:
+        return np.int64(wants_to_surrender(sid, prm, me, st, rules, rng))
+    if kind == D_LEAD:
+        card_colour, card = choose_lead(sid, me, st, rules, rng)
+        return card if card >= 0 else MOVE_CALL_OUT + card_colour
+    if kind == D_FOLLOW:
+        return choose_follow(sid, me, st[P_LEAD_COLOUR], st, rng)
+    if kind == D_PI:
+        card = choose_pi_card(sid, prm, me, st, rng)
+        return card if card >= 0 else MOVE_STOP
+    if kind == D_CHALLENGE:
+        defender, declared, flush = choose_challenge(sid, prm, me, players, st, rng)
+        return defender + MAX_PLAYERS * (declared + N_TYPES * flush)
+    if kind == D_TAKE:
+        victim = choose_victim(sid, me, players, st, rng)
+        asked = choose_colour_to_ask(sid, me, st, rng) if st[P_SPACE] == TAKE_POWER else 0
+        return victim + MAX_PLAYERS * asked
+    if kind == D_GIVE:
+        return choose_give(sid, prm, me, st[P_ASKED], st, rng)
+    if kind == D_STEAL:
+        return choose_steal(sid, me, st[P_VICTIM], st, rng)
+    if kind == D_REMOVE:
+        owner, territory, base_type = choose_removal(sid, me, players, st, rng)
+        return N_TYPES * (N_TERRITORIES * owner + territory) + base_type
+    territory, base_type = choose_purchase(sid, me, players, st, rng)
+    return N_TYPES * territory + base_type

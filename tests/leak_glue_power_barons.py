@@ -5,7 +5,8 @@ from tests.leak_check import Glue
 
 
 def redraw(args: dict, seat: int, rng) -> None:
-    # SPY AND STEAL: the thief is looking at the victim's hand, which stays as it is.
+    # SPY AND STEAL: the thief is looking at the victim's hand, which stays as it is (through the
+    # protocol, determinize finds the victim in the state).
     determinize(args["st"], seat, rng, args.get("victim", -1))
 
 
@@ -24,6 +25,7 @@ GLUE = Glue(
         "wants_to_surrender": "me",
         "choose_pi_card": "me",
         "choose_purchase": "me",
+        "simcore.power_barons_search:search": "seat",  # ismcts: reads only determinized copies
     },
     redraw=redraw,
 )

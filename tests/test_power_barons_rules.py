@@ -765,8 +765,7 @@ def test_the_loser_replaces_the_cards_it_lost_and_no_more():
     kernel.play_card(0, 0, t50, table.st, table.rules, table.trace)
     kernel.play_card(1, 1, t5, table.st, table.rules, table.trace)
     table.call(
-        kernel.resolve, 0, 1, 3, 0, table.st, table.rules, table.sids, table.prm, table.rng,
-        table.trace,
+        kernel.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
     )  # fmt: skip
     assert hand_count(table.st, 1) == 3  # lost 1 of 3, drew 1: not 8
     assert [reason for reason in table.events(EV_CARD)[:, 6] if reason == M_REFILL] == [M_REFILL]
@@ -780,35 +779,15 @@ def test_the_defender_never_wins_a_base_and_a_placed_type_is_not_placed_twice():
     kernel.play_card(0, 0, t50, table.st, table.rules, table.trace)
     kernel.play_card(1, 1, t5, table.st, table.rules, table.trace)
     placed = table.call(
-        kernel.resolve,
-        0,
-        1,
-        3,
-        0,
-        table.st,
-        table.rules,
-        table.sids,
-        table.prm,
-        table.rng,
-        table.trace,
-    )
+        kernel.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
+    )  # fmt: skip
     assert placed == 0 and bank_credits(table.st, 0) == 5  # credits only: T is already there
     table.start_challenge(1, 0, F)
     kernel.play_card(1, 0, table.first(HAND + 1), table.st, table.rules, table.trace)
     kernel.play_card(0, 1, t50, table.st, table.rules, table.trace)
     placed = table.call(
-        kernel.resolve,
-        0,
-        1,
-        3,
-        0,
-        table.st,
-        table.rules,
-        table.sids,
-        table.prm,
-        table.rng,
-        table.trace,
-    )
+        kernel.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
+    )  # fmt: skip
     assert placed == 0 and table.st[BASES : BASES + 64].sum() == 1  # the defender won: no base
 
 

@@ -1,12 +1,12 @@
-"""A game's skill trace: ``ismcts`` against a field of tuned presets as its iterations grow,
+"""A game's skill trace: ``ismcts`` against a field of its tuned presets as its iterations grow,
 with 95% Wilson intervals, and its cost per game on one core (docs/ismcts.md).
 
     .venv/bin/python tools/ismcts_strength.py [GAME] GAMES ITERATIONS...
 
-GAME is ``power`` (the default) or ``power-struggle``. 4 players: ``ismcts:iterations=N``
-(rollout: the game's default tuned preset) against the three presets of FIELDS, seats rotated
-game by game (seed 1, games 0..GAMES-1), at 1 thread; prints one JSON line per N: the search
-seat's wins, win rate and interval (fair share 25%), and CPU seconds per game.
+GAME (default ``power``) at 4 players: ``ismcts:iterations=N`` (rollout: the game's default
+tuned preset) against the three presets of ``FIELDS``, seats rotated game by game (seed 1,
+games 0..GAMES-1), at 1 thread; prints one JSON line per N: the search seat's wins, win rate
+and interval (fair share 25%), and CPU seconds per game.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from simcore import registry, runner  # noqa: E402
 
 FIELDS = {
     "power": ["preset:counter-vs-mixed", "preset:bluffer-vs-mixed", "preset:honest-vs-mixed"],
+    "power-barons": ["preset:baron-keep_best", "preset:flusher-vs-barons", "preset:baron-lowest"],
     # the three strongest tuned presets (the meta-game's alpha-rank, docs/games/power-struggle.md)
     "power-struggle": [
         "preset:corrupter-vs-mixed", "preset:builder-vs-mixed", "preset:investor-vs-mixed",
