@@ -856,13 +856,24 @@ def redraw_unseen(st, seat, rng):
     hidden, and no earlier sight needs remembering: every card once seen is now in play, in
     the pile, in the seat's hand or shown. The cards that change place get their whereabouts,
     the opponent's drawn-card statistic (a card now in its hand was drawn, one now in a stack
-    was not) and a forgotten value bound, as a draw would leave them. The protocol's
+    was not) and a forgotten value bound, as a draw would leave them. The result depends only
+    on the state as ``seat`` sees it and the stream. The protocol's
     ``determinize`` (docs/protocol.md)."""
     other = 1 - seat
     for level in range(1, N_LEVELS + 1):
         count = 0
         while hidden_slot(st, seat, level, count) >= 0:
             count += 1
+        # In card id order first, so that the redraw depends only on which cards are unseen,
+        # not on where they are (the search's leak check redraws twins and compares).
+        for i in range(count - 1):
+            a = hidden_slot(st, seat, level, i)
+            for j in range(i + 1, count):
+                b = hidden_slot(st, seat, level, j)
+                if st[ix(b)] < st[ix(a)]:
+                    swap = st[ix(a)]
+                    st[ix(a)] = st[ix(b)]
+                    st[ix(b)] = swap
         for i in range(count - 1, 0, -1):  # Fisher-Yates over the level's hidden places
             j = rand_below(rng, i + 1)
             a = hidden_slot(st, seat, level, i)

@@ -1,7 +1,10 @@
-"""POWER's skill trace: ``ismcts`` against a field of tuned presets as its iterations grow, with
+"""A game's skill trace: ``ismcts`` against a field of tuned presets as its iterations grow, with
 95% Wilson intervals, and its cost per game on one core (docs/ismcts.md).
 
-    .venv/bin/python tools/ismcts_strength.py GAMES ITERATIONS...
+    .venv/bin/python tools/ismcts_strength.py [GAME] GAMES ITERATIONS...
+
+GAME is ``power`` unless given; Time Barons (``time-barons``): 2 players, the search against
+``preset:swarm-vs-builder`` (the 2-player meta-game's equilibrium), fair share 50%.
 
 4 players: ``ismcts:iterations=N`` (rollout: the default tuned preset) against
 ``preset:counter-vs-mixed``, ``preset:bluffer-vs-mixed`` and ``preset:honest-vs-mixed``, seats
@@ -23,20 +26,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from simcore import registry, runner  # noqa: E402
 
-FIELD = ["preset:counter-vs-mixed", "preset:bluffer-vs-mixed", "preset:honest-vs-mixed"]
+FIELDS = {
+    "power": ["preset:counter-vs-mixed", "preset:bluffer-vs-mixed", "preset:honest-vs-mixed"],
+    "time-barons": ["preset:swarm-vs-builder"],
+}
 
 
-def measure(games: int, iterations: int) -> dict:
-    game = registry.make("power")
-    lineup = [f"ismcts:iterations={iterations}", *FIELD]
-    spec = runner.build_spec("power", 4, lineup, [], 1, games, rotate_seats=True)
+def measure(games: int, iterations: int, game_id: str = "power") -> dict:
+    game = registry.make(game_id)
+    lineup = [f"ismcts:iterations={iterations}", *FIELDS[game_id]]
+    players = len(lineup)
+    spec = runner.build_spec(game_id, players, lineup, [], 1, games, rotate_seats=True)
     kernel = game.kernel()
-    prepared = kernel.prepare(spec.rules, 4)
+    prepared = kernel.prepare(spec.rules, players)
     ids, params = game.encode_strategies(spec.seat_strategies())
     runner.set_threads(1)
-    kernel.run_chunk(prepared, 4, ids, params, spec.seed, games, 1, True)  # compile / load
+    kernel.run_chunk(prepared, players, ids, params, spec.seed, games, 1, True)  # compile / load
     started = time.process_time()
-    game_out, seat_out = kernel.run_chunk(prepared, 4, ids, params, spec.seed, 0, games, True)
+    game_out, seat_out = kernel.run_chunk(prepared, players, ids, params, spec.seed, 0, games, True)
     seconds = time.process_time() - started
     decided = game_out[:, 2] != 3  # games the turn cap cut off have no result
     search_seat_won = (seat_out[:, :, 0] == 0) & (seat_out[:, :, 1] == 1)
@@ -50,9 +57,11 @@ def measure(games: int, iterations: int) -> dict:
 
 
 def main() -> None:
-    games = int(sys.argv[1])
-    for iterations in (int(a) for a in sys.argv[2:]):
-        print(json.dumps(measure(games, iterations)), flush=True)
+    args = sys.argv[1:]
+    game_id = args.pop(0) if args and not args[0].isdigit() else "power"
+    games = int(args[0])
+    for iterations in (int(a) for a in args[1:]):
+        print(json.dumps(measure(games, iterations, game_id)), flush=True)
 
 
 if __name__ == "__main__":
