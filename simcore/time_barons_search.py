@@ -24,6 +24,7 @@ from simcore.time_barons import redraw_unseen as determinize
 from simcore.time_barons_state import (
     END_TURN_CAP,
     MAX_MOVES,
+    MOVE_CODES,
     P_DECISIONS,
     P_REASON,
     P_TURNS,
@@ -34,8 +35,8 @@ from simcore.time_barons_state import (
 from strategies.time_barons import PARAM_NAMES, decide
 
 MAX_SEATS = 2
-__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "returns"]
-__all__ += ["to_move", "MAX_MOVES", "MAX_SEATS", "STATE_SIZE", "search"]
+__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "new_game"]
+__all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE", "search"]
 
 search = ismcts.specialise(globals())
 

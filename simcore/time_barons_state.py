@@ -641,6 +641,9 @@ def is_candidate(st, seat, purpose, site):
 
 # --- move codes of the decision-point protocol ---------------------------------------------
 CODE_RADIX = MAX_IDS + 1  # a and b are card ids, levels or -1
+# Every move code is below this (D_MOVE's are the largest; a D_ARRANGE count is at most the rule
+# followers, at most 1000).
+MOVE_CODES = N_MOVE_KINDS * CODE_RADIX * CODE_RADIX
 
 
 @njit(cache=True, _nrt=False)
