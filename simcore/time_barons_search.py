@@ -41,7 +41,7 @@ __all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE
 search = ismcts.specialise(globals())
 
 # The search player's columns in a parameter row (registry.SEARCH_PARAM_NAMES).
-ITERATIONS, EXPLORATION, ROLLOUT = (len(PARAM_NAMES) + k for k in range(3))
+ITERATIONS, EXPLORATION, ROLLOUT, TRUST = (len(PARAM_NAMES) + k for k in range(4))
 
 
 @njit(cache=True)
@@ -55,7 +55,7 @@ def choose(sids, prm, seat, st, game, rng):
         rollout_prm[other, :] = prm[seat, :]
     return search(
         st, game, seat, np.int64(prm[seat, ITERATIONS]), prm[seat, EXPLORATION],
-        np.int64(prm[seat, ROLLOUT]), rollout_prm, rng,
+        prm[seat, TRUST], np.int64(prm[seat, ROLLOUT]), rollout_prm, rng,
     )  # fmt: skip
 
 
