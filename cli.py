@@ -632,14 +632,19 @@ def _bench_protocol(g, kernel, spec, prepared, seats, ids, params) -> dict:
     protocol = {"games": n, "decisions_per_s": round(decisions / (time.process_time() - t0))}
     search = registry.parse_strategy(g, g.search.name)
     search_ids, search_params = g.encode_strategies([search] + spec.seat_strategies()[1:])
-    kernel.bench_protocol(prepared, seats, search_ids, search_params, 1, 2)
-    # 40 games, or 2 where a searched game takes seconds (Power Struggle: hundreds of decisions)
-    for games in (2, 40):
+    kernel.bench_protocol(prepared, seats, search_ids, search_params, 1, 1)  # warm-up: compile
+    # 40 games, or as many (at least 2) as fit in 60 s for a game whose searches are slow; game
+    # k is game 0 of seed 1 + k.
+    games = searches = 0
+    seconds = 0.0
+    while games < 40 and (games < 2 or seconds < 60):
         t0 = time.process_time()
-        _, searches = kernel.bench_protocol(prepared, seats, search_ids, search_params, 1, games)
-        seconds = time.process_time() - t0
-        if seconds > 2:
-            break
+        _, searched = kernel.bench_protocol(
+            prepared, seats, search_ids, search_params, 1 + games, 1
+        )
+        searches += searched
+        seconds += time.process_time() - t0
+        games += 1
     iterations = searches * search["params"]["iterations"]
     runner.set_threads(None)
     return {

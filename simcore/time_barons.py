@@ -31,8 +31,18 @@ from simcore.chunk import (
     seat_lineup,
 )
 from simcore.intrinsics import ix
-from simcore.registry import Arcs, CardImpact, Column, Game, Param, SpecError
-from simcore.rng import rand_below, seed_game_stream
+from simcore.registry import (
+    SEARCH_ID,
+    SEARCH_PARAM_NAMES,
+    Arcs,
+    CardImpact,
+    Column,
+    Game,
+    Param,
+    SpecError,
+    search_strategy,
+)
+from simcore.rng import _splitmix64_mix, rand_below, seed_game_stream
 from simcore.time_barons_state import (
     A_COST,
     A_EFFECTS,
@@ -65,7 +75,15 @@ from simcore.time_barons_state import (
     C_TRIGGER,
     C_TYPE,
     CANCELLED,
+    CARD_LEVEL,
     CARD_WIDTH,
+    D_ARRANGE,
+    D_MOVE,
+    D_NONE,
+    D_RECOVER,
+    D_RESPONSE,
+    D_SITE,
+    D_STACK,
     DAMAGE,
     DECAY,
     DECK,
@@ -151,9 +169,11 @@ from simcore.time_barons_state import (
     MAX_CARDS,
     MAX_EFFECTS,
     MAX_IDS,
+    MAX_MOVES,
     MOVES,
     N_FOLLOWERS,
     N_LEVELS,
+    N_MOVE_KINDS,
     N_SEAT_STATS,
     NO_ATTACK,
     NO_BOUND,
@@ -166,6 +186,42 @@ from simcore.time_barons_state import (
     OPS,
     OVER,
     OWNER,
+    P_AMOUNT,
+    P_ARR_AFTER,
+    P_ARR_I,
+    P_ARR_LEFT,
+    P_ARR_SEAT,
+    P_ARRANGE,
+    P_ATTACK_AFTER,
+    P_CANCELLED,
+    P_DECISION,
+    P_DECISIONS,
+    P_DECLARE_K,
+    P_MOVE_A,
+    P_MOVE_B,
+    P_MOVE_KIND,
+    P_MOVES_LEFT,
+    P_OP,
+    P_PICK_N,
+    P_PURPOSE,
+    P_REACT_CARD,
+    P_REASON,
+    P_RES_AFTER,
+    P_RES_BASE,
+    P_RES_DECLARED,
+    P_RES_K,
+    P_RES_N,
+    P_RES_SEAT,
+    P_RES_SOURCE,
+    P_SEAT,
+    P_STEAL_FROM,
+    P_STEP,
+    P_TRIGGER,
+    P_TURNS,
+    P_UNITS,
+    P_WINDOW_AFTER,
+    P_WINDOW_LEFT,
+    P_WINNER,
     PASS,
     PICK_DAMAGE,
     PICK_DESTROY,
@@ -176,6 +232,7 @@ from simcore.time_barons_state import (
     PICK_STEAL,
     PLAY,
     POOL,
+    PROTOCOL,
     R_ACTIONS,
     R_ATTACK_TARGETS,
     R_DAMAGE_COUNTERS,
@@ -218,8 +275,10 @@ from simcore.time_barons_state import (
     SUPPLY,
     TARGETS,
     TARGETS_DECLARED,
+    THREAT_N,
     TRACE_LEN,
     TRACE_WIDTH,
+    TRIGGERED,
     TRIGGERS,
     TURN,
     TYPES,
@@ -229,6 +288,8 @@ from simcore.time_barons_state import (
     USED,
     VALUE_BOUND,
     answers,
+    can_draw,
+    decode,
     empty_stacks,
     followers,
     hand_card,
@@ -239,8 +300,11 @@ from simcore.time_barons_state import (
     is_disabled,
     is_fortified,
     may_answer,
+    move_code,
     move_cost,
     move_is_legal,
+    nth_move,
+    response_code,
     response_is_legal,
     site_at,
     site_discount,
@@ -375,7 +439,7 @@ GAME = Game(
     max_players=2,
     rules=RULES,
     strategies=strategy.STRATEGIES,
-    strategy_param_names=strategy.PARAM_NAMES,
+    strategy_param_names=strategy.PARAM_NAMES + SEARCH_PARAM_NAMES,
     default_strategy="builder",
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
@@ -385,6 +449,8 @@ GAME = Game(
     doc="two time-travelling barons build sites, grow followers and tear each other down; "
     "the cards are data",
     rulebook="time-barons.md",
+    # Rollouts by the 2-player meta-game's equilibrium (docs/games/time-barons.md).
+    search=search_strategy("time-barons", strategy.STRATEGIES, "preset:swarm-vs-builder"),
 )
 
 
@@ -759,7 +825,7 @@ def draw_card(seat, level, cause, st, trace):
 
 
 @njit(cache=True, _nrt=False)
-def hidden_slot(st, cards, seat, level, k):
+def hidden_slot(st, seat, level, k):
     """Where the ``k``-th hidden card of ``level`` is, in the deck and then the hand of the
     opponent of ``seat``: an index into ``st``. The hidden cards of a level are those left in
     its stack, then the cards of that level in the opponent's hand that were not shown."""
@@ -771,7 +837,7 @@ def hidden_slot(st, cards, seat, level, k):
     other = 1 - seat
     for i in range(hand_n(st, other)):
         card = hand_card(st, other, i)
-        if st[ix(SHOWN + card)] == 0 and cards[ix(card), C_LEVEL] == level:
+        if st[ix(SHOWN + card)] == 0 and st[ix(CARD_LEVEL + card)] == level:
             if k == 0:
                 return HAND + MAX_IDS * other + i
             k -= 1
@@ -779,7 +845,7 @@ def hidden_slot(st, cards, seat, level, k):
 
 
 @njit(cache=True, _nrt=False)
-def determinize(st, cards, seat, rng):
+def redraw_unseen(st, seat, rng):
     """Redraw, uniformly among the states consistent with what ``seat`` has seen, everything
     hidden from it: which unseen card of each level is in which place of that level's stack
     and of the opponent's hand. ``seat`` sees its own hand, everything in play and in the
@@ -790,21 +856,33 @@ def determinize(st, cards, seat, rng):
     hidden, and no earlier sight needs remembering: every card once seen is now in play, in
     the pile, in the seat's hand or shown. The cards that change place get their whereabouts,
     the opponent's drawn-card statistic (a card now in its hand was drawn, one now in a stack
-    was not) and a forgotten value bound, as a draw would leave them."""
+    was not) and a forgotten value bound, as a draw would leave them. The result depends only
+    on the state as ``seat`` sees it and the stream. The protocol's
+    ``determinize`` (docs/protocol.md)."""
     other = 1 - seat
     for level in range(1, N_LEVELS + 1):
         count = 0
-        while hidden_slot(st, cards, seat, level, count) >= 0:
+        while hidden_slot(st, seat, level, count) >= 0:
             count += 1
+        # In card id order first, so that the redraw depends only on which cards are unseen,
+        # not on where they are (the search's leak check redraws twins and compares).
+        for i in range(count - 1):
+            a = hidden_slot(st, seat, level, i)
+            for j in range(i + 1, count):
+                b = hidden_slot(st, seat, level, j)
+                if st[ix(b)] < st[ix(a)]:
+                    swap = st[ix(a)]
+                    st[ix(a)] = st[ix(b)]
+                    st[ix(b)] = swap
         for i in range(count - 1, 0, -1):  # Fisher-Yates over the level's hidden places
             j = rand_below(rng, i + 1)
-            a = hidden_slot(st, cards, seat, level, i)
-            b = hidden_slot(st, cards, seat, level, j)
+            a = hidden_slot(st, seat, level, i)
+            b = hidden_slot(st, seat, level, j)
             swap = st[ix(a)]
             st[ix(a)] = st[ix(b)]
             st[ix(b)] = swap
         for k in range(count):
-            where = hidden_slot(st, cards, seat, level, k)
+            where = hidden_slot(st, seat, level, k)
             card = st[ix(where)]
             in_hand = where >= HAND
             st[ix(LOC + card)] = IN_HAND if in_hand else IN_STACK
@@ -815,6 +893,12 @@ def determinize(st, cards, seat, rng):
                 st[ix(mask)] |= np.int64(1) << np.int64(card)
             else:
                 st[ix(mask)] &= ~(np.int64(1) << np.int64(card))
+
+
+@njit(cache=True, _nrt=False)
+def determinize(st, cards, seat, rng):
+    """``redraw_unseen`` with the game's arguments (the fair-play leak check's redraw)."""
+    redraw_unseen(st, seat, rng)
 
 
 # --- followers, damage, destruction ---------------------------------------------------------
@@ -959,14 +1043,23 @@ def attach(card, site, seat, st, cards, trace):
 
 
 # --- effects --------------------------------------------------------------------------------
+# Every rule below is one helper that both flows call: the scripted games' straight-line turn
+# (take_turn ... apply_effect), which asks the strategies directly, and the decision-point
+# protocol's steps (``step``, further down), which pose the same questions as decisions.
+
+
+@njit(cache=True, _nrt=False)
+def check_site(st, seat, purpose, site):
+    """A site chosen for ``purpose`` must be a candidate."""
+    if not is_candidate(st, seat, purpose, site):
+        raise ValueError("strategy chose a site it cannot choose")
 
 
 @njit(cache=True, _nrt=False)
 def pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng):
     """The site ``seat`` chooses for ``purpose``, checked (there is always a candidate)."""
     site = strategy.choose_site(sids[seat], prm, seat, purpose, n, st, cards, rules, rng)
-    if not is_candidate(st, seat, purpose, site):
-        raise ValueError("strategy chose a site it cannot choose")
+    check_site(st, seat, purpose, site)
     return site
 
 
@@ -977,6 +1070,15 @@ def has_candidate(st, seat, purpose):
         if is_candidate(st, seat, purpose, site_at(st, owner, i)):
             return True
     return False
+
+
+@njit(cache=True, _nrt=False)
+def arrange(seat, base, st, trace):
+    """Put st[base + i] followers on the seat's i-th site (a checked relocation)."""
+    for i in range(sites_n(st, seat)):
+        site = site_at(st, seat, i)
+        set_followers(st, site, st[ix(base + i)])
+        record_event(trace, st, TRACE_LEN, EV_ARRANGE, seat, site, st[ix(base + i)])
 
 
 @njit(cache=True, _nrt=False)
@@ -991,115 +1093,128 @@ def relocate(seat, st, cards, rules, sids, prm, rng, trace):
         total += st[ix(ARRANGE + i)]
     if total != followers(st, seat):
         raise ValueError("strategy's arrangement does not hold all its followers")
-    for i in range(n):
-        site = site_at(st, seat, i)
-        set_followers(st, site, st[ix(ARRANGE + i)])
-        record_event(trace, st, TRACE_LEN, EV_ARRANGE, seat, site, st[ix(ARRANGE + i)])
+    arrange(seat, ARRANGE, st, trace)
 
 
 CHOOSE_NOW = -2  # apply_effect's target: the owner chooses the site as the effect resolves
 
 
 @njit(cache=True, _nrt=False)
-def effect_site(seat, purpose, n, target, st, cards, rules, sids, prm, rng):
-    """The site a damage or destroy effect hits: the one named when the attack was declared, if
-    it is still one the effect may hit; else, if none was named (CHOOSE_NOW), the owner's choice
-    now; -1 for none."""
-    if target != CHOOSE_NOW:
-        return target if is_candidate(st, seat, purpose, target) else -1
-    if has_candidate(st, seat, purpose):
-        return pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng)
+def site_purpose(op):
+    """What an effect chooses sites for (PICK_*), -1 for an effect that chooses none."""
+    if op == E_DAMAGE:
+        return PICK_DAMAGE
+    if op == E_DESTROY:
+        return PICK_DESTROY
+    if op == E_KILL:
+        return PICK_KILL
+    if op == E_STEAL:
+        return PICK_STEAL
+    if op == E_GAIN:
+        return PICK_PLACE
+    if op == E_REPAIR:
+        return PICK_REPAIR
+    if op == E_SACRIFICE:
+        return PICK_SACRIFICE
     return -1
 
 
 @njit(cache=True, _nrt=False)
-def apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace):
-    """One effect of a card or ability owned by ``seat``; the owner makes every choice. A damage
-    or destroy effect hits ``target``, the site its attack named (NO_TARGET: none), or with
-    CHOOSE_NOW the site the owner chooses now."""
-    other = 1 - seat
+def takes_units(op):
+    """Effects that take, place or draw n things one at a time, a choice each."""
+    return (
+        op == E_KILL or op == E_STEAL or op == E_GAIN or op == E_DRAW or op == E_REPAIR
+        or op == E_RECOVER or op == E_SACRIFICE
+    )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def unit_possible(seat, op, st):
+    """Can such an effect take its next one? When not, it ends (the game may have ended, or
+    nothing is left to take)."""
+    if op == E_KILL or op == E_STEAL or op == E_SACRIFICE:
+        return st[OVER] == 0 and has_candidate(st, seat, site_purpose(op))
+    if op == E_GAIN:
+        return st[SUPPLY] > 0 and sites_n(st, seat) > 0
+    if op == E_DRAW:
+        return can_draw(st, seat)
+    if op == E_REPAIR:
+        return has_candidate(st, seat, PICK_REPAIR)
+    return st[DISCARD_N] > 0  # E_RECOVER
+
+
+@njit(cache=True, _nrt=False)
+def check_unit_choice(seat, op, choice, st):
+    """The choice for one unit of such an effect: a stack (draw), a pile index (recover) or a
+    site, one the effect may take."""
+    if op == E_DRAW:
+        if choice < 1 or choice > st[ix(LEVEL + seat)] or stack_left(st, choice) == 0:
+            raise ValueError("strategy drew from a stack it cannot draw from")
+    elif op == E_RECOVER:
+        if choice < 0 or choice >= st[DISCARD_N]:
+            raise ValueError("strategy recovered a card that is not in the discard pile")
+    else:
+        check_site(st, seat, site_purpose(op), choice)
+
+
+@njit(cache=True, _nrt=False)
+def unit_apply(seat, op, choice, to_site, st, cards, trace):
+    """One unit of such an effect on the chosen stack, pile index or site (a steal: from
+    ``choice`` to ``to_site``)."""
+    if op == E_KILL or op == E_SACRIFICE:
+        kill_on(choice, 1, seat, st, trace)
+    elif op == E_STEAL:
+        move_followers(choice, -1, st)
+        move_followers(to_site, 1, st)
+        record_event(trace, st, TRACE_LEN, EV_PLACE, seat, to_site, 1, choice)
+    elif op == E_GAIN:
+        place_from_supply(seat, choice, 1, st, trace)
+    elif op == E_DRAW:
+        draw_card(seat, choice, DRAW_EFFECT, st, trace)
+    elif op == E_REPAIR:
+        st[ix(DAMAGE + choice)] -= 1
+        st[POOL] += 1
+        record_event(trace, st, TRACE_LEN, EV_REPAIR, choice, seat, 1)
+    else:  # E_RECOVER
+        card = discard_take(st, choice)
+        hand_add(st, seat, card)
+        st[ix(SHOWN + card)] = 1  # taken from the public pile: both players know it
+        record_event(trace, st, TRACE_LEN, EV_RECOVER, seat, card)
+
+
+@njit(cache=True, _nrt=False)
+def named_site(seat, purpose, target, st):
+    """The site an attack named for a damage or destroy effect, if the effect may still hit it,
+    else -1."""
+    return target if is_candidate(st, seat, purpose, target) else -1
+
+
+@njit(cache=True, _nrt=False)
+def hit_site(seat, op, n, site, st, cards, trace):
+    """A damage or destroy effect on its site."""
     if op == E_DAMAGE:
-        site = effect_site(seat, PICK_DAMAGE, n, target, st, cards, rules, sids, prm, rng)
-        if site >= 0:
-            damage_site(site, n, seat, st, cards, trace)
-    elif op == E_DAMAGE_EACH:
+        damage_site(site, n, seat, st, cards, trace)
+    else:
+        destroy_site(site, seat, st, cards, trace)
+
+
+@njit(cache=True, _nrt=False)
+def effect_now(seat, op, n, st, cards, rng, trace):
+    """The effects nobody chooses anything for (the discarded cards are random)."""
+    other = 1 - seat
+    if op == E_DAMAGE_EACH:
         # Backwards: a destroyed site only shifts the sites after it, already done.
         for i in range(sites_n(st, other) - 1, -1, -1):
             if st[OVER] == 1:
                 return
             damage_site(site_at(st, other, i), n, seat, st, cards, trace)
-    elif op == E_KILL:
-        for _ in range(n):
-            if st[OVER] == 1 or not has_candidate(st, seat, PICK_KILL):
-                return
-            kill_on(
-                pick_site(seat, PICK_KILL, 1, st, cards, rules, sids, prm, rng), 1, seat, st, trace
-            )
     elif op == E_KILL_EVERYWHERE:
         for owner in (seat, other):
             for i in range(sites_n(st, owner)):
                 kill_on(site_at(st, owner, i), n, seat, st, trace)
-    elif op == E_DESTROY:
-        site = effect_site(seat, PICK_DESTROY, 1, target, st, cards, rules, sids, prm, rng)
-        if site >= 0:
-            destroy_site(site, seat, st, cards, trace)
-    elif op == E_STEAL:
-        for _ in range(n):
-            if st[OVER] == 1 or not has_candidate(st, seat, PICK_STEAL):
-                return
-            source = pick_site(seat, PICK_STEAL, 1, st, cards, rules, sids, prm, rng)
-            to_site = pick_site(seat, PICK_PLACE, 1, st, cards, rules, sids, prm, rng)
-            move_followers(source, -1, st)
-            move_followers(to_site, 1, st)
-            record_event(trace, st, TRACE_LEN, EV_PLACE, seat, to_site, 1, source)
-    elif op == E_GAIN:
-        for _ in range(n):
-            if st[SUPPLY] == 0 or sites_n(st, seat) == 0:
-                return
-            place_from_supply(
-                seat, pick_site(seat, PICK_PLACE, 1, st, cards, rules, sids, prm, rng), 1, st, trace
-            )
     elif op == E_ACTIONS:
         if st[ACTIVE] == seat:  # actions gained on the opponent's turn are lost
             st[ACTIONS] += n
-    elif op == E_DRAW:
-        for _ in range(n):
-            level = strategy.choose_stack(sids[seat], prm, seat, st, cards, rng)
-            if level == 0:
-                return
-            if level < 0 or level > st[ix(LEVEL + seat)] or stack_left(st, level) == 0:
-                raise ValueError("strategy drew from a stack it cannot draw from")
-            draw_card(seat, level, DRAW_EFFECT, st, trace)
-    elif op == E_REPAIR:
-        for _ in range(n):
-            if not has_candidate(st, seat, PICK_REPAIR):
-                return
-            site = pick_site(seat, PICK_REPAIR, 1, st, cards, rules, sids, prm, rng)
-            st[ix(DAMAGE + site)] -= 1
-            st[POOL] += 1
-            record_event(trace, st, TRACE_LEN, EV_REPAIR, site, seat, 1)
-    elif op == E_RECOVER:
-        for _ in range(n):
-            if st[DISCARD_N] == 0:
-                return
-            i = strategy.choose_recover(sids[seat], prm, seat, st, cards, rng)
-            if i < 0 or i >= st[DISCARD_N]:
-                raise ValueError("strategy recovered a card that is not in the discard pile")
-            card = discard_take(st, i)
-            hand_add(st, seat, card)
-            st[ix(SHOWN + card)] = 1  # taken from the public pile: both players know it
-            record_event(trace, st, TRACE_LEN, EV_RECOVER, seat, card)
-    elif op == E_SACRIFICE:
-        for _ in range(n):
-            if st[OVER] == 1 or not has_candidate(st, seat, PICK_SACRIFICE):
-                return
-            kill_on(
-                pick_site(seat, PICK_SACRIFICE, 1, st, cards, rules, sids, prm, rng),
-                1,
-                seat,
-                st,
-                trace,
-            )
     elif op == E_DISCARD:
         for _ in range(n):  # the discarded cards are random: the hand is hidden from the owner
             if hand_n(st, other) == 0:
@@ -1108,10 +1223,55 @@ def apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace):
             hand_remove(st, other, card)
             discard_add(st, card)
             record_event(trace, st, TRACE_LEN, EV_DISCARD, card, other, FROM_HAND)
-    elif op == E_RELOCATE:
-        relocate(seat, st, cards, rules, sids, prm, rng, trace)
     elif op == E_CANCEL:
         st[CANCELLED] = 1
+
+
+@njit(cache=True, _nrt=False)
+def apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace):
+    """One effect of a card or ability owned by ``seat``; the owner makes every choice. A damage
+    or destroy effect hits ``target``, the site its attack named (NO_TARGET: none), or with
+    CHOOSE_NOW the site the owner chooses now."""
+    if op == E_DAMAGE or op == E_DESTROY:
+        purpose = site_purpose(op)
+        if target != CHOOSE_NOW:
+            site = named_site(seat, purpose, target, st)
+        elif has_candidate(st, seat, purpose):
+            site = pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng)
+        else:
+            site = -1
+        if site >= 0:
+            hit_site(seat, op, n, site, st, cards, trace)
+    elif takes_units(op):
+        for _ in range(n):
+            if not unit_possible(seat, op, st):
+                return
+            to_site = -1
+            if op == E_DRAW:
+                choice = strategy.choose_stack(sids[seat], prm, seat, st, cards, rng)
+            elif op == E_RECOVER:
+                choice = strategy.choose_recover(sids[seat], prm, seat, st, cards, rng)
+            else:
+                choice = strategy.choose_site(
+                    sids[seat], prm, seat, site_purpose(op), 1, st, cards, rules, rng
+                )
+            check_unit_choice(seat, op, choice, st)
+            if op == E_STEAL:
+                to_site = pick_site(seat, PICK_PLACE, 1, st, cards, rules, sids, prm, rng)
+            unit_apply(seat, op, choice, to_site, st, cards, trace)
+    elif op == E_RELOCATE:
+        relocate(seat, st, cards, rules, sids, prm, rng, trace)
+    else:
+        effect_now(seat, op, n, st, cards, rng, trace)
+
+
+@njit(cache=True, _nrt=False)
+def effect_of(st, cards, source, base, k, declared):
+    """(op, n, target) of the k-th effect at ``cards[source, base:]``; the target is the site
+    the attack named (``declared``) or CHOOSE_NOW."""
+    op = cards[ix(source), ix(base + 2 * k)]
+    n = cards[ix(source), ix(base + 2 * k + 1)]
+    return op, n, st[ix(TARGETS + k)] if declared else CHOOSE_NOW
 
 
 @njit(cache=True, _nrt=False)
@@ -1121,14 +1281,40 @@ def resolve(seat, source, base, n_effects, declared, st, cards, rules, sids, prm
     for k in range(n_effects):
         if st[OVER] == 1:
             return
-        op = cards[ix(source), ix(base + 2 * k)]
-        n = cards[ix(source), ix(base + 2 * k + 1)]
-        target = st[ix(TARGETS + k)] if declared else CHOOSE_NOW
+        op, n, target = effect_of(st, cards, source, base, k, declared)
         record_event(trace, st, TRACE_LEN, EV_EFFECT, seat, source, op, n)
         apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace)
 
 
 # --- responses on the opponent's turn -------------------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def open_window(seat, st):
+    """A response window opens for ``seat``: each triggered ability once per window."""
+    for i in range(sites_n(st, seat)):
+        st[ix(RESPONDED + site_at(st, seat, i))] = 0
+
+
+@njit(cache=True, _nrt=False)
+def start_response(seat, kind, a, b, trigger, st, cards, trace):
+    """A legal answer is made: a reaction card leaves the hand, a triggered ability is used for
+    this window. Returns where its effects are: (column, how many)."""
+    record_event(trace, st, TRACE_LEN, EV_RESPONSE, seat, kind, a, b, trigger)
+    if kind == REACT:
+        hand_remove(st, seat, a)
+        mark_card(st, seat, ST_PLAYED, ST_PLAYED_MASK, a)
+        return C_EFFECTS, cards[ix(a), C_N_EFFECTS]
+    st[ix(RESPONDED + a)] |= np.int64(1) << np.int64(b)
+    base = C_ABILITIES + ABILITY_WIDTH * b
+    return base + A_EFFECTS, cards[ix(a), ix(base + A_N_EFFECTS)]
+
+
+@njit(cache=True, _nrt=False)
+def discard_played(card, seat, st, trace):
+    """A played event or reaction (or an attachment that could not attach) is discarded."""
+    discard_add(st, card)
+    record_event(trace, st, TRACE_LEN, EV_DISCARD, card, seat, FROM_PLAY)
 
 
 # Inlined into its callers: most windows have nothing that answers the trigger, and then the
@@ -1145,8 +1331,7 @@ def respond(trigger, st, cards, rules, sids, prm, rng, trace):
 def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
     """``respond`` when the player not on turn has something that answers ``trigger``."""
     seat = 1 - st[ACTIVE]
-    for i in range(sites_n(st, seat)):
-        st[ix(RESPONDED + site_at(st, seat, i))] = 0
+    open_window(seat, st)
     for _ in range(MOVE_CAP):
         if st[OVER] == 1:
             return
@@ -1155,43 +1340,20 @@ def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
             return
         if not response_is_legal(st, cards, seat, trigger, kind, a, b):
             raise ValueError("strategy chose an illegal response")
-        record_event(trace, st, TRACE_LEN, EV_RESPONSE, seat, kind, a, b, trigger)
+        base, n_effects = start_response(seat, kind, a, b, trigger, st, cards, trace)
+        resolve(seat, a, base, n_effects, False, st, cards, rules, sids, prm, rng, trace)
         if kind == REACT:
-            hand_remove(st, seat, a)
-            mark_card(st, seat, ST_PLAYED, ST_PLAYED_MASK, a)
-            resolve(
-                seat,
-                a,
-                C_EFFECTS,
-                cards[ix(a), C_N_EFFECTS],
-                False,
-                st,
-                cards,
-                rules,
-                sids,
-                prm,
-                rng,
-                trace,
-            )
-            discard_add(st, a)
-            record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
-        else:
-            st[ix(RESPONDED + a)] |= np.int64(1) << np.int64(b)
-            base = C_ABILITIES + ABILITY_WIDTH * b
-            resolve(
-                seat,
-                a,
-                base + A_EFFECTS,
-                cards[ix(a), ix(base + A_N_EFFECTS)],
-                False,
-                st,
-                cards,
-                rules,
-                sids,
-                prm,
-                rng,
-                trace,
-            )
+            discard_played(a, seat, st, trace)
+
+
+@njit(cache=True, _nrt=False)
+def window_closed(st, trace):
+    """After an attack's response window: was it cancelled?"""
+    cancelled = st[CANCELLED] == 1
+    st[CANCELLED] = 0
+    if cancelled:
+        record_event(trace, st, TRACE_LEN, EV_CANCEL, st[ACTIVE])
+    return cancelled
 
 
 # Inlined into its callers (like respond, whose test it mostly is): a call passing all the
@@ -1202,11 +1364,7 @@ def attack_cancelled(st, cards, rules, sids, prm, rng, trace):
     the attack is): cancelled?"""
     st[CANCELLED] = 0
     respond(ON_ATTACK, st, cards, rules, sids, prm, rng, trace)
-    cancelled = st[CANCELLED] == 1
-    st[CANCELLED] = 0
-    if cancelled:
-        record_event(trace, st, TRACE_LEN, EV_CANCEL, st[ACTIVE])
-    return cancelled
+    return window_closed(st, trace)
 
 
 @njit(cache=True, _nrt=False)
@@ -1220,42 +1378,93 @@ def open_attack(source, ability, st):
 
 
 @njit(cache=True, _nrt=False)
+def effects_at(cards, source, ability):
+    """(column, how many) of the effects of a card (``ability`` -1) or of a site's ability."""
+    if ability < 0:
+        return C_EFFECTS, cards[ix(source), C_N_EFFECTS]
+    base = C_ABILITIES + ABILITY_WIDTH * ability
+    return base + A_EFFECTS, cards[ix(source), ix(base + A_N_EFFECTS)]
+
+
+@njit(cache=True, _nrt=False)
+def to_name(seat, source, base, k, st, cards):
+    """The purpose (PICK_DAMAGE, PICK_DESTROY) of the site the attacker names for the attack's
+    k-th effect, -1 if that effect names none or has no candidate."""
+    op = cards[ix(source), ix(base + 2 * k)]
+    purpose = site_purpose(op)
+    if (op == E_DAMAGE or op == E_DESTROY) and has_candidate(st, seat, purpose):
+        return purpose
+    return -1
+
+
+@njit(cache=True, _nrt=False)
+def name_site(seat, k, site, st, trace):
+    st[ix(TARGETS + k)] = site
+    record_event(trace, st, TRACE_LEN, EV_TARGET, seat, st[ATTACK], k, site)
+
+
+@njit(cache=True, _nrt=False)
 def attack(seat, source, ability, st, cards, rules, sids, prm, rng, trace):
     """An event (``ability`` -1) or ability with a harmful op: with attack_targets "declared"
     the attacker names the site of each damage and destroy effect first; then the attacked
     player answers; then, unless cancelled, the effects resolve (on the named sites)."""
-    if ability < 0:
-        base = C_EFFECTS
-        n_effects = cards[ix(source), C_N_EFFECTS]
-    else:
-        base = C_ABILITIES + ABILITY_WIDTH * ability + A_EFFECTS
-        n_effects = cards[ix(source), ix(base - A_EFFECTS + A_N_EFFECTS)]
+    base, n_effects = effects_at(cards, source, ability)
     open_attack(source, ability, st)
     declared = rules[R_ATTACK_TARGETS] == TARGETS_DECLARED
     if declared:
         for k in range(n_effects):
-            op = cards[ix(source), ix(base + 2 * k)]
-            n = cards[ix(source), ix(base + 2 * k + 1)]
-            purpose = PICK_DAMAGE if op == E_DAMAGE else PICK_DESTROY
-            if (op == E_DAMAGE or op == E_DESTROY) and has_candidate(st, seat, purpose):
+            purpose = to_name(seat, source, base, k, st, cards)
+            if purpose >= 0:
+                n = cards[ix(source), ix(base + 2 * k + 1)]
                 site = pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng)
-                st[ix(TARGETS + k)] = site
-                record_event(trace, st, TRACE_LEN, EV_TARGET, seat, source, k, site)
+                name_site(seat, k, site, st, trace)
     if not attack_cancelled(st, cards, rules, sids, prm, rng, trace):
         resolve(seat, source, base, n_effects, declared, st, cards, rules, sids, prm, rng, trace)
     st[ATTACK] = NO_ATTACK
 
 
+@njit(cache=True, _nrt=False)
+def attachment_lands(card, site, seat, cancelled, st, cards, trace):
+    """An attachment after its attack (if any): discarded if cancelled, or if a response
+    destroyed its site (nothing to attach to); else attached."""
+    if cancelled or st[ix(LOC + site)] != IN_PLAY:
+        discard_played(card, seat, st, trace)
+    else:
+        attach(card, site, seat, st, cards, trace)
+
+
 # --- a turn and a game ----------------------------------------------------------------------
+
+
+# Inlined: once per move in both flows.
+@njit(cache=True, _nrt=False, inline="always")
+def pay_move(seat, kind, a, b, st, cards, rules, trace):
+    """The player on turn pays for a legal move."""
+    paid = move_cost(st, cards, rules, seat, kind, a, b)
+    st[ACTIONS] -= paid
+    record_event(trace, st, TRACE_LEN, EV_MOVE, seat, kind, a, b, paid, st[ACTIONS])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def use_ability(site, ability, st, cards):
+    """A once-per-turn ability is used up; is it an attack?"""
+    base = C_ABILITIES + ABILITY_WIDTH * ability
+    if cards[ix(site), ix(base + A_INFINITE)] == 0:
+        st[ix(USED + site)] = 1
+    return cards[ix(site), ix(base + A_HARMFUL)] == 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_from_hand(seat, card, st):
+    hand_remove(st, seat, card)
+    mark_card(st, seat, ST_PLAYED, ST_PLAYED_MASK, card)
 
 
 # Inlined into take_turn: a call passing all the game's arrays costs as much as a simple move.
 @njit(cache=True, _nrt=False, inline="always")
 def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
     """Pay for and carry out a legal move of the player on turn."""
-    paid = move_cost(st, cards, rules, seat, kind, a, b)
-    st[ACTIONS] -= paid
-    record_event(trace, st, TRACE_LEN, EV_MOVE, seat, kind, a, b, paid, st[ACTIONS])
+    pay_move(seat, kind, a, b, st, cards, rules, trace)
     if kind == DRAW:
         draw_card(seat, a, DRAW_ACTION, st, trace)
     elif kind == GAIN:
@@ -1267,29 +1476,13 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
         st[ix(LEVEL + seat)] += 1
         respond(ON_UPGRADE, st, cards, rules, sids, prm, rng, trace)
     elif kind == ABILITY:
-        base = C_ABILITIES + ABILITY_WIDTH * b
-        if cards[ix(a), ix(base + A_INFINITE)] == 0:
-            st[ix(USED + a)] = 1
-        if cards[ix(a), ix(base + A_HARMFUL)] == 1:
+        if use_ability(a, b, st, cards):
             attack(seat, a, b, st, cards, rules, sids, prm, rng, trace)
             return
-        resolve(
-            seat,
-            a,
-            base + A_EFFECTS,
-            cards[ix(a), ix(base + A_N_EFFECTS)],
-            False,
-            st,
-            cards,
-            rules,
-            sids,
-            prm,
-            rng,
-            trace,
-        )
+        base, n_effects = effects_at(cards, a, b)
+        resolve(seat, a, base, n_effects, False, st, cards, rules, sids, prm, rng, trace)
     elif kind == PLAY:
-        hand_remove(st, seat, a)
-        mark_card(st, seat, ST_PLAYED, ST_PLAYED_MASK, a)
+        play_from_hand(seat, a, st)
         kind_of_card = cards[ix(a), C_TYPE]
         if kind_of_card == SITE:
             site_add(st, seat, a)
@@ -1302,32 +1495,14 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
                 st[TARGETS] = b
                 cancelled = attack_cancelled(st, cards, rules, sids, prm, rng, trace)
                 st[ATTACK] = NO_ATTACK
-            # Discarded if cancelled, or if a response destroyed its site (nothing to attach to).
-            if cancelled or st[ix(LOC + b)] != IN_PLAY:
-                discard_add(st, a)
-                record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
-            else:
-                attach(a, b, seat, st, cards, trace)
+            attachment_lands(a, b, seat, cancelled, st, cards, trace)
             return
         if cards[ix(a), C_HARMFUL] == 1:
             attack(seat, a, -1, st, cards, rules, sids, prm, rng, trace)
         else:
-            resolve(
-                seat,
-                a,
-                C_EFFECTS,
-                cards[ix(a), C_N_EFFECTS],
-                False,
-                st,
-                cards,
-                rules,
-                sids,
-                prm,
-                rng,
-                trace,
-            )
-        discard_add(st, a)
-        record_event(trace, st, TRACE_LEN, EV_DISCARD, a, seat, FROM_PLAY)
+            resolve(seat, a, C_EFFECTS, cards[ix(a), C_N_EFFECTS], False, st, cards, rules,
+                    sids, prm, rng, trace)  # fmt: skip
+        discard_played(a, seat, st, trace)
 
 
 # Inlined into take_turn, its only caller in a game: one call per turn saved.
@@ -1372,14 +1547,21 @@ def start_of_turn(seat, st, cards, trace):
                 place_from_supply(seat, site, n, st, trace)
 
 
-@njit(cache=True, _nrt=False)
-def take_turn(seat, turn, st, cards, rules, sids, prm, rng, trace):
+# Inlined: once per turn in both flows.
+@njit(cache=True, _nrt=False, inline="always")
+def begin_turn(seat, turn, st, cards, rules, trace):
+    """The seat's turn starts: its actions, then the start of turn."""
     st[ACTIVE] = seat
     st[TURN] = turn
     actions = rules[R_FIRST_TURN_ACTIONS] if turn == 0 else rules[R_ACTIONS]
     st[ACTIONS] = np.int64(actions)
     record_event(trace, st, TRACE_LEN, EV_TURN, seat, turn, st[ACTIONS])
     start_of_turn(seat, st, cards, trace)
+
+
+@njit(cache=True, _nrt=False)
+def take_turn(seat, turn, st, cards, rules, sids, prm, rng, trace):
+    begin_turn(seat, turn, st, cards, rules, trace)
     for _ in range(MOVE_CAP):
         if st[OVER] == 1:
             break
@@ -1402,6 +1584,7 @@ def setup(st, cards, rules, rng, trace):
         st[OWNER + card] = -1
         st[HOST + card] = -1
         reset_card_facts(st, cards, card)
+        st[CARD_LEVEL + card] = cards[card, C_LEVEL]
     # Each stack in card id order (one pass over the ids, STACK_END growing), then shuffled.
     pos = 0
     for level in range(1, N_LEVELS + 1):
@@ -1487,6 +1670,32 @@ def winner_of(st, reason):
 
 
 @njit(cache=True, _nrt=False)
+def after_turn(turns, st, rules, trace):
+    """After the ``turns``-th turn: snapshot and standing rows when tracing; the end reason, or
+    -1 when the game goes on (``end_reason``)."""
+    if trace.shape[0] > 0:
+        snapshot(st, trace)
+    reason = end_reason(st, rules)
+    record_standing(turns, st, trace)
+    return reason
+
+
+@njit(cache=True, _nrt=False)
+def game_over(turns, reason, st, trace):
+    """The game ends after ``turns`` turns (``reason`` -1: cut off by the cap): the per-seat
+    statistics and the end row; (winner or -1, end reason)."""
+    if reason < 0:
+        reason = END_TURN_CAP
+    winner = winner_of(st, reason)
+    for s in range(2):
+        st[STATS + N_SEAT_STATS * s + ST_LEVEL] = st[LEVEL + s]
+        st[STATS + N_SEAT_STATS * s + ST_FOLLOWERS] = followers(st, s)
+        st[STATS + N_SEAT_STATS * s + ST_SITES] = sites_n(st, s)
+    record_event(trace, st, TRACE_LEN, EV_END, winner, turns, reason == END_TURN_CAP, reason)
+    return winner, reason
+
+
+@njit(cache=True, _nrt=False)
 def play_game(st, cards, rules, sids, prm, rng, trace):
     """Set up and play one game: (winner or -1, turns, truncated, end reason)."""
     setup(st, cards, rules, rng, trace)
@@ -1497,21 +1706,10 @@ def play_game(st, cards, rules, sids, prm, rng, trace):
     while reason < 0 and turns < max_turns:
         take_turn(seat, turns, st, cards, rules, sids, prm, rng, trace)
         turns += 1
-        if trace.shape[0] > 0:
-            snapshot(st, trace)
-        reason = end_reason(st, rules)
+        reason = after_turn(turns, st, rules, trace)
         seat = 1 - seat
-        record_standing(turns, st, trace)
-    if reason < 0:
-        reason = END_TURN_CAP
-    winner = winner_of(st, reason)
-    for s in range(2):
-        st[STATS + N_SEAT_STATS * s + ST_LEVEL] = st[LEVEL + s]
-        st[STATS + N_SEAT_STATS * s + ST_FOLLOWERS] = followers(st, s)
-        st[STATS + N_SEAT_STATS * s + ST_SITES] = sites_n(st, s)
-    truncated = reason == END_TURN_CAP
-    record_event(trace, st, TRACE_LEN, EV_END, winner, turns, truncated, reason)
-    return winner, turns, truncated, reason
+    winner, reason = game_over(turns, reason, st, trace)
+    return winner, turns, reason == END_TURN_CAP, reason
 
 
 # --- the standing per seat (game arcs, docs/arcs.md) -------------------------------------------
@@ -1536,6 +1734,11 @@ def play_indexed(
     seat_lineup(lineup_ids, lineup_params, game_index, 2, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
     winner, turns, truncated, reason = play_game(st, cards, rules, sids, prm, rng, trace)
+    write_row(winner, turns, truncated, reason, st, g, game_out, seat_out)
+
+
+@njit(cache=True, _nrt=False)
+def write_row(winner, turns, truncated, reason, st, g, game_out, seat_out):
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = turns
     game_out[g, ENDED_BY] = ENDED_CAP if truncated else (ENDED_DRAW if winner < 0 else ENDED_RULES)
@@ -1568,6 +1771,464 @@ def simulate_chunk(
             )  # fmt: skip
 
 
+# --- the decision-point protocol (docs/protocol.md) -----------------------------------------
+# The same rules as resumable steps over ``st``: a step either asks a decision (``ask``: the kind
+# in st[P_DECISION], the seat in st[P_SEAT], the step that takes the answer in st[P_STEP]) or
+# names the next step. The in-progress fields of a turn (the move, the open window, the attack,
+# the effects resolving, a relocation) are the P_* fields of simcore/time_barons_state.py; all
+# are public. ``game`` is the prepared (encoded rules, card table) pair. Search
+# (simcore/time_barons_search.py) and the random-play tests drive a game through these; the
+# scripted games keep the straight-line turn above (tests/test_time_barons_protocol.py proves the
+# two flows play the same games).
+
+(
+    S_TURN, S_MOVE, S_MOVED, S_RELOCATED, S_WINDOW, S_ANSWERED, S_REACTED, S_DECLARE, S_NAMED,
+    S_ATTACK_WINDOW, S_ATTACK_CHECK, S_ATTACK_DONE, S_ATTACHED, S_EVENT_DONE, S_EFFECT,
+    S_EFFECT_SITE, S_UNIT, S_UNIT_CHOSEN, S_STOLEN, S_ARRANGE, S_ARRANGED, S_TURN_END, S_OVER,
+) = range(23)  # fmt: skip
+
+
+@njit(cache=True, _nrt=False)
+def ask(st, kind, seat, then):
+    st[P_DECISION] = kind
+    st[P_SEAT] = seat
+    st[P_STEP] = then
+
+
+@njit(cache=True, _nrt=False)
+def ask_site(st, seat, purpose, n, then):
+    st[P_PURPOSE] = purpose
+    st[P_PICK_N] = n
+    ask(st, D_SITE, seat, then)
+
+
+@njit(cache=True, _nrt=False)
+def window(trigger, after, st):
+    """``respond`` as a step: the window opens (then S_WINDOW) only if the player not on turn
+    has something that answers ``trigger``; else the rules go on with ``after``."""
+    seat = 1 - st[ACTIVE]
+    if may_answer(st, seat, trigger):
+        open_window(seat, st)
+        st[P_TRIGGER] = trigger
+        st[P_WINDOW_LEFT] = MOVE_CAP
+        st[P_WINDOW_AFTER] = after
+        st[P_STEP] = S_WINDOW
+    else:
+        st[P_STEP] = after
+
+
+@njit(cache=True, _nrt=False)
+def begin_resolve(seat, source, base, n_effects, declared, after, st):
+    """``resolve`` as steps (S_EFFECT), then ``after``."""
+    st[P_RES_SEAT] = seat
+    st[P_RES_SOURCE] = source
+    st[P_RES_BASE] = base
+    st[P_RES_N] = n_effects
+    st[P_RES_K] = 0
+    st[P_RES_DECLARED] = 1 if declared else 0
+    st[P_RES_AFTER] = after
+    st[P_STEP] = S_EFFECT
+
+
+@njit(cache=True, _nrt=False)
+def begin_attack(seat, source, ability, after, st, rules):
+    """``attack`` as steps: the sites named (S_DECLARE), the window, the effects; then
+    ``after``."""
+    open_attack(source, ability, st)
+    st[P_ATTACK_AFTER] = after
+    st[P_DECLARE_K] = 0
+    st[P_STEP] = S_DECLARE if rules[R_ATTACK_TARGETS] == TARGETS_DECLARED else S_ATTACK_WINDOW
+
+
+@njit(cache=True, _nrt=False)
+def begin_relocation(seat, after, st):
+    """``relocate`` as steps: one D_ARRANGE per site of the seat, then ``after``."""
+    st[P_ARR_SEAT] = seat
+    st[P_ARR_I] = 0
+    st[P_ARR_LEFT] = followers(st, seat)
+    st[P_ARR_AFTER] = after
+    st[P_STEP] = S_ARRANGE
+
+
+@njit(cache=True, _nrt=False)
+def start_move(move, st, cards, rules, trace):
+    """S_MOVED: the player on turn's move (a D_MOVE code) is paid and begun."""
+    seat = st[ACTIVE]
+    kind, a, b = decode(move, N_MOVE_KINDS)
+    if kind == END:
+        st[P_STEP] = S_TURN_END
+        return
+    if not move_is_legal(st, cards, rules, seat, kind, a, b):
+        raise ValueError("strategy chose an illegal move")
+    pay_move(seat, kind, a, b, st, cards, rules, trace)
+    st[P_MOVE_KIND] = kind
+    st[P_MOVE_A] = a
+    st[P_MOVE_B] = b
+    st[P_STEP] = S_MOVE
+    if kind == DRAW:
+        draw_card(seat, a, DRAW_ACTION, st, trace)
+    elif kind == GAIN:
+        place_from_supply(seat, a, 1, st, trace)
+    elif kind == RELOCATE:
+        begin_relocation(seat, S_RELOCATED, st)
+    elif kind == UPGRADE:
+        st[ix(LEVEL + seat)] += 1
+        window(ON_UPGRADE, S_MOVE, st)
+    elif kind == ABILITY:
+        if use_ability(a, b, st, cards):
+            begin_attack(seat, a, b, S_MOVE, st, rules)
+        else:
+            base, n_effects = effects_at(cards, a, b)
+            begin_resolve(seat, a, base, n_effects, False, S_MOVE, st)
+    else:  # PLAY
+        play_from_hand(seat, a, st)
+        kind_of_card = cards[ix(a), C_TYPE]
+        if kind_of_card == SITE:
+            site_add(st, seat, a)
+            window(ON_SITE, S_MOVE, st)
+        elif kind_of_card == ATTACHMENT:
+            st[P_CANCELLED] = 0
+            st[P_STEP] = S_ATTACHED
+            if st[ix(OWNER + b)] != seat:  # an attack on the site it names
+                open_attack(a, -1, st)
+                st[TARGETS] = b
+                st[P_ATTACK_AFTER] = S_ATTACHED
+                st[P_STEP] = S_ATTACK_WINDOW
+        elif cards[ix(a), C_HARMFUL] == 1:
+            begin_attack(seat, a, -1, S_EVENT_DONE, st, rules)
+        else:
+            begin_resolve(seat, a, C_EFFECTS, cards[ix(a), C_N_EFFECTS], False, S_EVENT_DONE, st)
+
+
+@njit(cache=True, _nrt=False)
+def next_effect(st, cards, rng, trace):
+    """S_EFFECT: the next effect resolving starts (or the effects are done)."""
+    k = st[P_RES_K]
+    if k >= st[P_RES_N] or st[OVER] == 1:
+        st[P_STEP] = st[P_RES_AFTER]
+        return
+    seat = st[P_RES_SEAT]
+    source = st[P_RES_SOURCE]
+    op, n, target = effect_of(st, cards, source, st[P_RES_BASE], k, st[P_RES_DECLARED] == 1)
+    st[P_RES_K] = k + 1
+    st[P_OP] = op
+    st[P_AMOUNT] = n
+    record_event(trace, st, TRACE_LEN, EV_EFFECT, seat, source, op, n)
+    if op == E_DAMAGE or op == E_DESTROY:
+        purpose = site_purpose(op)
+        if target != CHOOSE_NOW:
+            site = named_site(seat, purpose, target, st)
+            if site >= 0:
+                hit_site(seat, op, n, site, st, cards, trace)
+        elif has_candidate(st, seat, purpose):
+            ask_site(st, seat, purpose, n, S_EFFECT_SITE)
+    elif takes_units(op):
+        st[P_UNITS] = n
+        st[P_STEP] = S_UNIT
+    elif op == E_RELOCATE:
+        begin_relocation(seat, S_EFFECT, st)
+    else:
+        effect_now(seat, op, n, st, cards, rng, trace)
+
+
+@njit(cache=True, _nrt=False)
+def next_unit(st):
+    """S_UNIT: the effect taking things one at a time asks for its next one, or ends."""
+    seat = st[P_RES_SEAT]
+    op = st[P_OP]
+    if st[P_UNITS] == 0 or not unit_possible(seat, op, st):
+        st[P_STEP] = S_EFFECT
+        return
+    st[P_UNITS] -= 1
+    if op == E_DRAW:
+        ask(st, D_STACK, seat, S_UNIT_CHOSEN)
+    elif op == E_RECOVER:
+        ask(st, D_RECOVER, seat, S_UNIT_CHOSEN)
+    else:
+        ask_site(st, seat, site_purpose(op), 1, S_UNIT_CHOSEN)
+
+
+@njit(cache=True, _nrt=False)
+def step(st, rules, cards, move, rng, trace):
+    """Run the step st[P_STEP]; ``move`` is the answer of the decision it asked (if it did)."""
+    s = st[P_STEP]
+    seat = st[ACTIVE]
+    if s == S_TURN:
+        begin_turn(st[FIRST] ^ (st[P_TURNS] & 1), st[P_TURNS], st, cards, rules, trace)
+        st[P_MOVES_LEFT] = MOVE_CAP
+        st[P_STEP] = S_MOVE
+    elif s == S_MOVE:
+        if st[OVER] == 1 or st[P_MOVES_LEFT] == 0:
+            st[P_STEP] = S_TURN_END
+        else:
+            st[P_MOVES_LEFT] -= 1
+            ask(st, D_MOVE, seat, S_MOVED)
+    elif s == S_MOVED:
+        start_move(move, st, cards, rules, trace)
+    elif s == S_RELOCATED:
+        window(ON_RELOCATE, S_MOVE, st)
+    elif s == S_WINDOW:
+        if st[OVER] == 1 or st[P_WINDOW_LEFT] == 0:
+            st[P_STEP] = st[P_WINDOW_AFTER]
+        else:
+            st[P_WINDOW_LEFT] -= 1
+            ask(st, D_RESPONSE, 1 - seat, S_ANSWERED)
+    elif s == S_ANSWERED:
+        kind, a, b = decode(move, 3)
+        if kind == PASS:
+            st[P_STEP] = st[P_WINDOW_AFTER]
+            return
+        other = 1 - seat
+        if not response_is_legal(st, cards, other, st[P_TRIGGER], kind, a, b):
+            raise ValueError("strategy chose an illegal response")
+        base, n_effects = start_response(other, kind, a, b, st[P_TRIGGER], st, cards, trace)
+        st[P_REACT_CARD] = a
+        after = S_REACTED if kind == REACT else S_WINDOW
+        begin_resolve(other, a, base, n_effects, False, after, st)
+    elif s == S_REACTED:
+        discard_played(st[P_REACT_CARD], 1 - seat, st, trace)
+        st[P_STEP] = S_WINDOW
+    elif s == S_DECLARE:
+        base, n_effects = effects_at(cards, st[ATTACK], st[ATTACK_ABILITY])
+        st[P_STEP] = S_ATTACK_WINDOW
+        for k in range(st[P_DECLARE_K], n_effects):
+            purpose = to_name(seat, st[ATTACK], base, k, st, cards)
+            if purpose >= 0:
+                st[P_DECLARE_K] = k
+                ask_site(st, seat, purpose, cards[ix(st[ATTACK]), ix(base + 2 * k + 1)], S_NAMED)
+                return
+    elif s == S_NAMED:
+        check_site(st, seat, st[P_PURPOSE], move)
+        name_site(seat, st[P_DECLARE_K], move, st, trace)
+        st[P_DECLARE_K] += 1
+        st[P_STEP] = S_DECLARE
+    elif s == S_ATTACK_WINDOW:
+        st[CANCELLED] = 0
+        window(ON_ATTACK, S_ATTACK_CHECK, st)
+    elif s == S_ATTACK_CHECK:
+        cancelled = window_closed(st, trace)
+        source = st[ATTACK]
+        if cards[ix(source), C_TYPE] == ATTACHMENT:
+            st[P_CANCELLED] = 1 if cancelled else 0
+            st[ATTACK] = NO_ATTACK
+            st[P_STEP] = st[P_ATTACK_AFTER]
+        elif cancelled:
+            st[P_STEP] = S_ATTACK_DONE
+        else:
+            base, n_effects = effects_at(cards, source, st[ATTACK_ABILITY])
+            declared = rules[R_ATTACK_TARGETS] == TARGETS_DECLARED
+            begin_resolve(seat, source, base, n_effects, declared, S_ATTACK_DONE, st)
+    elif s == S_ATTACK_DONE:
+        st[ATTACK] = NO_ATTACK
+        st[P_STEP] = st[P_ATTACK_AFTER]
+    elif s == S_ATTACHED:
+        attachment_lands(st[P_MOVE_A], st[P_MOVE_B], seat, st[P_CANCELLED] == 1, st, cards, trace)
+        st[P_STEP] = S_MOVE
+    elif s == S_EVENT_DONE:
+        discard_played(st[P_MOVE_A], seat, st, trace)
+        st[P_STEP] = S_MOVE
+    elif s == S_EFFECT:
+        next_effect(st, cards, rng, trace)
+    elif s == S_EFFECT_SITE:
+        check_site(st, st[P_RES_SEAT], st[P_PURPOSE], move)
+        hit_site(st[P_RES_SEAT], st[P_OP], st[P_AMOUNT], move, st, cards, trace)
+        st[P_STEP] = S_EFFECT
+    elif s == S_UNIT:
+        next_unit(st)
+    elif s == S_UNIT_CHOSEN:
+        owner = st[P_RES_SEAT]
+        check_unit_choice(owner, st[P_OP], move, st)
+        st[P_STEP] = S_UNIT
+        if st[P_OP] == E_STEAL:
+            st[P_STEAL_FROM] = move
+            ask_site(st, owner, PICK_PLACE, 1, S_STOLEN)
+        else:
+            unit_apply(owner, st[P_OP], move, -1, st, cards, trace)
+    elif s == S_STOLEN:
+        check_site(st, st[P_RES_SEAT], PICK_PLACE, move)
+        unit_apply(st[P_RES_SEAT], E_STEAL, st[P_STEAL_FROM], move, st, cards, trace)
+        st[P_STEP] = S_UNIT
+    elif s == S_ARRANGE:
+        owner = st[P_ARR_SEAT]
+        if st[P_ARR_I] < sites_n(st, owner):
+            ask(st, D_ARRANGE, owner, S_ARRANGED)
+        else:
+            arrange(owner, P_ARRANGE, st, trace)
+            st[P_STEP] = st[P_ARR_AFTER]
+    elif s == S_ARRANGED:
+        i = st[P_ARR_I]
+        left = st[P_ARR_LEFT]
+        if move < 0 or move > left:
+            raise ValueError("strategy arranged a negative number of followers")
+        if i == sites_n(st, st[P_ARR_SEAT]) - 1 and move != left:
+            raise ValueError("strategy's arrangement does not hold all its followers")
+        st[ix(P_ARRANGE + i)] = move
+        st[P_ARR_LEFT] = left - move
+        st[P_ARR_I] = i + 1
+        st[P_STEP] = S_ARRANGE
+    elif s == S_TURN_END:
+        record_event(trace, st, TRACE_LEN, EV_END_TURN, seat, st[ACTIONS])
+        st[P_TURNS] += 1
+        reason = after_turn(st[P_TURNS], st, rules, trace)
+        if reason < 0 and st[P_TURNS] < np.int64(rules[R_MAX_TURNS]):
+            st[P_STEP] = S_TURN
+        else:
+            winner, reason = game_over(st[P_TURNS], reason, st, trace)
+            st[P_WINNER] = winner
+            st[P_REASON] = reason
+            st[P_SEAT] = -1
+            st[P_STEP] = S_OVER
+
+
+@njit(cache=True, _nrt=False)
+def advance(st, rules, cards, rng, trace):
+    """Run the rules to the next decision or the end."""
+    while st[P_DECISION] == D_NONE and st[P_STEP] != S_OVER:
+        step(st, rules, cards, -1, rng, trace)
+
+
+@njit(cache=True, _nrt=False)
+def new_game(players, st, game, rng, trace):
+    """Set up (``players`` is always 2) and run the rules to the first decision."""
+    rules, cards = game
+    setup(st, cards, rules, rng, trace)
+    st[P_SEAT] = -1
+    st[P_REASON] = -1
+    st[P_WINNER] = -1
+    st[P_STEP] = S_TURN
+    advance(st, rules, cards, rng, trace)
+
+
+@njit(cache=True, _nrt=False)
+def apply(st, game, move, rng, trace):
+    """Answer the pending decision with ``move`` and run the rules to the next one."""
+    rules, cards = game
+    st[P_DECISION] = D_NONE
+    st[P_DECISIONS] += 1
+    step(st, rules, cards, move, rng, trace)
+    advance(st, rules, cards, rng, trace)
+
+
+@njit(cache=True, _nrt=False)
+def to_move(st):
+    return st[P_SEAT]
+
+
+@njit(cache=True, _nrt=False)
+def is_over(st):
+    return st[P_STEP] == S_OVER
+
+
+@njit(cache=True, _nrt=False)
+def returns(st, out):
+    """1.0 for the winner, 0.0 otherwise (a draw or a game cut off by the cap: 0 for both)."""
+    out[0] = 0.0
+    out[1] = 0.0
+    if st[P_WINNER] >= 0:
+        out[st[P_WINNER]] = 1.0
+
+
+@njit(cache=True, _nrt=False)
+def listed(moves, n, code):
+    """Add ``code`` to the options (at most MAX_MOVES of them)."""
+    if n < MAX_MOVES:
+        moves[n] = code
+        return n + 1
+    return n
+
+
+@njit(cache=True, _nrt=False)
+def legal(st, game, moves):
+    """The pending decision's options as move codes in ``moves[:n]``, in a fixed order; n."""
+    rules, cards = game
+    kind = st[P_DECISION]
+    seat = st[P_SEAT]
+    n = 0
+    if kind == D_MOVE:  # in nth_move's order, END first
+        total, _, _, _ = nth_move(st, cards, rules, seat, -1)
+        for pick in range(min(total, MAX_MOVES)):
+            _, move, a, b = nth_move(st, cards, rules, seat, pick)
+            n = listed(moves, n, move_code(move, a, b))
+    elif kind == D_RESPONSE:  # pass, reaction cards in hand order, abilities in site order
+        trigger = st[P_TRIGGER]
+        n = listed(moves, n, response_code(PASS, -1, -1))
+        for i in range(hand_n(st, seat)):
+            card = hand_card(st, seat, i)
+            if response_is_legal(st, cards, seat, trigger, REACT, card, -1):
+                n = listed(moves, n, response_code(REACT, card, -1))
+        for i in range(sites_n(st, seat)):
+            site = site_at(st, seat, i)
+            for ability in range(cards[ix(site), C_N_ABILITIES]):
+                if response_is_legal(st, cards, seat, trigger, TRIGGERED, site, ability):
+                    n = listed(moves, n, response_code(TRIGGERED, site, ability))
+    elif kind == D_SITE:  # the candidates in their owner's play order
+        purpose = st[P_PURPOSE]
+        owner = 1 - seat if purpose <= PICK_STEAL else seat
+        for i in range(sites_n(st, owner)):
+            if is_candidate(st, seat, purpose, site_at(st, owner, i)):
+                n = listed(moves, n, site_at(st, owner, i))
+    elif kind == D_STACK:
+        for level in range(1, st[ix(LEVEL + seat)] + 1):
+            if stack_left(st, level) > 0:
+                n = listed(moves, n, level)
+    elif kind == D_RECOVER:
+        for i in range(st[DISCARD_N]):
+            n = listed(moves, n, i)
+    elif kind == D_ARRANGE:  # followers for this site: the last site takes those left
+        left = st[P_ARR_LEFT]
+        if st[P_ARR_I] == sites_n(st, seat) - 1:
+            n = listed(moves, n, left)
+        else:
+            for count in range(left + 1):
+                n = listed(moves, n, count)
+    return n
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _mix(h, value):
+    return _splitmix64_mix(h ^ np.uint64(value + 0x100))
+
+
+@njit(cache=True, _nrt=False)
+def _mix_range(h, st, start, stop):
+    for i in range(start, stop):
+        h = _mix(h, st[ix(i)])
+    return h
+
+
+@njit(cache=True, _nrt=False)
+def infoset_key(st, seat):
+    """A 64-bit hash of what ``seat`` observes now: every field of ``st`` but those
+    ``redraw_unseen(st, seat, ...)`` may change (the stacks' order, the opponent's unshown
+    cards, where those are, the opponent's drawn-card mask) and the strategies' scratch and
+    caches (value bounds, arrangements, expected attacks); for each card of the opponent's hand
+    its level, or the card itself if shown. Two states get the same key iff they differ only in
+    what ``redraw_unseen`` redraws (up to hash collisions)."""
+    other = 1 - seat
+    h = _mix(np.uint64(0x9E3779B97F4A7C15), seat)
+    h = _mix_range(h, st, 0, TRACE_LEN)
+    h = _mix_range(h, st, TRACE_LEN + 1, DECK)
+    h = _mix_range(h, st, HAND_N, HAND)
+    h = _mix_range(h, st, HAND + MAX_IDS * seat, HAND + MAX_IDS * seat + hand_n(st, seat))
+    for i in range(hand_n(st, other)):
+        card = hand_card(st, other, i)
+        h = _mix(h, card if st[ix(SHOWN + card)] == 1 else -1 - st[ix(CARD_LEVEL + card)])
+    h = _mix_range(h, st, SITES_N, LOC)
+    for card in range(MAX_IDS):
+        hidden = st[ix(LOC + card)] == IN_STACK or (
+            st[ix(LOC + card)] == IN_HAND and st[ix(OWNER + card)] == other
+        )
+        if not hidden:
+            h = _mix(h, st[ix(LOC + card)])
+            h = _mix(h, st[ix(OWNER + card)])
+    h = _mix_range(h, st, FOLLOW, VALUE_BOUND)
+    for k in range(2 * N_SEAT_STATS):
+        if k != N_SEAT_STATS * other + ST_DRAWN_MASK:
+            h = _mix(h, st[ix(STATS + k)])
+    h = _mix_range(h, st, ATTACK, THREAT_N)
+    return _mix_range(h, st, PROTOCOL, P_ARRANGE + st[P_ARR_I])
+
+
 # --- the interface the runner and the CLI use ---------------------------------------------
 
 
@@ -1581,11 +2242,29 @@ def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n
         N_STANDARD_GAME_COLUMNS + len(GAME_COLUMNS),
         N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
     )
-    simulate_chunk(
-        rules, cards, lineup_ids, lineup_params, np.uint64(seed), first_index, rotate,
-        game_out, seat_out,
-    )  # fmt: skip
+    if np.any(lineup_ids == SEARCH_ID):  # through the protocol (simcore/time_barons_search.py)
+        from simcore import time_barons_search
+
+        time_barons_search.simulate_chunk(
+            prepared, lineup_ids, lineup_params, np.uint64(seed), first_index, rotate,
+            game_out, seat_out,
+        )  # fmt: skip
+    else:
+        simulate_chunk(
+            rules, cards, lineup_ids, lineup_params, np.uint64(seed), first_index, rotate,
+            game_out, seat_out,
+        )  # fmt: skip
     return game_out, seat_out
+
+
+def bench_protocol(prepared, players, lineup_ids, lineup_params, seed, n_games):
+    """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
+    searches run)."""
+    from simcore import time_barons_search
+
+    return time_barons_search.bench_protocol(
+        prepared, lineup_ids, lineup_params, np.uint64(seed), n_games
+    )
 
 
 FIRST_TRACE_ROWS = 4096  # a longer game is played again with a bigger buffer
@@ -1603,10 +2282,18 @@ def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, r
     )
 
     def play(st, trace):
-        play_indexed(
-            lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-            st, cards, rules, sids, prm, rng, trace, 0, game_out, seat_out,
-        )  # fmt: skip
+        if np.any(lineup_ids == SEARCH_ID):
+            from simcore import time_barons_search
+
+            time_barons_search.play_indexed_protocol(
+                lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
+                st, prepared, sids, prm, rng, trace, 0, game_out, seat_out,
+            )  # fmt: skip
+        else:
+            play_indexed(
+                lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
+                st, cards, rules, sids, prm, rng, trace, 0, game_out, seat_out,
+            )  # fmt: skip
 
     return chunk.trace_one_game(play, FIRST_TRACE_ROWS, STATE_SIZE, TRACE_LEN, TRACE_WIDTH)
 

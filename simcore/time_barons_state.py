@@ -131,6 +131,7 @@ IN_STACK, IN_HAND, IN_PLAY, IN_DISCARD, GONE, UNUSED = range(6)
 # Moves a player makes on its turn (strategy.choose_move returns (kind, a, b)).
 END, DRAW, GAIN, RELOCATE, PLAY, UPGRADE, ABILITY = range(7)
 MOVES = ("end", "draw", "gain", "relocate", "play", "upgrade", "ability")
+N_MOVE_KINDS = len(MOVES)
 
 # Responses on the opponent's turn (strategy.choose_response returns (kind, a, b)).
 PASS, REACT, TRIGGERED = range(3)
@@ -251,7 +252,63 @@ THREAT_WIDTH = 4
 MAX_THREATS = 5 * 21  # every kind with every amount 1-20 (destroy: one)
 THREAT_N = SHOWN + MAX_IDS
 THREAT = THREAT_N + 1
-STATE_SIZE = THREAT + THREAT_WIDTH * MAX_THREATS
+# + card id: the card's level (0 for a Homeland), copied from the card table at set-up, so that
+# ``determinize`` and ``infoset_key`` need only the state.
+CARD_LEVEL = THREAT + THREAT_WIDTH * MAX_THREATS
+
+# --- the decision-point protocol (docs/protocol.md; steps in simcore/time_barons.py) -------
+# Decision kinds (st[P_DECISION]) and their move codes (docs/games/time-barons.md lists them):
+# D_MOVE the player on turn's move, move_code(kind, a, b); D_RESPONSE the other player's answer
+# to a trigger, response_code(kind, a, b) (0: pass); D_SITE a site for st[P_PURPOSE] (PICK_*)
+# with amount st[P_PICK_N], the site's card id; D_STACK the level a draw effect draws from;
+# D_RECOVER the index in the discard pile of the card taken back; D_ARRANGE during a relocation,
+# the followers for the seat's site number st[P_ARR_I] (0 .. those not yet placed; the last
+# site takes the rest).
+D_NONE, D_MOVE, D_RESPONSE, D_SITE, D_STACK, D_RECOVER, D_ARRANGE = range(7)
+DECISION_KINDS = ("none", "move", "response", "site", "stack", "recover", "arrange")
+# Options ``legal`` lists at most (in its fixed order); the sample set never comes near it (a
+# move list is draws, relocate, upgrade, per own site gain and abilities, per card in hand its
+# play, an attachment onto each site). ``apply`` takes any valid code, listed or not.
+MAX_MOVES = 128
+PROTOCOL = CARD_LEVEL + MAX_IDS
+P_DECISION = PROTOCOL  # D_* pending, D_NONE between steps and once the game is over
+P_SEAT = PROTOCOL + 1  # the deciding seat, -1 once the game is over
+P_STEP = PROTOCOL + 2  # the rules' next step (S_* of the kernel)
+P_TURNS = PROTOCOL + 3  # turns played to their end
+P_REASON = PROTOCOL + 4  # END_* once the game is over, else -1
+P_WINNER = PROTOCOL + 5  # the winner once the game is over (-1: none)
+P_MOVES_LEFT = PROTOCOL + 6  # moves the player on turn may still make (MOVE_CAP a turn)
+P_MOVE_KIND = PROTOCOL + 7  # the move being carried out: kind, a, b (move_is_legal's)
+P_MOVE_A = PROTOCOL + 8
+P_MOVE_B = PROTOCOL + 9
+P_TRIGGER = PROTOCOL + 10  # the open response window's trigger
+P_WINDOW_LEFT = PROTOCOL + 11  # responses still allowed in it (MOVE_CAP a window)
+P_WINDOW_AFTER = PROTOCOL + 12  # the step after the window
+P_REACT_CARD = PROTOCOL + 13  # the reaction card resolving (discarded after its effects)
+P_ATTACK_AFTER = PROTOCOL + 14  # the step after the attack
+P_DECLARE_K = PROTOCOL + 15  # the attack's next effect to name a site for
+P_CANCELLED = PROTOCOL + 16  # an attachment's attack was cancelled
+P_RES_SEAT = PROTOCOL + 17  # the effects resolving: their owner, source card, first (op, n)
+P_RES_SOURCE = PROTOCOL + 18  # column in the card table, how many, the next one, whether the
+P_RES_BASE = PROTOCOL + 19  # attack named their sites, and the step after them
+P_RES_N = PROTOCOL + 20
+P_RES_K = PROTOCOL + 21
+P_RES_DECLARED = PROTOCOL + 22
+P_RES_AFTER = PROTOCOL + 23
+P_OP = PROTOCOL + 24  # the effect resolving: op, n, the site its attack named
+P_AMOUNT = PROTOCOL + 25
+P_TARGET = PROTOCOL + 26
+P_UNITS = PROTOCOL + 27  # followers / cards the effect may still take, place, draw, ...
+P_STEAL_FROM = PROTOCOL + 28  # the site a steal took its follower from (placed next)
+P_PURPOSE = PROTOCOL + 29  # D_SITE: PICK_* and the amount (choose_site's purpose and n)
+P_PICK_N = PROTOCOL + 30
+P_ARR_SEAT = PROTOCOL + 31  # a relocation: the seat, its next site, followers not yet placed,
+P_ARR_I = PROTOCOL + 32  # the step after it
+P_ARR_LEFT = PROTOCOL + 33
+P_ARR_AFTER = PROTOCOL + 34
+P_DECISIONS = PROTOCOL + 35  # decisions answered in this game
+P_ARRANGE = PROTOCOL + 36  # + i: followers chosen for the seat's i-th site
+STATE_SIZE = P_ARRANGE + MAX_IDS
 
 
 # --- queries --------------------------------------------------------------------------------
@@ -580,3 +637,80 @@ def is_candidate(st, seat, purpose, site):
     if purpose == PICK_REPAIR:
         return st[ix(DAMAGE + site)] > 0
     return True
+
+
+# --- move codes of the decision-point protocol ---------------------------------------------
+CODE_RADIX = MAX_IDS + 1  # a and b are card ids, levels or -1
+# Every move code is below this (D_MOVE's are the largest; a D_ARRANGE count is at most the rule
+# followers, at most 1000).
+MOVE_CODES = N_MOVE_KINDS * CODE_RADIX * CODE_RADIX
+
+
+@njit(cache=True, _nrt=False)
+def move_code(kind, a, b):
+    """D_MOVE's code of the move (kind, a, b) (``move_is_legal``'s arguments); END is 0."""
+    return kind + N_MOVE_KINDS * ((a + 1) + CODE_RADIX * (b + 1))
+
+
+@njit(cache=True, _nrt=False)
+def response_code(kind, a, b):
+    """D_RESPONSE's code of the answer (kind, a, b) (``response_is_legal``'s); PASS is 0."""
+    return kind + 3 * ((a + 1) + CODE_RADIX * (b + 1))
+
+
+@njit(cache=True, _nrt=False)
+def decode(code, kinds):
+    """(kind, a, b) of a D_MOVE (``kinds`` = N_MOVE_KINDS) or D_RESPONSE (3) code."""
+    rest = code // kinds
+    return code % kinds, rest % CODE_RADIX - 1, rest // CODE_RADIX - 1
+
+
+@njit(cache=True, _nrt=False)
+def nth_move(st, cards, rules, seat, pick):
+    """Walk the legal moves in a fixed order: (count, kind, a, b) of move number ``pick``, or
+    (number of legal moves, END, -1, -1) when ``pick`` is past the end. The order of the random
+    strategy's choice and of the protocol's ``legal``."""
+    count = 0
+    if pick == count:
+        return count, END, -1, -1
+    count += 1
+    for level in range(1, N_LEVELS + 1):
+        if move_is_legal(st, cards, rules, seat, DRAW, level, -1):
+            if pick == count:
+                return count, DRAW, level, -1
+            count += 1
+    if move_is_legal(st, cards, rules, seat, RELOCATE, -1, -1):
+        if pick == count:
+            return count, RELOCATE, -1, -1
+        count += 1
+    if move_is_legal(st, cards, rules, seat, UPGRADE, -1, -1):
+        if pick == count:
+            return count, UPGRADE, -1, -1
+        count += 1
+    for i in range(sites_n(st, seat)):
+        site = site_at(st, seat, i)
+        if move_is_legal(st, cards, rules, seat, GAIN, site, -1):
+            if pick == count:
+                return count, GAIN, site, -1
+            count += 1
+        for ability in range(MAX_ABILITIES):
+            if move_is_legal(st, cards, rules, seat, ABILITY, site, ability):
+                if pick == count:
+                    return count, ABILITY, site, ability
+                count += 1
+    for i in range(hand_n(st, seat)):
+        card = hand_card(st, seat, i)
+        if cards[ix(card), C_TYPE] != ATTACHMENT:
+            if move_is_legal(st, cards, rules, seat, PLAY, card, -1):
+                if pick == count:
+                    return count, PLAY, card, -1
+                count += 1
+            continue
+        for owner in range(2):
+            for j in range(sites_n(st, owner)):
+                site = site_at(st, owner, j)
+                if move_is_legal(st, cards, rules, seat, PLAY, card, site):
+                    if pick == count:
+                        return count, PLAY, card, site
+                    count += 1
+    return count, END, -1, -1

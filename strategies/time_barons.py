@@ -48,6 +48,11 @@ from simcore.time_barons_state import (
     C_N_ABILITIES,
     C_N_EFFECTS,
     C_TYPE,
+    D_MOVE,
+    D_RECOVER,
+    D_RESPONSE,
+    D_SITE,
+    D_STACK,
     DAMAGE,
     DISCARD,
     DISCARD_N,
@@ -83,13 +88,19 @@ from simcore.time_barons_state import (
     IN_STACK,
     LEVEL,
     LOC,
-    MAX_ABILITIES,
     N_LEVELS,
     NO_ATTACK,
     NO_BOUND,
     NO_TARGET,
     NO_TRIGGER,
     OWNER,
+    P_ARR_I,
+    P_ARR_LEFT,
+    P_ARRANGE,
+    P_DECISION,
+    P_PICK_N,
+    P_PURPOSE,
+    P_TRIGGER,
     PASS,
     PICK_DAMAGE,
     PICK_DESTROY,
@@ -143,7 +154,9 @@ from simcore.time_barons_state import (
     is_disabled,
     is_fortified,
     max_requirement,
-    move_is_legal,
+    move_code,
+    nth_move,
+    response_code,
     response_is_legal,
     site_at,
     sites_n,
@@ -1010,56 +1023,6 @@ def choose_arrangement(sid, prm, seat, st, cards, rules, rng):
 
 
 @njit(cache=True, _nrt=False)
-def nth_move(st, cards, rules, seat, pick):
-    """Walk the legal moves in a fixed order: (count, kind, a, b) of move number ``pick``, or
-    (number of legal moves, END, -1, -1) when ``pick`` is past the end."""
-    count = 0
-    if pick == count:
-        return count, END, -1, -1
-    count += 1
-    for level in range(1, N_LEVELS + 1):
-        if move_is_legal(st, cards, rules, seat, DRAW, level, -1):
-            if pick == count:
-                return count, DRAW, level, -1
-            count += 1
-    if move_is_legal(st, cards, rules, seat, RELOCATE, -1, -1):
-        if pick == count:
-            return count, RELOCATE, -1, -1
-        count += 1
-    if move_is_legal(st, cards, rules, seat, UPGRADE, -1, -1):
-        if pick == count:
-            return count, UPGRADE, -1, -1
-        count += 1
-    for i in range(sites_n(st, seat)):
-        site = site_at(st, seat, i)
-        if move_is_legal(st, cards, rules, seat, GAIN, site, -1):
-            if pick == count:
-                return count, GAIN, site, -1
-            count += 1
-        for ability in range(MAX_ABILITIES):
-            if move_is_legal(st, cards, rules, seat, ABILITY, site, ability):
-                if pick == count:
-                    return count, ABILITY, site, ability
-                count += 1
-    for i in range(hand_n(st, seat)):
-        card = hand_card(st, seat, i)
-        if cards[ix(card), C_TYPE] != ATTACHMENT:
-            if move_is_legal(st, cards, rules, seat, PLAY, card, -1):
-                if pick == count:
-                    return count, PLAY, card, -1
-                count += 1
-            continue
-        for owner in range(2):
-            for j in range(sites_n(st, owner)):
-                site = site_at(st, owner, j)
-                if move_is_legal(st, cards, rules, seat, PLAY, card, site):
-                    if pick == count:
-                        return count, PLAY, card, site
-                    count += 1
-    return count, END, -1, -1
-
-
-@njit(cache=True, _nrt=False)
 def highest_stack(st, seat):
     """The highest level stack the seat may draw from that has cards, 0 if none."""
     for level in range(st[ix(LEVEL + seat)], 0, -1):
@@ -1378,3 +1341,46 @@ def random_response(seat, trigger, st, cards, rng):
                     return TRIGGERED, site, ability
                 pick -= 1
     return PASS, -1, -1
+
+
+# --- the decision-point protocol (docs/protocol.md) ------------------------------------------
+
+
+@njit(cache=True, _nrt=False)
+def arrangement_planned(st, i):
+    """Do the followers chosen for the relocating seat's first ``i`` sites follow the plan in
+    st[ARRANGE]? (They do when this seat chose them; not when a search chose them.)"""
+    for j in range(i):
+        if st[ix(ARRANGE + j)] != st[ix(P_ARRANGE + j)]:
+            return False
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def decide(sid, prm, seat, st, game, rng):
+    """Strategy ``sid``'s answer to the pending decision (st[P_DECISION]) as a move code of the
+    protocol's ``legal``: the same choice, with the same random draws, as the straight-line
+    game asks of it. A relocation is planned whole at its first site (``choose_arrangement``)
+    and each later D_ARRANGE reads the plan; if another player (a search) chose the sites
+    before, it is planned again and each count capped to what is left."""
+    rules, cards = game
+    kind = st[P_DECISION]
+    if kind == D_MOVE:
+        move, a, b = choose_move(sid, prm, seat, st, cards, rules, rng)
+        return move_code(move, a, b)
+    if kind == D_RESPONSE:
+        answer, a, b = choose_response(sid, prm, seat, st[P_TRIGGER], st, cards, rules, rng)
+        return response_code(answer, a, b)
+    if kind == D_SITE:
+        return choose_site(sid, prm, seat, st[P_PURPOSE], st[P_PICK_N], st, cards, rules, rng)
+    if kind == D_STACK:
+        return choose_stack(sid, prm, seat, st, cards, rng)
+    if kind == D_RECOVER:
+        return choose_recover(sid, prm, seat, st, cards, rng)
+    i = st[P_ARR_I]  # D_ARRANGE
+    left = st[P_ARR_LEFT]
+    if i == 0 or not arrangement_planned(st, i):
+        choose_arrangement(sid, prm, seat, st, cards, rules, rng)
+    if i == sites_n(st, seat) - 1:
+        return left
+    return min(max(st[ix(ARRANGE + i)], 0), left)

@@ -1,11 +1,12 @@
 """How the information-leak check (tests/leak_check.py) reaches Time Barons' decisions."""
 
-from simcore.time_barons import determinize
+import simcore.time_barons_search  # noqa: F401  (loaded, so that its search can be wrapped)
+from simcore.time_barons import redraw_unseen
 from tests.leak_check import Glue
 
 
 def redraw(args: dict, seat: int, rng) -> None:
-    determinize(args["st"], args["cards"], seat, rng)
+    redraw_unseen(args["st"], seat, rng)
 
 
 GLUE = Glue(
@@ -17,6 +18,7 @@ GLUE = Glue(
         "choose_arrangement": "seat",
         "choose_stack": "seat",
         "choose_recover": "seat",
+        "simcore.time_barons_search:search": "seat",
     },
     redraw=redraw,
 )

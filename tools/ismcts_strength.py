@@ -3,10 +3,10 @@ with 95% Wilson intervals, and its cost per game on one core (docs/ismcts.md).
 
     .venv/bin/python tools/ismcts_strength.py [GAME] GAMES ITERATIONS...
 
-GAME (default ``power``) at 4 players: ``ismcts:iterations=N`` (rollout: the game's default
-tuned preset) against the three presets of ``FIELDS``, seats rotated game by game (seed 1,
-games 0..GAMES-1), at 1 thread; prints one JSON line per N: the search seat's wins, win rate
-and interval (fair share 25%), and CPU seconds per game.
+GAME (default ``power``): ``ismcts:iterations=N`` (rollout: the game's default tuned preset)
+against the presets of ``FIELDS`` (one seat each: 4 players, Time Barons 2), seats rotated game
+by game (seed 1, games 0..GAMES-1), at 1 thread; prints one JSON line per N: the search seat's
+wins, win rate and interval (fair share 1/players), and CPU seconds per game.
 """
 
 from __future__ import annotations
@@ -30,20 +30,23 @@ FIELDS = {
     "power-struggle": [
         "preset:corrupter-vs-mixed", "preset:builder-vs-mixed", "preset:investor-vs-mixed",
     ],
+    # the 2-player meta-game's equilibrium (docs/games/time-barons.md)
+    "time-barons": ["preset:swarm-vs-builder"],
 }  # fmt: skip
 
 
 def measure(game_id: str, games: int, iterations: int) -> dict:
     game = registry.make(game_id)
     lineup = [f"ismcts:iterations={iterations}", *FIELDS[game_id]]
-    spec = runner.build_spec(game_id, 4, lineup, [], 1, games, rotate_seats=True)
+    players = len(lineup)
+    spec = runner.build_spec(game_id, players, lineup, [], 1, games, rotate_seats=True)
     kernel = game.kernel()
-    prepared = kernel.prepare(spec.rules, 4)
+    prepared = kernel.prepare(spec.rules, players)
     ids, params = game.encode_strategies(spec.seat_strategies())
     runner.set_threads(1)
-    kernel.run_chunk(prepared, 4, ids, params, spec.seed, games, 1, True)  # compile / load
+    kernel.run_chunk(prepared, players, ids, params, spec.seed, games, 1, True)  # compile / load
     started = time.process_time()
-    game_out, seat_out = kernel.run_chunk(prepared, 4, ids, params, spec.seed, 0, games, True)
+    game_out, seat_out = kernel.run_chunk(prepared, players, ids, params, spec.seed, 0, games, True)
     seconds = time.process_time() - started
     decided = game_out[:, 2] != 3  # games the turn cap cut off have no result
     search_seat_won = (seat_out[:, :, 0] == 0) & (seat_out[:, :, 1] == 1)
