@@ -1,0 +1,23 @@
+"""ISMCTS for POWER: The Game: the generic search of simcore/ismcts.py, compiled here against the
+game's protocol (simcore/power_the_game_rules.py) and scripted strategies (rollouts), with its
+own cache entries (docs/protocol.md, "Generic code over the protocol")."""
+
+from simcore import ismcts
+from simcore.power_the_game_rules import (
+    apply,
+    determinize,
+    infoset_key,
+    is_over,
+    legal,
+    returns,
+    to_move,
+)
+from simcore.power_the_game_state import MAX_OPTIONS as MAX_MOVES
+from simcore.power_the_game_state import MAX_PLAYERS as MAX_SEATS
+from simcore.power_the_game_state import STATE_SIZE
+from strategies.power_the_game import decide
+
+__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "returns"]
+__all__ += ["to_move", "MAX_MOVES", "MAX_SEATS", "STATE_SIZE", "search"]
+
+search = ismcts.specialise(globals())
