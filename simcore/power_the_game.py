@@ -125,6 +125,7 @@ from simcore.power_the_game_state import (
     UNREACHABLE,
     UPGRADE,
     WATER,
+    hq_of,  # noqa: F401  (tests reach it from here)
 )
 from simcore.registry import (
     PRESET_PREFIX,
@@ -489,10 +490,16 @@ def play_protocol_game(players, st, game, sids, prm, rng, trace):
     return st[P_WINNER], st[ROUND], st[P_REASON]
 
 
-@njit(cache=True)
-def bench_protocol(game, players, lineup_ids, lineup_params, seed, n_games):
+def bench_protocol(prepared, players, lineup_ids, lineup_params, seed, n_games):
     """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
     searches run: decisions of a searching seat with more than one option)."""
+    game = protocol_game(prepared, lineup_ids, lineup_params)
+    return bench_protocol_games(game, players, lineup_ids, lineup_params, seed, n_games)
+
+
+@njit(cache=True)
+def bench_protocol_games(game, players, lineup_ids, lineup_params, seed, n_games):
+    """``bench_protocol`` on the protocol's ``game`` tuple."""
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     sids = np.zeros(players, dtype=np.int64)
     prm = np.zeros((players, lineup_params.shape[1]), dtype=np.float64)
