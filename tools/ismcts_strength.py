@@ -1,12 +1,13 @@
-"""POWER's skill trace: ``ismcts`` against a field of tuned presets as its iterations grow, with
-95% Wilson intervals, and its cost per game on one core (docs/ismcts.md).
+"""A game's skill trace: ``ismcts`` against a field of tuned presets as its iterations grow,
+with 95% Wilson intervals, and its cost per game on one core (docs/ismcts.md).
 
-    .venv/bin/python tools/ismcts_strength.py GAMES ITERATIONS...
+    .venv/bin/python tools/ismcts_strength.py [GAME] GAMES ITERATIONS...
 
-4 players: ``ismcts:iterations=N`` (rollout: the default tuned preset) against
-``preset:counter-vs-mixed``, ``preset:bluffer-vs-mixed`` and ``preset:honest-vs-mixed``, seats
-rotated game by game (seed 1, games 0..GAMES-1), at 1 thread; prints one JSON line per N: the
-search seat's wins, win rate and interval (fair share 25%), and CPU seconds per game.
+GAME (default ``power``) at 4 players: ``ismcts:iterations=N`` (rollout: the game's default
+tuned preset) against the game's field in ``FIELDS`` (POWER: ``preset:counter-vs-mixed``,
+``preset:bluffer-vs-mixed`` and ``preset:honest-vs-mixed``), seats rotated game by game (seed 1,
+games 0..GAMES-1), at 1 thread; prints one JSON line per N: the search seat's wins, win rate
+and interval (fair share 25%), and CPU seconds per game.
 """
 
 from __future__ import annotations
@@ -23,13 +24,19 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from simcore import registry, runner  # noqa: E402
 
-FIELD = ["preset:counter-vs-mixed", "preset:bluffer-vs-mixed", "preset:honest-vs-mixed"]
+FIELDS = {
+    "power": ["preset:counter-vs-mixed", "preset:bluffer-vs-mixed", "preset:honest-vs-mixed"],
+    # the first three tuned presets of the meta-game's alpha-rank (docs/games/power-the-game.md)
+    "power-the-game": [
+        "preset:blitz-vs-mixed", "preset:balanced-vs-mixed", "preset:missile-vs-mixed",
+    ],
+}  # fmt: skip
 
 
-def measure(games: int, iterations: int) -> dict:
-    game = registry.make("power")
-    lineup = [f"ismcts:iterations={iterations}", *FIELD]
-    spec = runner.build_spec("power", 4, lineup, [], 1, games, rotate_seats=True)
+def measure(games: int, iterations: int, game_id: str = "power") -> dict:
+    game = registry.make(game_id)
+    lineup = [f"ismcts:iterations={iterations}", *FIELDS[game_id]]
+    spec = runner.build_spec(game_id, 4, lineup, [], 1, games, rotate_seats=True)
     kernel = game.kernel()
     prepared = kernel.prepare(spec.rules, 4)
     ids, params = game.encode_strategies(spec.seat_strategies())
@@ -50,9 +57,11 @@ def measure(games: int, iterations: int) -> dict:
 
 
 def main() -> None:
-    games = int(sys.argv[1])
-    for iterations in (int(a) for a in sys.argv[2:]):
-        print(json.dumps(measure(games, iterations)), flush=True)
+    args = sys.argv[1:]
+    game_id = args.pop(0) if args and args[0] in FIELDS else "power"
+    games = int(args[0])
+    for iterations in (int(a) for a in args[1:]):
+        print(json.dumps({"game": game_id, **measure(games, iterations, game_id)}), flush=True)
 
 
 if __name__ == "__main__":
