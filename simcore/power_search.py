@@ -3,12 +3,21 @@ protocol (simcore/power_rules.py) and scripted strategies (rollouts), with its o
 (docs/protocol.md, "Generic code over the protocol")."""
 
 from simcore import ismcts
-from simcore.power_rules import apply, determinize, infoset_key, is_over, legal, returns, to_move
-from simcore.power_state import MAX_MOVES, STATE_SIZE
+from simcore.power_rules import (
+    apply,
+    determinize,
+    infoset_key,
+    is_over,
+    legal,
+    new_game,
+    returns,
+    to_move,
+)
+from simcore.power_state import MAX_MOVES, MOVE_CODES, STATE_SIZE
 from simcore.power_state import MAX_PLAYERS as MAX_SEATS
 from strategies.power import decide
 
-__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "returns"]
-__all__ += ["to_move", "MAX_MOVES", "MAX_SEATS", "STATE_SIZE", "search"]
+__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "new_game"]
+__all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE", "search"]
 
 search = ismcts.specialise(globals())

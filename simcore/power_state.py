@@ -110,6 +110,8 @@ D_EXCHANGE = 4  # the bit mask over st[OPTIONS + i] of the cards to keep
 DECISION_KINDS = ("action", "challenge", "block", "lose", "exchange")
 # The most options any decision has: 4 untargeted actions and 3 targeted ones at each opponent.
 MAX_MOVES = 4 + 3 * (MAX_PLAYERS - 1)
+# Every move code is below this (targeted actions at the last seat are the largest).
+MOVE_CODES = N_ACTIONS * (MAX_PLAYERS + 1)
 
 # Challenge rounds: whose claim is challenged, and how the round ended.
 ROUND_ACTION = 0

@@ -1,6 +1,6 @@
-"""POWER wrapped as an OpenSpiel game over the decision-point protocol (tools/openspiel_power.py)
-passes OpenSpiel's own random-simulation consistency test, and OpenSpiel's ISMCTSBot plays it
-with our determinize as its resampler (docs/ismcts.md)."""
+"""Every game on the decision-point protocol, wrapped as an OpenSpiel game
+(tools/openspiel_games.py), passes OpenSpiel's own random-simulation consistency test, and
+OpenSpiel's ISMCTSBot plays it with our determinize as its resampler (docs/ismcts.md)."""
 
 from __future__ import annotations
 
@@ -10,18 +10,29 @@ from pathlib import Path
 import pyspiel
 import pytest
 
+from simcore import registry
+
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
-import openspiel_power  # noqa: E402
+import openspiel_games  # noqa: E402
+
+CASES = [
+    (game_id, players)
+    for game_id in openspiel_games.protocol_games()
+    for players in sorted({registry.make(game_id).min_players, registry.make(game_id).max_players})
+]
 
 
-@pytest.mark.parametrize("players", [3, 4, 6])
-def test_power_passes_openspiels_random_simulation_test(players):
-    game = pyspiel.load_game("python_powerlab_power", {"players": players, "seed": players})
+@pytest.mark.parametrize("game_id,players", CASES)
+def test_passes_openspiels_random_simulation_test(game_id, players):
+    game = pyspiel.load_game(
+        openspiel_games.openspiel_name(game_id), {"players": players, "seed": players}
+    )
     pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
 
 
-def test_both_searches_play_whole_games():
+@pytest.mark.parametrize("game_id", openspiel_games.protocol_games())
+def test_both_searches_play_whole_games(game_id):
     for arm in ("ours", "openspiel"):
-        results = openspiel_power.play(arm, 2, 8, 0.7)
+        results = openspiel_games.play(game_id, arm, 2, 8, 0.7)
         assert len(results) == 2 and set(results) <= {0, 1}
