@@ -626,8 +626,12 @@ def planner_table(lineup_ids, lineup_params) -> tuple[np.ndarray, np.ndarray]:
     return ids, rows
 
 
-def protocol_game(prepared, lineup_ids, lineup_params) -> tuple:
-    """The protocol's ``game`` tuple for a lineup (simcore/power_the_game_rules.py)."""
+def protocol_game(prepared, lineup_ids=None, lineup_params=None) -> tuple:
+    """The protocol's ``game`` tuple for a lineup (simcore/power_the_game_rules.py); without one,
+    the game's own planners only (tools over the protocol: their seats must play one of them)."""
+    if lineup_ids is None:
+        lineup_ids = np.zeros(0, dtype=np.int64)
+        lineup_params = np.zeros((0, len(GAME.strategy_param_names)))
     rules, board, dist = prepared
     return (rules, board, dist, *planner_table(lineup_ids, lineup_params))
 

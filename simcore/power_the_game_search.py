@@ -9,15 +9,17 @@ from simcore.power_the_game_rules import (
     infoset_key,
     is_over,
     legal,
+    new_game,
     returns,
     to_move,
 )
 from simcore.power_the_game_state import MAX_OPTIONS as MAX_MOVES
+from simcore.power_the_game_state import MAX_OPTIONS as MOVE_CODES
 from simcore.power_the_game_state import MAX_PLAYERS as MAX_SEATS
 from simcore.power_the_game_state import STATE_SIZE
 from strategies.power_the_game import decide
 
-__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "returns"]
-__all__ += ["to_move", "MAX_MOVES", "MAX_SEATS", "STATE_SIZE", "search"]
+__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "new_game"]
+__all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE", "search"]
 
 search = ismcts.specialise(globals())
