@@ -618,7 +618,11 @@ def planner_table(lineup_ids, lineup_params) -> tuple[np.ndarray, np.ndarray]:
         own = own or (int(sid), tuple(row[:N_PARAMS]))
         if own not in planners:
             planners.append(own)
-    assert len(planners) <= MAX_PLANNERS, "more planners than the orders decision holds"
+    if len(planners) > MAX_PLANNERS:
+        raise SpecError(
+            f"power-the-game: {len(planners)} planners (the game's {len(_shipped_planners())} "
+            f"and the lineup's own), more than the orders decision holds ({MAX_PLANNERS})"
+        )
     ids = np.array([sid for sid, _ in planners], dtype=np.int64)
     rows = np.zeros((len(planners), lineup_params.shape[1]), dtype=np.float64)
     for k, (_, row) in enumerate(planners):
