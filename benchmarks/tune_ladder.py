@@ -6,7 +6,9 @@ Each TUNE_DIR is a finished `powerlab tune` directory of the same search (game, 
 strategy, field, seed) at another --budget. Every winner and the starting parameters play the
 same GAMES fresh games (the tunings' fresh seed, root seed + 1), so their win rates are paired:
 the smallest budget whose winner is within the largest budget's 95% interval reached its
-optimum (docs/performance.md, "Tuning budget for a stable optimum").
+optimum (docs/performance.md, "Tuning budget for a stable optimum"). ``vs_last`` is each
+winner's paired difference against the last directory's winner on the same games (two seeds of
+one budget agree when it holds 0).
 """
 
 import json
@@ -37,17 +39,22 @@ def main(games: int, folders: list[Path]) -> None:
         return tuning.field_scores(spec, play, candidate, seed, 0, games)
 
     base, base_ok = scores(summaries[0]["baseline"])
+    played = [scores(summary["best"]) for summary in summaries]
+    last, last_ok = played[-1]
     rows = []
-    for folder, stored, summary in zip(folders, specs, summaries, strict=True):
-        score, ok = scores(summary["best"])
+    for folder, stored, summary, (score, ok) in zip(folders, specs, summaries, played, strict=True):
         both = ok & base_ok
         rate, low, high = mean_interval(score[both])
         diff = paired_difference(score[both], base[both])
+        # against the last directory's winner, paired: does this winner play as well?
+        same = ok & last_ok
+        versus = paired_difference(score[same], last[same])
         rows.append(
-            {"dir": str(folder), "budget": stored["budget"],
+            {"dir": str(folder), "budget": stored["budget"], "seed": stored["seed"],
              "best": summary["best"], "win_rate": rate, "ci_low": low, "ci_high": high,
              "gain": diff["diff"], "gain_low": diff["ci_low"], "gain_high": diff["ci_high"],
-             "seconds": summary["timings"]["seconds"]}
+             "vs_last": versus["diff"], "vs_last_low": versus["ci_low"],
+             "vs_last_high": versus["ci_high"], "seconds": summary["timings"]["seconds"]}
         )  # fmt: skip
     print(json.dumps({"games": games, "seed": seed, "rows": rows}, indent=1))
 

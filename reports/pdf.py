@@ -31,6 +31,7 @@ from reports.figures import (
     strategy_winrate_figure,
     winner_stats_figures,
 )
+from reports.skill import run_skill_trace_pages
 from reports.toolkit import ReportPage, percent, table_pages
 
 
@@ -107,6 +108,7 @@ def run_pages(run: Run) -> list[ReportPage]:
         *seat_advantage_figures(seat_advantage(run)),
         *metrics_figures(ludii_metrics(run), run.players),
         strategy_winrate_figure(by_strategy(run), run.players, palette),
+        *run_skill_trace_pages(run),
     ]
     # No matchup page: in one run every strategy of the lineup sits at every table, so "A's win
     # rate when B plays" is A's win rate again. Studies whose cells vary the field have one.

@@ -40,6 +40,7 @@ from reports.arcs import study_arc_pages
 from reports.colors import Palette, seat_line
 from reports.export import write_pages
 from reports.paired import focal_color, focal_name, forest_pages, paired_table_pages
+from reports.skill import CAPTION, SKILL_AXIS, TITLE, draw_skill_trace, table_legend
 from reports.toolkit import (
     GREY,
     SMALL_SIZE,
@@ -55,6 +56,7 @@ from reports.toolkit import (
     wrap_label,
 )
 from simcore import storage
+from simcore.registry import SEARCH
 from simcore.study import swept_value
 
 MAX_RATING_POOLS = 3
@@ -333,6 +335,36 @@ def response_pages(view: View, axis: str, kind: str) -> list[ReportPage]:
             if k % columns:
                 ax.tick_params(labelleft=False)
         _page_legends(page, view, names, kind, style)
+        pages.append(page)
+    return pages
+
+
+def skill_trace_pages(view: View) -> list[ReportPage]:
+    """The skill trace (reports/skill.py): one panel per combination of the other swept values,
+    arms and opponent settings; none unless the study sweeps ``ismcts.iterations``."""
+    if SKILL_AXIS not in view.study.axes:
+        return []
+    rows = view.summary.filter((pl.col("kind") == "strategy") & (pl.col("name") == SEARCH))
+    panels = [dim for dim in view.dims() if dim not in (SKILL_AXIS, "players")]
+    combos = _combos(view, panels)
+    tables = sorted(set(rows["players"]))
+    chunks = [combos[k : k + RESPONSE_PANELS] for k in range(0, len(combos), RESPONSE_PANELS)]
+    pages = []
+    for number, chunk in enumerate(chunks):
+        of = f" ({number + 1} of {len(chunks)})" if len(chunks) > 1 else ""
+        page = ReportPage(
+            TITLE + of,
+            takeaways.skill_trace(_where(rows, chunk[0]), SKILL_AXIS),
+            CAPTION + (" Panels: " + ", ".join(panels) + "." if panels else ""),
+        )
+        columns = math.ceil(len(chunk) / math.ceil(len(chunk) / 4))
+        axes = page.panel_grid(len(chunk), columns, left=0.75, right=1.9)
+        for ax, combo in zip(axes, chunk, strict=True):
+            draw_skill_trace(ax, _where(rows, combo), tables)
+            if panels:
+                _panel_title(ax, combo, 9.5 / columns)
+        axes[0].set_ylabel("win rate (95% CI)", fontsize=TEXT_SIZE)
+        table_legend(page, tables)
         pages.append(page)
     return pages
 
@@ -824,6 +856,7 @@ def report_pages(study: StudyDir, summary: pl.DataFrame | None = None) -> list[R
     palette = Palette.for_game(study.cells[0].run.spec["game"], labels, varied_strategies(study))
     view = View(study, summary, palette)
     pages = [*answer_pages(study), *overview_pages(view), *cell_pages(view)]
+    pages.extend(skill_trace_pages(view))
     for axis in study.axes:
         pages.extend(response_pages(view, axis, "strategy"))
         pages.extend(response_pages(view, axis, "seat"))

@@ -460,3 +460,27 @@ def self_play(summary: dict) -> str:
         f"round's best response gained {points(last['diff'])} points "
         f"{_interval(last['diff_ci_low'], last['diff_ci_high'])}, so {summary['stopped']}."
     )
+
+
+def skill_trace(rows: pl.DataFrame, axis: str) -> str:
+    """Per player count, the search seat's win rate at the fewest and the most iterations of a
+    skill trace's first panel (and its peak between them), against the fair share, and whether
+    the change is clear of the noise (the 95% intervals at the two ends apart)."""
+    parts = []
+    for (players,), line in rows.sort("players", axis).group_by("players", maintain_order=True):
+        first, last = line.row(0, named=True), line.row(-1, named=True)
+        top = line.sort("win_rate", descending=True).row(0, named=True)
+        apart = last["ci_low"] > first["ci_high"] or last["ci_high"] < first["ci_low"]
+        peak = (
+            f", peaking at {percent(top['win_rate'])} at {top[axis]:,}"
+            if top[axis] not in (first[axis], last[axis])
+            else ""
+        )
+        parts.append(
+            f"at {players} players from {percent(first['win_rate'])} at {first[axis]:,} "
+            f"iterations to {percent(last['win_rate'])} at {last[axis]:,}{peak} (fair share "
+            f"{percent(1 / players)}; {'a clear change' if apart else 'within the noise'})"
+        )
+    if not parts:
+        return "No cell has a game with a result."
+    return "The search seat's win rate " + "; ".join(parts) + "."

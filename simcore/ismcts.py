@@ -41,6 +41,7 @@ PROTOCOL = (
     "MAX_SEATS", "MAX_MOVES", "STATE_SIZE",
 )  # fmt: skip
 to_move = legal = apply = is_over = returns = determinize = infoset_key = decide = None
+believe = None  # optional: a game with public claims offers it (simcore/power_rules.py)
 MAX_SEATS = MAX_MOVES = STATE_SIZE = 0
 
 _EMPTY = -1
@@ -106,11 +107,12 @@ def _rollout(sim, rules, rollout_sid, rollout_prm, srng, no_trace):
         apply(sim, rules, move, srng, no_trace)
 
 
-def search(st, rules, seat, iterations, c, rollout_sid, rollout_prm, rng):
+def search(st, rules, seat, iterations, c, trust, rollout_sid, rollout_prm, rng):
     """The option ``seat`` takes at the decision pending in ``st`` after ``iterations``
     iterations of ISMCTS with exploration ``c`` and rollouts by strategy ``rollout_sid`` (its
     parameter row repeated for every seat in ``rollout_prm``). Reads ``st`` only through copies
-    determinized for ``seat``; draws once from ``rng``."""
+    determinized for ``seat`` (``believe``: standing claims taken as true with probability
+    ``trust``); draws once from ``rng``."""
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     n_root = legal(st, rules, moves)
     if n_root == 1:
@@ -139,7 +141,7 @@ def search(st, rules, seat, iterations, c, rollout_sid, rollout_prm, rng):
     root = -1
     for _ in range(iterations):
         sim[:] = st
-        determinize(sim, seat, srng)
+        believe(sim, seat, trust, srng)
         depth = 0
         while not is_over(sim):
             mover = to_move(sim)
@@ -193,6 +195,11 @@ def search(st, rules, seat, iterations, c, rollout_sid, rollout_prm, rng):
     return best
 
 
+def _believe_uniformly(st, seat, trust, rng):
+    """``believe`` of a game without public claims: ``determinize``, whatever the trust."""
+    determinize(st, seat, rng)
+
+
 _TEMPLATES = (_find, _child, _ucb_choice, _rollout, search)
 
 
@@ -207,10 +214,16 @@ def specialise(namespace: dict):
         _EMPTY=_EMPTY, next_u64=next_u64, rand_below=rand_below,
         seed_game_stream=seed_game_stream, np=np,
     )  # fmt: skip
-    for template in _TEMPLATES:
+    templates = _TEMPLATES
+    if "believe" not in namespace:
+        templates = (_believe_uniformly,) + templates
+    for template in templates:
         code = template.__code__.replace(co_filename=namespace["__file__"])
         function = types.FunctionType(code, namespace, template.__name__, template.__defaults__)
         function.__module__ = namespace["__name__"]
         function.__qualname__ = template.__qualname__
-        namespace[template.__name__] = njit(cache=True)(function)
+        compiled = njit(cache=True)(function)
+        namespace[template.__name__] = compiled
+        if template is _believe_uniformly:
+            namespace["believe"] = compiled
     return namespace["search"]

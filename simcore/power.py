@@ -210,7 +210,9 @@ GAME = Game(
     seat_columns=SEAT_COLUMNS,
     impact=(ImpactGroup("starting character", ("start_card0", "start_card1")),),
     arcs=ARCS,
-    search=search_strategy("power", strategy.STRATEGIES, "preset:counter-vs-mixed"),
+    search=search_strategy(
+        "power", strategy.STRATEGIES, "preset:counter-vs-mixed", believes_claims=True
+    ),
     module=__name__,
     doc="bluffing card game: claim characters, challenge, block; the last one with influence wins",
     rulebook="power.md",
@@ -354,7 +356,7 @@ def play_game(players, st, rules, sids, prm, rng, trace):
 
 
 # The search player's columns in a parameter row (registry.SEARCH_PARAM_NAMES).
-ITERATIONS, EXPLORATION, ROLLOUT = (len(strategy.PARAM_NAMES) + k for k in range(3))
+ITERATIONS, EXPLORATION, ROLLOUT, TRUST = (len(strategy.PARAM_NAMES) + k for k in range(4))
 
 
 @njit(cache=True)
@@ -368,7 +370,7 @@ def choose(sids, prm, seat, st, rules, rng):
         rollout_prm[other, :] = prm[seat, :]
     return power_search.search(
         st, rules, seat, np.int64(prm[seat, ITERATIONS]), prm[seat, EXPLORATION],
-        np.int64(prm[seat, ROLLOUT]), rollout_prm, rng,
+        prm[seat, TRUST], np.int64(prm[seat, ROLLOUT]), rollout_prm, rng,
     )  # fmt: skip
 
 

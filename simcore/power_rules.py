@@ -124,7 +124,7 @@ from simcore.power_state import (
     seat_after,
     two_alive,
 )
-from simcore.rng import _splitmix64_mix, rand_below
+from simcore.rng import _splitmix64_mix, rand_below, rand_bool
 
 # Per-seat statistics (the seat columns after the standard ones, simcore/power.py).
 (
@@ -808,6 +808,22 @@ def determinize(st, seat, rng):
     strategy may not read it from ``st`` either; the standing claims are public history, kept
     as they are, and weigh nothing here (a claim may be a bluff, so every deal stays possible).
     """
+    deal_unseen(st, seat, 0.0, rng)
+
+
+@njit(cache=True, _nrt=False)
+def believe(st, seat, trust, rng):
+    """``determinize`` for a seat that believes claims: each face-down card of another seat is,
+    with probability ``trust``, one of the characters that seat claims and nobody refuted (its
+    standing claims ``CLAIMS``, and the claim being challenged now) while the pool has a copy;
+    otherwise dealt from the pool as ``determinize`` does. ``trust`` 0 is ``determinize``, draw
+    for draw. A search's belief about bluffs (docs/ismcts.md): reads only what is public."""
+    deal_unseen(st, seat, trust, rng)
+
+
+@njit(cache=True, _nrt=False)
+def deal_unseen(st, seat, trust, rng):
+    """Deal the cards ``seat`` cannot see again (``determinize``, ``believe``)."""
     foreign_exchange = st[P_DECISION] == D_EXCHANGE and st[P_SEAT] != seat
     if foreign_exchange:
         for i in range(st[P_N_KEEP], st[P_N_OPTIONS]):
@@ -817,9 +833,17 @@ def determinize(st, seat, rng):
             if other != seat and is_down(st, other, slot):
                 st[ix(DECK + card(st, other, slot))] += 1
     for other in range(MAX_PLAYERS):
+        believed = st[ix(CLAIMS + other)]
+        if st[P_DECISION] == D_CHALLENGE and st[P_CLAIMANT] == other:
+            believed |= 1 << st[P_CLAIM]
         for slot in range(2):
             if other != seat and is_down(st, other, slot):
-                st[ix(HAND + 2 * other + slot)] = draw_card(st, rng)
+                dealt = -1
+                if trust > 0.0 and believed != 0 and rand_bool(rng, trust):
+                    dealt = take_believed(st, believed)
+                    if dealt >= 0:
+                        believed &= ~(1 << dealt)
+                st[ix(HAND + 2 * other + slot)] = dealt if dealt >= 0 else draw_card(st, rng)
     if foreign_exchange:
         actor = st[P_SEAT]
         kept = 0
@@ -829,6 +853,17 @@ def determinize(st, seat, rng):
                 kept += 1
         for i in range(st[P_N_KEEP], st[P_N_OPTIONS]):
             st[ix(OPTIONS + i)] = draw_card(st, rng)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def take_believed(st, believed):
+    """The first character in ``believed`` (a bit set) with a copy left in the pool, taken from
+    it; -1 if none."""
+    for character in range(N_CHARACTERS):
+        if (believed >> character) & 1 and st[ix(DECK + character)] > 0:
+            st[ix(DECK + character)] -= 1
+            return character
+    return -1
 
 
 @njit(cache=True, _nrt=False, inline="always")

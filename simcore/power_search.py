@@ -5,6 +5,7 @@ protocol (simcore/power_rules.py) and scripted strategies (rollouts), with its o
 from simcore import ismcts
 from simcore.power_rules import (
     apply,
+    believe,
     determinize,
     infoset_key,
     is_over,
@@ -17,7 +18,16 @@ from simcore.power_state import MAX_MOVES, MOVE_CODES, STATE_SIZE
 from simcore.power_state import MAX_PLAYERS as MAX_SEATS
 from strategies.power import decide
 
-__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "new_game"]
+__all__ = [
+    "apply",
+    "believe",
+    "decide",
+    "determinize",
+    "infoset_key",
+    "is_over",
+    "legal",
+    "new_game",
+]
 __all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE", "search"]
 
 search = ismcts.specialise(globals())

@@ -459,7 +459,7 @@ def play_game(players, st, rules, board, dist, sids, prm, rng, trace):
 
 # The search player's columns in a parameter row (registry.SEARCH_PARAM_NAMES).
 N_PARAMS = len(strategy.PARAM_NAMES)
-ITERATIONS, EXPLORATION, ROLLOUT = (N_PARAMS + k for k in range(3))
+ITERATIONS, EXPLORATION, ROLLOUT, TRUST = (N_PARAMS + k for k in range(4))
 
 
 @njit(cache=True)
@@ -473,7 +473,7 @@ def choose(sids, prm, seat, st, game, rng):
         rollout_prm[other, :] = prm[seat, :]
     return power_the_game_search.search(
         st, game, seat, np.int64(prm[seat, ITERATIONS]), prm[seat, EXPLORATION],
-        np.int64(prm[seat, ROLLOUT]), rollout_prm, rng,
+        prm[seat, TRUST], np.int64(prm[seat, ROLLOUT]), rollout_prm, rng,
     )  # fmt: skip
 
 

@@ -31,7 +31,9 @@ _GAME_MODULES = {
 # carries the rollout strategy's own parameters in the game's columns.
 SEARCH = "ismcts"
 SEARCH_ID = 99
-SEARCH_PARAM_NAMES = ("iterations", "c", "rollout")
+SEARCH_PARAM_NAMES = ("iterations", "c", "rollout", "trust")
+# The search's default belief in claims (docs/ismcts.md, "Beliefs": measured against tuned fields).
+TRUST_DEFAULT = 0.8
 
 # Named strategy specs per game, e.g. tuned ones: ``--strategy preset:NAME`` (docs/tuning.md).
 PRESETS_DIR = Path(__file__).resolve().parent / "data" / "presets"
@@ -298,10 +300,21 @@ class Game:
             row[self.strategy_param_names.index(name)] = strategy.param(name).encode(value)
 
 
-def search_strategy(game_id: str, scripted: tuple[Strategy, ...], rollout: str) -> Strategy:
+def search_strategy(
+    game_id: str, scripted: tuple[Strategy, ...], rollout: str, believes_claims: bool = False
+) -> Strategy:
     """The ``ismcts`` strategy of a game on the decision-point protocol (docs/ismcts.md): its
     rollouts may be any scripted strategy (defaults) or preset of the game; ``rollout`` is the
-    default, the game's best tuned preset."""
+    default, the game's best tuned preset. A game whose players make public claims that may be
+    bluffs (``believes_claims``; its protocol offers ``believe``) gets the ``trust`` parameter;
+    for the others that column stays 0 (uniform deals)."""
+    trust = (
+        Param(
+            "trust", "float", TRUST_DEFAULT,
+            "probability that an opponent's unrefuted claim is taken as true when the search "
+            "deals the cards it cannot see (0: every consistent deal equally likely)", 0.0, 1.0,
+        ),
+    ) if believes_claims else ()  # fmt: skip
     choices = tuple(s.name for s in scripted) + tuple(PRESET_PREFIX + n for n in presets(game_id))
     return Strategy(
         SEARCH,
@@ -319,7 +332,8 @@ def search_strategy(game_id: str, scripted: tuple[Strategy, ...], rollout: str) 
                 choices=choices,
             ),  # fmt: skip
             Param("c", "float", 0.7, "UCB exploration constant", 0.0, 100.0),
-        ),
+        )
+        + trust,
     )
 
 

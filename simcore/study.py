@@ -380,7 +380,9 @@ def _apply_sweep(path: Path, game: registry.Game, spec: runner.RunSpec, key: str
             raise SpecError(f"{where}: unknown rule parameter or STRATEGY.PARAM of {game.id}")
         spec.rules[key] = game.rule(key).check(value, where)
         return
-    strategy = next((s for s in game.strategies if s.name == strategy_name), None)
+    # Any strategy the game offers, the search player included (its ``iterations`` swept make a
+    # skill trace, docs/ismcts.md).
+    strategy = next((s for s in game.all_strategies() if s.name == strategy_name), None)
     param = strategy.param(param_name) if strategy else None
     if param is None:
         raise SpecError(f"{where}: unknown strategy parameter (see `powerlab games {game.id}`)")

@@ -40,7 +40,7 @@ def nim_answer(heap: int, seed: int = 1, iterations: int = 3000) -> int:
     st = np.zeros(nim.STATE_SIZE, dtype=np.int64)
     nim.new_game(st, rules)
     prm = np.zeros((2, 1))
-    return int(nim.search(st, rules, 0, iterations, 0.7, nim.RANDOM, prm, _stream(seed)))
+    return int(nim.search(st, rules, 0, iterations, 0.7, 0.0, nim.RANDOM, prm, _stream(seed)))
 
 
 @pytest.mark.parametrize("heap, winning", [(5, 1), (6, 2), (7, 3), (10, 2), (11, 3)])
@@ -76,18 +76,18 @@ def test_power_search_is_legal_pure_and_reads_only_what_its_seat_sees():
         n = power_rules.legal(st, rules, moves)
         before = st.copy()
         first_rng = rng.copy()
-        answer = power_search.search(st, rules, seat, 60, 0.7, ids[0], params, first_rng)
+        answer = power_search.search(st, rules, seat, 60, 0.7, 0.0, ids[0], params, first_rng)
         assert answer in moves[:n]
         np.testing.assert_array_equal(st, before)  # the true state is only read
         expected_rng = rng.copy()
         next_u64(expected_rng)
         np.testing.assert_array_equal(first_rng, expected_rng)  # one draw from the game
-        again = power_search.search(st, rules, seat, 60, 0.7, ids[0], params, rng.copy())
+        again = power_search.search(st, rules, seat, 60, 0.7, 0.0, ids[0], params, rng.copy())
         assert again == answer
         twin = st.copy()
         power_rules.determinize(twin, seat, _stream(99, index))
         different_hidden += not np.array_equal(twin, st)
-        assert power_search.search(twin, rules, seat, 60, 0.7, ids[0], params, rng.copy()) == (
+        assert power_search.search(twin, rules, seat, 60, 0.7, 0.0, ids[0], params, rng.copy()) == (
             answer
         )
     assert different_hidden >= 8
@@ -102,7 +102,7 @@ from simcore import power_search
 from tests import nim_protocol as nim
 st, rules, ids, params, rng = t.power_position(0, 5)
 seat = int(t.power_rules.to_move(st))
-power = int(power_search.search(st, rules, seat, 40, 0.7, ids[0], params, rng))
+power = int(power_search.search(st, rules, seat, 40, 0.7, 0.0, ids[0], params, rng))
 answers = {{"nim": t.nim_answer(10), "power": power}}
 stats = {{name: (sum(f.stats.cache_hits.values()), sum(f.stats.cache_misses.values()))
           for name, f in (("power", power_search.search), ("nim", nim.search))}}

@@ -18,8 +18,10 @@ from simcore import power_rules as rules_module
 from simcore import registry, runner
 from simcore.chunk import N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS, new_outputs
 from simcore.power_state import (
+    CLAIMS,
     COINS,
     D_ACTION,
+    D_CHALLENGE,
     D_EXCHANGE,
     D_NONE,
     DECK,
@@ -29,6 +31,8 @@ from simcore.power_state import (
     N_CHARACTERS,
     N_SEAT_STATS,
     OPTIONS,
+    P_CLAIM,
+    P_CLAIMANT,
     P_DECISION,
     P_N_OPTIONS,
     P_PLAYERS,
@@ -208,3 +212,48 @@ def test_another_seats_exchange_is_redrawn_too():
         options = OPTIONS + 2
         redrawn += not np.array_equal(twin[options : options + 2], st[options : options + 2])
     assert redrawn > 100
+
+
+def test_believe_deals_claimed_cards_from_public_information_only():
+    """``believe`` (the search's deal, docs/ismcts.md "Beliefs"): trust 0 is ``determinize`` draw
+    for draw; trust 1 gives each seat claiming a character a copy of it whenever one is unseen;
+    and the deal depends on nothing the seat cannot see (the same deal from the true state and
+    from any redraw of it)."""
+    players = 4
+    rules = kernel.prepare(GAME.rules_with_defaults({}), players)
+    moves = np.zeros(MAX_MOVES, dtype=np.int64)
+    believed = 0
+    for index in range(30):
+        st, rng = _fresh(np.uint64(5), index)
+        rules_module.new_game(players, st, rules, rng, NO_TRACE)
+        while not rules_module.is_over(st):
+            seat = rules_module.to_move(st)
+            uniform, trusting = st.copy(), st.copy()
+            uniform_rng, trusting_rng = rng.copy(), rng.copy()
+            rules_module.determinize(uniform, seat, uniform_rng)
+            rules_module.believe(trusting, seat, 0.0, trusting_rng)
+            assert np.array_equal(uniform, trusting) and np.array_equal(uniform_rng, trusting_rng)
+            redrawn = st.copy()
+            rules_module.determinize(redrawn, seat, rng.copy())
+            from_truth, from_redraw = st.copy(), redrawn
+            rules_module.believe(from_truth, seat, 1.0, rng.copy())
+            rules_module.believe(from_redraw, seat, 1.0, rng.copy())
+            assert np.array_equal(from_truth, from_redraw)
+            _conserved(from_truth, rules, players)
+            for other in range(players):
+                claims = st[CLAIMS + other]
+                if st[P_DECISION] == D_CHALLENGE and st[P_CLAIMANT] == other:
+                    claims |= 1 << st[P_CLAIM]
+                down = [k for k in range(2) if st[DOWN + 2 * other + k]]
+                if other == seat or not down or claims == 0:
+                    continue
+                held = {int(from_truth[HAND + 2 * other + k]) for k in down}
+                unseen = [c for c in range(N_CHARACTERS) if (claims >> c) & 1 and (
+                    from_truth[DECK + c] > 0 or c in held
+                )]  # fmt: skip
+                if unseen:  # the first believed character with a copy left is dealt to it
+                    assert held & set(unseen)
+                    believed += 1
+            n = rules_module.legal(st, rules, moves)
+            rules_module.apply(st, rules, moves[rand_below(rng, n)], rng, NO_TRACE)
+    assert believed > 100

@@ -27,6 +27,7 @@ from reports import study as study_report
 from reports import tune as tune_report
 from reports.colors import Palette
 from reports.legibility import MAX_LEGEND_ENTRIES, check_page
+from reports.skill import SKILL_AXIS
 from reports.toolkit import PAGE_SIZE, ReportPage, legend, literal
 from simcore import meta, registry, runner, study, tuning
 
@@ -50,6 +51,10 @@ def study_dirs(tmp_path_factory):
             if spec.restrict:  # restricted play: tunings of a few candidates, not a search
                 restrict = dataclasses.replace(spec.restrict, budget=1200, min_games=4)
                 spec = dataclasses.replace(spec, restrict=restrict)
+            if SKILL_AXIS in spec.sweep:  # a skill trace: the same page shape, tiny searches
+                count = len(spec.sweep[SKILL_AXIS])
+                sweep = {**spec.sweep, SKILL_AXIS: tuple(2 * 2**k for k in range(count))}
+                spec = dataclasses.replace(spec, sweep=sweep)
             out = tmp_path_factory.mktemp("study") / name
             study.run_study(spec, out, games=STUDY_GAMES)
             done[name] = out

@@ -249,10 +249,11 @@ def play(
                 else:
                     bot.reset()
                     action = bot.step(state)
-            elif seat == 0:
+            elif seat == 0:  # trust 0: uniform deals, as the resampler OpenSpiel's bot is given
                 action = protocol.search(
-                    state.st, state.rules, 0, iterations, c, int(ids[0]), rollout_prm, search_rng
-                )
+                    state.st, state.rules, 0, iterations, c, 0.0, int(ids[0]), rollout_prm,
+                    search_rng,
+                )  # fmt: skip
             else:
                 action = protocol.decide(ids[seat], prm, seat, state.st, state.rules, state.rng)
             state.apply_action(int(action))
