@@ -339,7 +339,29 @@ IN_PLAY = PLAN_GUARD + N_ARMIES  # + army * N_KINDS + kind
 # (total s: bit s % 64 of word s // 64), up to the price plus the largest piece.
 SUM_WORDS = (MAX_MISSILE_COST + int(POWER_VALUE.max())) // 64 + 1
 SUMS = IN_PLAY + N_ARMIES * N_KINDS  # + level * SUM_WORDS + word
-STATE_SIZE = SUMS + (len(BY_VALUE) + 1) * SUM_WORDS
+# The decision-point protocol (docs/protocol.md, simcore/power_the_game_rules.py): where the
+# game stands between decisions. All public except CHOSEN: each seat writes its orders without
+# seeing the others' (``determinize`` redraws the options the other seats chose this round).
+PROTOCOL = SUMS + (len(BY_VALUE) + 1) * SUM_WORDS
+P_DECISION = PROTOCOL  # the pending decision's kind (D_*)
+P_SEAT = PROTOCOL + 1  # the seat deciding now, -1 when none (the game is over)
+P_STEP = PROTOCOL + 2  # the rules' next step (S_* of the rules module)
+P_ASK = PROTOCOL + 3  # the next seat to ask for its orders this round
+P_N_OPTIONS = PROTOCOL + 4  # the options of an orders decision (twice the planners)
+P_OVER = PROTOCOL + 5  # 1 once the game is over
+P_WINNER = PROTOCOL + 6  # the winning seat, -1 none (valid once over)
+P_REASON = PROTOCOL + 7  # END_FLAGS or END_TIME_LIMIT (valid once over)
+P_DECISIONS = PROTOCOL + 8  # decisions answered so far (powerlab bench)
+CHOSEN = PROTOCOL + 9  # + seat: the option its orders are this round, -1 before it decides
+STATE_SIZE = CHOSEN + MAX_PLAYERS
+
+# Decision kinds. A seat's orders for a round are one decision; its options are macro-actions:
+# option k < n of the n planners (``planner_table`` of the kernel) is the pad planner k writes for
+# the seat, option n + k the same pad without its last command (docs/games/power-the-game.md).
+D_NONE, D_ORDERS = range(2)
+DECISION_KINDS = ("none", "orders")
+MAX_PLANNERS = 16  # the game's planners and presets, and a lineup's own parameter rows
+MAX_OPTIONS = 2 * MAX_PLANNERS
 
 
 # --- queries -------------------------------------------------------------------------------

@@ -1103,3 +1103,23 @@ def any_command(seat, army, st, rules, board, rng):
     loc, kind = pick // N_KINDS, pick % N_KINDS
     write(st, seat, army, UPGRADE, kind, loc, loc)
     return True
+
+
+@njit(cache=True, _nrt=False)
+def decide(sid, prm, seat, st, game, rng):
+    """The option strategy ``sid`` (parameter rows ``prm``) takes at the pending orders decision
+    (docs/protocol.md): its own planner's row in the planner table ``game[3]``, ``game[4]`` (the
+    kernel's ``planner_table`` holds every lineup seat's own). The pad itself is written when
+    the round is resolved, from the game's stream, as in a scripted game; nothing is drawn
+    here."""
+    planner_ids = game[3]
+    planner_params = game[4]
+    for k in range(planner_ids.shape[0]):
+        if planner_ids[k] != sid:
+            continue
+        same = True
+        for p in range(len(PARAM_NAMES)):
+            same = same and planner_params[k, p] == prm[seat, p]
+        if same:
+            return np.int64(k)
+    raise ValueError("the strategy is not in the planner table")

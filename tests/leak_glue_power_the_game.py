@@ -1,12 +1,24 @@
 """How the information-leak check (tests/leak_check.py) reaches POWER: The Game's decisions: a
-seat writes its whole pad in one decision, while the other seats' pads of the round are hidden."""
+seat's planner writes its whole pad while the other seats' pads of the round are hidden
+(``hide_pads``); the search chooses its orders while the options the others chose are hidden
+(the protocol's ``determinize``)."""
 
-from simcore.power_the_game import determinize
+from simcore.power_the_game import determinize, hide_pads
 from tests.leak_check import Glue
 
 
 def redraw(args: dict, seat: int, rng) -> None:
-    determinize(args["st"], args["rules"], args["board"], seat, rng)
+    if "board" in args:  # a planner: write_pad(sid, prm, seat, st, rules, board, dist, rng)
+        hide_pads(args["st"], args["rules"], args["board"], seat, rng)
+    else:  # the search: search(st, rules, seat, ...), its rules the protocol's game tuple
+        determinize(args["st"], seat, rng)
 
 
-GLUE = Glue(strategies="strategies.power_the_game", decisions={"write_pad": "seat"}, redraw=redraw)
+GLUE = Glue(
+    strategies="strategies.power_the_game",
+    decisions={
+        "write_pad": "seat",
+        "simcore.power_the_game_search:search": "seat",  # ismcts: reads only determinized copies
+    },
+    redraw=redraw,
+)

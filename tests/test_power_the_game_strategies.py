@@ -4,7 +4,7 @@ Scenarios on hand-built states (the rules tests' ``Table``): the guard kept in H
 derived from the enemy power that can reach it and from the army's strength, never a fixed
 number above the starting force; pieces of one kind at one place advance together where they
 outweigh the enemy. Then over many games: every archetype leaves Headquarters and plays its plan
-(the turtle takes Flags, the missile builder launches Mega-Missiles). Last, ``determinize``
+(the turtle takes Flags, the missile builder launches Mega-Missiles). Last, ``hide_pads``
 redraws exactly what a seat cannot see while it writes its pad, and the information-leak check
 (tests/leak_check.py) catches a pad that reads another seat's pad.
 """
@@ -171,14 +171,14 @@ def mid_game_state(players=4, rounds=6):
     return st, rules, board, dist, ids, rows, rng
 
 
-def test_determinize_redraws_the_other_pads_and_targets_and_nothing_public():
+def test_hide_pads_redraws_the_other_pads_and_targets_and_nothing_public():
     st, rules, board, dist, ids, rows, rng = mid_game_state()
     seat = 2
     assert all(st[SEAT_IN + s] for s in range(4))
     redrawn = st.copy()
     other = np.zeros(4, np.uint64)
     seed_game_stream(np.uint64(9), 0, other)
-    kernel.determinize(redrawn, rules, board, seat, other)
+    kernel.hide_pads(redrawn, rules, board, seat, other)
     changed = set(np.flatnonzero(redrawn != st).tolist())
     pads = {
         i

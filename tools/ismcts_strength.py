@@ -30,6 +30,10 @@ FIELDS = {
     "power-struggle": [
         "preset:corrupter-vs-mixed", "preset:builder-vs-mixed", "preset:investor-vs-mixed",
     ],
+    # the first three tuned presets of the meta-game's alpha-rank (docs/games/power-the-game.md)
+    "power-the-game": [
+        "preset:blitz-vs-mixed", "preset:balanced-vs-mixed", "preset:missile-vs-mixed",
+    ],
     # the 2-player meta-game's equilibrium (docs/games/time-barons.md)
     "time-barons": ["preset:swarm-vs-builder"],
 }  # fmt: skip

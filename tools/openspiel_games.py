@@ -80,7 +80,12 @@ def register(game_id: str) -> None:
             self.players = int(params.get("players", default_players))
             self.seed = int(params.get("seed", 1))
             self.state_class = state_class
-            self.rules = game.kernel().prepare(game.rules_with_defaults({}), self.players)
+            kernel = game.kernel()
+            self.rules = kernel.prepare(game.rules_with_defaults({}), self.players)
+            # A kernel whose protocol takes more than its prepared rules says how to build it
+            # (POWER: The Game: the planner table of its orders decision).
+            if hasattr(kernel, "protocol_game"):
+                self.rules = kernel.protocol_game(self.rules)
             info = pyspiel.GameInfo(
                 num_distinct_actions=int(protocol.MOVE_CODES),
                 max_chance_outcomes=0,
