@@ -679,7 +679,10 @@ def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
     (resumable tune directories). Each search starts from the strategy as given and plays seeds
     the cells never play (``TUNING_SEED_OFFSET``); its winner replaces the start only if it beats
     the start on the tuning's fresh games (paired 95% interval above 0, the rule self-play uses),
-    so a winner's-curse pick from a noisy search is not taken for skill. Returns
+    so a winner's-curse pick from a noisy search is not taken for skill. The free player may
+    also play what the restricted arm chose (its options include it), so when that plays better
+    on the free tuning's fresh games, the free arm takes it: a search that missed a region
+    cannot make the option look harmful (``free_takes_restricted``). Returns
     {(setting, players, arm): tuned spec}."""
     from simcore import tuning
 
@@ -721,7 +724,27 @@ def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
                 summary = tuning.tune(spec, folder / arm.replace(" ", "-"), threads, scheduler)
                 better = summary["fresh"]["diff_ci_low"] > 0
                 tuned[name, players, arm] = summary["best"] if better else summary["baseline"]
+                if arm == RESTRICT_ARMS[0]:
+                    free_tuning = spec
+            free_spec, held_spec = (tuned[name, players, arm] for arm in RESTRICT_ARMS)
+            if free_takes_restricted(game, free_tuning, free_spec, held_spec, threads, scheduler):
+                tuned[name, players, RESTRICT_ARMS[0]] = held_spec
     return tuned
+
+
+def free_takes_restricted(game, free_tuning, free: str, held: str, threads, scheduler) -> bool:
+    """Whether the restricted arm's spec ``held`` wins more than the free arm's ``free`` on the
+    free tuning's fresh games (the games that measured the free winner)."""
+    from simcore import tuning
+
+    if held == free:
+        return False
+    with tuning.player(threads, scheduler) as play:
+        raced = tuning.fresh_measure(
+            free_tuning, play, registry.parse_strategy(game, held),
+            registry.parse_strategy(game, free),
+        )  # fmt: skip
+    return raced["diff"] > 0
 
 
 def check_study_dir(study: Study, study_cells: list[Cell], out: Path, identity=None) -> None:

@@ -130,10 +130,29 @@ def test_the_restricted_play_flush_study_tunes_per_setting_and_answers_each(tmp_
         folder = tmp_path / "tuning" / f"{setting.replace(' ', '-')}_4p" / arm.replace(" ", "-")
         summary = json.loads((folder / "summary.json").read_text())
         assert summary["search"]["seed"] == loaded.seed + study.TUNING_SEED_OFFSET
-        better = summary["fresh"]["diff_ci_low"] > 0
-        assert spec == (summary["best"] if better else summary["baseline"])
+        own = summary["best"] if summary["fresh"]["diff_ci_low"] > 0 else summary["baseline"]
+        if arm == "tuned" and spec != own:  # the free player plays the restricted arm's choice
+            assert spec == tuned[setting, "tuned without"]
+        else:
+            assert spec == own
     cell = "tuned-without_opponents=tuned-barons-lowest"
     games = cell_games(tmp_path, cell)
     assert flusher_total(games, "flush_attempts") == 0
     rows = answers(load_study_dir(tmp_path))
     assert rows["opponents"].to_list() == SETTINGS
+
+
+def test_the_free_arm_takes_the_restricted_choice_only_when_it_plays_better():
+    """Restricted play: the free player's options include the restricted arm's choice, so a
+    free search that missed it must not make the option look harmful. The race compares the two
+    specs on the free tuning's fresh games, in the right direction."""
+    from simcore import registry, tuning
+
+    game = registry.make("power-barons")
+    free_tuning = tuning.build_spec(
+        "power-barons", 4, "flusher", ["baron"] * 3, [], 7, 4000, final_games=1000
+    )
+    weak, strong = "random", "preset:flusher-vs-barons"
+    assert study.free_takes_restricted(game, free_tuning, weak, strong, None, None)
+    assert not study.free_takes_restricted(game, free_tuning, strong, weak, None, None)
+    assert not study.free_takes_restricted(game, free_tuning, weak, weak, None, None)
