@@ -150,7 +150,7 @@ def test_the_free_arm_takes_the_restricted_choice_only_when_it_plays_better():
 
     game = registry.make("power-barons")
     free_tuning = tuning.build_spec(
-        "power-barons", 4, "flusher", ["baron"] * 3, [], 7, 4000, final_games=1000
+        "power-barons", 4, "flusher", ["baron"] * 3, [], 7, 1200, min_games=4, final_games=1000
     )
     weak, strong = "random", "preset:flusher-vs-barons"
     assert study.free_takes_restricted(game, free_tuning, weak, strong, None, None)
