@@ -22,7 +22,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/python -m pytest -n auto
+	$(BIN)/python -m pytest -n auto --dist worksteal
 
 # The whole suite with numba's bounds checks on: a kernel read past an array's end fails as an
 # IndexError instead of making games depend on stray memory. About 12 minutes on 2 cores, cold.

@@ -11,7 +11,10 @@ after every available option has been tried once (untried ones in random order).
 node not yet in the tree is added and the game is played out from there by a scripted strategy
 (``decide`` of the game's strategies module) for every seat; each seat's result (``returns``)
 is added to the options chosen on the way. The search answers the most visited option at the
-root, ties broken from the stream. Decisions with one legal option are applied without a node.
+root. The rollout strategy's own answer at the root is tried first and wins ties, other ties are
+broken from the stream: with fewer iterations than options (most options then have one visit or
+none) the search plays as its rollout strategy rather than at random among single visits.
+Decisions with one legal option are applied without a node.
 
 All randomness comes from a stream seeded from one draw of the game's stream: a search is a
 pure function of the game state and that stream, so games with a searching seat stay a pure
@@ -163,6 +166,12 @@ def search(st, rules, seat, iterations, c, trust, rollout_sid, rollout_prm, rng)
     results = np.zeros(MAX_SEATS, dtype=np.float64)
     sim = np.zeros(STATE_SIZE, dtype=np.int64)
     no_trace = np.zeros((0, 1), dtype=np.int64)
+    # The rollout strategy's own answer (``decide`` reads only what ``seat`` may know; it may
+    # write scratch words, so on a copy): tried first at the root and kept when no option has
+    # more visits, so a search with fewer iterations than options plays at least as the
+    # strategy does instead of picking among single visits at random.
+    sim[:] = st
+    scripted = decide(rollout_sid, rollout_prm, seat, sim, rules, srng)
     n_nodes = 0
     root = -1
     for _ in range(iterations):
@@ -200,6 +209,10 @@ def search(st, rules, seat, iterations, c, trust, rollout_sid, rollout_prm, rng)
             for i in range(n):
                 pool[2, slots[i]] += 1
             i = _ucb_choice(n, slots, pool, c, srng)
+            if node == root and pool[1, slots[i]] == 0:
+                for j in range(n):
+                    if moves[j] == scripted and pool[1, slots[j]] == 0:
+                        i = j
             path_node[depth] = node
             path_child[depth] = slots[i]
             depth += 1
@@ -210,7 +223,8 @@ def search(st, rules, seat, iterations, c, trust, rollout_sid, rollout_prm, rng)
             node = path_node[d]
             pool[1, path_child[d]] += 1
             pool[3, path_child[d]] += results[node_seat[node]]
-    # The most visited option at the root, among those legal now.
+    # The most visited option at the root, among those legal now; of equals, the scripted
+    # answer, else one at random.
     n_root = legal(st, rules, moves)
     pool, used = _slots(root, n_root, moves, slots, start, n_children, block, pool, used)
     best = moves[0]
@@ -222,9 +236,9 @@ def search(st, rules, seat, iterations, c, trust, rollout_sid, rollout_prm, rng)
             most = pool[1, k]
             best = moves[i]
             n_best = 1
-        elif pool[1, k] == most:
+        elif pool[1, k] == most and best != scripted:
             n_best += 1
-            if rand_below(srng, n_best) == 0:
+            if moves[i] == scripted or rand_below(srng, n_best) == 0:
                 best = moves[i]
     return best
 

@@ -442,9 +442,10 @@ def run(
             f"--chunk-size must be in [1, {MAX_CHUNK_SIZE}] (a chunk is held in memory whole), "
             f"not {chunk_size}"
         )
-    check_out_dir(spec, out, shard)
+    # Checked under the lock only: a run another process is writing looks like a folder that
+    # holds no run until its run.json lands, so a check before the lock named the wrong cause.
     with storage.locked(out), contextlib.ExitStack() as stack:
-        check_out_dir(spec, out, shard)  # again, now that no other writer can change OUT
+        check_out_dir(spec, out, shard)
         if scheduler is None:
             if not kernel_compiled(registry.make(spec.game)):
                 notify(compile_notice(registry.make(spec.game)))

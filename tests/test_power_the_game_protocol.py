@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from simcore import power_the_game as kernel
-from simcore import registry, runner
+from simcore import power_the_game_search, registry, runner
 from simcore.chunk import N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS, new_outputs
 from simcore.power_the_game_state import (
     CHOSEN,
@@ -148,7 +148,8 @@ def _mid_round(players: int, decided: int):
     kernel.new_game(players, st, game, rng, no_trace)
     for _ in range(5 * players + decided):
         seat = kernel.to_move(st)
-        kernel.apply(st, game, kernel.choose(ids, params, seat, st, game, rng), rng, no_trace)
+        move = power_the_game_search.choose(ids, params, seat, st, game, rng)
+        kernel.apply(st, game, move, rng, no_trace)
     assert kernel.to_move(st) == decided and st[PLAYERS] == players
     return st, game
 

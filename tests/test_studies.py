@@ -222,7 +222,7 @@ def test_compare_refuses_different_seeds(tmp_path):
 )
 def test_shipped_study_runs_end_to_end(tmp_path, name, expected):
     out = tmp_path / "out"
-    result = powerlab("study", "run", ROOT / "studies" / name, "--games", 400, "--out", out)
+    result = powerlab("study", "run", ROOT / "studies" / name, "--games", 200, "--out", out)
     assert result.returncode == 0, result.stderr
     summary = pl.read_parquet(out / "summary.parquet")
     assert {"cell", "arm", "players", "kind", "name", "win_rate", "ci_low"} <= set(summary.columns)
