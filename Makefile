@@ -18,7 +18,9 @@ demo: $(STAMP)
 	$(BIN)/powerlab report out/demo -o out/demo/report.pdf
 	@echo "Demo report written to out/demo/report.pdf"
 
-# One pytest worker per core (pytest-xdist): about 10 minutes on 2 cores with warm kernels.
+# One pytest worker per core (pytest-xdist), tests handed out by work stealing. On a fresh clone
+# with 2 cores about 28 minutes (2026-11-24), most of it numba compiling each game's kernels and
+# searches once; docs/performance.md, "Suite time".
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
