@@ -74,11 +74,14 @@ def new_outputs(n_games, players, n_game_columns, n_seat_columns):
     """Zeroed ``game_out[g, col]`` and ``seat_out[g, seat, col]`` for a chunk.
 
     Both are views of column-major storage, so each output column (all games of one seat and
-    column) is contiguous when the runner converts it to Arrow.
+    column) is contiguous when the runner converts it to Arrow. The storage has a spare game, so
+    neither view is contiguous as a whole and numba types them alike for any number of games:
+    the views of a one-game chunk would otherwise be C-contiguous and compile every chunk kernel
+    a second time.
     """
-    game_out = np.zeros((n_game_columns, n_games), dtype=np.int64).T
-    seat_out = np.zeros((players, n_seat_columns, n_games), dtype=np.int64).transpose(2, 0, 1)
-    return game_out, seat_out
+    game_out = np.zeros((n_game_columns, n_games + 1), dtype=np.int64).T[:n_games]
+    seat_out = np.zeros((players, n_seat_columns, n_games + 1), dtype=np.int64)
+    return game_out, seat_out.transpose(2, 0, 1)[:n_games]
 
 
 def one_game_scratch(players, lineup_params, n_game_columns, n_seat_columns):

@@ -521,8 +521,10 @@ def play_game(players, st, rules, sids, prm, rng, trace):
     """Set up and play one game to a win or the turn cap: (winner or -1, turns, truncated)."""
     set_up(players, st, rules, rng, trace)
     winner = -1
-    turns = 0
-    seat = 0
+    # int64, not the literal 0: a literal argument makes numba compile take_turn (and all it
+    # calls with the seat) a second time, for seat 0 alone.
+    turns = np.int64(0)
+    seat = np.int64(0)
     max_turns = np.int64(rules[R_MAX_TURNS])
     while winner < 0 and turns < max_turns:
         winner = take_turn(seat, players, st, rules, sids, prm, rng, trace)

@@ -298,7 +298,7 @@ KERNEL_ENTRY_POINTS = ("simulate_chunk", "play_indexed")
 
 def kernel_compiled(game: registry.Game) -> bool:
     """Whether numba's cache already holds the game's compiled entry points (else the first
-    call compiles them: 20-100 s on a busy 2-core machine)."""
+    call compiles them: 1-5 minutes on 2 cores)."""
     import os
 
     kernel = game.kernel()
@@ -309,22 +309,42 @@ def kernel_compiled(game: registry.Game) -> bool:
 
 
 def compile_notice(game: registry.Game) -> str:
-    return f"compiling the {game.id} kernel once (20-100 s); later runs start at once"
+    return f"compiling the {game.id} kernel once (1-5 minutes); later runs start at once"
 
 
 def warm_up(game: registry.Game, notify: Callable[[str], None]) -> bool:
     """Compile (or load) the game's kernel: one game through the chunk kernel and one traced,
-    at its smallest table with the default strategy. Returns whether it compiled anything."""
+    at its smallest table, with the default strategy in every seat and with the search player
+    (``ismcts``) in the first. Returns whether it compiled anything."""
     compiling = not kernel_compiled(game)
     if compiling:
         notify(compile_notice(game))
-    spec = build_spec(game.id, game.min_players, [], [], 0, 1, True)
-    play_chunk(spec, 0, 1)
     kernel = game.kernel()
-    ids, params = game.encode_strategies(spec.seat_strategies())
-    prepared = kernel.prepare(spec.rules, spec.players)
-    kernel.trace_game(prepared, spec.players, ids, params, 0, 0, True)
+    lineups = [[]]
+    if game.search is not None:
+        lineups.append(
+            [f"{registry.SEARCH}:iterations=2"] + [game.default_strategy] * (game.min_players - 1)
+        )
+    for lineup in lineups:
+        spec = build_spec(game.id, game.min_players, lineup, [], 0, 1, True)
+        play_chunk(spec, 0, 1)
+        ids, params = game.encode_strategies(spec.seat_strategies())
+        prepared = kernel.prepare(spec.rules, spec.players)
+        kernel.trace_game(prepared, spec.players, ids, params, 0, 0, True)
     return compiling
+
+
+def _quiet(line: str) -> None:
+    pass
+
+
+def warm_up_alone(game_id: str, notify: Callable[[str], None] = _quiet) -> tuple[str, bool, float]:
+    """``warm_up`` by game id, timed: (game id, whether it compiled, seconds). ``powerlab warmup
+    --jobs`` runs it in processes of their own, because numba compiles on one core: games
+    compile side by side only in separate processes, and the cache joins their work."""
+    started = time.perf_counter()
+    compiled = warm_up(registry.make(game_id), notify)
+    return game_id, compiled, time.perf_counter() - started
 
 
 def set_threads(threads: int | None) -> int:

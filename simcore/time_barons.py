@@ -1324,7 +1324,8 @@ def respond(trigger, st, cards, rules, sids, prm, rng, trace):
     """The player not on turn may answer ``trigger`` with reactions from its hand (no action
     cost) and its sites' infinite abilities with that trigger (each once per trigger)."""
     if may_answer(st, 1 - st[ACTIVE], trigger):  # otherwise the strategy could only pass
-        response_window(trigger, st, cards, rules, sids, prm, rng, trace)
+        # int64: each call site's literal trigger would compile the window once more
+        response_window(np.int64(trigger), st, cards, rules, sids, prm, rng, trace)
 
 
 @njit(cache=True, _nrt=False)
@@ -1700,7 +1701,7 @@ def play_game(st, cards, rules, sids, prm, rng, trace):
     """Set up and play one game: (winner or -1, turns, truncated, end reason)."""
     setup(st, cards, rules, rng, trace)
     seat = st[FIRST]
-    turns = 0
+    turns = np.int64(0)  # not the literal 0, which would compile take_turn twice
     reason = -1
     max_turns = np.int64(rules[R_MAX_TURNS])
     while reason < 0 and turns < max_turns:
@@ -2084,7 +2085,7 @@ def step(st, rules, cards, move, rng, trace):
 def advance(st, rules, cards, rng, trace):
     """Run the rules to the next decision or the end."""
     while st[P_DECISION] == D_NONE and st[P_STEP] != S_OVER:
-        step(st, rules, cards, -1, rng, trace)
+        step(st, rules, cards, np.int64(-1), rng, trace)  # -1 as int64 compiles step once
 
 
 @njit(cache=True, _nrt=False)

@@ -1,12 +1,13 @@
 """Game arcs (docs/arcs.md): the sample by game index, the stored standing, and every tension
 metric on hand-built arcs with known answers."""
 
+import os
 import shutil
 
 import numpy as np
 import polars as pl
 import pytest
-from clitools import in_process, tree_digest
+from clitools import in_process, one_error_line, tree_digest
 
 from analyses import arcs as arcs_analysis
 from simcore.chunk import arcs_sample
@@ -298,12 +299,18 @@ def test_a_first_compile_is_announced(monkeypatch, tmp_path):
     spec = runner.build_spec("power-struggle", 3, [], [], 0, 5, True)
     runner.run(spec, tmp_path / "x", notify=heard.append)
     assert heard == [
-        "compiling the power-struggle kernel once (20-100 s); later runs start at once"
+        "compiling the power-struggle kernel once (1-5 minutes); later runs start at once"
     ]
     code, out, err = in_process("warmup", "power-struggle")
     assert code == 0 and out.startswith("power-struggle: compiled in") and "compiling" in err
+    # In processes of their own (spawned), which find what this one compiled in the cache.
+    jobs = str(min(2, os.cpu_count()))
+    code, out, err = in_process("warmup", "power-struggle", "--jobs", jobs)
+    assert code == 0 and out.startswith("power-struggle: already compiled, loaded in"), err
     code, _, err = in_process("warmup", "nonsense")
     assert code == 2 and "unknown game 'nonsense'" in err
+    code, _, err = in_process("warmup", "--jobs", "0")
+    assert code == 2 and "--jobs must be in [1, " in one_error_line(err)
 
 
 def test_games_says_what_every_game_records():

@@ -86,3 +86,11 @@ def test_recording_into_an_empty_trace_costs_nothing():
     st = np.zeros(1, dtype=np.int64)
     chunk.record_event(np.zeros((0, 8), dtype=np.int64), st, 0, 1, 2)
     assert st[0] == 0
+
+
+def test_outputs_of_one_game_have_the_types_of_many():
+    # A one-game chunk (chunk size 1, a run's last chunk) must not compile the kernels again.
+    from numba import typeof
+
+    one, many = chunk.new_outputs(1, 3, 5, 2), chunk.new_outputs(9, 3, 5, 2)
+    assert [typeof(a) for a in one] == [typeof(a) for a in many]
