@@ -19,7 +19,7 @@ demo: $(STAMP)
 	@echo "Demo report written to out/demo/report.pdf"
 
 # One pytest worker per core (pytest-xdist), tests handed out by work stealing. On a fresh clone
-# with 2 cores about 21.5 minutes (2026-11-25), a third of it numba compiling each game's kernels
+# with 2 cores about 21.5 minutes (2026-11-25); its slowest tests are numba compiling each game's kernels
 # and searches once; docs/performance.md, "Suite time (2026-11-25)".
 test: $(STAMP)
 	$(BIN)/ruff check .
