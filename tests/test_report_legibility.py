@@ -37,6 +37,31 @@ STUDY_GAMES = 200  # per cell (and per step of a sequentially stopped cell, at m
 # ... but 50 in the 90 cells of the event-order study (at 200 its pages took 75 s to make)
 FEWER_GAMES = {"power-struggle-event-order": 50}
 RUN_GAMES = 1500
+# Pages a study's report must have (each expected title matches the beginning of one: long pages
+# continue "(k of n)"), beyond the answer, overview and file pages every report has.
+EXPECTED_PAGES = {
+    "power-overthrow-cost": [
+        "Answer: POWER: overthrow cost 6, 7 (rulebook) and 8, against default and tuned fields",
+        "Win rate by strategy against opponents",
+        "Matchups: 4 players, overthrow_cost=6",
+        "Ratings (Bradley–Terry): 4 players, overthrow_cost=6",
+        # arcs = "1%": how early games are decided, per cell and paired between arms
+        "Tension metrics by cell",
+        "Tension metrics: paired differences between arms",
+    ],
+    # Mirrors only (one setting per strategy): no head-to-head record, so no ratings page.
+    "power-seat-advantage": [
+        "Win rate by seat against players",
+        "Win rate by seat against opponents",
+    ],
+    "power-struggle-event-order": [
+        "Answer: Power Struggle: the event-ordering policy",
+        "Answer per opponent setting",
+        "Paired differences (1 of",
+        "What strategies do, by opponents (random) (1 of",
+    ],
+    "power-the-game-openings": ["What ended the game, cell by cell (1 of"],
+}
 
 
 @pytest.fixture(scope="module")
@@ -109,6 +134,16 @@ def assert_every_page_says_what_it_shows(pages: list[ReportPage]) -> None:
 def test_every_page_of_every_study_report_is_legible(study_pages):
     assert_legible(study_pages)
     assert_every_page_says_what_it_shows(study_pages)
+
+
+def test_study_reports_have_the_pages_their_study_asks_for(request, study_pages):
+    titles = [page.title for page in study_pages]
+    expected = EXPECTED_PAGES.get(request.node.callspec.params["study_pages"], [])
+    assert all(any(title.startswith(start) for title in titles) for start in expected), titles
+
+
+def test_every_study_with_expected_pages_is_shipped():
+    assert set(EXPECTED_PAGES) <= {path.stem for path in STUDIES}
 
 
 def test_study_reports_open_with_the_answer_then_the_study_and_end_with_its_file(study_pages):

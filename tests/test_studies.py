@@ -188,39 +188,17 @@ def test_compare_refuses_different_seeds(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("name", "expected"),
+    "name",
     [
-        (
-            "power-overthrow-cost.toml",
-            [
-                "Answer: POWER: overthrow cost 6, 7 (rulebook) and 8, against default and tuned "
-                "fields",
-                "Win rate by strategy against opponents",
-                "Matchups: 4 players, overthrow_cost=6",
-                "Ratings (Bradley–Terry): 4 players, overthrow_cost=6",
-                # arcs = "1%": how early games are decided, per cell and paired between arms
-                "Tension metrics by cell",
-                "Tension metrics: paired differences between arms",
-            ],
-        ),
-        # Mirrors only (one setting per strategy): no head-to-head record, so no ratings page.
-        (
-            "power-seat-advantage.toml",
-            ["Win rate by seat against players", "Win rate by seat against opponents"],
-        ),
-        (
-            "power-struggle-event-order.toml",
-            [
-                "Answer: Power Struggle: the event-ordering policy",
-                "Answer per opponent setting",
-                "Paired differences (1 of",
-                "What strategies do, by opponents (random) (1 of",
-            ],
-        ),
-        ("power-the-game-openings.toml", ["What ended the game, cell by cell (1 of"]),
+        "power-overthrow-cost.toml",
+        "power-seat-advantage.toml",
+        "power-struggle-event-order.toml",
+        "power-the-game-openings.toml",
     ],
 )
-def test_shipped_study_runs_end_to_end(tmp_path, name, expected):
+def test_shipped_study_runs_end_to_end(tmp_path, name):
+    """From the command line, as the README shows. The pages each report must have are checked
+    in tests/test_report_legibility.py, on the same studies run in-process."""
     out = tmp_path / "out"
     # The event-order study has 90 cells: at 200 games a cell it was 160 s of the suite.
     games = 50 if name == "power-struggle-event-order.toml" else 200
@@ -231,12 +209,6 @@ def test_shipped_study_runs_end_to_end(tmp_path, name, expected):
     pdf = (out / "report.pdf").read_bytes()
     pages = int(result.stdout.split("(")[-1].split()[0])
     assert pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages") == pages >= 2
-    rerun = powerlab("study", "report", out)
-    assert rerun.returncode == 0, rerun.stderr
-    titles = write_study_report(out)
-    # Long pages continue "(k of n)": an expected title matches the beginning of one.
-    assert len(titles) == pages
-    assert all(any(title.startswith(start) for title in titles) for start in expected), titles
 
 
 def test_all_shipped_studies_are_valid():
