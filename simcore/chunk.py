@@ -5,6 +5,9 @@ below and ``seat_out[g, seat, :]`` starts with the standard seat columns; the ga
 follow in the order its registry entry declares them. The runner turns them into Parquet.
 """
 
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
 from numba import njit
 
@@ -52,6 +55,31 @@ def seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, pr
         for k in range(prm.shape[1]):
             prm[seat, k] = lineup_params[slot, k]
         seat_out[g, seat, LINEUP_SLOT] = slot
+
+
+# A chunk's games are split into at most this many blocks of consecutive games; each block owns
+# its scratch state, so blocks run on any thread in any order and write disjoint output rows.
+MAX_BLOCKS = 64
+
+
+def play_blocks(simulate_blocks, n_games, *args):
+    """Play a chunk: ``simulate_blocks(*args, first_block, end_block, n_blocks)`` over its blocks,
+    on numba's thread count (``numba.get_num_threads``) of Python threads.
+
+    Each kernel's ``simulate_blocks`` is a serial ``nogil`` loop, so threads run it side by side.
+    numba's ``prange`` did the same, but compiling a parallel loop around a game took each kernel
+    15-35 s more than this serial one (docs/performance.md, "Chunk kernels without prange"). A
+    game's row depends only on its index, never on the block or thread that plays it.
+    """
+    n_blocks = min(n_games, MAX_BLOCKS)
+    threads = min(numba.get_num_threads(), n_blocks)
+    if threads <= 1:
+        simulate_blocks(*args, 0, n_blocks, n_blocks)
+        return
+    with ThreadPoolExecutor(threads) as pool:
+        blocks = [pool.submit(simulate_blocks, *args, b, b + 1, n_blocks) for b in range(n_blocks)]
+        for block in blocks:
+            block.result()
 
 
 @njit(cache=True)

@@ -11,7 +11,7 @@ import tomllib
 from importlib import resources
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simcore import chunk, files, power_barons_search
 from simcore.chunk import (
@@ -620,14 +620,26 @@ def write_row(players, winner, turns, truncated, st, g, game_out, seat_out):
             seat_out[g, seat, N_STANDARD_SEAT_COLUMNS + k] = st[stat(st, seat, k)]
 
 
-@njit(parallel=True, cache=True)
-def simulate_chunk(
-    rules, players, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out
+@njit(cache=True, nogil=True)
+def simulate_blocks(
+    rules,
+    players,
+    lineup_ids,
+    lineup_params,
+    seed,
+    first_index,
+    rotate,
+    game_out,
+    seat_out,
+    first_block,
+    end_block,
+    n_blocks,
 ):
+    """Play the games of blocks ``first_block`` to ``end_block - 1`` of the chunk split into
+    ``n_blocks`` (simcore/chunk.py, ``play_blocks``)."""
     n_games = game_out.shape[0]
-    n_blocks = min(n_games, 64)
     searching = np.any(lineup_ids == SEARCH_ID)
-    for block in prange(n_blocks):
+    for block in range(first_block, end_block):
         # Each block owns its scratch state; games never share anything but read-only inputs.
         st = np.zeros(STATE_SIZE, dtype=np.int64)
         sids = np.zeros(players, dtype=np.int64)
@@ -660,9 +672,9 @@ def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n
         N_STANDARD_GAME_COLUMNS + N_GAME_STATS,
         N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
     )
-    simulate_chunk(
-        prepared, players, lineup_ids, lineup_params, np.uint64(seed), first_index, rotate,
-        game_out, seat_out,
+    chunk.play_blocks(
+        simulate_blocks, n_games, prepared, players, lineup_ids, lineup_params, np.uint64(seed),
+        first_index, rotate, game_out, seat_out,
     )  # fmt: skip
     return game_out, seat_out
 

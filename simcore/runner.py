@@ -292,8 +292,8 @@ def run_info(spec: RunSpec) -> dict:
 
 
 # The compiled entry points every kernel module has (the chunk protocol, simcore/chunk.py): the
-# chunk kernel, and the one-game player that traces call from Python.
-KERNEL_ENTRY_POINTS = ("simulate_chunk", "play_indexed")
+# chunk's block loop, and the one-game player that traces call from Python.
+KERNEL_ENTRY_POINTS = ("simulate_blocks", "play_indexed")
 
 
 def kernel_compiled(game: registry.Game) -> bool:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simcore import chunk, files
 from simcore.chunk import (
@@ -1751,13 +1751,25 @@ def write_row(winner, turns, truncated, reason, st, g, game_out, seat_out):
             seat_out[g, seat, N_STANDARD_SEAT_COLUMNS + k] = st[STATS + N_SEAT_STATS * seat + k]
 
 
-@njit(parallel=True, cache=True)
-def simulate_chunk(
-    rules, cards, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out
+@njit(cache=True, nogil=True)
+def simulate_blocks(
+    rules,
+    cards,
+    lineup_ids,
+    lineup_params,
+    seed,
+    first_index,
+    rotate,
+    game_out,
+    seat_out,
+    first_block,
+    end_block,
+    n_blocks,
 ):
+    """Play the games of blocks ``first_block`` to ``end_block - 1`` of the chunk split into
+    ``n_blocks`` (simcore/chunk.py, ``play_blocks``)."""
     n_games = game_out.shape[0]
-    n_blocks = min(n_games, 64)
-    for block in prange(n_blocks):
+    for block in range(first_block, end_block):
         # Each block owns its scratch state; games never share anything but read-only inputs.
         st = np.zeros(STATE_SIZE, dtype=np.int64)
         sids = np.zeros(2, dtype=np.int64)
@@ -2246,14 +2258,14 @@ def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n
     if np.any(lineup_ids == SEARCH_ID):  # through the protocol (simcore/time_barons_search.py)
         from simcore import time_barons_search
 
-        time_barons_search.simulate_chunk(
-            prepared, lineup_ids, lineup_params, np.uint64(seed), first_index, rotate,
-            game_out, seat_out,
+        chunk.play_blocks(
+            time_barons_search.simulate_blocks, n_games, prepared, lineup_ids, lineup_params,
+            np.uint64(seed), first_index, rotate, game_out, seat_out,
         )  # fmt: skip
     else:
-        simulate_chunk(
-            rules, cards, lineup_ids, lineup_params, np.uint64(seed), first_index, rotate,
-            game_out, seat_out,
+        chunk.play_blocks(
+            simulate_blocks, n_games, rules, cards, lineup_ids, lineup_params, np.uint64(seed),
+            first_index, rotate, game_out, seat_out,
         )  # fmt: skip
     return game_out, seat_out
 

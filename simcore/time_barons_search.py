@@ -4,7 +4,7 @@ entries (docs/protocol.md, "Generic code over the protocol"); and the games with
 played through the protocol (the kernel's run_chunk and trace_game hand such lineups here)."""
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from simcore import ismcts
 from simcore.chunk import N_STANDARD_SEAT_COLUMNS, block_bounds, seat_lineup
@@ -68,13 +68,15 @@ def play_indexed_protocol(
     write_row(winner, turns, truncated, reason, st, g, game_out, seat_out)
 
 
-@njit(parallel=True, cache=True)
-def simulate_chunk(game, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out):
-    """The kernel's ``simulate_chunk`` for lineups with a searching seat (the search allocates
+@njit(cache=True, nogil=True)
+def simulate_blocks(
+    game, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out,
+    first_block, end_block, n_blocks,
+):  # fmt: skip
+    """The kernel's ``simulate_blocks`` for lineups with a searching seat (the search allocates
     its tree; the scripted path stays allocation-free)."""
     n_games = game_out.shape[0]
-    n_blocks = min(n_games, 64)
-    for block in prange(n_blocks):
+    for block in range(first_block, end_block):
         st = np.zeros(STATE_SIZE, dtype=np.int64)
         sids = np.zeros(2, dtype=np.int64)
         prm = np.zeros((2, lineup_params.shape[1]), dtype=np.float64)

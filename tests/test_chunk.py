@@ -1,5 +1,8 @@
 """The chunk protocol's shared pieces: block split, seating, output layout, trace buffers."""
 
+import threading
+
+import numba
 import numpy as np
 import pytest
 
@@ -13,6 +16,34 @@ def test_blocks_cover_every_game_once(n_games, n_blocks):
         lo, hi = chunk.block_bounds(n_games, n_blocks, block)
         games.extend(range(lo, hi))
     assert games == list(range(n_games))
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("n_games", [1, 5, 64, 1000])
+def test_play_blocks_plays_every_block_once_on_the_threads_asked(n_games, threads):
+    calls = []
+    lock = threading.Lock()
+
+    def simulate_blocks(tag, first_block, end_block, n_blocks):
+        assert tag == "args" and n_blocks == min(n_games, chunk.MAX_BLOCKS)
+        with lock:
+            calls.append((threading.get_ident(), range(first_block, end_block)))
+
+    previous = numba.get_num_threads()
+    used = min(threads, numba.config.NUMBA_NUM_THREADS)
+    numba.set_num_threads(used)
+    try:
+        chunk.play_blocks(simulate_blocks, n_games, "args")
+    finally:
+        numba.set_num_threads(previous)
+    blocks = sorted(block for _, played in calls for block in played)
+    assert blocks == list(range(min(n_games, chunk.MAX_BLOCKS)))
+    if used == 1 or n_games == 1:  # all blocks in one call, on the calling thread
+        assert calls == [(threading.get_ident(), range(0, min(n_games, chunk.MAX_BLOCKS)))]
+    else:  # a block a call, on at most ``used`` threads of a pool
+        assert all(len(played) == 1 for _, played in calls)
+        assert len({thread for thread, _ in calls}) <= used
+        assert threading.get_ident() not in {thread for thread, _ in calls}
 
 
 def test_seat_lineup_rotates_every_entry_through_every_seat():
