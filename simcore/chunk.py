@@ -64,16 +64,19 @@ MAX_BLOCKS = 64
 
 def play_blocks(simulate_blocks, n_games, *args):
     """Play a chunk: ``simulate_blocks(*args, first_block, end_block, n_blocks)`` over its blocks,
-    on numba's thread count (``numba.get_num_threads``) of Python threads.
+    on numba's thread count (``numba.get_num_threads``) of Python threads, or in order on the
+    calling thread.
 
     Each kernel's ``simulate_blocks`` is a serial ``nogil`` loop, so threads run it side by side.
     numba's ``prange`` did the same, but compiling a parallel loop around a game took each kernel
-    15-35 s more than this serial one (docs/performance.md, "Chunk kernels without prange"). A
+    7.6-16.1 s, this serial one 2-4.5 s (docs/performance.md, "Chunk kernels without prange"). A
     game's row depends only on its index, never on the block or thread that plays it.
     """
     n_blocks = min(n_games, MAX_BLOCKS)
     threads = min(numba.get_num_threads(), n_blocks)
-    if threads <= 1:
+    # With the JIT off (NUMBA_DISABLE_JIT: the leak checks) the blocks are Python, which threads
+    # would only interleave, and those checks instrument the kernel with state of their own.
+    if threads <= 1 or numba.config.DISABLE_JIT:
         simulate_blocks(*args, 0, n_blocks, n_blocks)
         return
     with ThreadPoolExecutor(threads) as pool:
