@@ -632,11 +632,12 @@ def bench(
                 f"{100 * d['dask_overhead_share']:.1f}% ({d['dask_overhead_ms_per_chunk']:.0f} ms "
                 "per chunk) against the local runner"
             )
-        if "protocol_1_thread" in entry:
-            p, i = entry["protocol_1_thread"], entry["ismcts_1_thread"]
+        for name in [k.removeprefix("protocol_") for k in entry if k.startswith("protocol_")]:
+            p, i = entry[f"protocol_{name}"], entry[f"ismcts_{name}"]
             line += (
-                f"; protocol: {p['decisions_per_s']:,} decisions/s; {i['spec']} in seat 0: "
-                f"{i['iterations_per_s']:,} iterations/s, {i['s_per_game']:.3f} s a game (1 thread)"
+                f"; protocol, {name.replace('_', ' ')}: {p['decisions_per_s']:,} decisions/s; "
+                f"{i['spec']} in seat 0: {i['iterations_per_s']:,} iterations/s, "
+                f"{i['s_per_game']:.3f} s of a thread a game"
             )
         if "jit_speedup_1_thread" in entry:
             line += f"; JIT speed-up over plain Python: {entry['jit_speedup_1_thread']:,.0f}x"
@@ -644,41 +645,53 @@ def bench(
 
 
 def _bench_protocol(g, kernel, spec, prepared, seats, ids, params) -> dict:
-    """For a game on the decision-point protocol (docs/protocol.md), at 1 thread: the scripted
-    lineup's decisions/s through the protocol, and a searching seat's cost: ``ismcts`` at its
-    default iterations in seat 0 against the lineup, its iterations/s and seconds per game."""
-    from simcore import registry, runner
+    """For a game on the decision-point protocol (docs/protocol.md), at 1 thread and at all
+    threads: the scripted lineup's decisions/s through the protocol, and a searching seat's cost:
+    ``ismcts`` at its default iterations in seat 0 against the lineup, its iterations/s (and at
+    1 thread its seconds per game). Wall time; each thread plays games of seeds of its own (the
+    protocol's game loop releases the GIL), so N threads do N times the work of one."""
+    from concurrent.futures import ThreadPoolExecutor
 
-    runner.set_threads(1)
+    import numba
+
+    from simcore import registry
+
     n = max(200, spec.games // 100)
-    kernel.bench_protocol(prepared, seats, ids, params, 1, 10)  # warm-up: compile
-    t0 = time.process_time()
-    decisions, _ = kernel.bench_protocol(prepared, seats, ids, params, 1, n)
-    protocol = {"games": n, "decisions_per_s": round(decisions / (time.process_time() - t0))}
     search = registry.parse_strategy(g, g.search.name)
     search_ids, search_params = g.encode_strategies([search] + spec.seat_strategies()[1:])
+    kernel.bench_protocol(prepared, seats, ids, params, 1, 10)  # warm-up: compile
     kernel.bench_protocol(prepared, seats, search_ids, search_params, 1, 1)  # warm-up: compile
-    # 40 games, or as many (at least 2) as fit in 60 s for a game whose searches are slow; game
-    # k is game 0 of seed 1 + k.
-    games = searches = 0
-    seconds = 0.0
-    while games < 40 and (games < 2 or seconds < 60):
-        t0 = time.process_time()
-        _, searched = kernel.bench_protocol(
-            prepared, seats, search_ids, search_params, 1 + games, 1
-        )
-        searches += searched
-        seconds += time.process_time() - t0
-        games += 1
-    iterations = searches * search["params"]["iterations"]
-    runner.set_threads(None)
-    return {
-        "protocol_1_thread": protocol,
-        "ismcts_1_thread": {
+
+    def scripted(seed: int) -> int:
+        return kernel.bench_protocol(prepared, seats, ids, params, seed, n)[0]
+
+    def searches(seed: int) -> int:  # game 0 of ``seed``, with the searching seat
+        return kernel.bench_protocol(prepared, seats, search_ids, search_params, seed, 1)[1]
+
+    result = {}
+    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
+        name = "1_thread" if threads == 1 else f"{threads}_threads"
+        with ThreadPoolExecutor(threads) as pool:
+            t0 = time.perf_counter()
+            decisions = sum(pool.map(scripted, range(1, 1 + threads)))
+            seconds = time.perf_counter() - t0
+            result[f"protocol_{name}"] = {
+                "games": n * threads, "decisions_per_s": round(decisions / seconds),
+            }  # fmt: skip
+            # 40 games, or as many (at least 2 a thread) as fit in 60 s for a game whose searches
+            # are slow; game k is game 0 of seed 1 + k.
+            games = searched = 0
+            t0 = time.perf_counter()
+            while games < 40 and (games < 2 * threads or time.perf_counter() - t0 < 60):
+                searched += sum(pool.map(searches, range(1 + games, 1 + games + threads)))
+                games += threads
+            seconds = time.perf_counter() - t0
+        result[f"ismcts_{name}"] = {
             "spec": g.search.label(search["params"]), "games": games,
-            "iterations_per_s": round(iterations / seconds), "s_per_game": seconds / games,
-        },
-    }  # fmt: skip
+            "iterations_per_s": round(searched * search["params"]["iterations"] / seconds),
+            "s_per_game": seconds / games * threads,
+        }  # fmt: skip
+    return result
 
 
 @app.command()

@@ -551,7 +551,7 @@ def play_protocol_game(players, st, rules, sids, prm, rng, trace):
     return st[P_WINNER], st[P_TURN], st[P_TRUNCATED] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
     """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
     searches run: decisions of a searching seat with more than one option)."""

@@ -2662,7 +2662,7 @@ def play_searching_game(players, st, rules, sids, prm, rng, trace):
     return st[P_WINNER], st[P_WINNERS], st[DEPT_TURNS], st[P_OUTCOME] == 2
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
     """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
     searches run: decisions of a searching seat with more than one option)."""

@@ -482,7 +482,7 @@ def bench_protocol(prepared, players, lineup_ids, lineup_params, seed, n_games):
     return bench_protocol_games(game, players, lineup_ids, lineup_params, seed, n_games)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bench_protocol_games(game, players, lineup_ids, lineup_params, seed, n_games):
     """``bench_protocol`` on the protocol's ``game`` tuple."""
     st = np.zeros(STATE_SIZE, dtype=np.int64)

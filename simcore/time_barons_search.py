@@ -90,7 +90,7 @@ def simulate_blocks(
             )  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def bench_protocol(game, lineup_ids, lineup_params, seed, n_games):
     """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
     searches run: decisions of a searching seat with more than one option)."""

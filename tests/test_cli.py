@@ -143,6 +143,11 @@ def test_bench_json_reports_games_per_second():
     assert entry["protocol_1_thread"]["decisions_per_s"] > 0
     assert entry["ismcts_1_thread"]["iterations_per_s"] > 0
     assert entry["ismcts_1_thread"]["spec"] == "ismcts"
+    # and the same at every thread count the machine has (its protocol loop releases the GIL)
+    for count in (k for k in entry if k.isdigit() and k != "1"):
+        protocol, search = entry[f"protocol_{count}_threads"], entry[f"ismcts_{count}_threads"]
+        assert protocol["games"] == int(count) * entry["protocol_1_thread"]["games"]
+        assert protocol["decisions_per_s"] > 0 and search["iterations_per_s"] > 0
 
 
 def test_bench_measures_the_lineup_and_rules_given():
