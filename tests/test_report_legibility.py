@@ -34,8 +34,14 @@ from simcore import meta, registry, runner, study, tuning
 ROOT = Path(__file__).resolve().parent.parent
 STUDIES = sorted((ROOT / "studies").glob("*.toml"))
 STUDY_GAMES = 200  # per cell (and per step of a sequentially stopped cell, at most two steps)
-# ... but 50 in the 90 cells of the event-order study (at 200 its pages took 75 s to make)
-FEWER_GAMES = {"power-struggle-event-order": 50}
+# ... but 50 in the 90 cells of the event-order study (at 200 its pages took 75 s to make), and
+# in the skill traces whose searches cost most (a searching game is 10-100x a scripted one)
+FEWER_GAMES = {
+    "power-struggle-event-order": 50,
+    "power-barons-skill-trace": 50,
+    "time-barons-skill-trace": 50,
+    "power-the-game-skill-trace": 50,
+}
 RUN_GAMES = 1500
 # Pages a study's report must have (each expected title matches the beginning of one: long pages
 # continue "(k of n)"), beyond the answer, overview and file pages every report has.
@@ -61,6 +67,10 @@ EXPECTED_PAGES = {
         "What strategies do, by opponents (random) (1 of",
     ],
     "power-the-game-openings": ["What ended the game, cell by cell (1 of"],
+    **{
+        f"{game}-skill-trace": ["Skill trace: the ismcts seat's win rate as its iterations grow"]
+        for game in ("power", "power-barons", "power-struggle", "power-the-game", "time-barons")
+    },
 }
 
 

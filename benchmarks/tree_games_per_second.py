@@ -1,0 +1,45 @@
+"""Games/s of one source tree's kernel, for A/B runs against another tree in the same minutes.
+
+    PYTHONPATH=TREE NUMBA_CACHE_DIR=CACHE .venv/bin/python benchmarks/tree_games_per_second.py \\
+        GAME GAMES REPEATS
+
+Plays GAMES games of the game's bench spec (its default strategy in every seat, 4 players or the
+nearest allowed count, default rules) through the kernel's ``run_chunk`` of the tree first on
+``PYTHONPATH``, at 1 and at 2 threads, after a warm-up; prints one JSON line with the best of
+REPEATS in wall time. Only the kernel API that every tree since 4d8bb25 has is used
+(``runner.build_spec``, ``kernel.prepare``, ``kernel.run_chunk``, ``runner.set_threads``), so an
+older tree extracted with ``git archive REV | tar -x -C /tmp/old`` runs it unchanged. Give each
+tree its own NUMBA_CACHE_DIR, and alternate the trees round by round (docs/performance.md).
+"""
+
+import json
+import sys
+import time
+
+import simcore
+from simcore import registry, runner
+
+
+def main() -> None:
+    game_id, games, repeats = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    game = registry.make(game_id)
+    players = min(max(4, game.min_players), game.max_players)
+    spec = runner.build_spec(game_id, players, [], [], 1, games, True)
+    kernel = game.kernel()
+    prepared = kernel.prepare(spec.rules, players)
+    ids, params = game.encode_strategies(spec.seat_strategies())
+    kernel.run_chunk(prepared, players, ids, params, 1, 0, 1000, True)  # warm-up: compile
+    rates = {}
+    for threads in (1, 2):
+        runner.set_threads(threads)
+        best = float("inf")
+        for _ in range(repeats):
+            started = time.perf_counter()
+            kernel.run_chunk(prepared, players, ids, params, 1, 0, games, True)
+            best = min(best, time.perf_counter() - started)
+        rates[threads] = round(games / best)
+    print(json.dumps({"game": game_id, "tree": simcore.__file__, "games_per_s": rates}))
+
+
+if __name__ == "__main__":
+    main()
