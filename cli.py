@@ -618,7 +618,7 @@ def bench(
         rates = ", ".join(
             f"{k} thread{'s' if k != '1' else ''}: {v['games_per_s']:,.0f} games/s"
             for k, v in entry.items()
-            if isinstance(v, dict)
+            if k.isdigit()  # the thread counts; the protocol's figures follow below
         )
         lineup = ", ".join(entry["lineup"])
         line = (

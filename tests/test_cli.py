@@ -150,6 +150,14 @@ def test_bench_json_reports_games_per_second():
         assert protocol["decisions_per_s"] > 0 and search["iterations_per_s"] > 0
 
 
+def test_bench_prints_a_line_a_game_with_its_protocol_figures():
+    result = powerlab("bench", "power", "--games", 2000, "--repeat", 1)
+    assert result.returncode == 0, result.stderr
+    (line,) = result.stdout.strip().splitlines()
+    assert line.startswith("power (4 players") and "1 thread: " in line
+    assert "protocol, 1 thread: " in line and "iterations/s" in line
+
+
 def test_bench_measures_the_lineup_and_rules_given():
     result = powerlab(
         "bench", "power", "-p", 3, "-s", "honest", "-s", "bluffer", "-s", "counter",
