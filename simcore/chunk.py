@@ -86,6 +86,19 @@ def play_blocks(simulate_blocks, n_games, *args):
 
 
 @njit(cache=True)
+def block_scratch(state_size, players, lineup_params, trace_width):
+    """A block's own scratch: the game state, each seat's strategy id and parameter row, a random
+    stream, and an empty trace (games of a block reuse it; blocks share nothing but inputs)."""
+    return (
+        np.zeros(state_size, dtype=np.int64),
+        np.zeros(players, dtype=np.int64),
+        np.zeros((players, lineup_params.shape[1]), dtype=np.float64),
+        np.zeros(4, dtype=np.uint64),
+        np.zeros((0, trace_width), dtype=np.int64),
+    )
+
+
+@njit(cache=True)
 def block_bounds(n_games, n_blocks, block):
     """First and one-past-last game of ``block`` when ``n_games`` are split into ``n_blocks``."""
     return (n_games * block) // n_blocks, (n_games * (block + 1)) // n_blocks

@@ -18,6 +18,7 @@ from simcore.chunk import (
     WINNER,
     WON,
     block_bounds,
+    block_scratch,
     seat_lineup,
 )
 from simcore.intrinsics import ix
@@ -433,31 +434,17 @@ def write_row(players, winner, turns, truncated, st, g, game_out, seat_out):
 
 @njit(cache=True, nogil=True)
 def simulate_blocks(
-    rules,
-    players,
-    lineup_ids,
-    lineup_params,
-    seed,
-    first_index,
-    rotate,
-    game_out,
-    seat_out,
-    first_block,
-    end_block,
-    n_blocks,
-):
+    rules, players, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out,
+    first_block, end_block, n_blocks,
+):  # fmt: skip
     """Play the games of blocks ``first_block`` to ``end_block - 1`` of the chunk split into
     ``n_blocks`` (simcore/chunk.py, ``play_blocks``)."""
-    n_games = game_out.shape[0]
     searching = np.any(lineup_ids == SEARCH_ID)
     for block in range(first_block, end_block):
-        # Each block owns its scratch state; games never share anything but read-only inputs.
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
-        sids = np.zeros(players, dtype=np.int64)
-        prm = np.zeros((players, lineup_params.shape[1]), dtype=np.float64)
-        rng = np.zeros(4, dtype=np.uint64)
-        no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
-        lo, hi = block_bounds(n_games, n_blocks, block)
+        st, sids, prm, rng, no_trace = block_scratch(
+            STATE_SIZE, players, lineup_params, TRACE_WIDTH
+        )
+        lo, hi = block_bounds(game_out.shape[0], n_blocks, block)
         for g in range(lo, hi):
             if searching:
                 play_indexed_protocol(

@@ -7,7 +7,7 @@ import numpy as np
 from numba import njit
 
 from simcore import ismcts
-from simcore.chunk import N_STANDARD_SEAT_COLUMNS, block_bounds, seat_lineup
+from simcore.chunk import N_STANDARD_SEAT_COLUMNS, block_bounds, block_scratch, seat_lineup
 from simcore.registry import SEARCH_ID
 from simcore.rng import seed_game_stream
 from simcore.time_barons import (
@@ -70,19 +70,14 @@ def play_indexed_protocol(
 
 @njit(cache=True, nogil=True)
 def simulate_blocks(
-    game, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out,
-    first_block, end_block, n_blocks,
+    game, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out, first_block,
+    end_block, n_blocks,
 ):  # fmt: skip
     """The kernel's ``simulate_blocks`` for lineups with a searching seat (the search allocates
     its tree; the scripted path stays allocation-free)."""
-    n_games = game_out.shape[0]
     for block in range(first_block, end_block):
-        st = np.zeros(STATE_SIZE, dtype=np.int64)
-        sids = np.zeros(2, dtype=np.int64)
-        prm = np.zeros((2, lineup_params.shape[1]), dtype=np.float64)
-        rng = np.zeros(4, dtype=np.uint64)
-        no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
-        lo, hi = block_bounds(n_games, n_blocks, block)
+        st, sids, prm, rng, no_trace = block_scratch(STATE_SIZE, 2, lineup_params, TRACE_WIDTH)
+        lo, hi = block_bounds(game_out.shape[0], n_blocks, block)
         for g in range(lo, hi):
             play_indexed_protocol(
                 lineup_ids, lineup_params, seed, first_index + g, rotate,
