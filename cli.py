@@ -665,8 +665,20 @@ def _bench_protocol(g, kernel, spec, prepared, seats, ids, params) -> dict:
     def scripted(seed: int) -> int:
         return kernel.bench_protocol(prepared, seats, ids, params, seed, n)[0]
 
-    def searches(seed: int) -> int:  # game 0 of ``seed``, with the searching seat
-        return kernel.bench_protocol(prepared, seats, search_ids, search_params, seed, 1)[1]
+    def search_games(thread: int, threads: int, started: float) -> tuple[int, int]:
+        """(games, searches) of one thread's share of 40 games (game k is game 0 of seed 1 + k,
+        thread t plays k = t, t + threads, ...), or of as many (at least 2) as fit in 60 s for a
+        game whose searches are slow; threads never wait for each other."""
+        games = searched = 0
+        while (k := thread + games * threads) < 40 and (
+            games < 2 or time.perf_counter() - started < 60
+        ):
+            _, searches = kernel.bench_protocol(
+                prepared, seats, search_ids, search_params, 1 + k, 1
+            )
+            searched += searches
+            games += 1
+        return games, searched
 
     result = {}
     for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
@@ -678,14 +690,12 @@ def _bench_protocol(g, kernel, spec, prepared, seats, ids, params) -> dict:
             result[f"protocol_{name}"] = {
                 "games": n * threads, "decisions_per_s": round(decisions / seconds),
             }  # fmt: skip
-            # 40 games, or as many (at least 2 a thread) as fit in 60 s for a game whose searches
-            # are slow; game k is game 0 of seed 1 + k.
-            games = searched = 0
             t0 = time.perf_counter()
-            while games < 40 and (games < 2 * threads or time.perf_counter() - t0 < 60):
-                searched += sum(pool.map(searches, range(1 + games, 1 + games + threads)))
-                games += threads
+            shares = list(
+                pool.map(search_games, range(threads), [threads] * threads, [t0] * threads)
+            )
             seconds = time.perf_counter() - t0
+            games, searched = (sum(counts) for counts in zip(*shares, strict=True))
         result[f"ismcts_{name}"] = {
             "spec": g.search.label(search["params"]), "games": games,
             "iterations_per_s": round(searched * search["params"]["iterations"] / seconds),
