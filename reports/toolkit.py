@@ -78,8 +78,15 @@ def wrap(text: str, width_inches: float, size: float, bold: bool = False) -> lis
                 continue
             if line:
                 lines.append(line)
-            while not fits(word):  # a word wider than a whole line: cut where it must be
+            while not fits(word):  # a word wider than a whole line: cut where it must be,
+                # after the last separator that fits (a strategy spec's "," between settings,
+                # else its "="), so that a number is never split; else at the last character
                 cut = next(k for k in range(len(word) - 1, 0, -1) if fits(word[:k]) or k == 1)
+                for marks in (",:;/", "="):
+                    after = max(word.rfind(mark, 0, cut) for mark in marks)
+                    if after > 0:
+                        cut = after + 1
+                        break
                 lines.append(word[:cut])
                 word = word[cut:]
             line = word

@@ -22,7 +22,7 @@ from analyses.ratings import pooled_matchups
 from analyses.study import load_study_dir, rating_pools
 from analyses.winrates import matchup_pivot
 from reports import meta as meta_report
-from reports import pdf
+from reports import pdf, toolkit
 from reports import study as study_report
 from reports import tune as tune_report
 from reports.colors import Palette
@@ -136,7 +136,9 @@ def assert_every_page_says_what_it_shows(pages: list[ReportPage]) -> None:
         assert isinstance(page, ReportPage) and page.title
         assert len(page.takeaway) > 20 and page.takeaway.endswith("."), page.title
         [shown] = [text for text in page.texts if text.get_gid() == "takeaway"]
-        assert " ".join(shown.get_text().split()) == literal(page.takeaway)
+        # the takeaway, character for character (a word longer than a line is cut, so line
+        # breaks are not compared)
+        assert "".join(shown.get_text().split()) == "".join(literal(page.takeaway).split())
     titles = [page.title for page in pages]
     assert len(set(titles)) == len(titles), "two pages share a title (and a PNG name)"
 
@@ -387,3 +389,12 @@ def test_strategy_colours_follow_the_registry_not_the_lineup():
     assert [one.color(name) for name in names] == [other.color(name) for name in names]
     assert one.color("counter:threshold=0.7") == one.color("counter")
     assert other.line("bluffer")["linewidth"] > other.line("honest")["linewidth"]
+
+
+def test_a_word_longer_than_a_line_is_cut_after_a_separator_not_inside_a_number():
+    spec = "swarm:attack_worth=0.73125,locate=1.81792,relocate=2.5"
+    lines = toolkit.wrap(f"The tuned {spec} wins.", 1.2, 9)
+    assert "".join(lines).replace(" ", "") == f"Thetuned{spec}wins."
+    assert all(toolkit.text_width(line, 9) <= 1.2 * 72 + 0.01 for line in lines)
+    cut = lines[1:-1]  # the spec's lines
+    assert len(cut) > 1 and all(line[-1] in ",:=" for line in cut), lines
