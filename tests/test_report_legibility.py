@@ -39,6 +39,7 @@ STUDY_GAMES = 200  # per cell (and per step of a sequentially stopped cell, at m
 FEWER_GAMES = {
     "power-struggle-event-order": 50,
     "power-barons-skill-trace": 50,
+    "power-struggle-skill-trace": 50,
     "time-barons-skill-trace": 50,
     "power-the-game-skill-trace": 50,
 }
