@@ -17,10 +17,7 @@ and its own hand, never the opponent's other cards or the stacks' order
 Speed: the valuations run for every option of every step. The functions marked
 ``inline="always"`` are called for each option (or per decision with all the game's arrays):
 numba passes every array argument as 7-9 machine words, so such a call costs about as much as
-the work it does; inlined into their callers, they cost nothing to call. The entry points of a
-decision (``choose_move``, ``choose_response``) are called, not inlined: both the straight-line
-turn and the protocol's ``decide`` use them, and inlined into both they compiled the whole policy
-twice, 45 s of the game's cold compile, for no speed (docs/performance.md, "Suite time").
+the work it does; inlined into their callers, they cost nothing to call.
 """
 
 import numpy as np
@@ -1123,7 +1120,7 @@ def scripted_move(prm, seat, st, cards, rules, rng):
     return kind, a, b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_move(sid, prm, seat, st, cards, rules, rng):
     """(move, a, b) for the seat on turn; see ``move_is_legal`` for the arguments."""
     if sid == RANDOM:
@@ -1276,7 +1273,7 @@ def response_value(prm, seat, st, cards, rules, source, base, n_effects, rng):
     return value
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_response(sid, prm, seat, trigger, st, cards, rules, rng):
     """(PASS, -1, -1), (REACT, card, -1) or (TRIGGERED, site, ability) answering ``trigger``.
     Scripted seats make the response worth the most (response_value; a reaction card less what
