@@ -3,16 +3,25 @@ game's protocol (simcore/power_struggle.py) and scripted strategies (rollouts), 
 cache entries (docs/protocol.md, "Generic code over the protocol")."""
 
 from simcore import ismcts
-from simcore.power_struggle import apply, determinize, infoset_key, is_over, legal, returns, to_move
+from simcore.power_struggle import (
+    apply,
+    determinize,
+    infoset_key,
+    is_over,
+    legal,
+    new_game,
+    returns,
+    to_move,
+)
 from simcore.power_struggle_state import MAX_MOVES, STATE_SIZE
 from simcore.power_struggle_state import MAX_PLAYERS as MAX_SEATS
 from simcore.registry import SEARCH_ID
 from strategies.power_struggle import PARAM_NAMES, decide
 
 N_STRATEGY_PARAMS = len(PARAM_NAMES)
-__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "returns"]
-__all__ += ["to_move", "MAX_MOVES", "MAX_SEATS", "STATE_SIZE", "SEARCH_ID", "N_STRATEGY_PARAMS"]
-__all__ += ["choose", "search"]
+__all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "new_game"]
+__all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "STATE_SIZE", "SEARCH_ID"]
+__all__ += ["N_STRATEGY_PARAMS", "choose", "search"]
 
 search = ismcts.specialise(globals())
 choose = globals()["choose"]

@@ -12,11 +12,16 @@ rates with 95% Wilson intervals and the difference with its 95% interval.
 A game is registered as ``python_powerlab_<game id>`` (e.g. ``python_powerlab_power``) once
 ``register(game_id)`` ran; importing this module registers every game that has a search module
 (``simcore/<kernel>_search.py``, which imports the game's whole protocol: docs/protocol.md). The
-wrapper: one OpenSpiel action per protocol move code (``MOVE_CODES`` of them), chance sampled
-inside ``apply`` from the state's own stream (SAMPLED_STOCHASTIC), the information state string
-of a player the protocol's ``infoset_key`` (what that player observes now). Nothing here names a
-game: the registry gives the player counts, rules and default rollout, the search module the
-protocol.
+wrapper: one OpenSpiel action per protocol move code where the search module bounds them
+(``MOVE_CODES``), else an action is a place in the decision's list of options (``legal``'s
+order, at most ``MAX_MOVES``): Power Struggle packs an action's options and a bribe's amount into
+codes of up to 2^28 and without a bound, which OpenSpiel's legal-action masks (one int per
+distinct action, every step) cannot hold. A place names the same move in every state of an
+information set, because the options of a decision are the deciding seat's to know (each game's
+protocol test checks them on determinized states). Chance is sampled inside ``apply`` from the
+state's own stream (SAMPLED_STOCHASTIC), the information state string of a player is the
+protocol's ``infoset_key`` (what that player observes now). Nothing here names a game: the
+registry gives the player counts, rules and default rollout, the search module the protocol.
 """
 
 from __future__ import annotations
@@ -87,7 +92,7 @@ def register(game_id: str) -> None:
             if hasattr(kernel, "protocol_game"):
                 self.rules = kernel.protocol_game(self.rules)
             info = pyspiel.GameInfo(
-                num_distinct_actions=int(protocol.MOVE_CODES),
+                num_distinct_actions=int(getattr(protocol, "MOVE_CODES", protocol.MAX_MOVES)),
                 max_chance_outcomes=0,
                 num_players=self.players,
                 min_utility=0.0,
@@ -129,15 +134,32 @@ class ProtocolState(pyspiel.State):
             return pyspiel.PlayerId.TERMINAL
         return int(self.protocol.to_move(self.st))
 
-    def _legal_actions(self, player):
+    def moves(self) -> list[int]:
+        """The move codes of the pending decision, in ``legal``'s order."""
         moves = np.zeros(self.protocol.MAX_MOVES, dtype=np.int64)
-        return sorted(int(m) for m in moves[: self.protocol.legal(self.st, self.rules, moves)])
+        return [int(m) for m in moves[: self.protocol.legal(self.st, self.rules, moves)]]
+
+    def move_of(self, action: int) -> int:
+        if hasattr(self.protocol, "MOVE_CODES"):
+            return action
+        return self.moves()[action]
+
+    def action_of(self, move: int) -> int:
+        """The OpenSpiel action of a move code (our search's and strategies' answer)."""
+        if hasattr(self.protocol, "MOVE_CODES"):
+            return int(move)
+        return self.moves().index(int(move))
+
+    def _legal_actions(self, player):
+        if hasattr(self.protocol, "MOVE_CODES"):
+            return sorted(self.moves())
+        return list(range(len(self.moves())))
 
     def _apply_action(self, action):
-        self.protocol.apply(self.st, self.rules, action, self.rng, NO_TRACE)
+        self.protocol.apply(self.st, self.rules, self.move_of(action), self.rng, NO_TRACE)
 
     def _action_to_string(self, player, action):
-        return f"seat {player}: move {action}"
+        return f"seat {player}: move {self.move_of(action)}"
 
     def is_terminal(self):
         return bool(self.protocol.is_over(self.st))
@@ -247,32 +269,26 @@ def play(
             seat = state.current_player()
             if seat == 0 and arm == "openspiel":
                 if len(state.legal_actions()) == 1:
-                    action = state.legal_actions()[0]
+                    state.apply_action(state.legal_actions()[0])
                 else:
                     bot.reset()
-                    action = bot.step(state)
-            elif seat == 0:  # trust 0: uniform deals, as the resampler OpenSpiel's bot is given
-                action = protocol.search(
+                    state.apply_action(bot.step(state))
+                continue
+            if seat == 0:  # trust 0: uniform deals, as the resampler OpenSpiel's bot is given
+                move = protocol.search(
                     state.st, state.rules, 0, iterations, c, 0.0, int(ids[0]), rollout_prm,
                     search_rng,
                 )  # fmt: skip
             else:
-                action = protocol.decide(ids[seat], prm, seat, state.st, state.rules, state.rng)
-            state.apply_action(int(action))
+                move = protocol.decide(ids[seat], prm, seat, state.st, state.rules, state.rng)
+            state.apply_action(state.action_of(move))
         results.append(int(state.returns()[0] == 1.0))
     return results
 
 
 def protocol_games() -> list[str]:
-    """The games that offer the protocol (have a search player) and bound their move codes for
-    OpenSpiel's action numbers (``MOVE_CODES`` in their search module; Power Struggle does not
-    yet: its action and bribe codes are not dense)."""
-    return [
-        g
-        for g in registry.game_ids()
-        if registry.make(g).search is not None
-        and hasattr(search_module(registry.make(g)), "MOVE_CODES")
-    ]
+    """The games that offer the protocol (have a search player)."""
+    return [g for g in registry.game_ids() if registry.make(g).search is not None]
 
 
 for _game_id in protocol_games():
