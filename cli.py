@@ -877,7 +877,8 @@ def tune(
         )
     else:
         typer.echo(f"{out}: {headline(summary)}")
-    typer.echo(f"Best spec in {out / 'best.txt'}: {summary['best']}; report {out / 'report.pdf'}")
+    label = "The last incumbent" if summary.get("cycle") else "Best spec"
+    typer.echo(f"{label} in {out / 'best.txt'}: {summary['best']}; report {out / 'report.pdf'}")
 
 
 @app.command()

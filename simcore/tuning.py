@@ -16,10 +16,12 @@ a resumed search equals an uninterrupted one), ``trials.parquet`` (every trial),
 ``summary.json``, ``best.txt`` (the winner as a ``--strategy`` spec) and ``report.pdf``.
 
 Self-play (``self_play``) iterates best responses: round r tunes against every other seat playing
-the incumbent, in ``round-<r>/``; the winner replaces the incumbent only if, on fresh games, it
-beats the incumbent in the incumbent's field (paired 95% interval above zero). The first round
-whose winner does not is the last (or ``rounds`` rounds are reached): the incumbent is then a
-best response to itself within the measurement's precision.
+the incumbent, in ``round-<r>/``, with every earlier incumbent among its first candidates; the
+winner replaces the incumbent only if, on fresh games, it beats the incumbent in the incumbent's
+field (paired 95% interval above zero). The first round whose winner does not is the last: the
+incumbent is then a best response to itself within the measurement's precision. A winner that is
+an earlier incumbent ends it too: the best responses cycle, and no one parameter set is a best
+response to itself. Otherwise ``rounds`` rounds are the most.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ import contextlib
 import copy
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -88,6 +90,8 @@ class TuneSpec:
     self_play: bool = False
     rounds: int = 4
     from_start: bool = False  # the first candidate is the strategy's starting parameters
+    # Candidates raced before the sampler's (after the start): self-play's earlier incumbents.
+    earlier: list[dict] = field(default_factory=list)
 
     def rungs(self) -> list[int]:
         """Cumulative games of each racing rung (multiples of the player count, so every seat
@@ -102,20 +106,24 @@ class TuneSpec:
     def identity(self) -> dict:
         data = asdict(self)
         data["space"] = [asdict(d) for d in self.space]
-        if not self.from_start:  # tune directories written before the option resume
-            del data["from_start"]
+        for option in ("from_start", "earlier"):  # tune directories written before them resume
+            if not data[option]:
+                del data[option]
         return data
 
     def start_params(self) -> dict:
         """The starting parameters that lie in the search space (a value outside a narrowed
         range is left to the sampler)."""
-        start = {}
+        return self.inside(self.strategy["params"])
+
+    def inside(self, params: dict) -> dict:
+        """The searched parameters of ``params`` whose values lie in the search space."""
+        kept = {}
         for d in self.space:
-            value = self.strategy["params"][d.name]
-            inside = value in d.choices if d.kind == "choice" else d.low <= value <= d.high
-            if inside:
-                start[d.name] = value
-        return start
+            value = params[d.name]
+            if value in d.choices if d.kind == "choice" else d.low <= value <= d.high:
+                kept[d.name] = value
+        return kept
 
     def spec_text(self, params: dict) -> str:
         """``name:key=value,...`` of the candidate with these parameters (all of them listed, so
@@ -478,8 +486,11 @@ def search(spec: TuneSpec, out: Path, play: Player, progress: Callable | None = 
         # way to reopen a trial; Trial(study, trial_id) is how optuna's own ask() builds one)
         _race(spec, study, optuna.trial.Trial(study, frozen._trial_id), play, frozen.params)
     distributions = {d.name: d for d in spec.space}
-    if spec.from_start and not study.get_trials(deepcopy=False):
-        study.enqueue_trial(spec.start_params())  # in the journal: a resume asks it once
+    if not study.get_trials(deepcopy=False):  # enqueued in the journal: a resume asks them once
+        if spec.from_start:
+            study.enqueue_trial(spec.start_params())
+        for params in spec.earlier:
+            study.enqueue_trial(spec.inside(params))
 
     def searching() -> bool:
         used = games_used(study)
@@ -679,13 +690,17 @@ def tune(
 
 def _self_play(spec: TuneSpec, out: Path, threads, scheduler, progress) -> dict:
     rounds = []
-    incumbent = spec.strategy
+    incumbents = [spec.strategy]
+    stopped = f"the {spec.rounds} rounds ran out"
     with player(threads, scheduler) as play:
         for number in range(1, spec.rounds + 1):
             round_spec = copy.deepcopy(spec)
             round_spec.self_play = False
-            round_spec.fields = [(1.0, [incumbent] * (spec.players - 1))]
-            round_spec.strategy = incumbent
+            round_spec.fields = [(1.0, [incumbents[-1]] * (spec.players - 1))]
+            round_spec.strategy = incumbents[-1]
+            # Every earlier incumbent races too: a search that misses the region of an earlier
+            # round's strategy cannot then report the incumbent as a best response to itself.
+            round_spec.earlier = [s["params"] for s in incumbents[:-1]]
             summary = tune_once(round_spec, out / f"round-{number}", play, progress)
             fresh = summary["fresh"]
             improved = fresh["diff_ci_low"] > 0
@@ -695,8 +710,20 @@ def _self_play(spec: TuneSpec, out: Path, threads, scheduler, progress) -> dict:
                  "diff_ci_high": fresh["diff_ci_high"], "improved": improved}
             )  # fmt: skip
             if not improved:
+                stopped = "a best response did not beat the incumbent on fresh games"
                 break
-            incumbent = round_spec.candidate(summary["best_params"])
+            texts = [round_spec.spec_text(s["params"]) for s in incumbents]
+            if summary["best"] in texts:
+                first = texts.index(summary["best"])
+                stopped = (
+                    f"the best responses cycle: round {number}'s winner was round {first + 1}'s "
+                    "incumbent, so no one parameter set is a best response to itself (powerlab "
+                    "meta over the rounds' winners gives the equilibrium mix)"
+                )
+                rounds[-1]["cycle_to_round"] = first + 1
+                break
+            incumbents.append(round_spec.candidate(summary["best_params"]))
+    incumbent = incumbents[-1]
     result = {
         "game": spec.game,
         "players": spec.players,
@@ -705,9 +732,8 @@ def _self_play(spec: TuneSpec, out: Path, threads, scheduler, progress) -> dict:
         "baseline": spec.spec_text({}),
         "best": spec.spec_text(incumbent["params"]),
         "rounds": rounds,
-        "stopped": "a best response did not beat the incumbent on fresh games"
-        if not rounds[-1]["improved"]
-        else f"the {spec.rounds} rounds ran out",
+        "stopped": stopped,
+        "cycle": "cycle_to_round" in rounds[-1],
         "last_round": str(out / f"round-{len(rounds)}"),
     }
     storage.write_json(out / "summary.json", result)

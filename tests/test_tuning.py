@@ -1,6 +1,7 @@
 """powerlab tune: a known optimum recovered, reproducible and resumable searches, self-play
 rounds, the CLI's outputs and its bad input (tiny budgets; heavier checks: docs/performance.md)."""
 
+import numpy as np
 import polars as pl
 import pytest
 from clitools import powerlab, tree_digest
@@ -130,6 +131,41 @@ def test_self_play_iterates_best_responses(tmp_path):
     if rounds[0]["improved"] and len(rounds) == 2:  # round 2 answers round 1's winner
         assert rounds[1]["incumbent"] == rounds[0]["best"]
     assert (tmp_path / "sp" / "round-1" / "summary.json").exists()
+
+
+class CyclicPlayer(tuning.Player):
+    """Rock-paper-scissors over the bluffer's targeting instead of games: each of leader, richest,
+    most_influence wins 80% against three opponents of the one before it (and 20% against the
+    one after), a mirror its fair share, random 10% against anything; the same draws for every
+    candidate of a game range (common random numbers)."""
+
+    CYCLE = ("leader", "richest", "most_influence")
+
+    def outcomes(self, spec, first, stop):
+        mine, theirs = (spec.strategies[k]["params"]["targeting"] for k in (0, 1))
+        if mine == "random" or theirs == "random":
+            p = 0.1 if mine == "random" else 0.9
+        else:
+            step = (self.CYCLE.index(mine) - self.CYCLE.index(theirs)) % 3
+            p = (1 / spec.players, 0.8, 0.2)[step]
+        draws = np.random.default_rng([spec.seed, first, stop]).random(stop - first)
+        return np.stack([draws < p, np.ones(stop - first)], axis=1).astype(np.int8)
+
+
+def test_self_play_races_earlier_incumbents_and_reports_a_cycle(tmp_path, monkeypatch):
+    monkeypatch.setattr(tuning, "Player", CyclicPlayer)
+    spec = tuning.build_spec(
+        "power", 3, "bluffer", [], [], 1, 3000, self_play=True, only=["targeting"], min_games=6,
+        final_games=600, rounds=6, from_start=True,
+    )  # fmt: skip
+    summary = tuning.tune(spec, tmp_path / "sp")
+    winners = [r["best"].split("targeting=")[1].split(",")[0] for r in summary["rounds"]]
+    assert winners == ["richest", "most_influence", "leader"]
+    assert summary["cycle"] and summary["rounds"][-1]["cycle_to_round"] == 1
+    assert "cycle" in summary["stopped"]
+    # Round 3's first candidates: its incumbent, then the earlier ones in order.
+    trials = pl.read_parquet(tmp_path / "sp" / "round-3" / "trials.parquet").sort("number")
+    assert trials["param_targeting"].head(3).to_list() == ["most_influence", "leader", "richest"]
 
 
 def test_cli_tune_writes_the_directory_and_report(tmp_path):
