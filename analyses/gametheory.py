@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -19,6 +20,8 @@ import numpy as np
 # range by deviating (gambit's own criterion for its logit tracer is 1e-8 of the range).
 MAX_REGRET = 1e-6
 MIN_SHARE = 1e-6  # a strategy played less often than this is out of the mix
+SUPPORT_SHARE = 1e-3  # liap_solve's answer plays a strategy at least this often to polish it
+LIAP_ITERATIONS = 100_000
 OPENSPIEL_POPULATION = 50  # alpha-rank's finite population size m (OpenSpiel's default)
 
 
@@ -76,24 +79,13 @@ class Equilibrium:
 def symmetric_equilibrium(arrays) -> Equilibrium | None:
     """A symmetric equilibrium by gambit: the limit of the logit quantal-response path
     (``logit_solve``), which starts at the uniform mix and so stays symmetric in a symmetric
-    game; when the tracer fails, a symmetric pure equilibrium from ``enumpure_solve``. None
-    when neither finds one (reported as such, never replaced by a guess)."""
-    import pygambit as gbt
-
-    game = _gambit_game(arrays)
+    game; when the tracer fails (it stops at a branch point of the path, as in games whose best
+    responses cycle), a symmetric pure equilibrium from ``enumpure_solve``; failing that, gambit's
+    Lyapunov minimisation (``liap_solve``) from the uniform mix, whose gradient keeps a symmetric
+    profile symmetric, polished on its support (``_polished``). None when none of them finds one
+    (reported as such, never replaced by a guess): every candidate must pass the regret check."""
     spread = max(float(np.ptp(a)) for a in arrays) or 1.0
-    candidates = []
-    result = gbt.nash.logit_solve(game)
-    if result.equilibrium is not None:
-        mixes = [
-            [float(p) for p in dict(result.equilibrium[player]).values()] for player in game.players
-        ]
-        candidates.append((np.mean(mixes, axis=0), "logit"))
-    for profile in gbt.nash.enumpure_solve(game).equilibria:
-        mixes = [[float(p) for p in dict(profile[player]).values()] for player in game.players]
-        if all(np.array_equal(mixes[0], m) for m in mixes):
-            candidates.append((np.array(mixes[0]), "pure"))
-    for mix, method in candidates:
+    for mix, method in _candidates(arrays):
         mix = np.where(mix < MIN_SHARE, 0.0, mix)  # the tracer's limit leaves ~1e-9 crumbs
         mix = mix / mix.sum()
         values = deviation_values(arrays, mix)
@@ -101,6 +93,57 @@ def symmetric_equilibrium(arrays) -> Equilibrium | None:
         if regrets.max() <= MAX_REGRET * spread:
             return Equilibrium(mix, values, regrets, float(regrets.max()), method)
     return None
+
+
+def _candidates(arrays) -> Iterator[tuple[np.ndarray, str]]:
+    """Symmetric mixes to check, cheapest solver first (each is only run if the ones before it
+    gave nothing that passed)."""
+    import pygambit as gbt
+
+    game = _gambit_game(arrays)
+    result = gbt.nash.logit_solve(game)
+    if result.equilibrium is not None:
+        yield _mean_mix(game, result.equilibrium), "logit"
+    for profile in gbt.nash.enumpure_solve(game).equilibria:
+        mixes = _mixes(game, profile)
+        if all(np.array_equal(mixes[0], m) for m in mixes):
+            yield np.array(mixes[0]), "pure"
+    uniform = np.full(arrays[0].shape[0], 1 / arrays[0].shape[0])
+    result = gbt.nash.liap_solve(_symmetric_profile(game, uniform), maxiter=LIAP_ITERATIONS)
+    if result.equilibrium is not None:
+        yield _polished(arrays, _mean_mix(game, result.equilibrium)), "liap"
+
+
+def _mixes(game, profile) -> list[list[float]]:
+    return [[float(p) for p in dict(profile[player]).values()] for player in game.players]
+
+
+def _mean_mix(game, profile) -> np.ndarray:
+    return np.mean(_mixes(game, profile), axis=0)
+
+
+def _polished(arrays, mix: np.ndarray) -> np.ndarray:
+    """``mix`` made exact on its support: the strategies it plays (share above SUPPORT_SHARE) are
+    made to earn the same against it, by scipy's root finder on those indifference conditions
+    (liap_solve stops at a regret near 1e-5, above MAX_REGRET). ``mix`` itself when that fails."""
+    from scipy.optimize import root
+
+    support = np.flatnonzero(mix > SUPPORT_SHARE)
+
+    def indifference(shares: np.ndarray) -> np.ndarray:
+        full = np.zeros(len(mix))
+        full[support] = shares
+        values = arrays[0]
+        for _ in range(len(arrays) - 1):  # player 0's payoff, the others playing ``full``
+            values = values @ full
+        return np.append(values[support[1:]] - values[support[0]], shares.sum() - 1)
+
+    solution = root(indifference, mix[support])
+    if not solution.success or solution.x.min() < 0:
+        return mix
+    polished = np.zeros(len(mix))
+    polished[support] = solution.x
+    return polished
 
 
 def dominant_strategy(arrays) -> tuple[int | None, bool]:

@@ -3,6 +3,7 @@
 
 import json
 import math
+from pathlib import Path
 
 import numpy as np
 import polars as pl
@@ -78,6 +79,28 @@ def test_three_player_volunteers_dilemma_has_its_known_mixed_equilibrium():
     assert equilibrium.method == "logit"
     assert equilibrium.values == pytest.approx([0.75, 0.75], abs=1e-6)
     assert gametheory.dominant_strategy(arrays) == (None, False)
+
+
+def test_a_cycle_where_the_logit_tracer_fails_gets_its_equilibrium_from_liap():
+    """Power Struggle's builder self-play winners (their best responses cycle): gambit's logit
+    tracer stops at a branch point and no pure equilibrium exists, so the equilibrium comes from
+    gambit's liap_solve, polished; it must pass the regret check to 1e-9 (docs/meta.md)."""
+    import pygambit as gbt
+
+    data = json.loads((Path(__file__).parent / "data" / "cyclic_meta_payoffs.json").read_text())
+    payoffs = {
+        tuple(lineup): np.array([np.nan if p is None else p for p in row])
+        for lineup, row in data["payoffs"]
+    }
+    arrays = gametheory.normal_form(payoffs, data["strategies"], data["players"])
+    assert gbt.nash.logit_solve(gametheory._gambit_game(arrays)).equilibrium is None
+    equilibrium = gametheory.symmetric_equilibrium(arrays)
+    assert equilibrium.method == "liap"
+    assert equilibrium.mix.sum() == pytest.approx(1) and equilibrium.mix.min() >= 0
+    assert equilibrium.max_regret < 1e-9
+    played = equilibrium.mix > 0
+    assert played.sum() >= 2  # a mixed answer: the cycle has no pure one
+    assert np.ptp(equilibrium.values[played]) < 1e-9  # what it plays earns the same
 
 
 @pytest.mark.parametrize("alpha", [0.1, 1.0, 10.0])
