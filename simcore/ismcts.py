@@ -13,7 +13,9 @@ node not yet in the tree is added and the game is played out from there by a scr
 is added to the options chosen on the way. The search answers the most visited option at the
 root. The rollout strategy's own answer at the root is tried first and wins ties, other ties are
 broken from the stream: with fewer iterations than options (most options then have one visit or
-none) the search plays as its rollout strategy rather than at random among single visits.
+none) the search plays as its rollout strategy rather than at random among single visits. And
+the search answers another option than the rollout strategy's only when that option's mean result
+is ahead by more than ``margin`` standard errors (docs/ismcts.md, "The margin").
 Decisions with one legal option are applied without a node.
 
 All randomness comes from a stream seeded from one draw of the game's stream: a search is a
@@ -133,10 +135,11 @@ def _rollout(sim, rules, rollout_sid, rollout_prm, srng, no_trace):
         apply(sim, rules, move, srng, no_trace)
 
 
-def search(st, rules, seat, iterations, c, trust, rollout_sid, rollout_prm, rng):
+def search(st, rules, seat, iterations, c, trust, margin, rollout_sid, rollout_prm, rng):
     """The option ``seat`` takes at the decision pending in ``st`` after ``iterations``
     iterations of ISMCTS with exploration ``c`` and rollouts by strategy ``rollout_sid`` (its
-    parameter row repeated for every seat in ``rollout_prm``). Reads ``st`` only through copies
+    parameter row repeated for every seat in ``rollout_prm``); the rollout strategy's own answer
+    unless the search's is better by ``margin`` standard errors. Reads ``st`` only through copies
     determinized for ``seat`` (``believe``: standing claims taken as true with probability
     ``trust``); draws once from ``rng``.
 
@@ -224,23 +227,45 @@ def search(st, rules, seat, iterations, c, trust, rollout_sid, rollout_prm, rng)
             pool[1, path_child[d]] += 1
             pool[3, path_child[d]] += results[node_seat[node]]
     # The most visited option at the root, among those legal now; of equals, the scripted
-    # answer, else one at random.
+    # answer, else one at random; and the scripted answer unless that option is clearly better.
     n_root = legal(st, rules, moves)
     pool, used = _slots(root, n_root, moves, slots, start, n_children, block, pool, used)
     best = moves[0]
     most = -1.0
     n_best = 0
+    k_best = -1
+    k_scripted = -1
     for i in range(n_root):
         k = slots[i]
+        if moves[i] == scripted:
+            k_scripted = k
         if pool[1, k] > most:
             most = pool[1, k]
             best = moves[i]
+            k_best = k
             n_best = 1
         elif pool[1, k] == most and best != scripted:
             n_best += 1
             if moves[i] == scripted or rand_below(srng, n_best) == 0:
                 best = moves[i]
+                k_best = k
+    if margin > 0 and best != scripted and k_scripted >= 0 and pool[1, k_scripted] > 0:
+        if not _clearly_better(pool, k_best, k_scripted, margin):
+            return scripted
     return best
+
+
+def _clearly_better(pool, k, k_scripted, margin):
+    """Option ``k``'s mean result beats the scripted answer's by more than ``margin`` standard
+    errors of their difference (each mean's variance from its Laplace-smoothed rate, so an
+    option seen a few times with one result is not certain). A few hundred 0/1 playouts spread
+    over many options measure each to within 10 points or so: an option the search visited most
+    is often ahead of the scripted answer by noise alone."""
+    n, n_s = pool[1, k], pool[1, k_scripted]
+    mean, mean_s = pool[3, k] / n, pool[3, k_scripted] / n_s
+    rate, rate_s = (pool[3, k] + 1) / (n + 2), (pool[3, k_scripted] + 1) / (n_s + 2)
+    se = np.sqrt(rate * (1 - rate) / n + rate_s * (1 - rate_s) / n_s)
+    return mean - mean_s > margin * se
 
 
 def _believe_uniformly(st, seat, trust, rng):
@@ -258,15 +283,17 @@ def choose(sids, prm, seat, st, rules, rng):
     rollout_prm = np.empty_like(prm)
     for other in range(prm.shape[0]):
         rollout_prm[other, :] = prm[seat, :]
-    # The search's columns, in registry.SEARCH_PARAM_NAMES order: iterations, c, rollout, trust.
+    # The search's columns, in registry.SEARCH_PARAM_NAMES order: iterations, c, rollout, trust,
+    # margin.
     return search(
         st, rules, seat, np.int64(prm[seat, N_STRATEGY_PARAMS]),
         prm[seat, N_STRATEGY_PARAMS + 1], prm[seat, N_STRATEGY_PARAMS + 3],
-        np.int64(prm[seat, N_STRATEGY_PARAMS + 2]), rollout_prm, rng,
+        prm[seat, N_STRATEGY_PARAMS + 4], np.int64(prm[seat, N_STRATEGY_PARAMS + 2]),
+        rollout_prm, rng,
     )  # fmt: skip
 
 
-_TEMPLATES = (_find, _slots, _ucb_choice, _rollout, search, choose)
+_TEMPLATES = (_find, _slots, _ucb_choice, _clearly_better, _rollout, search, choose)
 
 
 def specialise(namespace: dict):

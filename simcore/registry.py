@@ -31,9 +31,12 @@ _GAME_MODULES = {
 # carries the rollout strategy's own parameters in the game's columns.
 SEARCH = "ismcts"
 SEARCH_ID = 99
-SEARCH_PARAM_NAMES = ("iterations", "c", "rollout", "trust")
+SEARCH_PARAM_NAMES = ("iterations", "c", "rollout", "trust", "margin")
 # The search's default belief in claims (docs/ismcts.md, "Beliefs": measured against tuned fields).
 TRUST_DEFAULT = 0.8
+# The search plays another option than its rollout strategy's only when clearly better
+# (docs/ismcts.md, "The margin").
+MARGIN_DEFAULT = 2.0
 
 # Named strategy specs per game, e.g. tuned ones: ``--strategy preset:NAME`` (docs/tuning.md).
 PRESETS_DIR = Path(__file__).resolve().parent / "data" / "presets"
@@ -301,13 +304,18 @@ class Game:
 
 
 def search_strategy(
-    game_id: str, scripted: tuple[Strategy, ...], rollout: str, believes_claims: bool = False
+    game_id: str,
+    scripted: tuple[Strategy, ...],
+    rollout: str,
+    believes_claims: bool = False,
+    margin: float = MARGIN_DEFAULT,
 ) -> Strategy:
     """The ``ismcts`` strategy of a game on the decision-point protocol (docs/ismcts.md): its
     rollouts may be any scripted strategy (defaults) or preset of the game; ``rollout`` is the
     default, the game's best tuned preset. A game whose players make public claims that may be
     bluffs (``believes_claims``; its protocol offers ``believe``) gets the ``trust`` parameter;
-    for the others that column stays 0 (uniform deals)."""
+    for the others that column stays 0 (uniform deals). ``margin`` is the game's default margin
+    (docs/ismcts.md, "The margin": measured per game)."""
     trust = (
         Param(
             "trust", "float", TRUST_DEFAULT,
@@ -332,6 +340,15 @@ def search_strategy(
                 choices=choices,
             ),  # fmt: skip
             Param("c", "float", 0.7, "UCB exploration constant", 0.0, 100.0),
+            Param(
+                "margin",
+                "float",
+                margin,
+                "standard errors by which the search's most visited option must beat the "
+                "rollout strategy's own answer to be played instead (0: the most visited)",
+                0.0,
+                10.0,
+            ),  # fmt: skip
         )
         + trust,
     )

@@ -35,17 +35,28 @@ def _stream(seed: int, index: int = 0) -> np.ndarray:
     return rng
 
 
-def nim_answer(heap: int, seed: int = 1, iterations: int = 3000) -> int:
+def nim_answer(
+    heap: int, seed: int = 1, iterations: int = 3000, margin: float = 0.0, rollout: int = nim.RANDOM
+) -> int:
     rules = np.array([heap, 3.0])
     st = np.zeros(nim.STATE_SIZE, dtype=np.int64)
     nim.new_game(st, rules)
     prm = np.zeros((2, 1))
-    return int(nim.search(st, rules, 0, iterations, 0.7, 0.0, nim.RANDOM, prm, _stream(seed)))
+    return int(nim.search(st, rules, 0, iterations, 0.7, 0.0, margin, rollout, prm, _stream(seed)))
 
 
 @pytest.mark.parametrize("heap, winning", [(5, 1), (6, 2), (7, 3), (10, 2), (11, 3)])
 def test_nim_search_finds_the_winning_move(heap, winning):
     assert [nim_answer(heap, seed) for seed in range(3)] == [winning] * 3
+
+
+def test_the_margin_keeps_the_rollouts_answer_unless_another_is_clearly_better():
+    # The rollout always takes one; from 10 the winning move is to take two (leave a multiple
+    # of 4). 3,000 playouts tell them apart by far more than 2 standard errors, so the default
+    # margin still plays the winning move; an impossible margin keeps the rollout's answer.
+    take_one = {"rollout": nim.TAKE_ONE}
+    assert [nim_answer(10, seed, margin=2.0, **take_one) for seed in range(3)] == [2] * 3
+    assert [nim_answer(10, seed, margin=1e9, **take_one) for seed in range(3)] == [1] * 3
 
 
 def power_position(index: int, decisions: int):
@@ -76,20 +87,21 @@ def test_power_search_is_legal_pure_and_reads_only_what_its_seat_sees():
         n = power_rules.legal(st, rules, moves)
         before = st.copy()
         first_rng = rng.copy()
-        answer = power_search.search(st, rules, seat, 60, 0.7, 0.0, ids[0], params, first_rng)
+        answer = power_search.search(st, rules, seat, 60, 0.7, 0.0, 2.0, ids[0], params, first_rng)
         assert answer in moves[:n]
         np.testing.assert_array_equal(st, before)  # the true state is only read
         expected_rng = rng.copy()
         next_u64(expected_rng)
         np.testing.assert_array_equal(first_rng, expected_rng)  # one draw from the game
-        again = power_search.search(st, rules, seat, 60, 0.7, 0.0, ids[0], params, rng.copy())
+        again = power_search.search(st, rules, seat, 60, 0.7, 0.0, 2.0, ids[0], params, rng.copy())
         assert again == answer
         twin = st.copy()
         power_rules.determinize(twin, seat, _stream(99, index))
         different_hidden += not np.array_equal(twin, st)
-        assert power_search.search(twin, rules, seat, 60, 0.7, 0.0, ids[0], params, rng.copy()) == (
-            answer
+        twin_answer = power_search.search(
+            twin, rules, seat, 60, 0.7, 0.0, 2.0, ids[0], params, rng.copy()
         )
+        assert twin_answer == answer
     assert different_hidden >= 8
 
 
@@ -102,7 +114,7 @@ from simcore import power_search
 from tests import nim_protocol as nim
 st, rules, ids, params, rng = t.power_position(0, 5)
 seat = int(t.power_rules.to_move(st))
-power = int(power_search.search(st, rules, seat, 40, 0.7, 0.0, ids[0], params, rng))
+power = int(power_search.search(st, rules, seat, 40, 0.7, 0.0, 2.0, ids[0], params, rng))
 answers = {{"nim": t.nim_answer(10), "power": power}}
 stats = {{name: (sum(f.stats.cache_hits.values()), sum(f.stats.cache_misses.values()))
           for name, f in (("power", power_search.search), ("nim", nim.search))}}

@@ -26,7 +26,13 @@ def test_spec_parses_with_the_tuned_rollout_by_default():
     parsed = registry.parse_strategy(GAME, "ismcts:iterations=50,c=1.2")
     assert parsed == {
         "name": "ismcts",
-        "params": {"iterations": 50, "rollout": "preset:counter-vs-mixed", "c": 1.2, "trust": 0.8},
+        "params": {
+            "iterations": 50,
+            "rollout": "preset:counter-vs-mixed",
+            "c": 1.2,
+            "margin": 2.0,
+            "trust": 0.8,
+        },
     }
     assert GAME.strategy("ismcts").label(parsed["params"]) == "ismcts:iterations=50,c=1.2"
     ids, rows = GAME.encode_strategies([registry.parse_strategy(GAME, "ismcts:rollout=bluffer")])

@@ -25,7 +25,12 @@ GAMES = 12
 
 def test_spec_parses_with_the_tuned_rollout_by_default():
     parsed = registry.parse_strategy(GAME, "ismcts:iterations=50")
-    assert parsed["params"] == {"iterations": 50, "rollout": "preset:blitz-vs-mixed", "c": 0.7}
+    assert parsed["params"] == {
+        "iterations": 50,
+        "rollout": "preset:blitz-vs-mixed",
+        "c": 0.7,
+        "margin": 0.0,  # plans: the most visited one (docs/ismcts.md, "The margin")
+    }
     ids, rows = GAME.encode_strategies([parsed, registry.parse_strategy(GAME, "turtle")])
     names = GAME.strategy_param_names
     assert ids[0] == registry.SEARCH_ID

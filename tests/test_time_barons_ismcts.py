@@ -27,7 +27,12 @@ GAMES = 6
 
 def test_spec_parses_with_the_tuned_rollout_by_default():
     parsed = registry.parse_strategy(GAME, "ismcts:iterations=50")
-    assert parsed["params"] == {"iterations": 50, "rollout": "preset:swarm-vs-builder", "c": 0.7}
+    assert parsed["params"] == {
+        "iterations": 50,
+        "rollout": "preset:swarm-vs-builder",
+        "c": 0.7,
+        "margin": 2.0,
+    }
     ids, rows = GAME.encode_strategies([registry.parse_strategy(GAME, "ismcts:rollout=attacker")])
     names = GAME.strategy_param_names
     assert ids[0] == registry.SEARCH_ID

@@ -274,9 +274,10 @@ def play(
                     bot.reset()
                     state.apply_action(bot.step(state))
                 continue
-            if seat == 0:  # trust 0: uniform deals, as the resampler OpenSpiel's bot is given
+            if seat == 0:  # trust 0: uniform deals, as the resampler OpenSpiel's bot is given;
+                # margin 0: the most visited option, as OpenSpiel's bot answers
                 move = protocol.search(
-                    state.st, state.rules, 0, iterations, c, 0.0, int(ids[0]), rollout_prm,
+                    state.st, state.rules, 0, iterations, c, 0.0, 0.0, int(ids[0]), rollout_prm,
                     search_rng,
                 )  # fmt: skip
             else:
