@@ -61,6 +61,7 @@ def register(game_id: str) -> None:
         return
     game = registry.make(game_id)
     protocol = search_module(game)
+    by_code = hasattr(protocol, "MOVE_CODES")
     default_players = max(game.min_players, min(4, game.max_players))
     game_type = pyspiel.GameType(
         short_name=openspiel_name(game_id),
@@ -92,7 +93,7 @@ def register(game_id: str) -> None:
             if hasattr(kernel, "protocol_game"):
                 self.rules = kernel.protocol_game(self.rules)
             info = pyspiel.GameInfo(
-                num_distinct_actions=int(getattr(protocol, "MOVE_CODES", protocol.MAX_MOVES)),
+                num_distinct_actions=int(protocol.MOVE_CODES if by_code else protocol.MAX_MOVES),
                 max_chance_outcomes=0,
                 num_players=self.players,
                 min_utility=0.0,
@@ -112,7 +113,8 @@ def register(game_id: str) -> None:
 
     # The protocol is a class attribute: OpenSpiel clones a state by deep-copying its fields,
     # and a module cannot be copied.
-    state_class = type("ProtocolState", (ProtocolState,), {"protocol": protocol})
+    fields = {"protocol": protocol, "by_code": by_code}
+    state_class = type("ProtocolState", (ProtocolState,), fields)
     pyspiel.register_game(game_type, ProtocolGame)
 
 
@@ -120,6 +122,7 @@ class ProtocolState(pyspiel.State):
     """A game in progress; ``register`` makes a subclass per game with its ``protocol``."""
 
     protocol = None
+    by_code = True  # an action is a move code (the game bounds them), else a place in ``legal``
 
     def __init__(self, game, index: int):
         super().__init__(game)
@@ -140,20 +143,14 @@ class ProtocolState(pyspiel.State):
         return [int(m) for m in moves[: self.protocol.legal(self.st, self.rules, moves)]]
 
     def move_of(self, action: int) -> int:
-        if hasattr(self.protocol, "MOVE_CODES"):
-            return action
-        return self.moves()[action]
+        return action if self.by_code else self.moves()[action]
 
     def action_of(self, move: int) -> int:
         """The OpenSpiel action of a move code (our search's and strategies' answer)."""
-        if hasattr(self.protocol, "MOVE_CODES"):
-            return int(move)
-        return self.moves().index(int(move))
+        return int(move) if self.by_code else self.moves().index(int(move))
 
     def _legal_actions(self, player):
-        if hasattr(self.protocol, "MOVE_CODES"):
-            return sorted(self.moves())
-        return list(range(len(self.moves())))
+        return sorted(self.moves()) if self.by_code else list(range(len(self.moves())))
 
     def _apply_action(self, action):
         self.protocol.apply(self.st, self.rules, self.move_of(action), self.rng, NO_TRACE)
