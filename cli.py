@@ -834,6 +834,15 @@ def tune(
         ),
     ] = None,
     rounds: Annotated[int, typer.Option("--rounds", help="Most self-play rounds.")] = 4,
+    seeds: Annotated[
+        int,
+        typer.Option(
+            "--seeds",
+            help="Independent searches, from root seeds SEED, SEED+2, ...: their winners race "
+            "on common games and the best is measured on fresh ones (a landscape with several "
+            "basins can hold one search in the worse; each search gets the whole --budget).",
+        ),
+    ] = 1,
     from_start: Annotated[
         bool,
         typer.Option(
@@ -852,6 +861,7 @@ def tune(
     Example: powerlab tune power -p 4 -s bluffer -a counter -a honest -a random -n 100000
     -o out/tune-bluffer; then use `--strategy "$(cat out/tune-bluffer/best.txt)"`.
     """
+    from reports.takeaways import multi_start
     from reports.takeaways import tuning as headline
     from reports.tune import write_tune_report
     from simcore import tuning
@@ -864,7 +874,7 @@ def tune(
         game, players, strategy, against or [], settings or [], seed, budget,
         self_play=self_play, only=param or [], fixed=fix or [], ranges=search_range or [],
         sampler=sampler, min_games=min_games, final_games=final_games, rounds=rounds,
-        from_start=from_start,
+        from_start=from_start, starts=seeds,
     )  # fmt: skip
     summary = tuning.tune(spec, out, threads=threads, scheduler=dask_target)
     titles = write_tune_report(out, png)
@@ -877,6 +887,8 @@ def tune(
         )
     else:
         typer.echo(f"{out}: {headline(summary)}")
+    if "starts" in summary:
+        typer.echo(multi_start(summary))
     label = "The last incumbent" if summary.get("cycle") else "Best spec"
     typer.echo(f"{label} in {out / 'best.txt'}: {summary['best']}; report {out / 'report.pdf'}")
 

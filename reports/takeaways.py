@@ -452,6 +452,30 @@ def tuning_finalists(summary: dict) -> str:
     )
 
 
+def multi_start(summary: dict) -> str:
+    """How far apart the winners of a multi-start tuning's searches are, on common games."""
+    race = summary["race"]
+    candidates = race["candidates"]
+    best, worst = candidates[0], candidates[-1]
+    text = (
+        f"The winners of {len(summary['starts'])} searches ({len(candidates)} distinct) on "
+        f"the same {race['games']:,} race games (seed {race['seed']}): the best won "
+        f"{percent(best['win_rate'])} "
+        f"{_interval(best['ci_low'], best['ci_high'], percent)}"
+    )
+    if race["runner_up"] is None:
+        return text + "; every search found it."
+    runner_up = race["runner_up"]
+    apart = runner_up["ci_high"] < 0
+    return text + (
+        f"; the runner-up {points(runner_up['diff'])} points "
+        f"{_interval(runner_up['ci_low'], runner_up['ci_high'])}, the worst "
+        f"{percent(worst['win_rate'])}: "
+        + ("the searches reached different optima, so one search is not enough here."
+           if apart else "the best two are not apart, so the optimum is stable across seeds.")
+    )  # fmt: skip
+
+
 def self_play(summary: dict) -> str:
     rounds = summary["rounds"]
     last = rounds[-1]

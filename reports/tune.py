@@ -181,9 +181,47 @@ def self_play_page(summary: dict) -> ReportPage:
     return page
 
 
+def starts_page(summary: dict) -> ReportPage:
+    """A multi-start tuning: each search's winner on the same race games."""
+    page = ReportPage(
+        f"Several searches: {summary['strategy']} ({summary['game']}, {summary['players']} "
+        "players)",
+        takeaways.multi_start(summary),
+        "Each search started from its own root seed and chose its winner on its own games. The "
+        "winners then played the same race games (a root seed no search played), win rate with "
+        "its 95% interval; the best of them was measured against the starting parameters on "
+        "fresh games of yet another seed. The pages after this one show each search.",
+    )
+    ax = page.axes_in_body(left=4.2, right=0.4, bottom=0.5)
+    candidates = summary["race"]["candidates"]
+    y = np.arange(len(candidates))
+    rate = np.array([c["win_rate"] for c in candidates])
+    err = [rate - [c["ci_low"] for c in candidates], [c["ci_high"] for c in candidates] - rate]
+    ax.errorbar(rate, y, xerr=err, fmt="o", capsize=4, color="black")
+    ax.axvline(1 / summary["players"], linestyle="--", color=GREY)
+    names = [
+        label(f"search {', '.join(str(k) for k in c['starts'])}: {c['spec']}", 4.0)
+        for c in candidates
+    ]
+    ax.set_yticks(y, names, fontsize=TEXT_SIZE)
+    ax.set_ylim(max(len(candidates), 4) - 0.5, -0.5)
+    ax.xaxis.set_major_formatter(lambda value, _: f"{100 * value:.3g}%")
+    ax.tick_params(axis="x", labelsize=TEXT_SIZE)
+    ax.set_xlabel("win rate on the race games (95% CI; dashed: fair share)", fontsize=TEXT_SIZE)
+    return page
+
+
 def report_pages(out: Path) -> tuple[dict, list[ReportPage]]:
     """summary.json of a tune directory and its report's pages."""
     summary = storage.read_json(out / "summary.json", "tuning summary")
+    if "starts" in summary:
+        pages = [starts_page(summary)]
+        for entry in summary["starts"]:
+            folder = out / f"start-{entry['start']}"
+            one = storage.read_json(folder / "summary.json", "tuning summary")
+            trials = pl.read_parquet(folder / "trials.parquet")
+            pages.extend(tuning_pages(one, trials, prefix=f"Search {entry['start']}: "))
+        return summary, pages
     if not summary.get("self_play"):
         return summary, tuning_pages(summary, pl.read_parquet(out / "trials.parquet"))
     pages = [self_play_page(summary)]

@@ -130,26 +130,36 @@ def tune(
     final_games: int | None = None,
     rounds: int = 4,
     fields: list[tuple[float, list[str]]] | None = None,
+    from_start: bool = False,
+    starts: int = 1,
     threads: int | None = None,
     scheduler: str | None = None,
 ) -> TuneResult:
     """Search ``strategy``'s parameters against ``against`` (the other seats) or a weighted mix
     of ``fields`` [(weight, other seats' specs), ...], or in self-play; see docs/tuning.md.
     ``fixed`` {param: value} holds parameters (restricted play), ``ranges`` {param: (low,
-    high)} narrows the searched ranges."""
+    high)} narrows the searched ranges; ``from_start`` races the starting parameters first;
+    ``starts`` runs that many independent searches and races their winners (their trials then
+    carry a ``start`` column)."""
     spec = tuning.build_spec(
         game, players, strategy, list(against or []), _settings(rules), seed, budget,
         self_play=self_play, only=list(params or []),
         fixed=[f"{k}={v}" for k, v in _pairs(fixed)],
         ranges=[f"{k}={low}:{high}" for k, (low, high) in _pairs(ranges)],
         sampler=sampler, min_games=min_games, final_games=final_games, rounds=rounds,
-        fields=fields,
+        fields=fields, from_start=from_start, starts=starts,
     )  # fmt: skip
     summary = tuning.tune(spec, Path(out), threads=threads, scheduler=scheduler)
-    folder = Path(summary["last_round"]) if self_play else Path(out)
-    return TuneResult(
-        summary["best"], summary, pl.read_parquet(folder / "trials.parquet"), Path(out)
-    )
+    if "starts" in summary:
+        tables = [
+            pl.read_parquet(Path(out) / f"start-{k}" / "trials.parquet").with_columns(start=k)
+            for k in range(1, starts + 1)
+        ]
+        trials = pl.concat(tables, how="diagonal_relaxed")
+    else:
+        folder = Path(summary["last_round"]) if self_play else Path(out)
+        trials = pl.read_parquet(folder / "trials.parquet")
+    return TuneResult(summary["best"], summary, trials, Path(out))
 
 
 def _pairs(mapping: dict | None):

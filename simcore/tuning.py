@@ -22,6 +22,13 @@ field (paired 95% interval above zero). The first round whose winner does not is
 incumbent is then a best response to itself within the measurement's precision. A winner that is
 an earlier incumbent ends it too: the best responses cycle, and no one parameter set is a best
 response to itself. Otherwise ``rounds`` rounds are the most.
+
+Several starts (``starts``, the CLI's ``--seeds``) run independent searches from root seeds
+seed, seed + 2, seed + 4, ... in ``start-<k>/`` (a landscape with several basins can hold a search
+in the worse one), race their winners on the same games of seed + 2 * starts, and measure the
+race's winner against the starting parameters on the fresh games of the seed after that: no game
+that chose the winner measures it, and each search's own fresh games (the odd seed after its
+root) are no other search's.
 """
 
 from __future__ import annotations
@@ -46,6 +53,7 @@ FINALISTS = 3
 SEARCH_SHARE = 0.75  # of the budget; the finalists play the rest
 MIN_FINISHERS = 4  # the budget must let at least this many candidates play every rung
 FRESH_SEED_OFFSET = 1  # the fresh games use root seed + 1: the search never plays them
+MAX_STARTS = 64
 MAX_CHUNK = runner.DEFAULT_CHUNK_SIZE
 JOURNAL_LOCK = "optuna.journal.lock"  # optuna's lock of the journal while it writes
 
@@ -92,6 +100,7 @@ class TuneSpec:
     from_start: bool = False  # the first candidate is the strategy's starting parameters
     # Candidates raced before the sampler's (after the start): self-play's earlier incumbents.
     earlier: list[dict] = field(default_factory=list)
+    starts: int = 1  # independent searches, their winners raced (see the module's docstring)
 
     def rungs(self) -> list[int]:
         """Cumulative games of each racing rung (multiples of the player count, so every seat
@@ -106,9 +115,12 @@ class TuneSpec:
     def identity(self) -> dict:
         data = asdict(self)
         data["space"] = [asdict(d) for d in self.space]
-        for option in ("from_start", "earlier"):  # tune directories written before them resume
+        # Tune directories written before these options resume.
+        for option in ("from_start", "earlier"):
             if not data[option]:
                 del data[option]
+        if data["starts"] == 1:
+            del data["starts"]
         return data
 
     def start_params(self) -> dict:
@@ -233,13 +245,15 @@ def build_spec(
     fields: list[tuple[float, list[str | dict]]] | None = None,
     rules: dict | None = None,
     from_start: bool = False,
+    starts: int = 1,
 ) -> TuneSpec:
     """A checked TuneSpec from CLI-style texts. ``fixed`` texts are ``NAME=VALUE``: the candidate
     keeps that value and it is not searched (restricted play). ``fields`` (weighted opponent
     lineups, specs as texts or dicts) replaces ``against`` when given: the way to tune against a
     mix; ``rules`` (a dict) adds rule values to ``set_texts``. ``from_start``: the search's first
     candidate is the strategy as given, racing like any other (a small search in many
-    dimensions may otherwise never sample a region as good as a hand-set start)."""
+    dimensions may otherwise never sample a region as good as a hand-set start). ``starts``:
+    independent searches whose winners are raced (the CLI's ``--seeds``)."""
     game = registry.make(game_id)
     game.check_players(players)
     strategy = registry.parse_strategy(game, strategy_text)
@@ -273,6 +287,13 @@ def build_spec(
         raise SpecError(f"--budget must be at least 1, not {budget}")
     if rounds < 1:
         raise SpecError(f"--rounds must be at least 1, not {rounds}")
+    if not 1 <= starts <= MAX_STARTS:
+        raise SpecError(f"--seeds must be in [1, {MAX_STARTS}], not {starts}")
+    if starts > 1 and self_play:
+        raise SpecError(
+            "--seeds with --self-play is not supported: run the self-play with each --seed "
+            "and compare the rounds' winners with powerlab meta"
+        )
     first_rung = _whole_tables(min_games or max(25 * players, budget // 1000), players)
     top_rung = first_rung * REDUCTION ** (RUNGS - 1)
     if top_rung * MIN_FINISHERS > budget:
@@ -296,6 +317,7 @@ def build_spec(
         self_play=self_play,
         rounds=rounds,
         from_start=from_start,
+        starts=starts,
     )
     # Every lineup the search will play is a valid run spec (rules, data files, seed range).
     for _, opponents in spec.fields:
@@ -604,6 +626,12 @@ def fresh_seed(seed: int) -> int:
     return (seed + FRESH_SEED_OFFSET) % (runner.MAX_SEED + 1)
 
 
+def start_seed(seed: int, start: int) -> int:
+    """The root seed of search ``start`` (from 0) of a multi-start tuning; ``start = starts`` is
+    the race's. Even offsets, so that every fresh seed (the odd one after) is no search's."""
+    return (seed + 2 * start) % (runner.MAX_SEED + 1)
+
+
 def tune_once(spec: TuneSpec, out: Path, play: Player, progress: Callable | None = None) -> dict:
     """One search against ``spec.fields`` in ``out`` (holding its writer lock); returns (and
     writes) summary.json."""
@@ -679,13 +707,110 @@ def tune(
     """Tune ``spec`` into ``out`` (resumable); self-play iterates rounds. Returns summary.json."""
     out = Path(out)
     check_dir(spec, out)
-    if not spec.self_play:
+    if not spec.self_play and spec.starts == 1:
         with player(threads, scheduler) as play:
             return tune_once(spec, out, play, progress)
     with storage.locked(out):
         check_dir(spec, out)  # again, now that no other writer can
         storage.write_json(out / "tune.json", _stored_identity(spec))
-        return _self_play(spec, out, threads, scheduler, progress)
+        if spec.self_play:
+            return _self_play(spec, out, threads, scheduler, progress)
+        with player(threads, scheduler) as play:
+            return _multi_start(spec, out, play, progress)
+
+
+def _multi_start(spec: TuneSpec, out: Path, play: Player, progress) -> dict:
+    summary_path = out / "summary.json"
+    if summary_path.exists():
+        return storage.read_json(summary_path, "tuning summary")
+    started, played, seconds = time.perf_counter(), play.games, play.seconds
+    starts = []
+    for k in range(spec.starts):
+        one = copy.deepcopy(spec)
+        one.starts, one.seed = 1, start_seed(spec.seed, k)
+        summary = tune_once(one, out / f"start-{k + 1}", play, progress)
+        starts.append(
+            {"start": k + 1, "seed": one.seed, "best": summary["best"],
+             "best_params": summary["best_params"], "own_fresh": summary["fresh"],
+             "search_games": summary["search"]["games"]}
+        )  # fmt: skip
+    race = race_winners(spec, play, starts)
+    best = race["candidates"][0]
+    measuring = copy.deepcopy(spec)
+    measuring.seed = race["seed"]  # the fresh games: the seed after the race's
+    measured = fresh_measure(measuring, play, spec.candidate(best["params"]), spec.strategy)
+    wall = time.perf_counter() - started
+    games, play_seconds = play.games - played, play.seconds - seconds
+    result = {
+        "game": spec.game,
+        "players": spec.players,
+        "strategy": spec.strategy["name"],
+        "baseline": spec.spec_text({}),
+        "best": best["spec"],
+        "best_params": best["params"],
+        "fields": [
+            {"weight": w, "lineup": [_label(spec.game, s) for s in lineup]}
+            for w, lineup in spec.fields
+        ],
+        "starts": starts,
+        "race": race,
+        "search": {
+            "starts": spec.starts,
+            "seed": spec.seed,
+            "games": sum(s["search_games"] for s in starts)
+            + spec.final_games * len(race["candidates"]) * len(spec.fields),
+        },
+        "fresh": measured,
+        "timings": {
+            "seconds": round(wall, 3),
+            "games_played_now": games,
+            "games_per_s_playing": round(games / play_seconds, 1) if play_seconds else None,
+        },
+    }
+    storage.write_json(summary_path, result)
+    (out / "best.txt").write_text(best["spec"] + "\n")
+    return result
+
+
+def race_winners(spec: TuneSpec, play: Player, starts: list[dict]) -> dict:
+    """The searches' winners (each distinct spec once) on the same ``final_games`` games of the
+    race seed: win rates over the games where every one had a result, best first, and the
+    runner-up's paired difference to the best (how far apart the searches' basins are)."""
+    from analyses.paired import paired_difference
+    from analyses.stats import mean_interval
+
+    seed = start_seed(spec.seed, spec.starts)
+    distinct: dict[str, dict] = {}
+    for entry in starts:
+        distinct.setdefault(entry["best"], {"params": entry["best_params"], "starts": []})
+        distinct[entry["best"]]["starts"].append(entry["start"])
+    scores, has_result = {}, np.ones(spec.final_games, dtype=bool)
+    for text, entry in distinct.items():
+        score, result = field_scores(
+            spec, play, spec.candidate(entry["params"]), seed, 0, spec.final_games
+        )
+        scores[text] = score
+        has_result &= result
+    candidates = []
+    for text, entry in distinct.items():
+        rate, low, high = mean_interval(scores[text][has_result])
+        candidates.append(
+            {"spec": text, "params": entry["params"], "starts": entry["starts"],
+             "win_rate": rate, "ci_low": low, "ci_high": high}
+        )  # fmt: skip
+    candidates.sort(key=lambda c: (-c["win_rate"], c["starts"][0]))
+    runner_up = None
+    if len(candidates) > 1:
+        diff = paired_difference(
+            scores[candidates[1]["spec"]][has_result], scores[candidates[0]["spec"]][has_result]
+        )
+        runner_up = {"diff": diff["diff"], "ci_low": diff["ci_low"], "ci_high": diff["ci_high"]}
+    return {
+        "seed": seed,
+        "games": int(has_result.sum()),
+        "candidates": candidates,
+        "runner_up": runner_up,
+    }
 
 
 def _self_play(spec: TuneSpec, out: Path, threads, scheduler, progress) -> dict:

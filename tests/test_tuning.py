@@ -176,6 +176,7 @@ def test_cli_tune_writes_the_directory_and_report(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "fresh games" in result.stdout and "best.txt" in result.stdout
+    assert "race games" not in result.stdout  # one search: no race
     for name in ("tune.json", "optuna.journal", "trials.parquet", "summary.json", "report.pdf"):
         assert (out / name).exists(), name
     best = (out / "best.txt").read_text().strip()
@@ -197,6 +198,8 @@ BAD_TUNES = [
     ({"sampler": "grid"}, "--sampler"),
     ({"fixed": ["p_bluff=2"]}, "p_bluff"),
     ({"seed": -1}, "--seed"),
+    ({"starts": 0}, "--seeds"),
+    ({"starts": 2, "self_play": True, "against": []}, "--seeds with --self-play"),
 ]
 
 
@@ -275,3 +278,36 @@ def test_a_tuning_on_dask_equals_the_local_one(tmp_path):
     assert on_dask["best"] == local["best"] and on_dask["fresh"] == local["fresh"]
     a = pl.read_parquet(tmp_path / "local" / "trials.parquet")
     assert a.equals(pl.read_parquet(tmp_path / "dask" / "trials.parquet"))
+
+
+def test_several_searches_race_their_winners_and_measure_the_best_on_unseen_games(tmp_path):
+    summary = tuning.tune(small_spec(starts=2, final_games=1000), tmp_path / "multi")
+    assert [s["seed"] for s in summary["starts"]] == [3, 5]  # even offsets from the root seed
+    assert [s["own_fresh"]["seed"] for s in summary["starts"]] == [4, 6]
+    race = summary["race"]
+    assert race["seed"] == 7 and summary["fresh"]["seed"] == 8  # seeds no search played
+    rates = [c["win_rate"] for c in race["candidates"]]
+    assert rates == sorted(rates, reverse=True) and summary["best"] == race["candidates"][0]["spec"]
+    assert sorted(k for c in race["candidates"] for k in c["starts"]) == [1, 2]
+    assert (race["runner_up"] is None) == (len(race["candidates"]) == 1)
+    assert summary["best_params"]["p_bluff"] < 0.1 and summary["fresh"]["diff_ci_low"] > 0.1
+    for k in (1, 2):  # each search is a whole tune directory of its own
+        one = tmp_path / "multi" / f"start-{k}"
+        assert (one / "summary.json").exists() and (one / "trials.parquet").exists()
+    assert (tmp_path / "multi" / "best.txt").read_text().strip() == summary["best"]
+    again = tuning.tune(small_spec(starts=2, final_games=1000), tmp_path / "multi")
+    assert again == summary  # a finished multi-start reruns without playing
+    with pytest.raises(SpecError, match="another tuning"):
+        tuning.tune(small_spec(starts=3, final_games=1000), tmp_path / "multi")
+
+
+def test_cli_tune_with_several_seeds_reports_the_race(tmp_path):
+    out = tmp_path / "seeds"
+    result = powerlab(
+        "tune", "power", "-p", 4, "-s", "bluffer", "-a", "bluffer:p_challenge=1", "-n", 3000,
+        "--param", "p_bluff", "--min-games", 12, "--final-games", 400, "--seed", 3,
+        "--seeds", 2, "-o", out,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "race games (seed 7)" in result.stdout and "fresh games (seed 8)" in result.stdout
+    assert (out / "report.pdf").exists() and (out / "start-2" / "best.txt").exists()
