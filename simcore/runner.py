@@ -291,9 +291,9 @@ def run_info(spec: RunSpec) -> dict:
     }
 
 
-# The compiled entry points every kernel module has (the chunk protocol, simcore/chunk.py): the
-# chunk's block loop, and the one-game player that traces call from Python.
-KERNEL_ENTRY_POINTS = ("simulate_blocks", "play_indexed")
+# The compiled entry points of every kernel's chunks (simcore/chunk.py, ``GameChunks``): the
+# chunk's block loops, scripted and searching, and the one-game players that traces call.
+KERNEL_ENTRY_POINTS = ("simulate_blocks", "simulate_searching_blocks", "play", "play_searching")
 
 
 def kernel_compiled(game: registry.Game) -> bool:
@@ -301,9 +301,9 @@ def kernel_compiled(game: registry.Game) -> bool:
     call compiles them: 1-5 minutes on 2 cores)."""
     import os
 
-    kernel = game.kernel()
+    chunks = game.kernel().CHUNKS
     return all(
-        os.path.exists(getattr(kernel, name)._cache._cache_file._index_path)
+        os.path.exists(getattr(chunks, name)._cache._cache_file._index_path)
         for name in KERNEL_ENTRY_POINTS
     )
 
