@@ -467,9 +467,9 @@ def run(
     with storage.locked(out), contextlib.ExitStack() as stack:
         check_out_dir(spec, out, shard)
         if scheduler is None:
+            used_threads = set_threads(threads)  # bad --threads: refused before any notice
             if not kernel_compiled(registry.make(spec.game)):
                 notify(compile_notice(registry.make(spec.game)))
-            used_threads = set_threads(threads)
             play_chunks = _play_here
         else:
             # Connect before writing anything: an unreachable scheduler leaves OUT untouched.
