@@ -5,11 +5,16 @@ below and ``seat_out[g, seat, :]`` starts with the standard seat columns; the ga
 follow in the order its registry entry declares them. The runner turns them into Parquet.
 """
 
+import sys
+import types
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
 from numba import njit
+
+from simcore.registry import SEARCH_ID
 
 # Standard game columns.
 WINNER = 0
@@ -102,6 +107,121 @@ def block_scratch(state_size, players, lineup_params, trace_width):
 def block_bounds(n_games, n_blocks, block):
     """First and one-past-last game of ``block`` when ``n_games`` are split into ``n_blocks``."""
     return (n_games * block) // n_blocks, (n_games * (block + 1)) // n_blocks
+
+
+def compile_in(template, namespace: dict, name: str, **options):
+    """``template`` njit-compiled (with the cache) as the function ``name`` of the module whose
+    globals are ``namespace``: its code takes that module's file name and reads that namespace.
+
+    numba caches a function by its file, name and line, not by the globals it calls, so generic
+    code (a chunk driver, the search) compiled this way gets cache entries of its own per game
+    instead of sharing, and silently reusing, another game's (docs/protocol.md, "Generic code
+    over the protocol").
+    """
+    code = template.__code__.replace(co_filename=namespace["__file__"], co_name=name)
+    function = types.FunctionType(code, namespace, name, template.__defaults__)
+    function.__module__ = namespace["__name__"]
+    function.__qualname__ = name
+    return njit(cache=True, **options)(function)
+
+
+# What ``_simulate_blocks`` reads of a game, here only names: ``GameChunks`` compiles it where they
+# are the game's.
+play_one = None
+STATE_SIZE = TRACE_WIDTH = 0
+
+
+def _simulate_blocks(
+    game, players, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out,
+    first_block, end_block, n_blocks,
+):  # fmt: skip
+    """Play the games of blocks ``first_block`` to ``end_block - 1`` of the chunk split into
+    ``n_blocks`` (``play_blocks``), each by the game's ``play_one``."""
+    for block in range(first_block, end_block):
+        st, sids, prm, rng, no_trace = block_scratch(
+            STATE_SIZE, players, lineup_params, TRACE_WIDTH
+        )
+        lo, hi = block_bounds(game_out.shape[0], n_blocks, block)
+        for g in range(lo, hi):
+            play_one(
+                players, lineup_ids, lineup_params, seed, first_index + g, rotate,
+                st, game, sids, prm, rng, no_trace, g, game_out, seat_out,
+            )  # fmt: skip
+
+
+def _prepared(prepared, lineup_ids, lineup_params):
+    return prepared
+
+
+class GameChunks:
+    """A game's chunk kernels and the ``run_chunk`` and ``trace_game`` the runner and the CLI call,
+    from the game's two ``play_indexed`` functions.
+
+    ``play(players, lineup_ids, lineup_params, seed, game_index, rotate, st, game, sids, prm, rng,
+    trace, g, game_out, seat_out)`` seats the lineup for ``game_index``, plays the game from its
+    own stream and writes row ``g``; ``play_searching`` does the same through the decision-point
+    protocol, for lineups with an ``ismcts`` seat (the search allocates its tree, so it may
+    allocate: the scripted path may not). ``game`` is what both read of the rules:
+    ``game_of(prepared, lineup_ids, lineup_params)``, by default the prepared rules themselves.
+    The chunk driver is compiled once per play function in the game's module (``compile_in``);
+    a scripted lineup never compiles the search.
+    """
+
+    def __init__(
+        self, module: str, *, play, play_searching, state_size: int, trace_width: int,
+        trace_len_at: int, game_columns: int, seat_columns: int,
+        first_trace_rows: Callable[[object, int], int], game_of=_prepared,
+    ):  # fmt: skip
+        namespace = {
+            "__name__": module, "__file__": sys.modules[module].__file__,
+            "STATE_SIZE": state_size, "TRACE_WIDTH": trace_width,
+            "block_scratch": block_scratch, "block_bounds": block_bounds,
+        }  # fmt: skip
+        self.simulate_blocks = compile_in(
+            _simulate_blocks, namespace | {"play_one": play}, "simulate_blocks", nogil=True
+        )
+        self.simulate_searching_blocks = compile_in(
+            _simulate_blocks, namespace | {"play_one": play_searching},
+            "simulate_searching_blocks", nogil=True,
+        )  # fmt: skip
+        self.play, self.play_searching, self.game_of = play, play_searching, game_of
+        self.state_size, self.trace_width, self.trace_len_at = state_size, trace_width, trace_len_at
+        self.game_columns, self.seat_columns = game_columns, seat_columns
+        self.first_trace_rows = first_trace_rows
+
+    def run_chunk(
+        self, prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate
+    ):
+        """Play ``n_games`` games from ``first_index`` on: (game_out, seat_out) int64 arrays."""
+        check_lineup(players, lineup_ids, lineup_params)
+        game_out, seat_out = new_outputs(n_games, players, self.game_columns, self.seat_columns)
+        searching = np.any(lineup_ids == SEARCH_ID)
+        play_blocks(
+            self.simulate_searching_blocks if searching else self.simulate_blocks, n_games,
+            self.game_of(prepared, lineup_ids, lineup_params), players, lineup_ids, lineup_params,
+            np.uint64(seed), first_index, rotate, game_out, seat_out,
+        )  # fmt: skip
+        return game_out, seat_out
+
+    def trace_game(self, prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
+        """The event trace of one game, exactly as the chunk kernel plays it."""
+        check_lineup(players, lineup_ids, lineup_params)
+        sids, prm, rng, game_out, seat_out = one_game_scratch(
+            players, lineup_params, self.game_columns, self.seat_columns
+        )
+        game = self.game_of(prepared, lineup_ids, lineup_params)
+        play_one = self.play_searching if np.any(lineup_ids == SEARCH_ID) else self.play
+
+        def play(st, trace):
+            play_one(
+                players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
+                st, game, sids, prm, rng, trace, 0, game_out, seat_out,
+            )  # fmt: skip
+
+        return trace_one_game(
+            play, self.first_trace_rows(prepared, players), self.state_size, self.trace_len_at,
+            self.trace_width,
+        )  # fmt: skip
 
 
 def check_lineup(players, lineup_ids, lineup_params):

@@ -31,11 +31,9 @@ tests/test_ismcts.py checks both: cache hits in a second process, and two games 
 toy Nim) each answering from its own rules.
 """
 
-import types
-
 import numpy as np
-from numba import njit
 
+from simcore.chunk import compile_in
 from simcore.rng import next_u64, rand_below, seed_game_stream
 
 # What a game's thin module must provide (docs/protocol.md); MAX_SEATS and MAX_MOVES bound its
@@ -297,9 +295,8 @@ _TEMPLATES = (_find, _slots, _ucb_choice, _clearly_better, _rollout, search, cho
 
 
 def specialise(namespace: dict):
-    """Compile the search in a game's thin module ``namespace`` (its ``globals()``): each function
-    is re-created with that module's globals and file name, then njit-compiled with the cache.
-    Returns the game's ``search``."""
+    """Compile the search in a game's thin module ``namespace`` (its ``globals()``), each function
+    with ``chunk.compile_in``. Returns the game's ``search``."""
     missing = [name for name in PROTOCOL if name not in namespace]
     if missing:
         raise TypeError(f"{namespace['__name__']} lacks the protocol's {', '.join(missing)}")
@@ -311,11 +308,7 @@ def specialise(namespace: dict):
     if "believe" not in namespace:
         templates = (_believe_uniformly,) + templates
     for template in templates:
-        code = template.__code__.replace(co_filename=namespace["__file__"])
-        function = types.FunctionType(code, namespace, template.__name__, template.__defaults__)
-        function.__module__ = namespace["__name__"]
-        function.__qualname__ = template.__qualname__
-        compiled = njit(cache=True)(function)
+        compiled = compile_in(template, namespace, template.__name__)
         namespace[template.__name__] = compiled
         if template is _believe_uniformly:
             namespace["believe"] = compiled

@@ -17,8 +17,6 @@ from simcore.chunk import (
     TURNS,
     WINNER,
     WON,
-    block_bounds,
-    block_scratch,
     seat_lineup,
 )
 from simcore.intrinsics import ix
@@ -432,69 +430,19 @@ def write_row(players, winner, turns, truncated, st, g, game_out, seat_out):
             ]
 
 
-@njit(cache=True, nogil=True)
-def simulate_blocks(
-    rules, players, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out,
-    first_block, end_block, n_blocks,
-):  # fmt: skip
-    """Play the games of blocks ``first_block`` to ``end_block - 1`` of the chunk split into
-    ``n_blocks`` (simcore/chunk.py, ``play_blocks``)."""
-    searching = np.any(lineup_ids == SEARCH_ID)
-    for block in range(first_block, end_block):
-        st, sids, prm, rng, no_trace = block_scratch(
-            STATE_SIZE, players, lineup_params, TRACE_WIDTH
-        )
-        lo, hi = block_bounds(game_out.shape[0], n_blocks, block)
-        for g in range(lo, hi):
-            if searching:
-                play_indexed_protocol(
-                    players, lineup_ids, lineup_params, seed, first_index + g, rotate,
-                    st, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
-                )  # fmt: skip
-            else:
-                play_indexed(
-                    players, lineup_ids, lineup_params, seed, first_index + g, rotate,
-                    st, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
-                )  # fmt: skip
-
-
-# --- the interface the runner and the CLI use ---------------------------------------------
-
-
-def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate):
-    """Play ``n_games`` games from ``first_index`` on: (game_out, seat_out) int64 arrays."""
-    chunk.check_lineup(players, lineup_ids, lineup_params)
-    game_out, seat_out = chunk.new_outputs(
-        n_games, players, N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS
-    )
-    chunk.play_blocks(
-        simulate_blocks, n_games, prepared, players, lineup_ids, lineup_params, np.uint64(seed),
-        first_index, rotate, game_out, seat_out,
-    )  # fmt: skip
-    return game_out, seat_out
-
-
-def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
-    """The event trace of one game, exactly as the chunk kernel plays it."""
-    chunk.check_lineup(players, lineup_ids, lineup_params)
-    sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
-        players, lineup_params, N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS
-    )
-
-    searching = bool(np.any(lineup_ids == SEARCH_ID))
-    play_one = play_indexed_protocol if searching else play_indexed
-
-    def play(st, trace):
-        play_one(
-            players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-            st, prepared, sids, prm, rng, trace, 0, game_out, seat_out,
-        )  # fmt: skip
-
+CHUNKS = chunk.GameChunks(
+    __name__, play=play_indexed, play_searching=play_indexed_protocol, state_size=STATE_SIZE,
+    trace_width=TRACE_WIDTH, trace_len_at=TRACE_LEN, game_columns=N_STANDARD_GAME_COLUMNS,
+    seat_columns=N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
     # Sized for a typical game (most end within 64 turns), not the turn cap: arcs trace 1% of a
     # run's games, and zeroing a cap-sized buffer (0.9 MB at 500 turns) cost more than playing
     # them. A longer game fills it and is played again with a larger one (trace_one_game).
-    first_rows = 64 + min(int(prepared[R_MAX_TURNS]), 64) * (24 + players)
-    return chunk.trace_one_game(play, first_rows, STATE_SIZE, TRACE_LEN, TRACE_WIDTH)
+    first_trace_rows=lambda prepared, players: (
+        64 + min(int(prepared[R_MAX_TURNS]), 64) * (24 + players)
+    ),
+)  # fmt: skip
+run_chunk = CHUNKS.run_chunk
+trace_game = CHUNKS.trace_game
 
 
 def describe_trace(trace, seat_labels: list[str]) -> list[str]:

@@ -26,8 +26,6 @@ from simcore.chunk import (
     TURNS,
     WINNER,
     WON,
-    block_bounds,
-    block_scratch,
     record_event,
     seat_lineup,
 )
@@ -2729,73 +2727,21 @@ def play_indexed_searching(
     write_row(players, winner, winners, turns, truncated, st, g, game_out, seat_out)
 
 
-@njit(cache=True, nogil=True)
-def simulate_blocks(
-    rules, players, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out,
-    first_block, end_block, n_blocks,
-):  # fmt: skip
-    """Play the games of blocks ``first_block`` to ``end_block - 1`` of the chunk split into
-    ``n_blocks`` (simcore/chunk.py, ``play_blocks``)."""
-    searching = np.any(lineup_ids == SEARCH_ID)
-    for block in range(first_block, end_block):
-        st, sids, prm, rng, no_trace = block_scratch(
-            STATE_SIZE, players, lineup_params, TRACE_WIDTH
-        )
-        lo, hi = block_bounds(game_out.shape[0], n_blocks, block)
-        for g in range(lo, hi):
-            if searching:
-                play_indexed_searching(
-                    players, lineup_ids, lineup_params, seed, first_index + g, rotate,
-                    st, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
-                )  # fmt: skip
-            else:
-                play_indexed(
-                    players, lineup_ids, lineup_params, seed, first_index + g, rotate,
-                    st, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
-                )  # fmt: skip
-
-
-# --- the interface the runner and the CLI use ---------------------------------------------
-
-
-def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate):
-    """Play ``n_games`` games from ``first_index`` on: (game_out, seat_out) int64 arrays."""
-    chunk.check_lineup(players, lineup_ids, lineup_params)
-    game_out, seat_out = chunk.new_outputs(
-        n_games,
-        players,
-        N_STANDARD_GAME_COLUMNS + N_GAME_STATS,
-        N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
-    )
-    chunk.play_blocks(
-        simulate_blocks, n_games, prepared, players, lineup_ids, lineup_params, np.uint64(seed),
-        first_index, rotate, game_out, seat_out,
-    )  # fmt: skip
-    return game_out, seat_out
-
-
 FIRST_TRACE_ROWS = 8192  # a longer game is played again with a bigger buffer
 
-
-def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
-    """The event trace of one game, exactly as the chunk kernel plays it."""
-    chunk.check_lineup(players, lineup_ids, lineup_params)
-    sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
-        players,
-        lineup_params,
-        N_STANDARD_GAME_COLUMNS + N_GAME_STATS,
-        N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
-    )
-
-    play_one = play_indexed_searching if np.any(lineup_ids == SEARCH_ID) else play_indexed
-
-    def play(st, trace):
-        play_one(
-            players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-            st, prepared, sids, prm, rng, trace, 0, game_out, seat_out,
-        )  # fmt: skip
-
-    return chunk.trace_one_game(play, FIRST_TRACE_ROWS, STATE_SIZE, TRACE_LEN, TRACE_WIDTH)
+CHUNKS = chunk.GameChunks(
+    __name__,
+    play=play_indexed,
+    play_searching=play_indexed_searching,
+    state_size=STATE_SIZE,
+    trace_width=TRACE_WIDTH,
+    trace_len_at=TRACE_LEN,
+    game_columns=N_STANDARD_GAME_COLUMNS + N_GAME_STATS,
+    seat_columns=N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
+    first_trace_rows=lambda prepared, players: FIRST_TRACE_ROWS,
+)
+run_chunk = CHUNKS.run_chunk
+trace_game = CHUNKS.trace_game
 
 
 def _office(division: int, row: int) -> str:

@@ -33,8 +33,6 @@ from simcore.chunk import (
     TURNS,
     WINNER,
     WON,
-    block_bounds,
-    block_scratch,
     seat_lineup,
 )
 from simcore.power_the_game_rules import (  # noqa: F401  (tests reach the rules from here too)
@@ -515,11 +513,13 @@ def bench_protocol_games(game, players, lineup_ids, lineup_params, seed, n_games
 @njit(cache=True, _nrt=False)
 def play_indexed(
     players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, rules, board, dist, sids, prm, rng, trace, g, game_out, seat_out,
+    st, game, sids, prm, rng, trace, g, game_out, seat_out,
 ):  # fmt: skip
-    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
+    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g`` (of
+    ``game``, the protocol's tuple, it reads the rules, the board and the distances)."""
     seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
+    rules, board, dist = game[0], game[1], game[2]
     winner, rounds, reason = play_game(players, st, rules, board, dist, sids, prm, rng, trace)
     write_row(players, winner, rounds, reason, st, g, game_out, seat_out)
 
@@ -552,33 +552,6 @@ def write_row(players, winner, rounds, reason, st, g, game_out, seat_out):
         seat_out[g, seat, WON] = seat == winner
         for k in range(N_SEAT_STATS):
             seat_out[g, seat, N_STANDARD_SEAT_COLUMNS + k] = st[STATS + N_SEAT_STATS * seat + k]
-
-
-@njit(cache=True, nogil=True)
-def simulate_blocks(
-    rules, board, dist, planner_ids, planner_params, players, lineup_ids, lineup_params, seed,
-    first_index, rotate, game_out, seat_out, first_block, end_block, n_blocks,
-):  # fmt: skip
-    """Play the games of blocks ``first_block`` to ``end_block - 1`` of the chunk split into
-    ``n_blocks`` (simcore/chunk.py, ``play_blocks``)."""
-    searching = np.any(lineup_ids == SEARCH_ID)
-    game = (rules, board, dist, planner_ids, planner_params)
-    for block in range(first_block, end_block):
-        st, sids, prm, rng, no_trace = block_scratch(
-            STATE_SIZE, players, lineup_params, TRACE_WIDTH
-        )
-        lo, hi = block_bounds(game_out.shape[0], n_blocks, block)
-        for g in range(lo, hi):
-            if searching:
-                play_indexed_protocol(
-                    players, lineup_ids, lineup_params, seed, first_index + g, rotate,
-                    st, game, sids, prm, rng, no_trace, g, game_out, seat_out,
-                )  # fmt: skip
-            else:
-                play_indexed(
-                    players, lineup_ids, lineup_params, seed, first_index + g, rotate,
-                    st, rules, board, dist, sids, prm, rng, no_trace, g, game_out, seat_out,
-                )  # fmt: skip
 
 
 # --- the orders decision's options -------------------------------------------------------------
@@ -628,54 +601,22 @@ def protocol_game(prepared, lineup_ids=None, lineup_params=None) -> tuple:
     return (rules, board, dist, *planner_table(lineup_ids, lineup_params))
 
 
-# --- the interface the runner and the CLI use ---------------------------------------------
-
-
-def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate):
-    """Play ``n_games`` games from ``first_index`` on: (game_out, seat_out) int64 arrays."""
-    chunk.check_lineup(players, lineup_ids, lineup_params)
-    game_out, seat_out = chunk.new_outputs(
-        n_games,
-        players,
-        N_STANDARD_GAME_COLUMNS + len(GAME_COLUMNS),
-        N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
-    )
-    chunk.play_blocks(
-        simulate_blocks, n_games, *protocol_game(prepared, lineup_ids, lineup_params), players,
-        lineup_ids, lineup_params, np.uint64(seed), first_index, rotate, game_out, seat_out,
-    )  # fmt: skip
-    return game_out, seat_out
-
-
 FIRST_TRACE_ROWS = 8192  # a longer game is played again with a bigger buffer
 
-
-def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
-    """The event trace of one game, exactly as the chunk kernel plays it."""
-    chunk.check_lineup(players, lineup_ids, lineup_params)
-    rules, board, dist = prepared
-    sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
-        players,
-        lineup_params,
-        N_STANDARD_GAME_COLUMNS + len(GAME_COLUMNS),
-        N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
-    )
-    game = protocol_game(prepared, lineup_ids, lineup_params)
-    searching = bool(np.any(lineup_ids == SEARCH_ID))
-
-    def play(st, trace):
-        if searching:
-            play_indexed_protocol(
-                players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-                st, game, sids, prm, rng, trace, 0, game_out, seat_out,
-            )  # fmt: skip
-        else:
-            play_indexed(
-                players, lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-                st, rules, board, dist, sids, prm, rng, trace, 0, game_out, seat_out,
-            )  # fmt: skip
-
-    return chunk.trace_one_game(play, FIRST_TRACE_ROWS, STATE_SIZE, TRACE_LEN, TRACE_WIDTH)
+CHUNKS = chunk.GameChunks(
+    __name__,
+    play=play_indexed,
+    play_searching=play_indexed_protocol,
+    state_size=STATE_SIZE,
+    trace_width=TRACE_WIDTH,
+    trace_len_at=TRACE_LEN,
+    game_columns=N_STANDARD_GAME_COLUMNS + len(GAME_COLUMNS),
+    seat_columns=N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
+    first_trace_rows=lambda prepared, players: FIRST_TRACE_ROWS,
+    game_of=protocol_game,
+)
+run_chunk = CHUNKS.run_chunk
+trace_game = CHUNKS.trace_game
 
 
 def describe_trace(trace, seat_labels: list[str]) -> list[str]:

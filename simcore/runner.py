@@ -291,9 +291,9 @@ def run_info(spec: RunSpec) -> dict:
     }
 
 
-# The compiled entry points every kernel module has (the chunk protocol, simcore/chunk.py): the
-# chunk's block loop, and the one-game player that traces call from Python.
-KERNEL_ENTRY_POINTS = ("simulate_blocks", "play_indexed")
+# The compiled entry points of every kernel's chunks (simcore/chunk.py, ``GameChunks``): the
+# chunk's block loops, scripted and searching, and the one-game players that traces call.
+KERNEL_ENTRY_POINTS = ("simulate_blocks", "simulate_searching_blocks", "play", "play_searching")
 
 
 def kernel_compiled(game: registry.Game) -> bool:
@@ -301,9 +301,9 @@ def kernel_compiled(game: registry.Game) -> bool:
     call compiles them: 1-5 minutes on 2 cores)."""
     import os
 
-    kernel = game.kernel()
+    chunks = game.kernel().CHUNKS
     return all(
-        os.path.exists(getattr(kernel, name)._cache._cache_file._index_path)
+        os.path.exists(getattr(chunks, name)._cache._cache_file._index_path)
         for name in KERNEL_ENTRY_POINTS
     )
 
@@ -467,9 +467,9 @@ def run(
     with storage.locked(out), contextlib.ExitStack() as stack:
         check_out_dir(spec, out, shard)
         if scheduler is None:
+            used_threads = set_threads(threads)  # bad --threads: refused before any notice
             if not kernel_compiled(registry.make(spec.game)):
                 notify(compile_notice(registry.make(spec.game)))
-            used_threads = set_threads(threads)
             play_chunks = _play_here
         else:
             # Connect before writing anything: an unreachable scheduler leaves OUT untouched.

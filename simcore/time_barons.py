@@ -26,14 +26,11 @@ from simcore.chunk import (
     TURNS,
     WINNER,
     WON,
-    block_bounds,
-    block_scratch,
     record_event,
     seat_lineup,
 )
 from simcore.intrinsics import ix
 from simcore.registry import (
-    SEARCH_ID,
     SEARCH_PARAM_NAMES,
     Arcs,
     CardImpact,
@@ -1729,12 +1726,14 @@ def record_standing(turns, st, trace):
 
 @njit(cache=True, _nrt=False)
 def play_indexed(
-    lineup_ids, lineup_params, seed, game_index, rotate,
-    st, cards, rules, sids, prm, rng, trace, g, game_out, seat_out,
+    players, lineup_ids, lineup_params, seed, game_index, rotate,
+    st, game, sids, prm, rng, trace, g, game_out, seat_out,
 ):  # fmt: skip
-    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
-    seat_lineup(lineup_ids, lineup_params, game_index, 2, rotate, sids, prm, seat_out, g)
+    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``
+    (``game``: the prepared rules and card table)."""
+    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
     seed_game_stream(seed, game_index, rng)
+    rules, cards = game
     winner, turns, truncated, reason = play_game(st, cards, rules, sids, prm, rng, trace)
     write_row(winner, turns, truncated, reason, st, g, game_out, seat_out)
 
@@ -1750,23 +1749,6 @@ def write_row(winner, turns, truncated, reason, st, g, game_out, seat_out):
         seat_out[g, seat, WON] = seat == winner
         for k in range(N_SEAT_STATS):
             seat_out[g, seat, N_STANDARD_SEAT_COLUMNS + k] = st[STATS + N_SEAT_STATS * seat + k]
-
-
-@njit(cache=True, nogil=True)
-def simulate_blocks(
-    rules, cards, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out,
-    first_block, end_block, n_blocks,
-):  # fmt: skip
-    """Play the games of blocks ``first_block`` to ``end_block - 1`` of the chunk split into
-    ``n_blocks`` (simcore/chunk.py, ``play_blocks``)."""
-    for block in range(first_block, end_block):
-        st, sids, prm, rng, no_trace = block_scratch(STATE_SIZE, 2, lineup_params, TRACE_WIDTH)
-        lo, hi = block_bounds(game_out.shape[0], n_blocks, block)
-        for g in range(lo, hi):
-            play_indexed(
-                lineup_ids, lineup_params, seed, first_index + g, rotate,
-                st, cards, rules, sids, prm, rng, no_trace, g, game_out, seat_out,
-            )  # fmt: skip
 
 
 # --- the decision-point protocol (docs/protocol.md) -----------------------------------------
@@ -2227,39 +2209,38 @@ def infoset_key(st, seat):
     return _mix_range(h, st, PROTOCOL, P_ARRANGE + st[P_ARR_I])
 
 
-# --- the interface the runner and the CLI use ---------------------------------------------
+# The search is compiled against the protocol functions above (simcore/time_barons_search.py
+# imports them), so it can only be imported once they exist.
+from simcore import time_barons_search  # noqa: E402
 
 
-def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate):
-    """Play ``n_games`` games from ``first_index`` on: (game_out, seat_out) int64 arrays."""
-    chunk.check_lineup(players, lineup_ids, lineup_params)
-    rules, cards = prepared
-    game_out, seat_out = chunk.new_outputs(
-        n_games,
-        players,
-        N_STANDARD_GAME_COLUMNS + len(GAME_COLUMNS),
-        N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
-    )
-    if np.any(lineup_ids == SEARCH_ID):  # through the protocol (simcore/time_barons_search.py)
-        from simcore import time_barons_search
+@njit(cache=True)
+def play_protocol_game(st, game, sids, prm, rng, trace):
+    """One game through the decision-point protocol, each decision answered by the search
+    module's ``choose``: (winner or -1, turns, truncated, end reason)."""
+    new_game(2, st, game, rng, trace)
+    while not is_over(st):
+        seat = to_move(st)
+        apply(st, game, time_barons_search.choose(sids, prm, seat, st, game, rng), rng, trace)
+    return st[P_WINNER], st[P_TURNS], st[P_REASON] == END_TURN_CAP, st[P_REASON]
 
-        chunk.play_blocks(
-            time_barons_search.simulate_blocks, n_games, prepared, lineup_ids, lineup_params,
-            np.uint64(seed), first_index, rotate, game_out, seat_out,
-        )  # fmt: skip
-    else:
-        chunk.play_blocks(
-            simulate_blocks, n_games, rules, cards, lineup_ids, lineup_params, np.uint64(seed),
-            first_index, rotate, game_out, seat_out,
-        )  # fmt: skip
-    return game_out, seat_out
+
+@njit(cache=True)
+def play_indexed_protocol(
+    players, lineup_ids, lineup_params, seed, game_index, rotate,
+    st, game, sids, prm, rng, trace, g, game_out, seat_out,
+):  # fmt: skip
+    """``play_indexed`` through the decision-point protocol: for lineups with a searching seat
+    (the search allocates its tree, so this one may allocate: the scripted path may not)."""
+    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
+    seed_game_stream(seed, game_index, rng)
+    winner, turns, truncated, reason = play_protocol_game(st, game, sids, prm, rng, trace)
+    write_row(winner, turns, truncated, reason, st, g, game_out, seat_out)
 
 
 def bench_protocol(prepared, players, lineup_ids, lineup_params, seed, n_games):
     """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
     searches run)."""
-    from simcore import time_barons_search
-
     return time_barons_search.bench_protocol(
         prepared, lineup_ids, lineup_params, np.uint64(seed), n_games
     )
@@ -2267,33 +2248,19 @@ def bench_protocol(prepared, players, lineup_ids, lineup_params, seed, n_games):
 
 FIRST_TRACE_ROWS = 4096  # a longer game is played again with a bigger buffer
 
-
-def trace_game(prepared, players, lineup_ids, lineup_params, seed, game_index, rotate):
-    """The event trace of one game, exactly as the chunk kernel plays it."""
-    chunk.check_lineup(players, lineup_ids, lineup_params)
-    rules, cards = prepared
-    sids, prm, rng, game_out, seat_out = chunk.one_game_scratch(
-        players,
-        lineup_params,
-        N_STANDARD_GAME_COLUMNS + len(GAME_COLUMNS),
-        N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
-    )
-
-    def play(st, trace):
-        if np.any(lineup_ids == SEARCH_ID):
-            from simcore import time_barons_search
-
-            time_barons_search.play_indexed_protocol(
-                lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-                st, prepared, sids, prm, rng, trace, 0, game_out, seat_out,
-            )  # fmt: skip
-        else:
-            play_indexed(
-                lineup_ids, lineup_params, np.uint64(seed), game_index, rotate,
-                st, cards, rules, sids, prm, rng, trace, 0, game_out, seat_out,
-            )  # fmt: skip
-
-    return chunk.trace_one_game(play, FIRST_TRACE_ROWS, STATE_SIZE, TRACE_LEN, TRACE_WIDTH)
+CHUNKS = chunk.GameChunks(
+    __name__,
+    play=play_indexed,
+    play_searching=play_indexed_protocol,
+    state_size=STATE_SIZE,
+    trace_width=TRACE_WIDTH,
+    trace_len_at=TRACE_LEN,
+    game_columns=N_STANDARD_GAME_COLUMNS + len(GAME_COLUMNS),
+    seat_columns=N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
+    first_trace_rows=lambda prepared, players: FIRST_TRACE_ROWS,
+)
+run_chunk = CHUNKS.run_chunk
+trace_game = CHUNKS.trace_game
 
 
 def describe_trace(trace, seat_labels: list[str]) -> list[str]:

@@ -1,12 +1,19 @@
 """The chunk protocol's shared pieces: block split, seating, output layout, trace buffers."""
 
+import hashlib
+import json
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import numba
 import numpy as np
 import pytest
 
 from simcore import chunk, registry
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.mark.parametrize("n_games, n_blocks", [(1, 1), (10, 3), (100, 64), (64, 64)])
@@ -125,3 +132,54 @@ def test_outputs_of_one_game_have_the_types_of_many():
 
     one, many = chunk.new_outputs(1, 3, 5, 2), chunk.new_outputs(9, 3, 5, 2)
     assert [typeof(a) for a in one] == [typeof(a) for a in many]
+
+
+# Plays 50 games of POWER and of Power Barons, default strategies at 3 players, through each
+# game's generic block loop; prints each game's output digest and the loop's cache hits and misses.
+CHUNK_PROBE = """
+import json, sys
+sys.path.insert(0, {root!r})
+from tests.test_chunk import scripted_chunk_digest
+from simcore import registry
+out = {{}}
+for game_id in ("power", "power-barons"):
+    digest = scripted_chunk_digest(game_id)
+    loop = registry.make(game_id).kernel().CHUNKS.simulate_blocks
+    hits, misses = loop.stats.cache_hits.values(), loop.stats.cache_misses.values()
+    out[game_id] = [digest, sum(hits), sum(misses)]
+print(json.dumps(out))
+"""
+
+
+def scripted_chunk_digest(game_id: str) -> str:
+    game = registry.make(game_id)
+    kernel = game.kernel()
+    prepared = kernel.prepare(game.rules_with_defaults({}), 3)
+    ids, params = game.encode_strategies([registry.parse_strategy(game, game.default_strategy)] * 3)
+    game_out, seat_out = kernel.run_chunk(prepared, 3, ids, params, 11, 0, 50, True)
+    digest = hashlib.sha256(np.ascontiguousarray(game_out).tobytes())
+    digest.update(np.ascontiguousarray(seat_out).tobytes())
+    return digest.hexdigest()
+
+
+def test_each_games_block_loop_is_cached_apart_and_loads_in_a_second_process():
+    # One source compiled per game (chunk.compile_in): numba names cache files by file, name and
+    # line, so each game's loop must carry its own module's file name, or one game would load
+    # another's compiled loop.
+    loops = [registry.make(g).kernel().CHUNKS.simulate_blocks for g in ("power", "power-barons")]
+    index_files = [Path(loop._cache._cache_file._index_path).name for loop in loops]
+    assert index_files[0].startswith("power.simulate_blocks-")
+    assert index_files[1].startswith("power_barons.simulate_blocks-")
+
+    def probe():
+        out = subprocess.run(
+            [sys.executable, "-c", CHUNK_PROBE.format(root=str(ROOT))],
+            capture_output=True, text=True, cwd=ROOT, check=True,
+        )  # fmt: skip
+        return json.loads(out.stdout.strip().splitlines()[-1])
+
+    probe()  # compiles what is not cached yet
+    second = probe()
+    for game_id, (digest, hits, misses) in second.items():
+        assert (hits, misses) == (1, 0), second
+        assert digest == scripted_chunk_digest(game_id)  # this process's games, its own rules

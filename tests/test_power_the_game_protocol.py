@@ -61,18 +61,12 @@ def _play(setup, index, via_protocol, trace_rows):
     sids = np.zeros(players, dtype=np.int64)
     prm = np.zeros((players, params.shape[1]))
     rng = np.zeros(4, dtype=np.uint64)
-    if via_protocol:
-        game = kernel.protocol_game(prepared, ids, params)
-        kernel.play_indexed_protocol(
-            players, ids, params, seed, index, True, st, game, sids, prm, rng, trace, 0,
-            game_out, seat_out,
-        )  # fmt: skip
-    else:
-        rules, board, dist = prepared
-        kernel.play_indexed(
-            players, ids, params, seed, index, True, st, rules, board, dist, sids, prm, rng,
-            trace, 0, game_out, seat_out,
-        )  # fmt: skip
+    game = kernel.protocol_game(prepared, ids, params)
+    play = kernel.play_indexed_protocol if via_protocol else kernel.play_indexed
+    play(
+        players, ids, params, seed, index, True, st, game, sids, prm, rng, trace, 0,
+        game_out, seat_out,
+    )  # fmt: skip
     assert st[TRACE_LEN] <= trace_rows
     return game_out.copy(), seat_out.copy(), trace[: st[TRACE_LEN]].copy()
 

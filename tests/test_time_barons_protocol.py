@@ -16,7 +16,6 @@ import pytest
 
 from simcore import registry, runner
 from simcore import time_barons as kernel
-from simcore import time_barons_search as search_module
 from simcore.chunk import N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS, new_outputs
 from simcore.rng import rand_below, seed_game_stream
 from simcore.time_barons_state import (
@@ -79,17 +78,11 @@ def _play(setup, index, via_protocol, trace_rows):
     sids = np.zeros(2, dtype=np.int64)
     prm = np.zeros((2, params.shape[1]))
     rng = np.zeros(4, dtype=np.uint64)
-    if via_protocol:
-        search_module.play_indexed_protocol(
-            ids, params, seed, index, True, st, prepared, sids, prm, rng, trace, 0,
-            game_out, seat_out,
-        )  # fmt: skip
-    else:
-        rules, cards = prepared
-        kernel.play_indexed(
-            ids, params, seed, index, True, st, cards, rules, sids, prm, rng, trace, 0,
-            game_out, seat_out,
-        )  # fmt: skip
+    play = kernel.play_indexed_protocol if via_protocol else kernel.play_indexed
+    play(
+        2, ids, params, seed, index, True, st, prepared, sids, prm, rng, trace, 0,
+        game_out, seat_out,
+    )  # fmt: skip
     return game_out.copy(), seat_out.copy(), trace[: st[TRACE_LEN]].copy()
 
 
