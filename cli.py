@@ -410,7 +410,7 @@ def replay(
         raise BadInput(f"--game-index must be in [0, {runner.MAX_GAMES - 1}], not {game_index}")
     spec = _spec(game, players, strategy, settings, seed, game_index + 1, rotate_seats)
     g = registry.make(spec.game)
-    if not runner.kernel_compiled(g):
+    if not runner.kernel_compiled(g, spec.strategies):
         notice(runner.compile_notice(g))
     kernel = g.kernel()
     prepared = kernel.prepare(spec.rules, spec.players)

@@ -291,20 +291,29 @@ def run_info(spec: RunSpec) -> dict:
     }
 
 
-# The compiled entry points of every kernel's chunks (simcore/chunk.py, ``GameChunks``): the
-# chunk's block loops, scripted and searching, and the one-game players that traces call.
-KERNEL_ENTRY_POINTS = ("simulate_blocks", "simulate_searching_blocks", "play", "play_searching")
+# The compiled entry points of every kernel's chunks (simcore/chunk.py, ``GameChunks``) per path:
+# the chunk's block loop and the one-game player that traces call, scripted and searching.
+KERNEL_ENTRY_POINTS = {
+    False: ("simulate_blocks", "play"),
+    True: ("simulate_searching_blocks", "play_searching"),
+}
 
 
-def kernel_compiled(game: registry.Game) -> bool:
+def kernel_compiled(game: registry.Game, strategies: list[dict] | None = None) -> bool:
     """Whether numba's cache already holds the game's compiled entry points (else the first
-    call compiles them: 1-5 minutes on 2 cores)."""
+    call compiles them: 1-5 minutes on 2 cores): those a lineup of ``strategies`` plays (the
+    searching path if a seat is ``ismcts``), or without a lineup all of them."""
     import os
 
     chunks = game.kernel().CHUNKS
+    if strategies is None:
+        paths = (False, True)
+    else:
+        paths = (any(s["name"] == registry.SEARCH for s in strategies),)
     return all(
         os.path.exists(getattr(chunks, name)._cache._cache_file._index_path)
-        for name in KERNEL_ENTRY_POINTS
+        for path in paths
+        for name in KERNEL_ENTRY_POINTS[path]
     )
 
 
@@ -468,7 +477,7 @@ def run(
         check_out_dir(spec, out, shard)
         if scheduler is None:
             used_threads = set_threads(threads)  # bad --threads: refused before any notice
-            if not kernel_compiled(registry.make(spec.game)):
+            if not kernel_compiled(registry.make(spec.game), spec.strategies):
                 notify(compile_notice(registry.make(spec.game)))
             play_chunks = _play_here
         else:

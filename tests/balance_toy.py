@@ -47,7 +47,7 @@ def register(monkeypatch) -> None:
     from simcore import runner
 
     monkeypatch.setitem(registry._GAME_MODULES, GAME_ID, __name__)
-    monkeypatch.setattr(runner, "kernel_compiled", lambda game: True)
+    monkeypatch.setattr(runner, "kernel_compiled", lambda game, strategies=None: True)
 
 
 def prepare(rules: dict, players: int) -> tuple[int, int]:

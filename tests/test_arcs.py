@@ -294,7 +294,7 @@ def test_a_first_compile_is_announced(monkeypatch, tmp_path):
 
     game = registry.make("power-struggle")
     assert runner.kernel_compiled(game)  # the fixtures above compiled it
-    monkeypatch.setattr(runner, "kernel_compiled", lambda game: False)
+    monkeypatch.setattr(runner, "kernel_compiled", lambda game, strategies=None: False)
     heard = []
     spec = runner.build_spec("power-struggle", 3, [], [], 0, 5, True)
     runner.run(spec, tmp_path / "x", notify=heard.append)
