@@ -35,7 +35,7 @@ def test_spec_parses_with_the_tuned_rollout_by_default():
     names = GAME.strategy_param_names
     assert ids[0] == registry.SEARCH_ID
     assert rows[0, names.index("rollout")] == GAME.strategy("blitz").id
-    assert rows[0, names.index("advance")] == 8  # the preset's own parameters ride along
+    assert rows[0, names.index("advance")] == 7  # the preset's own parameters ride along
     # Every seat answers with an option of the planner table: the rollout preset and a seat's
     # own parameters are rows of it.
     planner_ids, planner_rows = kernel.planner_table(ids, rows)
