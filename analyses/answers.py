@@ -31,15 +31,29 @@ def _key(cell: StudyCell) -> str:
 
 def answers(study: StudyDir) -> pl.DataFrame:
     """[key, opponents, answer, ci_low, ci_high, games, players] per opponent setting and other
-    cell values (sweep point, player count; per arm when the answer compares no arms)."""
+    cell values (sweep point, player count; per arm when the answer compares no arms). An answer
+    with further arm pairs (``pairs``: restricted play's search arms) answers each pair the same
+    way, its key led by the pair."""
     spec = study.info.get("answer")
     if not spec:
         return pl.DataFrame()
     focal, arms = spec["focal"], spec["arms"]
+    pairs = [tuple(arms), *(tuple(p) for p in spec.get("pairs") or ())] if arms else [None]
+    rows = []
+    for pair in pairs:
+        lead = f"{pair[0]} − {pair[1]}" if len(pairs) > 1 else ""
+        rows += _pair_rows(study, focal, pair, lead)
+    return pl.DataFrame(rows)
+
+
+def _pair_rows(study: StudyDir, focal: str, arms: tuple[str, str] | None, lead: str) -> list:
     groups: dict[tuple, list[StudyCell]] = {}
     for cell in study.cells:
+        if arms and cell.arm not in arms:
+            continue
         arm = cell.arm if len(study.arms) > 1 else ""  # one arm: nothing to tell apart
         key = _key(cell) if arms else ", ".join(filter(None, [arm, _key(cell)]))
+        key = ", ".join(filter(None, [lead, key]))
         groups.setdefault((key, cell.values.get("opponents", NO_OPPONENTS)), []).append(cell)
     rows = []
     for (key, opponents), members in groups.items():
@@ -64,7 +78,7 @@ def answers(study: StudyDir) -> pl.DataFrame:
             {"key": key, "opponents": opponents, "answer": answer, "ci_low": low,
              "ci_high": high, "games": int(valid.sum()), "players": players}
         )  # fmt: skip
-    return pl.DataFrame(rows)
+    return rows
 
 
 def _scores(cell: StudyCell, focal: str) -> tuple[np.ndarray, np.ndarray]:
@@ -95,6 +109,8 @@ def robustness_line(rows: pl.DataFrame) -> str:
     if negative == n:
         return f"{span}; negative in {n} of {n} opponent settings"
     unclear = n - positive - negative
+    if unclear == n:
+        return f"{span}; indistinguishable from 0 in {n} of {n} opponent settings"
     sign = f"positive in {positive}" if positive else f"negative in {negative}"
     return f"{span}; {sign} and indistinguishable from 0 in {unclear} of {n} opponent settings"
 

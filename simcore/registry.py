@@ -32,6 +32,7 @@ _GAME_MODULES = {
 SEARCH = "ismcts"
 SEARCH_ID = 99
 SEARCH_PARAM_NAMES = ("iterations", "c", "rollout", "trust", "margin")
+ROLLOUT_KEY = "rollout="
 # The search's default belief in claims (docs/ismcts.md, "Beliefs": measured against tuned fields).
 TRUST_DEFAULT = 0.8
 # The search plays another option than its rollout strategy's only when clearly better
@@ -72,7 +73,7 @@ class Param:
     def parse(self, text: str, where: str) -> float | int | bool | str:
         """Value of ``text`` for this parameter, or SpecError naming ``where``."""
         text = text.strip()
-        if self.kind == "path":
+        if self.kind in ("path", "strategy"):
             return self.check(text, where)
         try:
             if self.kind == "bool":
@@ -101,6 +102,12 @@ class Param:
             if value not in self.choices:
                 raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
             return value
+        if self.kind == "strategy":  # its own parameters are checked where the game is known
+            if not isinstance(value, str) or (
+                value not in self.choices and value.partition(":")[0].strip() not in self.choices
+            ):
+                raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
+            return value.strip()
         if self.kind == "bool":
             if not isinstance(value, bool):
                 raise SpecError(f"{where}: {self.name}={value!r} is not {self.expected()}")
@@ -126,6 +133,8 @@ class Param:
             return "one of " + ", ".join(self.choices)
         if self.kind == "path":
             return 'a file path ("" = the shipped file)'
+        if self.kind == "strategy":
+            return "one of " + ", ".join(self.choices) + ", or NAME:key=value,... (last)"
         return f"{'an integer' if self.kind == 'int' else 'a number'} in [{self.low}, {self.high}]"
 
     def encode(self, value) -> float:
@@ -332,13 +341,6 @@ def search_strategy(
         "choosing from their own information, playouts by the `rollout` strategy",
         (
             Param("iterations", "int", 200, "search iterations per decision", 1, 1_000_000),
-            Param(
-                "rollout",
-                "choice",
-                rollout,
-                "the strategy (with its defaults) or preset that plays the playouts",
-                choices=choices,
-            ),  # fmt: skip
             Param("c", "float", 0.7, "UCB exploration constant", 0.0, 100.0),
             Param(
                 "margin",
@@ -350,7 +352,18 @@ def search_strategy(
                 10.0,
             ),  # fmt: skip
         )
-        + trust,
+        + trust
+        # Last, so that a rollout with parameters of its own reads back from the label.
+        + (
+            Param(
+                "rollout",
+                "strategy",
+                rollout,
+                "the strategy or preset that plays the playouts; given with parameters of its own "
+                "(rollout=NAME:key=value,...) it must come last in the spec",
+                choices=choices,
+            ),
+        ),
     )
 
 
@@ -385,6 +398,16 @@ def parse_strategy(game: Game, text: str) -> dict:
     strategy = game.strategy(name.strip())
     params = strategy.defaults()
     where = f"strategy {text!r}"
+    rollout = None
+    if strategy.id == SEARCH_ID and ROLLOUT_KEY in rest:
+        # A rollout with parameters of its own (NAME:key=value,...) holds commas: it is the rest
+        # of the text. A name or preset alone ends at the next comma like any value.
+        at = rest.index(ROLLOUT_KEY)
+        value = rest[at + len(ROLLOUT_KEY) :]
+        if ":" in value.split(",")[0] and not value.startswith(PRESET_PREFIX):
+            if at and rest[:at].rstrip()[-1:] != ",":
+                raise SpecError(f"{where}: expected key=value, got {rest[:at].strip()!r}")
+            rest, rollout = rest[:at], value
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq:
@@ -396,7 +419,18 @@ def parse_strategy(game: Game, text: str) -> dict:
                 f"{where}: {strategy.name} has no parameter {key.strip()!r} (has: {known})"
             )
         params[param.name] = param.parse(value, where)
-    return {"name": strategy.name, "params": params}
+    if rollout is not None:
+        params["rollout"] = strategy.param("rollout").parse(rollout, where)
+    return _checked_rollout(game, {"name": strategy.name, "params": params}, where)
+
+
+def _checked_rollout(game: Game, entry: dict, where: str) -> dict:
+    """``entry``, after checking a search player's rollout spec with its own parameters."""
+    if game.strategy(entry["name"]).id == SEARCH_ID:
+        rollout = entry["params"]["rollout"]
+        if parse_strategy(game, rollout)["name"] == SEARCH:
+            raise SpecError(f"{where}: the rollout must be a scripted strategy, not {SEARCH}")
+    return entry
 
 
 def check_strategy(game: Game, entry: dict, where: str) -> dict:
@@ -408,7 +442,7 @@ def check_strategy(game: Game, entry: dict, where: str) -> dict:
         if param is None:
             raise SpecError(f"{where}: {strategy.name} has no parameter {key!r}")
         params[key] = param.check(value, where)
-    return {"name": strategy.name, "params": params}
+    return _checked_rollout(game, {"name": strategy.name, "params": params}, where)
 
 
 def parse_settings(game: Game, texts: list[str]) -> dict:

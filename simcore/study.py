@@ -27,8 +27,10 @@ TOP_KEYS = (
 ARM_KEYS = ("name", "strategies", "rules")
 ANSWER_KEYS = ("focal", "arms")
 OPPONENT_KEYS = ("name", "strategies", "rules", "meta", "seats")
-RESTRICT_KEYS = ("strategy", "fixed", "budget", "params", "min_games")
+RESTRICT_KEYS = ("strategy", "fixed", "budget", "params", "min_games", "search")
 RESTRICT_ARMS = ("tuned", "tuned without")  # the focal tuned freely / with the option off
+# With [restrict] search: the search player in the focal seat, its playouts by each tuned spec.
+SEARCH_ARMS = ("search", "search without")
 # Restricted play tunes on the study's seed + 2 (search) and + 3 (fresh games): the cells play
 # the study's seed, so the tuned specs are measured on games their search never saw.
 TUNING_SEED_OFFSET = 2
@@ -80,6 +82,7 @@ class Answer:
 
     focal: str
     arms: tuple[str, str] | None
+    pairs: tuple[tuple[str, str], ...] = ()  # further arm pairs, answered the same way
 
 
 @dataclass(frozen=True)
@@ -99,13 +102,28 @@ class Opponents:
 class Restrict:
     """Restricted play: the focal ``strategy`` tuned (``budget`` games, parameters ``params`` or
     all) with its options free, and again with ``fixed`` holding an option off; the two tuned
-    specs are the arms ``RESTRICT_ARMS``, per opponent setting and player count."""
+    specs are the arms ``RESTRICT_ARMS``, per opponent setting and player count. With ``search``
+    (the search player's parameters, and ``games`` a cell), the arms ``SEARCH_ARMS`` seat the
+    search player in the focal seat, its playouts by the free and by the restricted tuned spec."""
 
     strategy: str
     fixed: dict
     budget: int
     params: tuple[str, ...]
     min_games: int | None = None
+    search: dict | None = None
+
+    def arms(self) -> tuple[str, ...]:
+        return RESTRICT_ARMS + (SEARCH_ARMS if self.search else ())
+
+    def search_games(self, games: int) -> int:
+        """Games a search cell plays when the others play ``games``."""
+        return min(games, self.search.get("games", games))
+
+    def search_spec(self, rollout: str) -> str:
+        """The search player's spec with ``rollout`` (a tuned spec) playing its playouts."""
+        items = [f"{k}={v}" for k, v in self.search.items() if k != "games"]
+        return f"{registry.SEARCH}:" + ",".join([*items, f"rollout={rollout}"])
 
 
 @dataclass(frozen=True)
@@ -295,7 +313,16 @@ def _restrict(path: Path, table: dict) -> Restrict:
     budget = _get(path, table, "budget", "restrict.", (int,), "tuning games", _REQUIRED)
     params = _get(path, table, "params", "restrict.", (list,), "parameter names", [])
     min_games = _get(path, table, "min_games", "restrict.", (int,), "games", None)
-    return Restrict(strategy, fixed, budget, tuple(params), min_games)
+    search = _get(path, table, "search", "restrict.", (dict,), "a table of search parameters", None)
+    if search is not None:
+        games = search.get("games", 1)
+        whole = isinstance(games, int) and not isinstance(games, bool)
+        if "rollout" in search or not whole or games < 1:
+            raise _error(
+                path, "restrict.search", "expected the search player's parameters but rollout "
+                "(the tuned specs play the playouts) and games, a positive integer",
+            )  # fmt: skip
+    return Restrict(strategy, fixed, budget, tuple(params), min_games, search)
 
 
 def load_study(path: str | Path) -> Study:
@@ -335,8 +362,8 @@ def load_study(path: str | Path) -> Study:
             raise _error(
                 path, "restrict", "makes the arms (tuned, tuned without): give no [[arms]]"
             )
-        arms = tuple(Arm(name, (restrict.strategy,), dict(rules)) for name in RESTRICT_ARMS)
-        names = list(RESTRICT_ARMS)
+        arms = tuple(Arm(name, (restrict.strategy,), dict(rules)) for name in restrict.arms())
+        names = list(restrict.arms())
     opponent_tables = _get(path, data, "opponents", "", (list,), "[[opponents]] tables", [])
     opponents = tuple(_opponents(path, t, k) for k, t in enumerate(opponent_tables))
     setting_names = [o.name for o in opponents]
@@ -345,7 +372,7 @@ def load_study(path: str | Path) -> Study:
     answer_table = _get(path, data, "answer", "", (dict,), "a table", None)
     answer = None if answer_table is None else _answer(path, answer_table, names)
     if restrict and answer is None:
-        answer = Answer("lineup:0", RESTRICT_ARMS)
+        answer = Answer("lineup:0", RESTRICT_ARMS, (SEARCH_ARMS,) if restrict.search else ())
     arcs = _get(path, data, "arcs", "", (str,), 'a share of the games such as "1%"', None)
     return Study(
         path=path,
@@ -463,6 +490,8 @@ def cells(study: Study, games: int | None = None, tuned: dict | None = None) -> 
     result = []
     for arm in study.arms:
         arm_key = f"arms[{study.arms.index(arm)}]." if len(study.arms) > 1 else ""
+        searching = study.restrict is not None and arm.name in SEARCH_ARMS
+        arm_games = study.restrict.search_games(games) if searching else games
         texts = arm.strategies or (game.default_strategy,)
         strategies = [
             _checked(path, arm_key + "strategies", registry.parse_strategy, game, t) for t in texts
@@ -488,7 +517,7 @@ def cells(study: Study, games: int | None = None, tuned: dict | None = None) -> 
                         strategies=copy.deepcopy(lineup),
                         rules=dict(rules),
                         seed=study.seed,
-                        games=games,
+                        games=arm_games,
                         rotate_seats=study.rotate_seats,
                         arcs=study.arcs,
                     )
@@ -682,7 +711,8 @@ def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
     so a winner's-curse pick from a noisy search is not taken for skill. The free player may
     also play what the restricted arm chose (its options include it), so when that plays better
     on the free tuning's fresh games, the free arm takes it: a search that missed a region
-    cannot make the option look harmful (``free_takes_restricted``). Returns
+    cannot make the option look harmful (``free_takes_restricted``). With ``restrict.search``,
+    the search arms' specs: the search player with each tuned spec as its rollout. Returns
     {(setting, players, arm): tuned spec}."""
     from simcore import tuning
 
@@ -729,6 +759,11 @@ def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
             free_spec, held_spec = (tuned[name, players, arm] for arm in RESTRICT_ARMS)
             if free_takes_restricted(game, free_tuning, free_spec, held_spec, threads, scheduler):
                 tuned[name, players, RESTRICT_ARMS[0]] = held_spec
+            if restrict.search:
+                for search_arm, arm in zip(SEARCH_ARMS, RESTRICT_ARMS, strict=True):
+                    tuned[name, players, search_arm] = restrict.search_spec(
+                        tuned[name, players, arm]
+                    )
     return tuned
 
 

@@ -121,12 +121,21 @@ def test_the_restricted_play_flush_study_tunes_per_setting_and_answers_each(tmp_
     loaded = study.load_study(RESTRICTED)
     assert loaded.restrict.fixed == {"p_flush": 0.0}
     assert [setting.name for setting in loaded.opponents] == SETTINGS
-    tiny = dataclasses.replace(loaded.restrict, budget=1200, min_games=4)
+    assert loaded.restrict.search == {"iterations": 100, "games": 500}
+    tiny = dataclasses.replace(
+        loaded.restrict, budget=1200, min_games=4, search={"iterations": 3, "games": 8}
+    )
     info = study.run_study(dataclasses.replace(loaded, restrict=tiny), tmp_path, games=200)
     tuned = {(e["opponents"], e["arm"]): e["spec"] for e in info["tuned"]}
-    assert set(tuned) == {(s, arm) for s in SETTINGS for arm in study.RESTRICT_ARMS}
+    arms = study.RESTRICT_ARMS + study.SEARCH_ARMS
+    assert set(tuned) == {(s, arm) for s in SETTINGS for arm in arms}
     assert all("p_flush=0," in tuned[s, "tuned without"] for s in SETTINGS)
+    for s in SETTINGS:  # the search arms' playouts: the two tuned specs
+        for search_arm, arm in zip(study.SEARCH_ARMS, study.RESTRICT_ARMS, strict=True):
+            assert tuned[s, search_arm] == f"ismcts:iterations=3,rollout={tuned[s, arm]}"
     for (setting, arm), spec in tuned.items():  # the winner only where it beat the start
+        if arm in study.SEARCH_ARMS:
+            continue
         folder = tmp_path / "tuning" / f"{setting.replace(' ', '-')}_4p" / arm.replace(" ", "-")
         summary = json.loads((folder / "summary.json").read_text())
         assert summary["search"]["seed"] == loaded.seed + study.TUNING_SEED_OFFSET
@@ -138,8 +147,12 @@ def test_the_restricted_play_flush_study_tunes_per_setting_and_answers_each(tmp_
     cell = "tuned-without_opponents=tuned-barons-lowest"
     games = cell_games(tmp_path, cell)
     assert flusher_total(games, "flush_attempts") == 0
+    search_cell = "search-without_opponents=tuned-barons-lowest"
+    assert cell_games(tmp_path, search_cell).height == 8  # the search arms' own games a cell
     rows = answers(load_study_dir(tmp_path))
-    assert rows["opponents"].to_list() == SETTINGS
+    assert rows["opponents"].to_list() == SETTINGS * 2
+    assert rows["key"].to_list() == ["tuned − tuned without"] * 4 + ["search − search without"] * 4
+    assert rows["games"].to_list()[4:] == [8] * 4
 
 
 def test_the_free_arm_takes_the_restricted_choice_only_when_it_plays_better():

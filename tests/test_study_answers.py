@@ -96,6 +96,9 @@ def test_robustness_lines_say_whether_the_sign_holds():
         _rows((0.05, 0.01, 0.09), (0.01, -0.02, 0.04))
     )
     assert "robustness unknown" in robustness_line(_rows((0.05, 0.01, 0.09)))
+    assert robustness_line(_rows((0.0, 0.0, 0.0), (0.01, -0.02, 0.04))) == (
+        "+0.0 to +1.0 points; indistinguishable from 0 in 2 of 2 opponent settings"
+    )
 
 
 def test_a_meta_mix_of_opponents_seats_weighted_lineups(tmp_path):
