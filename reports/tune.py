@@ -215,22 +215,23 @@ def report_pages(out: Path) -> tuple[dict, list[ReportPage]]:
     """summary.json of a tune directory and its report's pages."""
     summary = storage.read_json(out / "summary.json", "tuning summary")
     if "starts" in summary:
-        pages = [starts_page(summary)]
-        for entry in summary["starts"]:
-            folder = out / f"start-{entry['start']}"
-            one = storage.read_json(folder / "summary.json", "tuning summary")
-            trials = pl.read_parquet(folder / "trials.parquet")
-            pages.extend(tuning_pages(one, trials, prefix=f"Search {entry['start']}: "))
-        return summary, pages
+        numbers = [entry["start"] for entry in summary["starts"]]
+        return summary, [starts_page(summary), *_searches(out, "start", "Search", numbers)]
     if not summary.get("self_play"):
         return summary, tuning_pages(summary, pl.read_parquet(out / "trials.parquet"))
-    pages = [self_play_page(summary)]
-    for entry in summary["rounds"]:
-        folder = out / f"round-{entry['round']}"
-        rounded = storage.read_json(folder / "summary.json", "tuning summary")
-        trials = pl.read_parquet(folder / "trials.parquet")
-        pages.extend(tuning_pages(rounded, trials, prefix=f"Round {entry['round']}: "))
-    return summary, pages
+    numbers = [entry["round"] for entry in summary["rounds"]]
+    return summary, [self_play_page(summary), *_searches(out, "round", "Round", numbers)]
+
+
+def _searches(out: Path, folder: str, name: str, numbers: list[int]) -> list[ReportPage]:
+    """The pages of the searches in OUT/<folder>-<k>/ (self-play rounds, several seeds)."""
+    pages = []
+    for number in numbers:
+        one = out / f"{folder}-{number}"
+        summary = storage.read_json(one / "summary.json", "tuning summary")
+        trials = pl.read_parquet(one / "trials.parquet")
+        pages.extend(tuning_pages(summary, trials, prefix=f"{name} {number}: "))
+    return pages
 
 
 def write_tune_report(out: str | Path, png_dir: str | Path | None = None) -> list[str]:

@@ -658,16 +658,7 @@ def _search_and_measure(spec: TuneSpec, out: Path, play: Player, progress) -> di
     wall = time.perf_counter() - started
     games, play_seconds = play.games - played, play.seconds - seconds
     summary = {
-        "game": spec.game,
-        "players": spec.players,
-        "strategy": spec.strategy["name"],
-        "baseline": spec.spec_text({}),
-        "best": best["spec"],
-        "best_params": best["params"],
-        "fields": [
-            {"weight": w, "lineup": [_label(spec.game, s) for s in lineup]}
-            for w, lineup in spec.fields
-        ],
+        **_summary_head(spec, best),
         "search": {
             "sampler": spec.sampler,
             "trials": table.height,
@@ -691,6 +682,23 @@ def _search_and_measure(spec: TuneSpec, out: Path, play: Player, progress) -> di
     storage.write_json(summary_path, summary)
     (out / "best.txt").write_text(best["spec"] + "\n")
     return summary
+
+
+def _summary_head(spec: TuneSpec, best: dict) -> dict:
+    """What every summary.json of a search starts with: the game, the strategy, the starting
+    parameters, the winner (``best``: its spec text and parameters) and the fields."""
+    return {
+        "game": spec.game,
+        "players": spec.players,
+        "strategy": spec.strategy["name"],
+        "baseline": spec.spec_text({}),
+        "best": best["spec"],
+        "best_params": best["params"],
+        "fields": [
+            {"weight": w, "lineup": [_label(spec.game, s) for s in lineup]}
+            for w, lineup in spec.fields
+        ],
+    }
 
 
 def _label(game_id: str, strategy: dict) -> str:
@@ -742,16 +750,7 @@ def _multi_start(spec: TuneSpec, out: Path, play: Player, progress) -> dict:
     wall = time.perf_counter() - started
     games, play_seconds = play.games - played, play.seconds - seconds
     result = {
-        "game": spec.game,
-        "players": spec.players,
-        "strategy": spec.strategy["name"],
-        "baseline": spec.spec_text({}),
-        "best": best["spec"],
-        "best_params": best["params"],
-        "fields": [
-            {"weight": w, "lineup": [_label(spec.game, s) for s in lineup]}
-            for w, lineup in spec.fields
-        ],
+        **_summary_head(spec, best),
         "starts": starts,
         "race": race,
         "search": {
