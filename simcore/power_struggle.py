@@ -885,7 +885,7 @@ def record_standing(st, trace):
                      victory_points(st, seat), st[MONEY + seat])  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def declare_if_due(st, seat, rules, trace):
     """At the end of its own action a player with the Victory Points declares."""
     if st[DECLARED + seat] == 0 and victory_points(st, seat) >= np.int64(
@@ -924,7 +924,7 @@ def shuffle_slice(st, at, n, rng):
         st[at + j] = held
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def sort_slice(st, at, n):
     """Sort st[at : at + n] in place (insertion sort: a few dozen event ids)."""
     for i in range(1, n):
@@ -1216,7 +1216,7 @@ def step_appoint(st):
     return ask(st, D_APPOINT, appointing_seat(st, k))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def appointing_seat(st, k):
     """Who makes appointment ``k`` (0 .. 3 * players - 1): clockwise from the starting player,
     counter-clockwise from the player to its right, clockwise again."""
@@ -1233,7 +1233,7 @@ def answer_appoint(st, move, trace):
     st[P_K] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def appoint(st, seat, appointment, division, trace):
     """A Manager of ``seat`` to the Board Room (``division`` < 0) or as a Department Head with 3
     Employees in ``division``."""
@@ -1258,7 +1258,7 @@ def step_meeting(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def meeting_begins(st, trace):
     """A new round; from round 2 on the Chairman is dismissed (True: the cards act next)."""
     st[ROUND] += 1
@@ -1298,7 +1298,7 @@ def answer_chairman(st, move, trace):
         found(st, holder, office, (move - 1) // N_DIVISIONS, ST_CHAIRMAN_DONE)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def chairman_card_office(st, holder, division, trace):
     """The Chairman card used in ``division``: a Department with 1 new Employee (Division half;
     its own Employees may follow) or a Main Department and its point (Bribed half)."""
@@ -1312,7 +1312,7 @@ def chairman_card_office(st, holder, division, trace):
     return office
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def chairman_card_used(st, division, office, trace):
     record_event(trace, st, TRACE_LEN, ps.EV_CHAIRMAN_USE, st[HOLDER + CHAIRMAN],
                  st[HALF + CHAIRMAN], division, office % ROWS, st[EMP + office])  # fmt: skip
@@ -1325,7 +1325,7 @@ def step_chairman_done(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def found(st, seat, office, moved, then):
     """``seat``'s new Department ``office`` takes up to ``moved`` of its Employees from its other
     offices, one by one (D_SOURCE), while it has room; then step ``then``."""
@@ -1347,13 +1347,13 @@ def step_found(st):
     return ask(st, D_SOURCE, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def can_move_in(st, seat, office):
     """The new Department ``office`` has room and ``seat`` has Employees elsewhere."""
     return st[EMP + office] < MAX_EMPLOYEES and employees(st, seat, -1) != st[EMP + office]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def move_in(st, seat, office, source, trace):
     """One of ``seat``'s Employees from ``source`` into its new Department ``office``; returns
     where that Department is now (offices below a closed one move up)."""
@@ -1388,7 +1388,7 @@ def step_extra(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def extra_action_holder(st, trace):
     """The holder of the face-up Bribed Communications card, who takes an extra action now, or
     -1."""
@@ -1408,7 +1408,7 @@ def step_heads_start(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def new_head(st, division):
     """(the new Divisional Head of ``division``, 1 if the card holder provides it): most
     Department Heads, then most Employees, then the topmost office; nobody there: the holder of
@@ -1453,7 +1453,7 @@ def step_heads(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def seat_head(st, division, new, old, case, displaced_to, by_card, trace):
     st[HEAD + division] = new
     record_event(trace, st, TRACE_LEN, ps.EV_HEAD, division, new, old, case, displaced_to,
@@ -1470,7 +1470,7 @@ def answer_displaced(st, move, trace):
     st[P_K] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def displace(st, old, division, to, trace):
     """``old``'s Divisional Head of ``division`` to the Board Room (0) or the Counsel track (1)."""
     if to == 1:
@@ -1488,7 +1488,7 @@ def step_meeting_end(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def meeting_ends(st, trace):
     """Steps 4 to 6."""
     # 4. Privilege cards, face up, Division half.
@@ -1521,7 +1521,7 @@ def step_sort(st, rng):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def draw_events(st, rng):
     """The Divisional Head of Communications draws 6 of the shuffled non-standard events."""
     n = st[N_EVENTS]
@@ -1544,7 +1544,7 @@ def step_order(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def order_recorded(st, policy, trace):
     """The round's order is sorted: its statistics and trace rows."""
     sorter = st[ps.SORTER]
@@ -1584,7 +1584,7 @@ def step_turn(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def turn_begins(st, position, trace):
     """The card at ``position`` turns up: the meeting card ends the round; any other begins a
     Department Turn (the Bonus Payment paid at once). Returns the card."""
@@ -1646,7 +1646,7 @@ def step_effect(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def money_range(st):
     """(the most, the least money a player has)."""
     richest = st[MONEY]
@@ -1657,7 +1657,7 @@ def money_range(st):
     return richest, poorest
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def effect_without_choice(st, event, fx, trace):
     """An effect (at ``fx`` of the event's row) other than losing Employees: Motivation, a card
     face down, the Moron, a payment to or from the Bank for each player it names."""
@@ -1695,7 +1695,7 @@ def effect_without_choice(st, event, fx, trace):
                 charge(st, seat, due, ps.PAY_EVENT, event, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def dismiss(st, seat, division, office, cause, trace):
     """One of ``seat``'s Employees in ``office`` (in ``division`` unless -1) back to the supply."""
     check_office(st, office, seat, True, False)
@@ -1727,7 +1727,7 @@ def step_actions(st, rules, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def turn_ends(st, rules, trace):
     """After a Department Turn: 1 if somebody declared (the game ends), 2 at the turn cap, else
     0."""
@@ -1797,7 +1797,7 @@ def answer_action(st, move, trace):
         st[P_STEP] = ST_LEGAL
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def action_begins(seat, kind, x, y, z, w, st, trace):
     """Action ``kind`` with its options (ACTION_ARGS), checked and recorded; the kernel fills in
     the Employees a hire, a Human Resources bonus, Development or Legal & Patents give: returns
@@ -1828,7 +1828,7 @@ def action_begins(seat, kind, x, y, z, w, st, trace):
     return x, z
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def action_without_choices(seat, kind, x, y, z, st, trace):
     """Carry out an action that asks nothing more (move, merge, resign, buy, pass); False for
     the others."""
@@ -1856,7 +1856,7 @@ def action_without_choices(seat, kind, x, y, z, st, trace):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def create_one_office(seat, division, moved, extra, st, trace):
     """B2) a new Department with 1 + ``extra`` (Human Resources) new Employees; ``moved`` of its
     own may follow."""
@@ -1866,7 +1866,7 @@ def create_one_office(seat, division, moved, extra, st, trace):
     return open_office(st, seat, division, 1, 1 + extra, ps.O_CREATE, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def open_two(seat, first, second, n1, n2, st, trace):
     """B1) the 2 Departments, once their Employees are taken: 1 in each replaced by a Manager."""
     open_office(st, seat, first, 1, n1 - 1, ps.O_CREATE, trace)
@@ -1894,7 +1894,7 @@ def answer_employee(st, move, trace):
         st[P_STEP] = ST_DEVELOP
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def place(st, seat, office, cause, trace):
     """A new or enticed Employee into ``seat``'s office ``office``."""
     check_office(st, office, seat, False, True)
@@ -1950,7 +1950,7 @@ def answer_entice(st, move, trace):
     st[P_STEP] = ST_DEVELOP_PLACE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def entice(st, seat, taken, office, trace):
     """Development takes an Employee of ``office`` (-1: from the supply) for ``seat``; returns
     the players taken from (bit p)."""
@@ -1991,7 +1991,7 @@ def answer_bribe(st, move, trace):
     st[P_STEP] = ST_ACCEPT
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def offer_made(seat, attempt, card, amount, st, trace):
     """A bribe attempt for ``card`` with ``amount`` Pinats, checked; the first gives the briber
     its Corruption point. Returns the target (the card's holder)."""
@@ -2023,7 +2023,7 @@ def answer_accept(st, move, trace):
         st[P_STEP] = ST_BRIBE_LOSERS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def offer_answered(seat, target, card, amount, attempt, accepted, st, trace):
     """The target's answer; an accepted bribe moves the Pinats and the card (Bribed half) and
     gives the target its Corruption point."""
@@ -2055,7 +2055,7 @@ def step_bribe_losers(st):
     return action_done(st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def bribe_loser(k, first, second, accepted):
     """The player losing an Employee for the k-th refusal (0: the first attempt's target, 1: the
     second's), or -1: whoever declined and did not accept the second loses one; declining twice
@@ -2083,7 +2083,7 @@ def step_end(st, rules, trace):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def game_over(st, rules, outcome, trace):
     """Winners, the seats' statistics, the last snapshot and the end row: (winner or -1, winners
     bitmask)."""
@@ -2437,7 +2437,7 @@ def initial_appointments(st, sids, prm, rng, trace):
         appoint(st, seat, k // st[PLAYERS], division, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def fill_new_department(st, seat, office, moved, sids, prm, rng, trace):
     """Up to ``moved`` of ``seat``'s Employees into its new Department ``office``."""
     for _ in range(moved):
