@@ -163,13 +163,17 @@ def category_table(study: StudyDir) -> pl.DataFrame:
 def paired_table(study: StudyDir) -> pl.DataFrame:
     """Every arm against the first arm, cell by cell, for each focal the two lineups share:
     [group, arm, baseline, focal, games, rate_a, rate_b, diff, ci_low, ci_high,
-    variance_reduction]; empty for a single arm."""
-    baseline = study.arms[0]
+    variance_reduction]; empty for a single arm. An arm that plays another number of games a
+    cell (restricted play's search arms) is compared with the first arm that plays as many."""
     rows = []
     for cell in study.cells:
-        if cell.arm == baseline:
+        base = next(
+            c for c in study.cells
+            if c.group() == cell.group() and c.run.spec["games"] == cell.run.spec["games"]
+        )  # fmt: skip
+        if base.arm == cell.arm:
             continue
-        base = next(c for c in study.cells if c.arm == baseline and c.group() == cell.group())
+        baseline = base.arm
         focals = [
             focal
             for focal in default_focals(cell.run.lineup, cell.run.players)

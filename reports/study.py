@@ -536,7 +536,7 @@ def _parsed(text: str) -> Any:
 
 
 def paired_pages(view: View, paired: pl.DataFrame) -> list[ReportPage]:
-    baseline = paired["baseline"][0]
+    baseline = " or ".join(dict.fromkeys(paired["baseline"]))  # search arms: their own
     arms = list(dict.fromkeys(paired["arm"]))
     one_arm = len(arms) == 1
 

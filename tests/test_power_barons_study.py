@@ -153,6 +153,10 @@ def test_the_restricted_play_flush_study_tunes_per_setting_and_answers_each(tmp_
     assert rows["opponents"].to_list() == SETTINGS * 2
     assert rows["key"].to_list() == ["tuned − tuned without"] * 4 + ["search − search without"] * 4
     assert rows["games"].to_list()[4:] == [8] * 4
+    from reports.study import write_study_report
+
+    titles = write_study_report(tmp_path)  # the search arms pair with each other, not "tuned"
+    assert "Paired differences" in titles and (tmp_path / "report.pdf").exists()
 
 
 def test_the_free_arm_takes_the_restricted_choice_only_when_it_plays_better():
