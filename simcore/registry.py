@@ -421,15 +421,14 @@ def parse_strategy(game: Game, text: str) -> dict:
         params[param.name] = param.parse(value, where)
     if rollout is not None:
         params["rollout"] = strategy.param("rollout").parse(rollout, where)
-    return _checked_rollout(game, {"name": strategy.name, "params": params}, where)
+    return _checked_rollout(game, {"name": strategy.name, "params": params})
 
 
-def _checked_rollout(game: Game, entry: dict, where: str) -> dict:
-    """``entry``, after checking a search player's rollout spec with its own parameters."""
+def _checked_rollout(game: Game, entry: dict) -> dict:
+    """``entry``, after checking a search player's rollout spec with its own parameters (the
+    ``rollout`` parameter itself admits only the game's scripted strategies and presets)."""
     if game.strategy(entry["name"]).id == SEARCH_ID:
-        rollout = entry["params"]["rollout"]
-        if parse_strategy(game, rollout)["name"] == SEARCH:
-            raise SpecError(f"{where}: the rollout must be a scripted strategy, not {SEARCH}")
+        parse_strategy(game, entry["params"]["rollout"])
     return entry
 
 
@@ -442,7 +441,7 @@ def check_strategy(game: Game, entry: dict, where: str) -> dict:
         if param is None:
             raise SpecError(f"{where}: {strategy.name} has no parameter {key!r}")
         params[key] = param.check(value, where)
-    return _checked_rollout(game, {"name": strategy.name, "params": params}, where)
+    return _checked_rollout(game, {"name": strategy.name, "params": params})
 
 
 def parse_settings(game: Game, texts: list[str]) -> dict:

@@ -44,9 +44,30 @@ def test_spec_parses_with_the_tuned_rollout_by_default():
     assert rows[0, names.index("trust")] == registry.TRUST_DEFAULT
 
 
+def test_a_rollout_may_carry_parameters_of_its_own_last_in_the_spec():
+    text = "ismcts:iterations=50,rollout=bluffer:p_bluff=0.1,targeting=richest"
+    parsed = registry.parse_strategy(GAME, text)
+    assert parsed["params"]["rollout"] == "bluffer:p_bluff=0.1,targeting=richest"
+    assert GAME.strategy("ismcts").label(parsed["params"]) == text  # reads back
+    ids, rows = GAME.encode_strategies([parsed])
+    names = GAME.strategy_param_names
+    assert rows[0, names.index("rollout")] == GAME.strategy("bluffer").id
+    assert rows[0, names.index("p_bluff")] == 0.1
+    # A name or preset alone still ends at the next comma.
+    plain = registry.parse_strategy(GAME, "ismcts:rollout=preset:bluffer-vs-mixed,iterations=5")
+    assert plain["params"]["rollout"] == "preset:bluffer-vs-mixed"
+    data = {"name": "ismcts", "params": {"rollout": "bluffer:p_bluff=0.1"}}  # study files, run.json
+    assert registry.check_strategy(GAME, data, "x")["params"]["rollout"] == "bluffer:p_bluff=0.1"
+
+
 @pytest.mark.parametrize(
-    "text", ["ismcts:rollout=nobody", "ismcts:iterations=0", "ismcts:c=-1", "ismcts:depth=3"]
-)
+    "text",
+    [
+        "ismcts:rollout=nobody", "ismcts:iterations=0", "ismcts:c=-1", "ismcts:depth=3",
+        "ismcts:rollout=ismcts", "ismcts:rollout=bluffer:p_bluff=2",
+        "ismcts:rollout=bluffer:nope=1", "ismcts:iterations=5rollout=bluffer:p_bluff=0",
+    ],
+)  # fmt: skip
 def test_bad_search_specs_are_one_line_errors(text):
     with pytest.raises(registry.SpecError) as error:
         registry.parse_strategy(GAME, text)
