@@ -68,9 +68,11 @@ STAT_PANELS = 15  # statistic panels per page (5 columns)
 STAT_PANELS_ACROSS = 12  # when categories run down the panels (4 columns)
 CATEGORY_LINES = 24  # category names a page's height holds down its panels, all rows together
 UPRIGHT_CATEGORIES = 3  # a categorical x axis of more values prints them upright
+CATEGORY_WIDTH = 1.6  # inches a category's name across the axis takes (wrapped at 1.5)
 SLANTED_WIDTH = 1.3  # inches an upright category name may take
 MATRIX_LABELS = 9  # a matchup matrix larger than this shows the top 8 and "others"
 RATING_ROWS = 14  # two lines of label and of figures (0.33 in) a row, in a body of ~4.8 in
+LABEL_LINES = 2  # a strategy label in a row of those pages and of the matchup matrix
 CELL_ROWS = 16  # cells per page of an endings page
 OTHERS = "others"
 CATEGORY_PALETTE = ("#66c2a5", "#fc8d62", "#8da0cb", "#e78ac3", "#a6d854", "#ffd92f", "#e5c494")
@@ -228,6 +230,7 @@ def _draw_lines(
     shown: list[str],
     with_ci: bool,
     across: bool = False,
+    upright: bool | None = None,
 ) -> None:
     """One line per name and styled value: ``value`` against ``x`` (or, ``across``, the
     categories of ``x`` down the panel and the value along it, dodged by style)."""
@@ -259,7 +262,7 @@ def _draw_lines(
         if across:
             ax.set_yticks(ticks, names, fontsize=SMALL_SIZE)
             ax.set_ylim(len(ticks) - 0.5, -0.5)
-        elif len(ticks) > UPRIGHT_CATEGORIES:  # many categories: names upright, never overlapping
+        elif len(ticks) > UPRIGHT_CATEGORIES if upright is None else upright:  # never overlapping
             names = [label(v, SLANTED_WIDTH, SMALL_SIZE) for v in positions]
             ax.set_xticks(ticks, names, fontsize=SMALL_SIZE, rotation=90)
         else:
@@ -313,7 +316,10 @@ def response_pages(view: View, axis: str, kind: str) -> list[ReportPage]:
             + (" Each strategy keeps its colour on every page." if kind == "strategy" else ""),
         )
         columns = math.ceil(len(chunk) / math.ceil(len(chunk) / 4))  # balanced rows
-        upright = not _x_axis(view, axis)[1] and len(view.values(axis)) > UPRIGHT_CATEGORIES
+        # Names upright when there are many categories or too little room for each across.
+        room = (page.body_inches()[0] - 0.75 - 1.9) / columns / len(view.values(axis))
+        categories = len(view.values(axis)) > UPRIGHT_CATEGORIES or room < CATEGORY_WIDTH
+        upright = not _x_axis(view, axis)[1] and categories
         axes = page.panel_grid(
             len(chunk), columns, left=0.75, right=1.9, bottom=SLANTED_WIDTH + 0.5 if upright else
             0.45, hspace=1.6 if upright else 0.55,
@@ -322,7 +328,7 @@ def response_pages(view: View, axis: str, kind: str) -> list[ReportPage]:
         shown = names if len(names) <= 8 else names[:7]
         for ax, combo in zip(axes, chunk, strict=True):
             panel = _where(rows, combo)
-            _draw_lines(ax, view, panel, axis, "win_rate", kind, style, shown, True)
+            _draw_lines(ax, view, panel, axis, "win_rate", kind, style, shown, True, False, upright)
             _fair_share(ax, panel, axis)
             if panels:
                 _panel_title(ax, combo, 9.5 / columns)
@@ -630,7 +636,10 @@ def matchup_page(view: View, pool: Pool, ratings: pl.DataFrame) -> ReportPage:
     ax.set_xticks(range(len(labels)), codes, fontsize=TEXT_SIZE)
     ax.set_yticks(
         range(len(labels)),
-        [f"{code}  " + label(name, 2.9) for code, name in zip(codes, labels, strict=True)],
+        [
+            f"{code}  " + label(name, 2.9, max_lines=LABEL_LINES)
+            for code, name in zip(codes, labels, strict=True)
+        ],
         fontsize=TEXT_SIZE,
     )
     for tick, name in zip(ax.get_yticklabels(), labels, strict=True):
@@ -681,7 +690,8 @@ def rating_pages(view: View, pool: Pool, ratings: pl.DataFrame) -> list[ReportPa
                 capsize=4,
                 color=color,
             )
-        ax.set_yticks(y, [label(name, 2.8) for name in chunk["strategy"]], fontsize=TEXT_SIZE)
+        names = [label(name, 2.8, max_lines=LABEL_LINES) for name in chunk["strategy"]]
+        ax.set_yticks(y, names, fontsize=TEXT_SIZE)
         ax.set_ylim(max(chunk.height, 6) - 0.5, -0.5)
         first = number * RATING_ROWS
         for k, row in enumerate(chunk.iter_rows(named=True)):

@@ -99,16 +99,25 @@ def height_of(lines: int, size: float) -> float:
     return lines * size * LINE_SPACING / 72
 
 
-def wrap_label(text: Any, width_inches: float = 1.9, size: float = TEXT_SIZE) -> str:
+def wrap_label(
+    text: Any, width_inches: float = 1.9, size: float = TEXT_SIZE, max_lines: int | None = None
+) -> str:
     """A data label (strategy ``name:key=value,...``, card, cell) wrapped to ``width_inches``
-    after its separators (not yet escaped: for ``legend``, which escapes)."""
+    after its separators (not yet escaped: for ``legend``, which escapes); with ``max_lines``,
+    cut to that many lines, the last ending in "…" (rows of a fixed height)."""
     spaced = re.sub(r"([:,])(?! )", r"\1 ", str(text))  # break after separators
-    return "\n".join(wrap(spaced, width_inches, size))
+    lines = wrap(spaced, width_inches, size)
+    if max_lines is not None and len(lines) > max_lines:
+        last = lines[max_lines - 1]
+        lines = [*lines[: max_lines - 1], last[: max(len(last) - 1, 1)].rstrip() + "…"]
+    return "\n".join(lines)
 
 
-def label(text: Any, width_inches: float = 1.9, size: float = TEXT_SIZE) -> str:
+def label(
+    text: Any, width_inches: float = 1.9, size: float = TEXT_SIZE, max_lines: int | None = None
+) -> str:
     """``wrap_label``, printed literally: for tick labels and texts."""
-    return literal(wrap_label(text, width_inches, size))
+    return literal(wrap_label(text, width_inches, size, max_lines))
 
 
 def _layout(title: str, takeaway: str, caption: str) -> dict[str, Any]:
