@@ -87,7 +87,10 @@ def study_dirs(tmp_path_factory):
                 stop = dataclasses.replace(spec.stop, max_games=2 * STUDY_GAMES)
                 spec = dataclasses.replace(spec, stop=stop)
             if spec.restrict:  # restricted play: tunings of a few candidates, not a search
-                restrict = dataclasses.replace(spec.restrict, budget=1200, min_games=4)
+                search = spec.restrict.search and {"iterations": 3, "games": 20}  # the pages only
+                restrict = dataclasses.replace(
+                    spec.restrict, budget=1200, min_games=4, search=search
+                )
                 spec = dataclasses.replace(spec, restrict=restrict)
             if SKILL_AXIS in spec.sweep:  # a skill trace: the same page shape, tiny searches
                 count = len(spec.sweep[SKILL_AXIS])
