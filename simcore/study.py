@@ -362,7 +362,14 @@ def load_study(path: str | Path) -> Study:
             raise _error(
                 path, "restrict", "makes the arms (tuned, tuned without): give no [[arms]]"
             )
-        arms = tuple(Arm(name, (restrict.strategy,), dict(rules)) for name in restrict.arms())
+        # Before tuning, a search arm's rollout is the strategy as given: its cells then check the
+        # search player's parameters before any tuning runs.
+        arms = tuple(
+            Arm(name, (restrict.search_spec(restrict.strategy),), dict(rules))
+            if name in SEARCH_ARMS
+            else Arm(name, (restrict.strategy,), dict(rules))
+            for name in restrict.arms()
+        )
         names = list(restrict.arms())
     opponent_tables = _get(path, data, "opponents", "", (list,), "[[opponents]] tables", [])
     opponents = tuple(_opponents(path, t, k) for k, t in enumerate(opponent_tables))

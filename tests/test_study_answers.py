@@ -35,6 +35,15 @@ strategies = ["bluffer"]
 focal = "lineup:0"
 arms = ["less", "default"]
 """
+RESTRICT = """
+[[opponents]]
+name = "challengers"
+strategies = ["bluffer:p_challenge=1"]
+[restrict]
+strategy = "bluffer"
+fixed = { p_bluff = 0.0 }
+budget = 1200
+"""
 OPPONENTS = """
 [[opponents]]
 name = "challengers"
@@ -168,6 +177,11 @@ strategies = ["bluffer:p_challenge=1"]
             ARMS + '[restrict]\nstrategy = "bluffer"\nfixed = { p_bluff = 0.0 }\nbudget = 10\n',
             "give no",
         ),
+        # The search arms' parameters are checked before any tuning runs.
+        (RESTRICT + "search = { iterations = 0 }\n", "iterations=0"),
+        (RESTRICT + "search = { depth = 3 }\n", "no parameter 'depth'"),
+        (RESTRICT + 'search = { rollout = "honest" }\n', "restrict.search"),
+        (RESTRICT + "search = { games = 0 }\n", "restrict.search"),
     ],
 )
 def test_bad_robustness_tables_are_one_line_errors(tmp_path, text, needle):
