@@ -48,6 +48,8 @@ believe = None  # optional: a game with public claims offers it (simcore/power_r
 MAX_SEATS = MAX_MOVES = STATE_SIZE = SEARCH_ID = N_STRATEGY_PARAMS = 0
 
 _EMPTY = -1
+# How the other seats choose inside the tree: registry.search_strategy's ``opponents`` choices.
+SEARCHED, MODELLED, OWN_VIEW = 0, 1, 2
 
 
 def _find(table, keys, key):
@@ -133,13 +135,21 @@ def _rollout(sim, rules, rollout_sid, rollout_prm, srng, no_trace):
         apply(sim, rules, move, srng, no_trace)
 
 
-def search(st, rules, seat, iterations, c, trust, margin, rollout_sid, rollout_prm, rng):
+def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid, rollout_prm, rng):
     """The option ``seat`` takes at the decision pending in ``st`` after ``iterations``
     iterations of ISMCTS with exploration ``c`` and rollouts by strategy ``rollout_sid`` (its
     parameter row repeated for every seat in ``rollout_prm``); the rollout strategy's own answer
     unless the search's is better by ``margin`` standard errors. Reads ``st`` only through copies
     determinized for ``seat`` (``believe``: standing claims taken as true with probability
     ``trust``); draws once from ``rng``.
+
+    ``opponents`` is how the other seats choose inside the tree (docs/ismcts.md, "Opponents"):
+    SEARCHED, by UCB at their own information sets, learning from the searcher's deals, which
+    all hold its true cards, so that with many visits they answer cards they cannot see; OWN_VIEW,
+    the same nodes, but they learn only in every other iteration, in which the searcher's cards
+    are dealt again as the first opponent to choose would deal them (the searcher then plays its
+    rollout strategy), and in the searcher's iterations they play what they learnt; MODELLED, by
+    the rollout strategy.
 
     A node's option statistics are a block of a shared pool sized by the options it has (games
     list up to MAX_MOVES options, few of them at most decisions)."""
@@ -175,9 +185,12 @@ def search(st, rules, seat, iterations, c, trust, margin, rollout_sid, rollout_p
     scripted = decide(rollout_sid, rollout_prm, seat, sim, rules, srng)
     n_nodes = 0
     root = -1
-    for _ in range(iterations):
+    node, slot = _EMPTY, 0
+    for iteration in range(iterations):
         sim[:] = st
         believe(sim, seat, trust, srng)
+        opponents_learn = opponents == OWN_VIEW and iteration % 2 == 1
+        redrawn = False
         depth = 0
         while not is_over(sim):
             mover = to_move(sim)
@@ -185,8 +198,23 @@ def search(st, rules, seat, iterations, c, trust, margin, rollout_sid, rollout_p
             if n == 1:
                 apply(sim, rules, moves[0], srng, no_trace)
                 continue
-            key = infoset_key(sim, mover)
-            node, slot = _find(table, keys, key)
+            if mover != seat and opponents_learn and not redrawn:
+                # What this opponent cannot see, the searcher's cards among it, is dealt again
+                # as it would deal it; its options are its own to know, so they stay.
+                believe(sim, mover, trust, srng)
+                redrawn = True
+            learns = opponents != OWN_VIEW or (mover != seat) == opponents_learn
+            # The rollout strategy plays modelled opponents, the searcher once its cards were
+            # dealt again, and a seat that does not learn here at a node it never learnt at.
+            by_rollout = (mover != seat and opponents == MODELLED) or (mover == seat and redrawn)
+            if not by_rollout:
+                key = infoset_key(sim, mover)
+                node, slot = _find(table, keys, key)
+                by_rollout = node == _EMPTY and not learns
+            if by_rollout:
+                move = decide(rollout_sid, rollout_prm, mover, sim, rules, srng)
+                apply(sim, rules, move, srng, no_trace)
+                continue
             if node == _EMPTY:
                 if n_nodes == capacity:
                     break
@@ -207,6 +235,14 @@ def search(st, rules, seat, iterations, c, trust, margin, rollout_sid, rollout_p
                 else:
                     break  # a new node: play out from here
             pool, used = _slots(node, n, moves, slots, start, n_children, block, pool, used)
+            if not learns:
+                if mover == seat:  # exploring its options for the opponents to answer
+                    i = _ucb_choice(n, slots, pool, c, srng)
+                else:  # what it learnt so far, from its own view
+                    answer = decide(rollout_sid, rollout_prm, mover, sim, rules, srng)
+                    i = _settled_choice(n, moves, slots, pool, answer, margin, srng)
+                apply(sim, rules, moves[i], srng, no_trace)
+                continue
             for i in range(n):
                 pool[2, slots[i]] += 1
             i = _ucb_choice(n, slots, pool, c, srng)
@@ -224,32 +260,34 @@ def search(st, rules, seat, iterations, c, trust, margin, rollout_sid, rollout_p
             node = path_node[d]
             pool[1, path_child[d]] += 1
             pool[3, path_child[d]] += results[node_seat[node]]
-    # The most visited option at the root, among those legal now; of equals, the scripted
-    # answer, else one at random; and the scripted answer unless that option is clearly better.
     n_root = legal(st, rules, moves)
     pool, used = _slots(root, n_root, moves, slots, start, n_children, block, pool, used)
-    best = moves[0]
+    return moves[_settled_choice(n_root, moves, slots, pool, scripted, margin, srng)]
+
+
+def _settled_choice(n, moves, slots, pool, answer, margin, srng):
+    """The option (index into the legal list) a node's statistics settle on: the most visited
+    one, of equals ``answer`` (the rollout strategy's), else one at random; and ``answer`` unless
+    that option is clearly better by ``margin``."""
+    best = 0
     most = -1.0
     n_best = 0
-    k_best = -1
-    k_scripted = -1
-    for i in range(n_root):
+    i_answer = -1
+    for i in range(n):
         k = slots[i]
-        if moves[i] == scripted:
-            k_scripted = k
+        if moves[i] == answer:
+            i_answer = i
         if pool[1, k] > most:
             most = pool[1, k]
-            best = moves[i]
-            k_best = k
+            best = i
             n_best = 1
-        elif pool[1, k] == most and best != scripted:
+        elif pool[1, k] == most and moves[best] != answer:
             n_best += 1
-            if moves[i] == scripted or rand_below(srng, n_best) == 0:
-                best = moves[i]
-                k_best = k
-    if margin > 0 and best != scripted and k_scripted >= 0 and pool[1, k_scripted] > 0:
-        if not _clearly_better(pool, k_best, k_scripted, margin):
-            return scripted
+            if moves[i] == answer or rand_below(srng, n_best) == 0:
+                best = i
+    if margin > 0 and best != i_answer and i_answer >= 0 and pool[1, slots[i_answer]] > 0:
+        if not _clearly_better(pool, slots[best], slots[i_answer], margin):
+            return i_answer
     return best
 
 
@@ -282,16 +320,18 @@ def choose(sids, prm, seat, st, rules, rng):
     for other in range(prm.shape[0]):
         rollout_prm[other, :] = prm[seat, :]
     # The search's columns, in registry.SEARCH_PARAM_NAMES order: iterations, c, rollout, trust,
-    # margin.
+    # margin, opponents.
     return search(
         st, rules, seat, np.int64(prm[seat, N_STRATEGY_PARAMS]),
         prm[seat, N_STRATEGY_PARAMS + 1], prm[seat, N_STRATEGY_PARAMS + 3],
-        prm[seat, N_STRATEGY_PARAMS + 4], np.int64(prm[seat, N_STRATEGY_PARAMS + 2]),
-        rollout_prm, rng,
+        prm[seat, N_STRATEGY_PARAMS + 4], np.int64(prm[seat, N_STRATEGY_PARAMS + 5]),
+        np.int64(prm[seat, N_STRATEGY_PARAMS + 2]), rollout_prm, rng,
     )  # fmt: skip
 
 
-_TEMPLATES = (_find, _slots, _ucb_choice, _clearly_better, _rollout, search, choose)
+_TEMPLATES = (
+    _find, _slots, _ucb_choice, _settled_choice, _clearly_better, _rollout, search, choose,
+)  # fmt: skip
 
 
 def specialise(namespace: dict):
@@ -301,8 +341,8 @@ def specialise(namespace: dict):
     if missing:
         raise TypeError(f"{namespace['__name__']} lacks the protocol's {', '.join(missing)}")
     namespace.update(
-        _EMPTY=_EMPTY, next_u64=next_u64, rand_below=rand_below,
-        seed_game_stream=seed_game_stream, np=np,
+        _EMPTY=_EMPTY, SEARCHED=SEARCHED, MODELLED=MODELLED, OWN_VIEW=OWN_VIEW,
+        next_u64=next_u64, rand_below=rand_below, seed_game_stream=seed_game_stream, np=np,
     )  # fmt: skip
     templates = _TEMPLATES
     if "believe" not in namespace:

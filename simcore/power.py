@@ -209,8 +209,13 @@ GAME = Game(
     seat_columns=SEAT_COLUMNS,
     impact=(ImpactGroup("starting character", ("start_card0", "start_card1")),),
     arcs=ARCS,
+    # Opponents searched on the searcher's deals learn its cards (docs/ismcts.md, "Opponents").
     search=search_strategy(
-        "power", strategy.STRATEGIES, "preset:counter-vs-mixed", believes_claims=True
+        "power",
+        strategy.STRATEGIES,
+        "preset:counter-vs-mixed",
+        believes_claims=True,
+        opponents="own-view",
     ),
     module=__name__,
     doc="bluffing card game: claim characters, challenge, block; the last one with influence wins",

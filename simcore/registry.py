@@ -31,7 +31,7 @@ _GAME_MODULES = {
 # carries the rollout strategy's own parameters in the game's columns.
 SEARCH = "ismcts"
 SEARCH_ID = 99
-SEARCH_PARAM_NAMES = ("iterations", "c", "rollout", "trust", "margin")
+SEARCH_PARAM_NAMES = ("iterations", "c", "rollout", "trust", "margin", "opponents")
 ROLLOUT_KEY = "rollout="
 # The search's default belief in claims (docs/ismcts.md, "Beliefs": measured against tuned fields).
 TRUST_DEFAULT = 0.8
@@ -318,13 +318,14 @@ def search_strategy(
     rollout: str,
     believes_claims: bool = False,
     margin: float = MARGIN_DEFAULT,
+    opponents: str = "search",
 ) -> Strategy:
     """The ``ismcts`` strategy of a game on the decision-point protocol (docs/ismcts.md): its
     rollouts may be any scripted strategy (defaults) or preset of the game; ``rollout`` is the
     default, the game's best tuned preset. A game whose players make public claims that may be
     bluffs (``believes_claims``; its protocol offers ``believe``) gets the ``trust`` parameter;
-    for the others that column stays 0 (uniform deals). ``margin`` is the game's default margin
-    (docs/ismcts.md, "The margin": measured per game)."""
+    for the others that column stays 0 (uniform deals). ``margin`` and ``opponents`` are the
+    game's defaults (docs/ismcts.md, "The margin" and "Opponents": measured per game)."""
     trust = (
         Param(
             "trust", "float", TRUST_DEFAULT,
@@ -338,7 +339,8 @@ def search_strategy(
         SEARCH_ID,
         "information-set Monte Carlo tree search (SO-ISMCTS): each decision searched by "
         "`iterations` playouts from deals consistent with what the seat has seen, opponents "
-        "choosing from their own information, playouts by the `rollout` strategy",
+        "choosing from their own information (searched, or by the `rollout` strategy), "
+        "playouts by the `rollout` strategy",
         (
             Param("iterations", "int", 200, "search iterations per decision", 1, 1_000_000),
             Param("c", "float", 0.7, "UCB exploration constant", 0.0, 100.0),
@@ -351,6 +353,16 @@ def search_strategy(
                 0.0,
                 10.0,
             ),  # fmt: skip
+            Param(
+                "opponents",
+                "choice",
+                opponents,
+                "how the other seats choose inside the search tree: search (by UCB at their own "
+                "information sets, learning from deals that hold the searcher's true cards), "
+                "rollout (by the rollout strategy, a model of them) or own-view (searched, "
+                "learning from deals of their own view)",
+                choices=("search", "rollout", "own-view"),  # ismcts.SEARCHED, MODELLED, OWN_VIEW
+            ),
         )
         + trust
         # Last, so that a rollout with parameters of its own reads back from the label.

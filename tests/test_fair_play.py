@@ -176,6 +176,24 @@ def test_the_search_player_ends_games_by_the_rules_and_beats_random(game_id, pla
     assert wilson_low(wins, trials) > 1 / players, f"{wins} wins of {trials}"
 
 
+OPPONENT_CHOICE_GAMES = 20
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game_id", "players"), _search_games())
+def test_the_search_ends_games_by_the_rules_with_every_choice_of_opponents(game_id, players):
+    """``own-view`` deals again for the opponent to move, inside the walk, and ``rollout`` asks
+    the rollout strategy there (docs/ismcts.md, "Opponents"): each plays whole games."""
+    game = registry.make(game_id)
+    choices = game.strategy(registry.SEARCH).param("opponents").choices
+    field = [s.name for s in game.strategies if s.name != "random"][: players - 1]
+    for choice in choices:
+        lineup = [f"{SEARCH_SPEC},opponents={choice}", *field]
+        games = play(game_id, players, lineup, OPPONENT_CHOICE_GAMES)
+        assert len(games) == OPPONENT_CHOICE_GAMES
+        assert ending_shares(games).get("cap", 0.0) == 0.0, f"{' '.join(lineup)}: cut off"
+
+
 def _leak_runs():
     runs = []
     for game_id in registry.game_ids():

@@ -19,8 +19,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from simcore import ismcts, power_rules, power_search, registry, runner
 from simcore import power as kernel
-from simcore import power_rules, power_search, registry, runner
 from simcore.power_state import MAX_MOVES, STATE_SIZE, TRACE_WIDTH
 from simcore.rng import next_u64, seed_game_stream
 from tests import nim_protocol as nim
@@ -36,13 +36,21 @@ def _stream(seed: int, index: int = 0) -> np.ndarray:
 
 
 def nim_answer(
-    heap: int, seed: int = 1, iterations: int = 3000, margin: float = 0.0, rollout: int = nim.RANDOM
+    heap: int,
+    seed: int = 1,
+    iterations: int = 3000,
+    margin: float = 0.0,
+    rollout: int = nim.RANDOM,
+    opponents: int = ismcts.SEARCHED,
 ) -> int:
     rules = np.array([heap, 3.0])
     st = np.zeros(nim.STATE_SIZE, dtype=np.int64)
     nim.new_game(st, rules)
     prm = np.zeros((2, 1))
-    return int(nim.search(st, rules, 0, iterations, 0.7, 0.0, margin, rollout, prm, _stream(seed)))
+    stream = _stream(seed)
+    return int(
+        nim.search(st, rules, 0, iterations, 0.7, 0.0, margin, opponents, rollout, prm, stream)
+    )
 
 
 @pytest.mark.parametrize("heap, winning", [(5, 1), (6, 2), (7, 3), (10, 2), (11, 3)])
@@ -57,6 +65,23 @@ def test_the_margin_keeps_the_rollouts_answer_unless_another_is_clearly_better()
     take_one = {"rollout": nim.TAKE_ONE}
     assert [nim_answer(10, seed, margin=2.0, **take_one) for seed in range(3)] == [2] * 3
     assert [nim_answer(10, seed, margin=1e9, **take_one) for seed in range(3)] == [1] * 3
+
+
+@pytest.mark.parametrize("heap, winning", [(5, 1), (6, 2), (7, 3)])
+def test_opponents_learning_from_their_own_view_still_solve_a_game_without_secrets(heap, winning):
+    # Nim hides nothing, so the opponent's deals are the searcher's: the opponent learns in every
+    # other iteration and answers from what it learnt in the others, and the winning move stays.
+    answers = [nim_answer(heap, seed, opponents=ismcts.OWN_VIEW) for seed in range(3)]
+    assert answers == [winning] * 3
+
+
+def test_opponents_played_by_the_rollout_strategy_get_its_best_answer():
+    # From 4 stones every move loses against perfect play, and a searched opponent learns to
+    # take the rest: no move is better than another. Against an opponent who takes 1 to 3 at
+    # random, taking one wins 2/3 of games (two of its three answers leave 1 or 2 stones to take),
+    # two wins 1/2 and three never (one stone is left for it to take).
+    model = [nim_answer(4, seed, opponents=ismcts.MODELLED) for seed in range(3)]
+    assert model == [1] * 3
 
 
 def power_position(index: int, decisions: int):
@@ -87,19 +112,23 @@ def test_power_search_is_legal_pure_and_reads_only_what_its_seat_sees():
         n = power_rules.legal(st, rules, moves)
         before = st.copy()
         first_rng = rng.copy()
-        answer = power_search.search(st, rules, seat, 60, 0.7, 0.0, 2.0, ids[0], params, first_rng)
+        answer = power_search.search(
+            st, rules, seat, 60, 0.7, 0.0, 2.0, ismcts.SEARCHED, ids[0], params, first_rng
+        )
         assert answer in moves[:n]
         np.testing.assert_array_equal(st, before)  # the true state is only read
         expected_rng = rng.copy()
         next_u64(expected_rng)
         np.testing.assert_array_equal(first_rng, expected_rng)  # one draw from the game
-        again = power_search.search(st, rules, seat, 60, 0.7, 0.0, 2.0, ids[0], params, rng.copy())
+        again = power_search.search(
+            st, rules, seat, 60, 0.7, 0.0, 2.0, ismcts.SEARCHED, ids[0], params, rng.copy()
+        )
         assert again == answer
         twin = st.copy()
         power_rules.determinize(twin, seat, _stream(99, index))
         different_hidden += not np.array_equal(twin, st)
         twin_answer = power_search.search(
-            twin, rules, seat, 60, 0.7, 0.0, 2.0, ids[0], params, rng.copy()
+            twin, rules, seat, 60, 0.7, 0.0, 2.0, ismcts.SEARCHED, ids[0], params, rng.copy()
         )
         assert twin_answer == answer
     assert different_hidden >= 8
@@ -114,7 +143,7 @@ from simcore import power_search
 from tests import nim_protocol as nim
 st, rules, ids, params, rng = t.power_position(0, 5)
 seat = int(t.power_rules.to_move(st))
-power = int(power_search.search(st, rules, seat, 40, 0.7, 0.0, 2.0, ids[0], params, rng))
+power = int(power_search.search(st, rules, seat, 40, 0.7, 0.0, 2.0, 0, ids[0], params, rng))
 answers = {{"nim": t.nim_answer(10), "power": power}}
 stats = {{name: (sum(f.stats.cache_hits.values()), sum(f.stats.cache_misses.values()))
           for name, f in (("power", power_search.search), ("nim", nim.search))}}

@@ -31,6 +31,7 @@ def test_spec_parses_with_the_tuned_rollout_by_default():
             "rollout": "preset:counter-vs-mixed",
             "c": 1.2,
             "margin": 2.0,
+            "opponents": "own-view",
             "trust": 0.8,
         },
     }
@@ -42,6 +43,7 @@ def test_spec_parses_with_the_tuned_rollout_by_default():
     assert rows[0, names.index("p_bluff")] == 0.3  # the rollout's own defaults ride along
     assert rows[0, names.index("iterations")] == 200
     assert rows[0, names.index("trust")] == registry.TRUST_DEFAULT
+    assert rows[0, names.index("opponents")] == 2.0  # own-view, the third choice
 
 
 def test_a_rollout_may_carry_parameters_of_its_own_last_in_the_spec():

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pyarrow as pa
 from clitools import in_process
 
-from simcore import registry, runner
+from simcore import ismcts, registry, runner
 from tests.test_power_ismcts import _table
 
 GAME = registry.make("power-struggle")
@@ -94,7 +94,15 @@ def test_the_searching_seat_reads_only_what_it_may_know():
             twin = st.copy()
             kernel.determinize(twin, 0, redraw)
             twin_rng = rng.copy()
-            args = (6, 0.7, 0.0, 2.0, int(prm[0, names.index("rollout")]), rollout_prm)
+            args = (
+                6,
+                0.7,
+                0.0,
+                2.0,
+                ismcts.SEARCHED,
+                int(prm[0, names.index("rollout")]),
+                rollout_prm,
+            )
             move = search_module.search(st, rules, 0, *args, rng)
             assert search_module.search(twin, rules, 0, *args, twin_rng) == move
             assert np.array_equal(rng, twin_rng)

@@ -30,6 +30,7 @@ def test_spec_parses_with_the_tuned_rollout_by_default():
         "rollout": "preset:blitz-vs-mixed",
         "c": 0.7,
         "margin": 0.0,  # plans: the most visited one (docs/ismcts.md, "The margin")
+        "opponents": "search",
     }
     ids, rows = GAME.encode_strategies([parsed, registry.parse_strategy(GAME, "turtle")])
     names = GAME.strategy_param_names

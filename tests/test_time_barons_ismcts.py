@@ -32,6 +32,7 @@ def test_spec_parses_with_the_tuned_rollout_by_default():
         "rollout": "preset:swarm-vs-builder",
         "c": 0.7,
         "margin": 2.0,
+        "opponents": "search",
     }
     ids, rows = GAME.encode_strategies([registry.parse_strategy(GAME, "ismcts:rollout=attacker")])
     names = GAME.strategy_param_names

@@ -36,7 +36,7 @@ import pyspiel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simcore import registry, runner  # noqa: E402
+from simcore import ismcts, registry, runner  # noqa: E402
 from simcore.rng import seed_game_stream  # noqa: E402
 
 # The protocol's ``apply`` takes a trace to record into; these games record nothing.
@@ -272,10 +272,11 @@ def play(
                     state.apply_action(bot.step(state))
                 continue
             if seat == 0:  # trust 0: uniform deals, as the resampler OpenSpiel's bot is given;
-                # margin 0: the most visited option, as OpenSpiel's bot answers
+                # margin 0: the most visited option, as OpenSpiel's bot answers; opponents
+                # searched at their information sets, as in its tree
                 move = protocol.search(
-                    state.st, state.rules, 0, iterations, c, 0.0, 0.0, int(ids[0]), rollout_prm,
-                    search_rng,
+                    state.st, state.rules, 0, iterations, c, 0.0, 0.0, ismcts.SEARCHED, int(ids[0]),
+                    rollout_prm, search_rng,
                 )  # fmt: skip
             else:
                 move = protocol.decide(ids[seat], prm, seat, state.st, state.rules, state.rng)
