@@ -34,6 +34,7 @@ toy Nim) each answering from its own rules.
 import numpy as np
 
 from simcore.chunk import compile_in
+from simcore.registry import OPPONENT_CHOICES
 from simcore.rng import next_u64, rand_below, seed_game_stream
 
 # What a game's thin module must provide (docs/protocol.md); MAX_SEATS and MAX_MOVES bound its
@@ -48,8 +49,8 @@ believe = None  # optional: a game with public claims offers it (simcore/power_r
 MAX_SEATS = MAX_MOVES = STATE_SIZE = SEARCH_ID = N_STRATEGY_PARAMS = 0
 
 _EMPTY = -1
-# How the other seats choose inside the tree: registry.search_strategy's ``opponents`` choices.
-SEARCHED, MODELLED, OWN_VIEW = 0, 1, 2
+# How the other seats choose inside the tree: the index of the ``opponents`` choice.
+SEARCHED, MODELLED, OWN_VIEW = map(OPPONENT_CHOICES.index, ("search", "rollout", "own-view"))
 
 
 def _find(table, keys, key):

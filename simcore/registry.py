@@ -33,6 +33,9 @@ SEARCH = "ismcts"
 SEARCH_ID = 99
 SEARCH_PARAM_NAMES = ("iterations", "c", "rollout", "trust", "margin", "opponents")
 ROLLOUT_KEY = "rollout="
+# How the other seats choose inside the search tree (docs/ismcts.md, "Opponents"); the kernel
+# reads a choice's index (simcore/ismcts.py).
+OPPONENT_CHOICES = ("search", "rollout", "own-view")
 # The search's default belief in claims (docs/ismcts.md, "Beliefs": measured against tuned fields).
 TRUST_DEFAULT = 0.8
 # The search plays another option than its rollout strategy's only when clearly better
@@ -361,7 +364,7 @@ def search_strategy(
                 "information sets, learning from deals that hold the searcher's true cards), "
                 "rollout (by the rollout strategy, a model of them) or own-view (searched, "
                 "learning from deals of their own view)",
-                choices=("search", "rollout", "own-view"),  # ismcts.SEARCHED, MODELLED, OWN_VIEW
+                choices=OPPONENT_CHOICES,
             ),
         )
         + trust

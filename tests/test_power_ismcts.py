@@ -68,6 +68,7 @@ def test_a_rollout_may_carry_parameters_of_its_own_last_in_the_spec():
         "ismcts:rollout=nobody", "ismcts:iterations=0", "ismcts:c=-1", "ismcts:depth=3",
         "ismcts:rollout=ismcts", "ismcts:rollout=bluffer:p_bluff=2",
         "ismcts:rollout=bluffer:nope=1", "ismcts:iterations=5rollout=bluffer:p_bluff=0",
+        "ismcts:opponents=bogus", "ismcts:opponents=1",
     ],
 )  # fmt: skip
 def test_bad_search_specs_are_one_line_errors(text):
