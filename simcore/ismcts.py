@@ -16,7 +16,9 @@ broken from the stream: with fewer iterations than options (most options then ha
 none) the search plays as its rollout strategy rather than at random among single visits. And
 the search answers another option than the rollout strategy's only when that option's mean result
 is ahead by more than ``margin`` standard errors (docs/ismcts.md, "The margin").
-Decisions with one legal option are applied without a node.
+Decisions with one legal option are applied without a node. That is ``opponents`` ``search``;
+with ``own-view`` the opponents learn only from deals of their own view, with ``rollout`` the
+rollout strategy plays them (``search`` below; docs/ismcts.md, "Opponents").
 
 All randomness comes from a stream seeded from one draw of the game's stream: a search is a
 pure function of the game state and that stream, so games with a searching seat stay a pure
