@@ -160,12 +160,17 @@ def _search_games():
     ]
 
 
+def _scripted_field(game: registry.Game, players: int) -> list[str]:
+    """The seats beside the search: the game's strategies but ``random``, cycling to fill them."""
+    others = [s.name for s in game.strategies if s.name != "random"]
+    return [others[k % len(others)] for k in range(players - 1)]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "players"), _search_games())
 def test_the_search_player_ends_games_by_the_rules_and_beats_random(game_id, players):
     game = registry.make(game_id)
-    others = [s.name for s in game.strategies if s.name != "random"]
-    field = [others[k % len(others)] for k in range(players - 1)]
+    field = _scripted_field(game, players)
     for lineup in ([SEARCH_SPEC, *field], [SEARCH_SPEC] * players):
         games = play(game_id, players, lineup, SEARCH_GAMES)
         cut = ending_shares(games).get("cap", 0.0)
@@ -186,7 +191,7 @@ def test_the_search_ends_games_by_the_rules_with_every_choice_of_opponents(game_
     the rollout strategy there (docs/ismcts.md, "Opponents"): each plays whole games."""
     game = registry.make(game_id)
     choices = game.strategy(registry.SEARCH).param("opponents").choices
-    field = [s.name for s in game.strategies if s.name != "random"][: players - 1]
+    field = _scripted_field(game, players)
     for choice in choices:
         lineup = [f"{SEARCH_SPEC},opponents={choice}", *field]
         games = play(game_id, players, lineup, OPPONENT_CHOICE_GAMES)

@@ -139,11 +139,12 @@ import json, sys
 import numpy as np
 sys.path.insert(0, {root!r})
 from tests import test_ismcts as t
-from simcore import power_search
+from simcore import ismcts, power_search
 from tests import nim_protocol as nim
 st, rules, ids, params, rng = t.power_position(0, 5)
 seat = int(t.power_rules.to_move(st))
-power = int(power_search.search(st, rules, seat, 40, 0.7, 0.0, 2.0, 0, ids[0], params, rng))
+opponents = ismcts.SEARCHED
+power = int(power_search.search(st, rules, seat, 40, 0.7, 0.0, 2.0, opponents, ids[0], params, rng))
 answers = {{"nim": t.nim_answer(10), "power": power}}
 stats = {{name: (sum(f.stats.cache_hits.values()), sum(f.stats.cache_misses.values()))
           for name, f in (("power", power_search.search), ("nim", nim.search))}}
