@@ -101,6 +101,7 @@ from simcore.power_state import (  # noqa: F401
     influence,
     is_down,
     next_alive,
+    recount,
     seat_after,
     two_alive,
 )
@@ -238,8 +239,10 @@ def check_rules(rules: dict, players: int) -> None:
 
 
 def prepare(rules: dict, players: int) -> np.ndarray:
+    """The rules as the kernel reads them: every POWER rule is a whole number (counts, flags,
+    choices), so int64, which the rules compare with coins and counts without conversions."""
     check_rules(rules, players)
-    return GAME.encode_rules(rules)
+    return GAME.encode_rules(rules).astype(np.int64)
 
 
 # --- scripted games ------------------------------------------------------------------------
@@ -342,7 +345,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
         gain(seat, action, target, st, rules, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Deal and play one game to the end or the turn cap: (winner or -1, turns, truncated)."""
     deal(players, st, rules, rng, trace)
@@ -396,7 +399,7 @@ def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
     return decisions, searches
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def play_indexed(
     players, lineup_ids, lineup_params, seed, game_index, rotate,
     st, rules, sids, prm, rng, trace, g, game_out, seat_out,

@@ -59,7 +59,9 @@ from simcore.power_state import (
     FACE_UP_CLAIMED,
     FIRE,
     HAND,
+    IN_GAME,
     INCOME,
+    INFLUENCE,
     JOURNALIST,
     KEEP,
     LAWYER,
@@ -110,6 +112,8 @@ from simcore.power_state import (
     ROUND_ACTION,
     ROUND_BLOCK,
     SAFE,
+    SHOWN,
+    SHOWN_ALL,
     STATS,
     STEAL,
     TRACE_LEN,
@@ -164,14 +168,22 @@ def deck_size(st):
 
 @njit(cache=True, _nrt=False, inline="always")
 def draw_card(st, rng):
-    """A uniformly random card from the (always shuffled) deck, removed from it."""
-    pick = rand_below(rng, deck_size(st))
-    for character in range(N_CHARACTERS):
-        if pick < st[ix(DECK + character)]:
-            st[ix(DECK + character)] -= 1
-            return character
-        pick -= st[ix(DECK + character)]
-    return -1
+    """A uniformly random card from the (always shuffled) deck, removed from it; -1 if the deck
+    is empty."""
+    size = deck_size(st)
+    pick = rand_below(rng, size)
+    if size == 0:
+        return -1
+    # The character whose copies cover ``pick`` when the deck is laid out character by
+    # character: the count of characters whose copies all lie at or below it. Counted, not
+    # searched, so that no branch depends on the card drawn.
+    character = 0
+    below = 0
+    for before in range(N_CHARACTERS - 1):
+        below += st[ix(DECK + before)]
+        character += pick >= below
+    st[ix(DECK + character)] -= 1
+    return character
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -208,11 +220,16 @@ def start_loss(seat, after, st, rules, trace):
 def reveal(seat, slot, turn, st, rules, trace):
     """``seat`` turns the card in ``slot`` face up; it is out if that was its last influence."""
     left = influence(st, seat)
+    shown = card(st, seat, slot)
     st[ix(DOWN + 2 * seat + slot)] = 0
-    st[ix(CLAIMS + seat)] &= ~(1 << card(st, seat, slot))
+    st[ix(INFLUENCE + seat)] = left - 1
+    st[ix(SHOWN + shown)] += 1
+    st[SHOWN_ALL] += 1
+    st[ix(CLAIMS + seat)] &= ~(1 << shown)
     st[ix(STATS + N_SEAT_STATS * seat + INFLUENCE_LOST)] += 1
     record_event(trace, st, TRACE_LEN, EV_LOSE, seat, slot, card(st, seat, slot))
     if left == 1:
+        st[IN_GAME] &= ~(1 << seat)
         st[ix(STATS + N_SEAT_STATS * seat + ELIMINATED_TURN)] = turn
         returned = 0
         if rules[R_ELIMINATED_COINS_TO_SAFE] != 0:
@@ -241,15 +258,8 @@ def first_asked(claimant, character, players, st, rules, rng):
     """A challenge round opens: its public face-up counts, and the first seat it asks (skipping
     the claimant, ``next_asked``): the claimant's left or (challenge_order = random) a random
     number of seats further."""
-    face_up = 0
-    face_up_claimed = 0
-    for seat in range(players):
-        for slot in range(2):
-            up = 1 - st[ix(DOWN + 2 * seat + slot)]
-            face_up += up
-            face_up_claimed += up * (card(st, seat, slot) == character)
-    st[FACE_UP] = face_up
-    st[FACE_UP_CLAIMED] = face_up_claimed
+    st[FACE_UP] = st[SHOWN_ALL]
+    st[FACE_UP_CLAIMED] = st[ix(SHOWN + character)]
     start = 0
     if rules[R_CHALLENGE_ORDER] == CHALLENGE_ORDER_RANDOM:
         start = rand_below(rng, players - 1)
@@ -701,6 +711,8 @@ def deal(players, st, rules, rng, trace):
         for slot in range(2):
             st[ix(HAND + 2 * seat + slot)] = draw_card(st, rng)
             st[ix(DOWN + 2 * seat + slot)] = 1
+        st[ix(INFLUENCE + seat)] = 2
+        st[IN_GAME] |= 1 << seat
         st[ix(STATS + N_SEAT_STATS * seat + START_CARD0)] = card(st, seat, 0)
         st[ix(STATS + N_SEAT_STATS * seat + START_CARD1)] = card(st, seat, 1)
         st[ix(STATS + N_SEAT_STATS * seat + ELIMINATED_TURN)] = -1

@@ -14,7 +14,7 @@ strategies read), the challenge round's face-up counts and the trace length.
 import numpy as np
 from numba import njit
 
-from simcore.intrinsics import ix
+from simcore.intrinsics import ix, lowest_bit
 
 CHARACTERS = ("Banker", "Lawyer", "CEO", "Journalist", "Politician")
 BANKER, LAWYER, CEO, JOURNALIST, POLITICIAN = range(5)
@@ -98,7 +98,16 @@ P_OVER = P_N_KEEP + 1  # 1 once the game has ended (by the rules or the turn cap
 P_WINNER = P_OVER + 1
 P_TRUNCATED = P_WINNER + 1
 P_DECISIONS = P_TRUNCATED + 1  # decisions answered so far (benchmarks; not in infoset keys)
-STATE_SIZE = P_DECISIONS + 1
+# What nearly every decision reads, kept up to date by its one writer (``deal`` and ``reveal`` in
+# simcore/power_rules.py) instead of recounted from the cards per decision: each seat's influence
+# (face-down cards), the seats still in as a bit mask, and the face-up cards, per character and
+# in all. All public. A state built by hand (rule tests) gets them from ``recount``, and
+# ``recount`` is also how the tests check them after every transition.
+INFLUENCE = P_DECISIONS + 1  # st[INFLUENCE + seat]
+IN_GAME = INFLUENCE + MAX_PLAYERS  # bit s is set while seat s has influence
+SHOWN = IN_GAME + 1  # st[SHOWN + character]: face-up copies of that character
+SHOWN_ALL = SHOWN + N_CHARACTERS  # face-up cards in all
+STATE_SIZE = SHOWN_ALL + 1
 
 # Decision kinds (st[P_DECISION]) and their options (move codes, docs/protocol.md).
 D_NONE = -1
@@ -150,7 +159,7 @@ def is_down(st, seat, slot):
 
 @njit(cache=True, _nrt=False, inline="always")
 def influence(st, seat):
-    return st[ix(DOWN + 2 * seat)] + st[ix(DOWN + 2 * seat + 1)]
+    return st[ix(INFLUENCE + seat)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -176,27 +185,44 @@ def seat_after(seat, players):
 
 @njit(cache=True, _nrt=False, inline="always")
 def next_alive(st, players, seat):
-    """The next player clockwise from ``seat`` who still has influence."""
-    other = seat
-    for _ in range(players):
-        other = seat_after(other, players)
-        if influence(st, other) > 0:
-            return other
+    """The next player clockwise from ``seat`` who still has influence (``seat`` itself when it is
+    the only one, or when nobody is left)."""
+    in_game = st[IN_GAME]
+    after = in_game & -(np.int64(2) << seat)  # the seats after ``seat`` that are in
+    if after != 0:
+        return lowest_bit(after)
+    if in_game != 0:
+        return lowest_bit(in_game)
     return seat
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def two_alive(st, players):
-    """Whether at least two players still have influence (the game goes on). It stops at the
-    second: a count over every seat compiled to vector code whose set-up cost more than the
-    count."""
-    seen = False
-    for seat in range(players):
-        if influence(st, seat) > 0:
-            if seen:
-                return True
-            seen = True
-    return False
+    """Whether at least two players still have influence (the game goes on)."""
+    in_game = st[IN_GAME]
+    return (in_game & (in_game - 1)) != 0
+
+
+@njit(cache=True, _nrt=False)
+def recount(st, players):
+    """Set the kept counts (``INFLUENCE``, ``IN_GAME``, ``SHOWN``, ``SHOWN_ALL``) from the cards:
+    for a state built by hand. The rules keep them up to date from ``deal`` on."""
+    st[IN_GAME] = 0
+    for character in range(N_CHARACTERS):
+        st[SHOWN + character] = 0
+    st[SHOWN_ALL] = 0
+    for seat in range(MAX_PLAYERS):
+        st[INFLUENCE + seat] = 0
+        if seat >= players:
+            continue
+        for slot in range(2):
+            if st[DOWN + 2 * seat + slot] == 1:
+                st[INFLUENCE + seat] += 1
+            else:
+                st[SHOWN + st[HAND + 2 * seat + slot]] += 1
+                st[SHOWN_ALL] += 1
+        if st[INFLUENCE + seat] > 0:
+            st[IN_GAME] |= 1 << seat
 
 
 # Trace events: one int64 row of TRACE_WIDTH per event, [event, fields...]; see docs/games/power.md.

@@ -138,32 +138,31 @@ def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
     Lawyer will block the next firing too) and, with ``needs_coins``, who have Dollars, the best
     by ``targeting``; ties are broken uniformly at random (never by seat)."""
     best = -1
-    best_first = -1
-    best_second = -1
+    best_score = -1
     n_best = 0
     other = me
     for _ in range(players - 1):
         other = seat_after(other, players)
-        if influence(st, other) == 0 or claims_any(st, other, avoid):
-            continue
-        if needs_coins and st[ix(COINS + other)] == 0:
-            continue
-        # The score, compared first by ``first`` and then by ``second``.
-        first = 0
-        second = 0
+        coins = st[ix(COINS + other)]
+        left = influence(st, other)
+        # The score as one number: the leader has the most influence, then the most Dollars
+        # (fewer than 2**32).
+        score = 0
         if targeting == TARGET_RICHEST:
-            first = st[ix(COINS + other)]
+            score = coins
         elif targeting == TARGET_MOST_INFLUENCE:
-            first = influence(st, other)
+            score = left
         elif targeting == TARGET_LEADER:
-            first = influence(st, other)
-            second = st[ix(COINS + other)]
-        if first > best_first or (first == best_first and second > best_second):
+            score = (left << 32) + coins
+        # Below any candidate's score: a player who may not be aimed at is never chosen. A
+        # select, not a branch: who may be aimed at is data the branch predictor cannot learn.
+        allowed = (left > 0) & ~claims_any(st, other, avoid) & ~(needs_coins & (coins == 0))
+        score = score if allowed else -2
+        if score > best_score:
             best = other
-            best_first = first
-            best_second = second
+            best_score = score
             n_best = 1
-        elif first == best_first and second == best_second:
+        elif score == best_score:
             n_best += 1  # reservoir sampling: each tied opponent is kept with probability 1/n
             if rand_below(rng, n_best) == 0:
                 best = other
@@ -257,7 +256,7 @@ def claim_probability(me, claimant, character, st, rules):
     unknown = copies * N_CHARACTERS - st[FACE_UP] - influence(st, me)
     unseen = copies - st[FACE_UP_CLAIMED]
     for slot in range(2):
-        unseen -= st[ix(DOWN + 2 * me + slot)] * (card(st, me, slot) == character)
+        unseen -= st[ix(DOWN + 2 * me + slot)] & (card(st, me, slot) == character)
     if unseen <= 0:
         return 0.0
     return HOLDS_PROBABILITY[ix(influence(st, claimant)), ix(unknown), ix(unseen)]

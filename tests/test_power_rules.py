@@ -135,6 +135,7 @@ class Table:
         for character in range(N_CHARACTERS):
             st[DECK + character] = copies - sum(hand.count(character) for hand in hands)
         st[SAFE] = self.rules_dict["safe_size"] - sum(coins)
+        kernel.recount(st, self.players)
         self.st = st
         self.assert_conserved()
 
@@ -203,6 +204,9 @@ class Table:
         return event[:4]
 
     def assert_conserved(self) -> None:
+        recounted = self.st.copy()
+        kernel.recount(recounted, self.players)
+        assert np.array_equal(recounted, self.st), "a kept count differs from the cards"
         assert self.safe >= 0
         assert all(self.coins(seat) >= 0 for seat in range(self.players))
         assert (
