@@ -485,8 +485,7 @@ def pay(seat, action, target, st, rules, trace):
 @njit(cache=True, _nrt=False, inline="always")
 def count_bluff(seat, character, st):
     """A claim of a character the seat does not hold is a bluff (a hidden statistic)."""
-    if not holds(st, seat, character):
-        st[ix(STATS + N_SEAT_STATS * seat + BLUFFS_MADE)] += 1
+    st[ix(STATS + N_SEAT_STATS * seat + BLUFFS_MADE)] += not holds(st, seat, character)
 
 
 @njit(cache=True, _nrt=False, inline="always")

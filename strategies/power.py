@@ -207,25 +207,27 @@ def choose_action(sid, prm, me, players, st, rules, forced, rng):
     if forced or st[ix(COINS + me)] >= rules[R_OVERTHROW_COST]:
         return OVERTHROW, choose_target(targeting, me, players, st, False, 0, rng)
     bluffing = sid != HONEST and rand_bool(rng, prm[ix(me), P_BLUFF])
-    if (bluffing or holds(st, me, CEO)) and st[ix(COINS + me)] >= rules[R_CEO_COST]:
+    # The tests are bitwise (``|``, ``&``), not ``or``/``and``: what a hand holds is data the
+    # branch predictor cannot learn, so each plan costs one branch, not one per test.
+    if (bluffing | holds(st, me, CEO)) & (st[ix(COINS + me)] >= rules[R_CEO_COST]):
         target = choose_target(targeting, me, players, st, False, BLOCKS_FIRE, rng)
         if target >= 0:
             return FIRE, target
-    if bluffing or holds(st, me, BANKER):
+    if bluffing | holds(st, me, BANKER):
         return BANK, -1
-    if bluffing or holds(st, me, POLITICIAN):
+    if bluffing | holds(st, me, POLITICIAN):
         target = choose_target(targeting, me, players, st, True, BLOCKS_STEAL, rng)
         if target >= 0:
             return STEAL, target
-    weak_card = holds(st, me, LAWYER) or influence(st, me) == 1
-    if holds(st, me, JOURNALIST) and weak_card:
+    weak_card = holds(st, me, LAWYER) | (influence(st, me) == 1)
+    if holds(st, me, JOURNALIST) & weak_card:
         return EXCHANGE, -1
+    aid_blocked = False
     other = me
     for _ in range(players - 1):
         other = seat_after(other, players)
-        if influence(st, other) > 0 and claims_any(st, other, BLOCKS_AID):
-            return INCOME, -1
-    return AID, -1
+        aid_blocked |= (influence(st, other) > 0) & claims_any(st, other, BLOCKS_AID)
+    return (INCOME if aid_blocked else AID), -1
 
 
 def _holds_probabilities() -> np.ndarray:
@@ -267,12 +269,13 @@ def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rn
     if sid == RANDOM:
         return rand_bool(rng, 0.5)
     p_holds = claim_probability(me, claimant, character, st, rules)
+    if sid == COUNTER:
+        # Bitwise: one branch (on the answer, nearly always no) instead of one per test.
+        return (p_holds == 0.0) | (p_holds < prm[ix(me), THRESHOLD])
     if p_holds == 0.0:
         return True
     if sid == BLUFFER:
         return rand_bool(rng, prm[ix(me), P_CHALLENGE])
-    if sid == COUNTER:
-        return p_holds < prm[ix(me), THRESHOLD]
     return False
 
 
@@ -291,12 +294,12 @@ def choose_block(sid, prm, me, action, players, st, rules, rng):
         if rand_bool(rng, 0.5):
             return first if rand_bool(rng, 0.5) else second
         return -1
-    if holds(st, me, first):
-        return first
-    if holds(st, me, second):
-        return second
-    if sid == COUNTER and action == FIRE and influence(st, me) == 1:
-        return LAWYER  # the firing would end the game for it anyway: the bluff costs nothing
+    holds_first = holds(st, me, first)
+    if holds_first | holds(st, me, second):
+        return first if holds_first else second
+    if sid == COUNTER:
+        # Against a firing that would end the game for it anyway the bluff costs nothing.
+        return LAWYER if (action == FIRE) & (influence(st, me) == 1) else -1
     if sid == BLUFFER and rand_bool(rng, prm[ix(me), P_BLOCK_BLUFF]):
         return first
     return -1
