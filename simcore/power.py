@@ -357,8 +357,8 @@ def play_game(players, st, rules, sids, prm, rng, trace):
         take_turn(seat, players, turns, st, rules, sids, prm, rng, trace)
         turns += 1
         turn_ends(players, turns, st, trace)
-        running = two_alive(st, players)
-        seat = next_alive(st, players, seat)
+        running = two_alive(st)
+        seat = next_alive(st, seat)
     return game_ends(players, turns, running, st, trace), turns, running
 
 

@@ -630,9 +630,9 @@ def end_turn(st, rules, trace):
     players = st[P_PLAYERS]
     st[P_TURN] += 1
     turn_ends(players, st[P_TURN], st, trace)
-    running = two_alive(st, players)
+    running = two_alive(st)
     if running and st[P_TURN] < np.int64(rules[R_MAX_TURNS]):
-        st[P_ACTOR] = next_alive(st, players, st[P_ACTOR])
+        st[P_ACTOR] = next_alive(st, st[P_ACTOR])
         st[P_STEP] = S_TURN_START
         return
     st[P_OVER] = 1

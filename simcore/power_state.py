@@ -8,7 +8,9 @@ array a numba function touches costs reference counting on each call). Its field
 MAX_PLAYERS seats: the Safe, the deck's count of each character, each seat's coins, hand
 (character codes) and down flags (1 while a card is a face-down influence, 0 once revealed),
 per-seat statistics, the exchange scratch area, each seat's standing claims (public memory the
-strategies read), the challenge round's face-up counts and the trace length.
+strategies read), the challenge round's face-up counts, the trace length, where the game stands
+between decisions, and the counts every decision reads (influence, seats in, face-up cards),
+kept by their one writer instead of recounted.
 """
 
 import numpy as np
@@ -184,7 +186,7 @@ def seat_after(seat, players):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def next_alive(st, players, seat):
+def next_alive(st, seat):
     """The next player clockwise from ``seat`` who still has influence (``seat`` itself when it is
     the only one, or when nobody is left)."""
     in_game = st[IN_GAME]
@@ -197,7 +199,7 @@ def next_alive(st, players, seat):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def two_alive(st, players):
+def two_alive(st):
     """Whether at least two players still have influence (the game goes on)."""
     in_game = st[IN_GAME]
     return (in_game & (in_game - 1)) != 0

@@ -107,6 +107,9 @@ def _conserved(st, rules, players):
             options = st[OPTIONS + n_keep : OPTIONS + st[P_N_OPTIONS]]
             in_exchange = int(np.sum(options == character))
         assert st[DECK + character] + in_hands + in_exchange == copies
+    recounted = st.copy()
+    kernel.recount(recounted, players)
+    assert np.array_equal(recounted, st), "a kept count differs from the cards"
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])

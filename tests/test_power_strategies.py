@@ -59,7 +59,7 @@ def play_on(t: Table, first: int, turns: int) -> list[tuple[int, int]]:
         before = len(t.events(kernel.EV_ACTION))
         t.turn(seat, turn)
         actions.append(t.events(kernel.EV_ACTION)[before][:2])
-        seat = next_alive(t.st, t.players, seat)
+        seat = next_alive(t.st, seat)
     return actions
 
 
