@@ -345,7 +345,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
         gain(seat, action, target, st, rules, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Deal and play one game to the end or the turn cap: (winner or -1, turns, truncated)."""
     deal(players, st, rules, rng, trace)
@@ -399,7 +399,7 @@ def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
     return decisions, searches
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@njit(cache=True, _nrt=False)
 def play_indexed(
     players, lineup_ids, lineup_params, seed, game_index, rotate,
     st, rules, sids, prm, rng, trace, g, game_out, seat_out,
