@@ -3,8 +3,28 @@
 
 import numpy as np
 from numba import njit
+from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import overload
+
+
+class _ArraysApart(CompilerBase):
+    """numba's nopython pipeline, with every pointer argument of the compiled function marked
+    ``noalias``: a promise to LLVM that no two arrays it is given share memory, so a store into
+    one (the state) does not force it to reload another (the rules, the random stream) and values
+    stay in registers across stores. numba has the flag but no option for it."""
+
+    def define_pipelines(self):
+        self.state.flags.noalias = True
+        return [DefaultPassBuilder.define_nopython_pipeline(self.state)]
+
+
+def plain_njit(**options):
+    """``njit`` for a kernel function over plain arrays: cached, without reference counting, and
+    compiled on the promise that no two of its array arguments overlap (``_ArraysApart``; never
+    pass it two views of one array). Its arrays are the game's own, so the promise holds; a
+    function that allocates or keeps an array may not use it."""
+    return njit(cache=True, _nrt=False, pipeline_class=_ArraysApart, **options)
 
 
 def lowest_bit(bits):

@@ -19,7 +19,7 @@ from simcore.chunk import (
     WON,
     seat_lineup,
 )
-from simcore.intrinsics import ix
+from simcore.intrinsics import ix, plain_njit
 from simcore.power_rules import (  # noqa: F401  (tests and tools reach the rules from here too)
     BLOCKS,
     BLUFFS_CAUGHT,
@@ -252,7 +252,7 @@ def prepare(rules: dict, players: int) -> np.ndarray:
 # reference configuration both ways and finds identical games.
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def lose_influence(seat, turn, st, rules, sids, rng, trace):
     """``seat`` turns one face-down card face up (its choice); with none left it is out."""
     left = influence(st, seat)
@@ -265,7 +265,7 @@ def lose_influence(seat, turn, st, rules, sids, rng, trace):
     reveal(seat, slot, turn, st, rules, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rng, trace):
     """Offer every other player the chance to challenge a claim; resolve the first challenge:
     CLAIM_UNCHALLENGED, CLAIM_PROVEN (the challenger lost an influence) or CLAIM_FAILED."""
@@ -286,7 +286,7 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
     return CLAIM_UNCHALLENGED
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
     """(blocker, character) for the first player who blocks, or (-1, -1)."""
     other = actor
@@ -302,7 +302,7 @@ def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
     return -1, -1
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def exchange(seat, st, sids, rng, trace):
     """Journalist: draw 2, keep as many cards as the seat has face down, return the rest."""
     draw_for_exchange(seat, st, rng)
@@ -310,7 +310,7 @@ def exchange(seat, st, sids, rng, trace):
     finish_exchange(seat, kept_mask(st), st, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
     forced = turn_begins(seat, st, rules, trace)
     action, target = strategy.choose_action(
@@ -345,7 +345,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
         gain(seat, action, target, st, rules, trace)
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Deal and play one game to the end or the turn cap: (winner or -1, turns, truncated)."""
     deal(players, st, rules, rng, trace)
@@ -399,7 +399,7 @@ def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
     return decisions, searches
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def play_indexed(
     players, lineup_ids, lineup_params, seed, game_index, rotate,
     st, rules, sids, prm, rng, trace, g, game_out, seat_out,
@@ -424,7 +424,7 @@ def play_indexed_protocol(
     write_row(players, winner, turns, truncated, st, g, game_out, seat_out)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def write_row(players, winner, turns, truncated, st, g, game_out, seat_out):
     row = ix(g)
     game_out[row, WINNER] = winner

@@ -16,10 +16,9 @@ state, the encoded rules, the game's random stream, the trace buffer.
 """
 
 import numpy as np
-from numba import njit
 
 from simcore.chunk import record_event
-from simcore.intrinsics import ix
+from simcore.intrinsics import ix, plain_njit
 from simcore.power_state import (
     ACTION_CLAIM,
     ACTION_TARGETED,
@@ -158,7 +157,7 @@ S_IDLE = 7  # nothing to run: the game is over, or a rule test's transition is d
 # --- cards and coins ------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def deck_size(st):
     n = 0
     for character in range(N_CHARACTERS):
@@ -166,7 +165,7 @@ def deck_size(st):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def draw_card(st, rng):
     """A uniformly random card from the (always shuffled) deck, removed from it; -1 if the deck
     is empty."""
@@ -186,7 +185,7 @@ def draw_card(st, rng):
     return character
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def take_from_safe(seat, amount, st, trace):
     """Take ``amount`` from the Safe, or what is left in it."""
     amount = min(amount, st[SAFE])
@@ -195,14 +194,14 @@ def take_from_safe(seat, amount, st, trace):
     record_event(trace, st, TRACE_LEN, EV_GAIN, seat, -1, amount)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def ask(kind, seat, st):
     """Pose a decision: the rules stop until ``apply`` answers it."""
     st[P_DECISION] = kind
     st[P_SEAT] = seat
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def start_loss(seat, after, st, rules, trace):
     """``seat`` turns one face-down card face up (its choice: a decision when it has two), then
     the rules go on at step ``after``; with none left it is out."""
@@ -216,7 +215,7 @@ def start_loss(seat, after, st, rules, trace):
         reveal(seat, 0 if is_down(st, seat, 0) else 1, st[P_TURN], st, rules, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def reveal(seat, slot, turn, st, rules, trace):
     """``seat`` turns the card in ``slot`` face up; it is out if that was its last influence."""
     left = influence(st, seat)
@@ -239,7 +238,7 @@ def reveal(seat, slot, turn, st, rules, trace):
         record_event(trace, st, TRACE_LEN, EV_ELIMINATED, seat, returned)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def prove_claim(seat, character, st, rng, trace):
     """A proven claimant shows the card, shuffles it back and draws a replacement."""
     slot = 0 if is_down(st, seat, 0) and card(st, seat, 0) == character else 1
@@ -253,7 +252,7 @@ def prove_claim(seat, character, st, rng, trace):
 # --- challenge rounds and blocks ------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def first_asked(claimant, character, players, st, rules, rng):
     """A challenge round opens: its public face-up counts, and the first seat it asks (skipping
     the claimant, ``next_asked``): the claimant's left or (challenge_order = random) a random
@@ -269,7 +268,7 @@ def first_asked(claimant, character, players, st, rules, rng):
     return other
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def next_asked(other, claimant, players):
     """(the seat asked now, the one after it) from the round's pointer ``other``."""
     if other == claimant:
@@ -277,13 +276,13 @@ def next_asked(other, claimant, players):
     return other, seat_after(other, players)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def claim_stands(claimant, character, st):
     """Nobody challenged: the claim stands in the public record ``CLAIMS``."""
     st[ix(CLAIMS + claimant)] |= 1 << character
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def open_round(claimant, character, kind, st, rules, rng):
     """Open the challenge round of ``claimant``'s claim of ``character``: every other player with
     influence is asked in turn (S_ASK) until one challenges."""
@@ -296,7 +295,7 @@ def open_round(claimant, character, kind, st, rules, rng):
     st[P_STEP] = S_ASK
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def ask_next_challenger(st):
     """S_ASK: ask the next player with influence, skipping the claimant; when nobody is left to
     ask, the claim stands in the public record ``CLAIMS``."""
@@ -313,7 +312,7 @@ def ask_next_challenger(st):
     st[P_STEP] = S_ROUND_DONE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def challenged(challenger, claimant, character, st, rng, trace):
     """``challenger`` challenges: a claimant holding the character proves it (and whether it did
     is returned); then the challenger or the claimant loses an influence."""
@@ -329,7 +328,7 @@ def challenged(challenger, claimant, character, st, rng, trace):
     return proven
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def challenge(challenger, st, rules, rng, trace):
     """Resolve ``challenger``'s challenge of the round's claim."""
     claimant = st[P_CLAIMANT]
@@ -341,7 +340,7 @@ def challenge(challenger, st, rules, rng, trace):
         start_loss(claimant, S_ROUND_DONE, st, rules, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def refund(seat, paid, st, rules, trace):
     """A caught action's cost comes back (refund_failed_action), from what the Safe holds."""
     # A claimant that the challenge eliminated has handed its Dollars to the Safe
@@ -354,7 +353,7 @@ def refund(seat, paid, st, rules, trace):
         record_event(trace, st, TRACE_LEN, EV_REFUND, seat, amount)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def round_done(st, rules, trace):
     """S_ROUND_DONE: a caught action is refunded and ends the turn, a standing one may be
     blocked; a caught block lets the action through, a standing one ends the turn."""
@@ -371,7 +370,7 @@ def round_done(st, rules, trace):
         st[P_STEP] = S_IDLE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def block_characters(action):
     """The characters that block ``action`` (the same one twice when only one does)."""
     if action == FIRE:
@@ -381,19 +380,19 @@ def block_characters(action):
     return BANKER, BANKER
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def blockable(action, target, st):
     """Aid may be blocked, and firing and stealing while their target is in."""
     return action == AID or ((action == FIRE or action == STEAL) and influence(st, target) > 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def may_block(other, action, target, st):
     """Aid may be blocked by anyone in, firing and stealing only by their target."""
     return influence(st, other) > 0 and (action == AID or other == target)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def offer_next_block(st):
     """S_OFFER: offer the block to the next player who may block (Aid: anyone, clockwise from the
     actor's left; firing and stealing: only their target); nobody left: the action takes effect."""
@@ -413,7 +412,7 @@ def offer_next_block(st):
 # --- a turn ---------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def start_turn(st, rules, trace):
     """S_TURN_START: the actor chooses an action; at forced_overthrow_at Dollars (if it can pay)
     it must overthrow."""
@@ -422,7 +421,7 @@ def start_turn(st, rules, trace):
     ask(D_ACTION, seat, st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def turn_begins(seat, st, rules, trace):
     """Whether the turn must overthrow: forced_overthrow_at Dollars, if it can pay."""
     coins = st[ix(COINS + seat)]
@@ -431,7 +430,7 @@ def turn_begins(seat, st, rules, trace):
     return forced
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def check_action(seat, action, target, forced, players, st, rules):
     """Only legal actions are applied: a violation is a bug, not a move."""
     if forced and action != OVERTHROW:
@@ -446,7 +445,7 @@ def check_action(seat, action, target, forced, players, st, rules):
         raise ValueError("strategy aimed at a player who cannot be targeted")
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def take_action(move, st, rules, rng, trace):
     """The actor's action: pay, then an overthrow strikes at once, a claim opens its challenge
     round, a general action may be blocked."""
@@ -468,7 +467,7 @@ def take_action(move, st, rules, rng, trace):
     st[P_STEP] = S_BLOCKS
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def pay(seat, action, target, st, rules, trace):
     """An overthrow or a firing is paid into the Safe up front; what was paid."""
     paid = 0
@@ -482,13 +481,13 @@ def pay(seat, action, target, st, rules, trace):
     return paid
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def count_bluff(seat, character, st):
     """A claim of a character the seat does not hold is a bluff (a hidden statistic)."""
     st[ix(STATS + N_SEAT_STATS * seat + BLUFFS_MADE)] += not holds(st, seat, character)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def may_be_blocked(st):
     """S_BLOCKS: Aid may be blocked, and firing and stealing while their target is in."""
     if blockable(st[P_ACTION], st[P_TARGET], st):
@@ -499,21 +498,21 @@ def may_be_blocked(st):
         st[P_STEP] = S_EFFECT
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def blocked(blocker, character, actor, st, trace):
     st[ix(STATS + N_SEAT_STATS * blocker + BLOCKS)] += 1
     count_bluff(blocker, character, st)
     record_event(trace, st, TRACE_LEN, EV_BLOCK, blocker, character, actor)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def block(blocker, character, st, rules, rng, trace):
     """``blocker`` claims ``character`` to block the action: the claim's challenge round."""
     blocked(blocker, character, st[P_ACTOR], st, trace)
     open_round(blocker, character, ROUND_BLOCK, st, rules, rng)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def take_effect(st, rules, rng, trace):
     """S_EFFECT: the action does what it does."""
     action = st[P_ACTION]
@@ -527,7 +526,7 @@ def take_effect(st, rules, rng, trace):
         gain(st[P_ACTOR], action, st[P_TARGET], st, rules, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def gain(seat, action, target, st, rules, trace):
     """Income, Aid, the Banker and the Politician take their Dollars."""
     if action == INCOME:
@@ -543,7 +542,7 @@ def gain(seat, action, target, st, rules, trace):
         record_event(trace, st, TRACE_LEN, EV_GAIN, seat, target, amount)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def draw_for_exchange(seat, st, rng):
     """Journalist: the seat's face-down cards and 2 drawn (fewer if the deck runs out) become the
     options st[OPTIONS + i]; it keeps as many as it has face down (a decision)."""
@@ -559,7 +558,7 @@ def draw_for_exchange(seat, st, rng):
     st[P_N_KEEP] = n_keep
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def kept_mask(st):
     """The options st[KEEP + i] marks as kept, as a bit mask (the exchange decision's move)."""
     kept = 0
@@ -568,7 +567,7 @@ def kept_mask(st):
     return kept
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def finish_exchange(seat, kept, st, trace):
     """Keep the options in the bit mask ``kept`` in the face-down slots, return the rest."""
     n_options = st[P_N_OPTIONS]
@@ -592,7 +591,7 @@ def finish_exchange(seat, kept, st, trace):
     )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def turn_ends(players, turns, st, trace):
     """A traced game records every seat's coins and cards after each turn, then its standing
     (game arcs, docs/arcs.md: influence, then Dollars)."""
@@ -609,7 +608,7 @@ def turn_ends(players, turns, st, trace):
             )
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def game_ends(players, turns, running, st, trace):
     """The winner (-1 when the turn cap cut the game off), with the end-of-game statistics."""
     winner = -1
@@ -623,7 +622,7 @@ def game_ends(players, turns, running, st, trace):
     return winner
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def end_turn(st, rules, trace):
     """S_END_TURN: the game ends when one player is left or at the turn cap; else the next player
     with influence takes a turn."""
@@ -645,7 +644,7 @@ def end_turn(st, rules, trace):
 # --- the protocol ---------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def advance(st, rules, rng, trace, stop):
     """Run the rules until a decision is pending, the game is over, or step ``stop`` is next."""
     while st[P_DECISION] == D_NONE:
@@ -668,7 +667,7 @@ def advance(st, rules, rng, trace, stop):
             end_turn(st, rules, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def answer(move, st, rules, rng, trace):
     """Apply the pending decision's option ``move``; the rules then go on at ``st[P_STEP]``."""
     kind = st[P_DECISION]
@@ -696,7 +695,7 @@ def answer(move, st, rules, rng, trace):
         st[P_STEP] = S_END_TURN
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def deal(players, st, rules, rng, trace):
     """Set up: the Safe, the shuffled deck, 2 cards and the starting Dollars for each player; seat
     0 is to take the first turn."""
@@ -721,14 +720,14 @@ def deal(players, st, rules, rng, trace):
     st[P_STEP] = S_TURN_START
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def new_game(players, st, rules, rng, trace):
     """Deal, then run the rules to the first decision."""
     deal(players, st, rules, rng, trace)
     advance(st, rules, rng, trace, S_IDLE)
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def apply(st, rules, move, rng, trace):
     """Apply option ``move`` of the pending decision and run the rules to the next decision or the
     end of the game."""
@@ -736,25 +735,25 @@ def apply(st, rules, move, rng, trace):
     advance(st, rules, rng, trace, S_IDLE)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def to_move(st):
     """The seat deciding now, or -1 once the game is over."""
     return st[P_SEAT]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def is_over(st):
     return st[P_OVER] != 0
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def returns(st, out):
     """Each seat's result: 1 for the winner, 0 for the others (a capped game: 0 for all)."""
     for seat in range(st[P_PLAYERS]):
         out[seat] = 1.0 if seat == st[P_WINNER] else 0.0
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def legal(st, rules, moves):
     """The options of the pending decision, written to ``moves`` in a fixed order; their count."""
     kind = st[P_DECISION]
@@ -806,7 +805,7 @@ def legal(st, rules, moves):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def determinize(st, seat, rng):
     """Redraw what ``seat`` cannot see: the other seats' face-down cards and the deck form one pool
     of unseen cards, dealt again at random into the same face-down slots, the rest left in the
@@ -822,7 +821,7 @@ def determinize(st, seat, rng):
     deal_unseen(st, seat, 0.0, rng)
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def believe(st, seat, trust, rng):
     """``determinize`` for a seat that believes claims: each face-down card of another seat is,
     with probability ``trust``, one of the characters that seat claims and nobody refuted (its
@@ -832,7 +831,7 @@ def believe(st, seat, trust, rng):
     deal_unseen(st, seat, trust, rng)
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def deal_unseen(st, seat, trust, rng):
     """Deal the cards ``seat`` cannot see again (``determinize``, ``believe``)."""
     foreign_exchange = st[P_DECISION] == D_EXCHANGE and st[P_SEAT] != seat
@@ -866,7 +865,7 @@ def deal_unseen(st, seat, trust, rng):
             st[ix(OPTIONS + i)] = draw_card(st, rng)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def take_believed(st, believed):
     """The first character in ``believed`` (a bit set) with a copy left in the pool, taken from
     it; -1 if none."""
@@ -877,12 +876,12 @@ def take_believed(st, believed):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def _mix(h, value):
     return _splitmix64_mix(h ^ np.uint64(value + 0x100))
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def infoset_key(st, seat):
     """A 64-bit hash of exactly what ``seat`` observes now: the Safe, coins, face-down flags, the
     face-up cards and its own, the standing claims, the protocol fields and, while it is

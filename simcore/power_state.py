@@ -14,9 +14,8 @@ kept by their one writer instead of recounted.
 """
 
 import numpy as np
-from numba import njit
 
-from simcore.intrinsics import ix, lowest_bit
+from simcore.intrinsics import ix, lowest_bit, plain_njit
 
 CHARACTERS = ("Banker", "Lawyer", "CEO", "Journalist", "Politician")
 BANKER, LAWYER, CEO, JOURNALIST, POLITICIAN = range(5)
@@ -133,38 +132,38 @@ CLAIM_PROVEN = 1  # the challenger lost an influence
 CLAIM_FAILED = 2  # the claimant lost one
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def action_move(action, target):
     """The move code of ``action`` at ``target`` (-1: not aimed at anyone)."""
     return action + N_ACTIONS * (target + 1)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def move_action(move):
     return move % N_ACTIONS
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def move_target(move):
     return move // N_ACTIONS - 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def card(st, seat, slot):
     return st[ix(HAND + 2 * seat + slot)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def is_down(st, seat, slot):
     return st[ix(DOWN + 2 * seat + slot)] == 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def influence(st, seat):
     return st[ix(INFLUENCE + seat)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def holds(st, seat, character):
     # Bitwise, not ``and``/``or``: no branches to mispredict on what a hand holds.
     return (is_down(st, seat, 0) & (card(st, seat, 0) == character)) | (
@@ -172,20 +171,20 @@ def holds(st, seat, character):
     )
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def claims_any(st, seat, characters):
     """Whether a standing claim of ``seat`` names one of ``characters`` (a bit mask)."""
     return (st[ix(CLAIMS + seat)] & characters) != 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def seat_after(seat, players):
     """The seat to the left of ``seat`` (clockwise), without a division."""
     seat += 1
     return 0 if seat == players else seat
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def next_alive(st, seat):
     """The next player clockwise from ``seat`` who still has influence (``seat`` itself when it is
     the only one, or when nobody is left)."""
@@ -198,14 +197,14 @@ def next_alive(st, seat):
     return seat
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def two_alive(st):
     """Whether at least two players still have influence (the game goes on)."""
     in_game = st[IN_GAME]
     return (in_game & (in_game - 1)) != 0
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def recount(st, players):
     """Set the kept counts (``INFLUENCE``, ``IN_GAME``, ``SHOWN``, ``SHOWN_ALL``) from the cards:
     for a state built by hand. The rules keep them up to date from ``deal`` on."""

@@ -5,9 +5,8 @@ that seat may know: the public part of the state ``st`` plus its own face-down c
 """
 
 import numpy as np
-from numba import njit
 
-from simcore.intrinsics import ix
+from simcore.intrinsics import ix, plain_njit
 from simcore.power_rules import kept_mask
 from simcore.power_state import (
     AID,
@@ -131,7 +130,7 @@ BLOCKS_STEAL = (1 << POLITICIAN) | (1 << JOURNALIST)
 BLOCKS_AID = 1 << BANKER
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
     """The opponent to aim at, or -1 if there is none: among the opponents with influence whose
     standing claims name none of the characters in ``avoid`` (a bit mask: a player who claimed a
@@ -169,7 +168,7 @@ def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def _random_action(me, players, st, rules, forced, rng):
     if forced:
         return OVERTHROW, choose_target(TARGET_RANDOM, me, players, st, False, 0, rng)
@@ -191,7 +190,7 @@ def _random_action(me, players, st, rules, forced, rng):
     return action, -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def choose_action(sid, prm, me, players, st, rules, forced, rng):
     """(action, target seat or -1) for the seat to move; ``forced``: it must overthrow.
 
@@ -248,7 +247,7 @@ def _holds_probabilities() -> np.ndarray:
 HOLDS_PROBABILITY = _holds_probabilities()
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def claim_probability(me, claimant, character, st, rules):
     """P(claimant holds ``character``) given the public cards and ``me``'s own hand, during the
     challenge round of that claim (the face-up counts are the round's)."""
@@ -264,7 +263,7 @@ def claim_probability(me, claimant, character, st, rules):
     return HOLDS_PROBABILITY[ix(influence(st, claimant)), ix(unknown), ix(unseen)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rng):
     if sid == RANDOM:
         return rand_bool(rng, 0.5)
@@ -279,7 +278,7 @@ def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rn
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def choose_block(sid, prm, me, action, players, st, rules, rng):
     """The character ``me`` claims to block ``action`` (aimed at it, or Aid), or -1 for no block."""
     first = BANKER
@@ -305,7 +304,7 @@ def choose_block(sid, prm, me, action, players, st, rules, rng):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def choose_card_to_lose(sid, me, st, rng):
     """The slot of the face-down card ``me`` gives up (it has two)."""
     if sid == RANDOM:
@@ -313,7 +312,7 @@ def choose_card_to_lose(sid, me, st, rng):
     return 0 if CARD_VALUE[card(st, me, 0)] <= CARD_VALUE[card(st, me, 1)] else 1
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def choose_exchange(sid, me, st, n_options, n_keep, rng):
     """Set st[KEEP + i] to 1 for the ``n_keep`` of the ``n_options`` st[OPTIONS + i] ``me``
     keeps."""
@@ -337,7 +336,7 @@ def choose_exchange(sid, me, st, n_options, n_keep, rng):
         st[ix(KEEP + best)] = 1
 
 
-@njit(cache=True, _nrt=False)
+@plain_njit()
 def _keep_score(st, n_options, i):
     """A card's value, less when the same character is already kept: two characters beat a pair."""
     for j in range(n_options):
@@ -346,7 +345,7 @@ def _keep_score(st, n_options, i):
     return CARD_VALUE[st[ix(OPTIONS + i)]]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@plain_njit(inline="always")
 def decide(sid, prm, me, st, rules, rng):
     """The option strategy ``sid`` takes at the decision pending in ``st`` (``me`` decides): the
     answer of the decision function above, as the protocol's move code (docs/protocol.md)."""
