@@ -154,11 +154,10 @@ def _play_games(
 ):  # fmt: skip
     """Play games ``lo`` to ``hi - 1`` of the chunk, each by the game's ``play_one``.
 
-    A loop of its own, so that a scripted game's loop can be compiled without numba's reference
-    counting, as the scripted ``play_one`` is: a ``play_one`` marked ``inline="always"`` (POWER's)
-    is inlined into it with no call per game. Inlined into the reference-counted block loop
-    instead, it ran about 3x slower: numba counts references of every array the inlined code
-    assigns (docs/performance.md, POWER's steps 5 and 6)."""
+    A loop of its own, so that a scripted game's loop is compiled without numba's reference
+    counting, as the scripted ``play_one`` is. A ``play_one`` inlined into the reference-counted
+    block loop ran about 3x slower: numba counts references of every array the inlined code
+    assigns (docs/performance.md, POWER's steps 5 to 7)."""
     for g in range(lo, hi):
         play_one(
             players, lineup_ids, lineup_params, seed, first_index + g, rotate,
