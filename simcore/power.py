@@ -399,7 +399,7 @@ def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
     return decisions, searches
 
 
-@plain_njit()
+@plain_njit(inline="always")
 def play_indexed(
     players, lineup_ids, lineup_params, seed, game_index, rotate,
     st, rules, sids, prm, rng, trace, g, game_out, seat_out,
