@@ -270,13 +270,12 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
     """Offer every other player the chance to challenge a claim; resolve the first challenge:
     CLAIM_UNCHALLENGED, CLAIM_PROVEN (the challenger lost an influence) or CLAIM_FAILED."""
     other = first_asked(claimant, character, players, st, rules, rng)
+    odds = strategy.round_odds(claimant, character, st, rules)
     for _ in range(players - 1):
         asked, other = next_asked(other, claimant, players)
         if influence(st, asked) == 0:
             continue
-        if strategy.wants_to_challenge(
-            sids[ix(asked)], prm, asked, claimant, character, players, st, rules, rng
-        ):
+        if strategy.wants_to_challenge(sids[ix(asked)], prm, asked, character, odds, st, rng):
             if challenged(asked, claimant, character, st, rng, trace):
                 lose_influence(asked, turn, st, rules, sids, rng, trace)
                 return CLAIM_PROVEN

@@ -248,26 +248,38 @@ HOLDS_PROBABILITY = _holds_probabilities()
 
 
 @plain_njit(inline="always")
-def claim_probability(me, claimant, character, st, rules):
-    """P(claimant holds ``character``) given the public cards and ``me``'s own hand, during the
-    challenge round of that claim (the face-up counts are the round's)."""
+def round_odds(claimant, character, st, rules):
+    """What the chance that ``claimant`` holds ``character`` shares for every seat asked in the
+    challenge round of that claim, all public (the face-up counts are the round's): the
+    claimant's influence, the cards not face up, and the copies of ``character`` not face up.
+    Computed once a round, not once an asked seat."""
     copies = np.int64(rules[R_COPIES])
+    not_face_up = copies * N_CHARACTERS - st[FACE_UP]
+    return influence(st, claimant), not_face_up, copies - st[FACE_UP_CLAIMED]
+
+
+@plain_njit(inline="always")
+def claim_probability(me, character, odds, st):
+    """P(the claimant holds ``character``) given the public cards (``odds``, ``round_odds``) and
+    ``me``'s own hand."""
+    held, not_face_up, copies_not_face_up = odds
     # the cards ``me`` has not seen (neither face up nor its own), and the copies of
     # ``character`` among them
-    unknown = copies * N_CHARACTERS - st[FACE_UP] - influence(st, me)
-    unseen = copies - st[FACE_UP_CLAIMED]
+    unknown = not_face_up - influence(st, me)
+    unseen = copies_not_face_up
     for slot in range(2):
         unseen -= st[ix(DOWN + 2 * me + slot)] & (card(st, me, slot) == character)
     if unseen <= 0:
         return 0.0
-    return HOLDS_PROBABILITY[ix(influence(st, claimant)), ix(unknown), ix(unseen)]
+    return HOLDS_PROBABILITY[ix(held), ix(unknown), ix(unseen)]
 
 
 @plain_njit(inline="always")
-def wants_to_challenge(sid, prm, me, claimant, character, players, st, rules, rng):
+def wants_to_challenge(sid, prm, me, character, odds, st, rng):
+    """Whether ``me`` challenges the claim of ``character`` (``odds``: ``round_odds``)."""
     if sid == RANDOM:
         return rand_bool(rng, 0.5)
-    p_holds = claim_probability(me, claimant, character, st, rules)
+    p_holds = claim_probability(me, character, odds, st)
     if sid == COUNTER:
         # Bitwise: one branch (on the answer, nearly always no) instead of one per test.
         return (p_holds == 0.0) | (p_holds < prm[ix(me), THRESHOLD])
@@ -353,7 +365,15 @@ def decide(sid, prm, me, st, rules, rng):
     players = st[P_PLAYERS]
     if kind == D_CHALLENGE:  # the most frequent first
         return np.int64(
-            wants_to_challenge(sid, prm, me, st[P_CLAIMANT], st[P_CLAIM], players, st, rules, rng)
+            wants_to_challenge(
+                sid,
+                prm,
+                me,
+                st[P_CLAIM],
+                round_odds(st[P_CLAIMANT], st[P_CLAIM], st, rules),
+                st,
+                rng,
+            )  # fmt: skip
         )
     if kind == D_ACTION:
         action, target = choose_action(sid, prm, me, players, st, rules, st[P_FORCED] != 0, rng)
