@@ -93,7 +93,8 @@ def time_decisions(repeat: int = 1_000_000) -> dict:
         me = 1
         character = 0
         for _ in range(n):
-            s += strategy.wants_to_challenge(sid, prm, me, 0, character, 4, st, rules, rng)
+            odds = strategy.round_odds(0, character, st, rules)
+            s += strategy.wants_to_challenge(sid, prm, me, character, odds, st, rng)
             me = 1 if me == 3 else me + 1
             character = 0 if character == 4 else character + 1
         return s
