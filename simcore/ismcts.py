@@ -314,11 +314,18 @@ def _believe_uniformly(st, seat, trust, rng):
 
 def choose(sids, prm, seat, st, rules, rng):
     """The deciding seat's option in a lineup with a searching seat: its scripted strategy's
-    answer (``decide``), or the search's (``ismcts``: its row holds the search's parameters
-    after the game's N_STRATEGY_PARAMS columns, the rollout strategy's own in those columns).
-    Needs SEARCH_ID and N_STRATEGY_PARAMS in the game's thin module."""
+    answer (``decide``), or the search's (``_search_seat``). Compiled without reference counting
+    (``specialise``): it runs for every decision of such a game, and counting the arrays it passes
+    on took a third of a scripted decision's time; the search allocates, so it is a call."""
     if sids[seat] != SEARCH_ID:
         return decide(sids[seat], prm, seat, st, rules, rng)
+    return _search_seat(prm, seat, st, rules, rng)
+
+
+def _search_seat(prm, seat, st, rules, rng):
+    """The option of the searching ``seat``: its row holds the search's parameters after the
+    game's N_STRATEGY_PARAMS columns, the rollout strategy's own in those columns. Needs
+    SEARCH_ID and N_STRATEGY_PARAMS in the game's thin module."""
     rollout_prm = np.empty_like(prm)
     for other in range(prm.shape[0]):
         rollout_prm[other, :] = prm[seat, :]
@@ -333,8 +340,13 @@ def choose(sids, prm, seat, st, rules, rng):
 
 
 _TEMPLATES = (
-    _find, _slots, _ucb_choice, _settled_choice, _clearly_better, _rollout, search, choose,
+    _find, _slots, _ucb_choice, _settled_choice, _clearly_better, _rollout, search, _search_seat,
+    choose,
 )  # fmt: skip
+# Run once per decision or per playout and allocating nothing, these two are compiled without
+# reference counting, which numba otherwise spends on every array they are given. A function
+# they call inherits that unless it says otherwise, and the search allocates: so it says.
+_REFCOUNTS = {_rollout: False, choose: False, _search_seat: True}
 
 
 def specialise(namespace: dict):
@@ -351,7 +363,8 @@ def specialise(namespace: dict):
     if "believe" not in namespace:
         templates = (_believe_uniformly,) + templates
     for template in templates:
-        compiled = compile_in(template, namespace, template.__name__)
+        options = {"_nrt": _REFCOUNTS[template]} if template in _REFCOUNTS else {}
+        compiled = compile_in(template, namespace, template.__name__, **options)
         namespace[template.__name__] = compiled
         if template is _believe_uniformly:
             namespace["believe"] = compiled

@@ -881,27 +881,50 @@ def _mix(h, value):
     return _splitmix64_mix(h ^ np.uint64(value + 0x100))
 
 
+@plain_njit(inline="always")
+def observed(st, seat, other, slot):
+    """What ``seat`` sees of ``other``'s card in ``slot``: whether it is face down, and which
+    character it is if ``seat`` may see it (its own, or face up)."""
+    down = st[ix(DOWN + 2 * other + slot)]
+    seen = other == seat or down == 0
+    return down + 2 * (card(st, other, slot) + 1) * seen
+
+
 @plain_njit()
 def infoset_key(st, seat):
     """A 64-bit hash of exactly what ``seat`` observes now: the Safe, coins, face-down flags, the
     face-up cards and its own, the standing claims, the protocol fields and, while it is
     exchanging, its options. Two states get the same key iff they differ only in what
     ``determinize(st, seat, ...)`` redraws (up to hash collisions): the deck, the other seats'
-    face-down cards and the statistics (whose bluff counts are hidden)."""
-    h = _mix(np.uint64(0x9E3779B97F4A7C15), seat)
-    h = _mix(h, st[SAFE])
+    face-down cards and the statistics (whose bluff counts are hidden).
+
+    The values go into four hashes, each of a fixed share of them, joined at the end: one mix
+    waits for the one before it in its hash, so four hashes run side by side on the processor
+    where one would run a quarter as fast (a search computes a key at every decision it walks).
+    """
+    a = _mix(np.uint64(0x9E3779B97F4A7C15), seat)
+    b = _mix(np.uint64(0xBF58476D1CE4E5B9), st[SAFE])
+    c = _mix(np.uint64(0x94D049BB133111EB), st[FACE_UP])
+    d = _mix(np.uint64(0xD1B54A32D192ED03), st[FACE_UP_CLAIMED])
     for other in range(st[P_PLAYERS]):
-        h = _mix(h, st[ix(COINS + other)])
-        h = _mix(h, st[ix(CLAIMS + other)])
-        for slot in range(2):
-            down = st[ix(DOWN + 2 * other + slot)]
-            seen = other == seat or down == 0
-            h = _mix(h, down + 2 * (card(st, other, slot) + 1) * seen)
-    h = _mix(h, st[FACE_UP])
-    h = _mix(h, st[FACE_UP_CLAIMED])
-    for field in range(P_PLAYERS, P_TRUNCATED + 1):
-        h = _mix(h, st[field])
+        a = _mix(a, st[ix(COINS + other)])
+        b = _mix(b, st[ix(CLAIMS + other)])
+        c = _mix(c, observed(st, seat, other, 0))
+        d = _mix(d, observed(st, seat, other, 1))
+    field = P_PLAYERS
+    while field + 3 <= P_TRUNCATED:
+        a = _mix(a, st[ix(field)])
+        b = _mix(b, st[ix(field + 1)])
+        c = _mix(c, st[ix(field + 2)])
+        d = _mix(d, st[ix(field + 3)])
+        field += 4
+    if field <= P_TRUNCATED:
+        a = _mix(a, st[ix(field)])
+    if field + 1 <= P_TRUNCATED:
+        b = _mix(b, st[ix(field + 1)])
+    if field + 2 <= P_TRUNCATED:
+        c = _mix(c, st[ix(field + 2)])
     if st[P_DECISION] == D_EXCHANGE and st[P_SEAT] == seat:
         for i in range(st[P_N_OPTIONS]):
-            h = _mix(h, st[ix(OPTIONS + i)])
-    return h
+            a = _mix(a, st[ix(OPTIONS + i)])
+    return _splitmix64_mix(a ^ _splitmix64_mix(b ^ _splitmix64_mix(c ^ _splitmix64_mix(d))))
