@@ -882,12 +882,32 @@ def _mix(h, value):
 
 
 @plain_njit(inline="always")
-def observed(st, seat, other, slot):
-    """What ``seat`` sees of ``other``'s card in ``slot``: whether it is face down, and which
-    character it is if ``seat`` may see it (its own, or face up)."""
-    down = st[ix(DOWN + 2 * other + slot)]
-    seen = other == seat or down == 0
-    return down + 2 * (card(st, other, slot) + 1) * seen
+def _mix_word(h, word):
+    return _splitmix64_mix(h ^ word)
+
+
+@plain_njit(inline="always")
+def _field_bytes(st, first, n):
+    """Fields ``first`` to ``first + n - 1`` (n at most 8), one byte each: each is a code from
+    -1 to 254 (tests/test_power_protocol.py checks them in every state of its random games)."""
+    word = np.uint64(0)
+    for field in range(first, first + n):
+        word = (word << np.uint64(8)) | np.uint64(st[ix(field)] + 1)
+    return word
+
+
+@plain_njit(inline="always")
+def _seat_word(st, seat, other):
+    """What ``seat`` sees of ``other``: its Dollars (fewer than 2**32), its standing claims (5
+    bits) and each card (a byte each): face down or not, and which character if ``seat`` may see
+    it (its own, or face up)."""
+    word = np.uint64(st[ix(COINS + other)]) | (np.uint64(st[ix(CLAIMS + other)]) << np.uint64(32))
+    for slot in range(2):
+        down = st[ix(DOWN + 2 * other + slot)]
+        seen = other == seat or down == 0
+        shown = down + 2 * (card(st, other, slot) + 1) * seen
+        word |= np.uint64(shown) << np.uint64(40 + 8 * slot)
+    return word
 
 
 @plain_njit()
@@ -898,32 +918,29 @@ def infoset_key(st, seat):
     ``determinize(st, seat, ...)`` redraws (up to hash collisions): the deck, the other seats'
     face-down cards and the statistics (whose bluff counts are hidden).
 
-    The values go into four hashes, each of a fixed share of them, joined at the end: one mix
-    waits for the one before it in its hash, so four hashes run side by side on the processor
-    where one would run a quarter as fast (a search computes a key at every decision it walks).
+    A search computes a key at every decision it walks, so the values are packed into few words
+    (each in bits of its own), and the words go into four hashes joined at the end: a mix waits
+    for the one before it in its hash, and four hashes run side by side on the processor.
     """
     a = _mix(np.uint64(0x9E3779B97F4A7C15), seat)
-    b = _mix(np.uint64(0xBF58476D1CE4E5B9), st[SAFE])
-    c = _mix(np.uint64(0x94D049BB133111EB), st[FACE_UP])
-    d = _mix(np.uint64(0xD1B54A32D192ED03), st[FACE_UP_CLAIMED])
-    for other in range(st[P_PLAYERS]):
-        a = _mix(a, st[ix(COINS + other)])
-        b = _mix(b, st[ix(CLAIMS + other)])
-        c = _mix(c, observed(st, seat, other, 0))
-        d = _mix(d, observed(st, seat, other, 1))
-    field = P_PLAYERS
-    while field + 3 <= P_TRUNCATED:
-        a = _mix(a, st[ix(field)])
-        b = _mix(b, st[ix(field + 1)])
-        c = _mix(c, st[ix(field + 2)])
-        d = _mix(d, st[ix(field + 3)])
-        field += 4
-    if field <= P_TRUNCATED:
-        a = _mix(a, st[ix(field)])
-    if field + 1 <= P_TRUNCATED:
-        b = _mix(b, st[ix(field + 1)])
-    if field + 2 <= P_TRUNCATED:
-        c = _mix(c, st[ix(field + 2)])
+    a = _mix_word(a, np.uint64(st[SAFE]) | (np.uint64(st[FACE_UP]) << np.uint64(32)))
+    a = _mix(a, st[FACE_UP_CLAIMED])
+    b = np.uint64(0xBF58476D1CE4E5B9)
+    c = np.uint64(0x94D049BB133111EB)
+    players = st[P_PLAYERS]
+    for other in range(0, players, 2):
+        b = _mix_word(b, _seat_word(st, seat, other))
+        if other + 1 < players:
+            c = _mix_word(c, _seat_word(st, seat, other + 1))
+    # The protocol fields: the turn on its own, the others a byte each.
+    d = _mix(np.uint64(0xD1B54A32D192ED03), st[P_TURN])
+    d = _mix_word(
+        d,
+        (_field_bytes(st, P_PLAYERS, P_TURN - P_PLAYERS) << np.uint64(32))
+        | (_field_bytes(st, P_TURN + 1, 4)),
+    )
+    d = _mix_word(d, _field_bytes(st, P_TURN + 5, 8))
+    d = _mix_word(d, _field_bytes(st, P_TURN + 13, P_TRUNCATED - P_TURN - 12))
     if st[P_DECISION] == D_EXCHANGE and st[P_SEAT] == seat:
         for i in range(st[P_N_OPTIONS]):
             a = _mix(a, st[ix(OPTIONS + i)])

@@ -37,6 +37,8 @@ from simcore.power_state import (
     P_N_OPTIONS,
     P_PLAYERS,
     P_SEAT,
+    P_TRUNCATED,
+    P_TURN,
     SAFE,
     STATE_SIZE,
     TRACE_WIDTH,
@@ -110,6 +112,10 @@ def _conserved(st, rules, players):
     recounted = st.copy()
     kernel.recount(recounted, players)
     assert np.array_equal(recounted, st), "a kept count differs from the cards"
+    # infoset_key packs the protocol fields but the turn a byte each (the Dollars get 32 bits,
+    # and the Safe's total bounds them above)
+    packed = [int(st[f]) for f in range(P_PLAYERS, P_TRUNCATED + 1) if f != P_TURN]
+    assert all(-1 <= value <= 254 for value in packed), packed
 
 
 @pytest.mark.parametrize("players", [3, 4, 6])
