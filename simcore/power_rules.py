@@ -166,22 +166,44 @@ def deck_size(st):
 
 
 @plain_njit(inline="always")
-def draw_card(st, rng):
-    """A uniformly random card from the (always shuffled) deck, removed from it; -1 if the deck
-    is empty."""
-    size = deck_size(st)
+def deck_counts(st):
+    """The deck as each character's copies in it, a tuple (``draw_from``)."""
+    return (st[DECK], st[DECK + 1], st[DECK + 2], st[DECK + 3], st[DECK + 4])
+
+
+@plain_njit(inline="always")
+def draw_from(deck, rng):
+    """A uniformly random card from ``deck`` (``deck_counts``): (its character, or -1 if the deck
+    is empty; the deck without it). A tuple rather than the state, so that a deal's draws keep
+    the deck in registers instead of each waiting for the last one's store."""
+    size = deck[0] + deck[1] + deck[2] + deck[3] + deck[4]
     pick = rand_below(rng, size)
     if size == 0:
-        return -1
+        return -1, deck
     # The character whose copies cover ``pick`` when the deck is laid out character by
     # character: the count of characters whose copies all lie at or below it. Counted, not
     # searched, so that no branch depends on the card drawn.
-    character = 0
-    below = 0
-    for before in range(N_CHARACTERS - 1):
-        below += st[ix(DECK + before)]
-        character += pick >= below
-    st[ix(DECK + character)] -= 1
+    below = deck[0]
+    character = np.int64(pick >= below)
+    below += deck[1]
+    character += pick >= below
+    below += deck[2]
+    character += pick >= below
+    below += deck[3]
+    character += pick >= below
+    return character, (
+        deck[0] - (character == 0), deck[1] - (character == 1), deck[2] - (character == 2),
+        deck[3] - (character == 3), deck[4] - (character == 4),
+    )  # fmt: skip
+
+
+@plain_njit(inline="always")
+def draw_card(st, rng):
+    """A uniformly random card from the (always shuffled) deck, removed from it; -1 if the deck
+    is empty."""
+    character, _ = draw_from(deck_counts(st), rng)
+    if character >= 0:
+        st[ix(DECK + character)] -= 1
     return character
 
 
@@ -701,13 +723,13 @@ def deal(players, st, rules, rng, trace):
     0 is to take the first turn."""
     st[:] = 0
     st[SAFE] = np.int64(rules[R_SAFE_SIZE])
-    for character in range(N_CHARACTERS):
-        st[ix(DECK + character)] = np.int64(rules[R_COPIES])
+    copies = np.int64(rules[R_COPIES])
+    deck = (copies, copies, copies, copies, copies)
     for seat in range(players):
         st[ix(COINS + seat)] = np.int64(rules[R_STARTING_COINS])
         st[SAFE] -= st[ix(COINS + seat)]
         for slot in range(2):
-            st[ix(HAND + 2 * seat + slot)] = draw_card(st, rng)
+            st[ix(HAND + 2 * seat + slot)], deck = draw_from(deck, rng)
             st[ix(DOWN + 2 * seat + slot)] = 1
         st[ix(INFLUENCE + seat)] = 2
         st[IN_GAME] |= 1 << seat
@@ -715,6 +737,8 @@ def deal(players, st, rules, rng, trace):
         st[ix(STATS + N_SEAT_STATS * seat + START_CARD1)] = card(st, seat, 1)
         st[ix(STATS + N_SEAT_STATS * seat + ELIMINATED_TURN)] = -1
         record_event(trace, st, TRACE_LEN, EV_DEAL, seat, card(st, seat, 0), card(st, seat, 1))
+    for character in range(N_CHARACTERS):
+        st[ix(DECK + character)] = deck[character]
     st[P_PLAYERS] = players
     st[P_DECISION] = D_NONE
     st[P_STEP] = S_TURN_START
