@@ -69,8 +69,9 @@ def _find(table, keys, key):
 def _slots(node, n, moves, slots, start, n_children, block, pool, used):
     """Each legal option's slot in ``node``'s block of the statistics ``pool`` (rows: move,
     visits, availability, summed results) into ``slots[:n]``; an option new to the node is
-    added (its block moved to the pool's end when full, the pool grown when needed). Returns
-    (pool, used). Options come in ``legal``'s fixed order, so the i-th is usually slot i."""
+    added (its block moved to the pool's end when full: the pool must have room for that,
+    ``_move_room``). Returns the pool's columns used. Options come in ``legal``'s fixed order, so
+    the i-th is usually slot i."""
     for i in range(n):
         k = start[node] + i
         if i < n_children[node] and pool[0, k] == moves[i]:
@@ -82,14 +83,10 @@ def _slots(node, n, moves, slots, start, n_children, block, pool, used):
                 k = start[node] + j
         if k < 0:
             if n_children[node] == block[node]:
-                size = 2 * block[node] + n
-                if used + size > pool.shape[1]:
-                    grown = np.zeros((4, 2 * (used + size)))
-                    grown[:, :used] = pool[:, :used]
-                    pool = grown
-                pool[:, used : used + n_children[node]] = pool[
-                    :, start[node] : start[node] + n_children[node]
-                ]
+                size = _move_room(node, n, block)
+                for j in range(n_children[node]):
+                    for row in range(4):
+                        pool[row, used + j] = pool[row, start[node] + j]
                 for j in range(i):  # the slots found so far moved with the block
                     slots[j] += used - start[node]
                 start[node] = used
@@ -99,7 +96,22 @@ def _slots(node, n, moves, slots, start, n_children, block, pool, used):
             pool[0, k] = moves[i]
             n_children[node] += 1
         slots[i] = k
-    return pool, used
+    return used
+
+
+def _move_room(node, n, block):
+    """The pool's columns that moving ``node``'s block to its end takes (``_slots``; at most once
+    for ``n`` options: the moved block has room for all)."""
+    return 2 * block[node] + n
+
+
+def _grown(pool, used, room):
+    """``pool`` copied into a larger one with ``room`` columns free after the ``used`` ones.
+    Called only when needed, not returned by every call that might need it: numba counts the
+    references of an array a call returns, at every call."""
+    grown = np.zeros((4, 2 * (used + room)))
+    grown[:, :used] = pool[:, :used]
+    return grown
 
 
 def _ucb_choice(n, slots, pool, c, srng):
@@ -227,9 +239,7 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
                 keys[node] = key
                 node_seat[node] = mover
                 if used + n > pool.shape[1]:
-                    grown = np.zeros((4, 2 * (used + n)))
-                    grown[:, :used] = pool[:, :used]
-                    pool = grown
+                    pool = _grown(pool, used, n)
                 start[node] = used
                 block[node] = n
                 used += n
@@ -237,7 +247,9 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
                     root = node
                 else:
                     break  # a new node: play out from here
-            pool, used = _slots(node, n, moves, slots, start, n_children, block, pool, used)
+            if used + _move_room(node, n, block) > pool.shape[1]:
+                pool = _grown(pool, used, _move_room(node, n, block))
+            used = _slots(node, n, moves, slots, start, n_children, block, pool, used)
             if not learns:
                 if mover == seat:  # exploring its options for the opponents to answer
                     i = _ucb_choice(n, slots, pool, c, srng)
@@ -264,7 +276,9 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
             pool[1, path_child[d]] += 1
             pool[3, path_child[d]] += results[node_seat[node]]
     n_root = legal(st, rules, moves)
-    pool, used = _slots(root, n_root, moves, slots, start, n_children, block, pool, used)
+    if used + _move_room(root, n_root, block) > pool.shape[1]:
+        pool = _grown(pool, used, _move_room(root, n_root, block))
+    used = _slots(root, n_root, moves, slots, start, n_children, block, pool, used)
     return moves[_settled_choice(n_root, moves, slots, pool, scripted, margin, srng)]
 
 
@@ -340,13 +354,17 @@ def _search_seat(prm, seat, st, rules, rng):
 
 
 _TEMPLATES = (
-    _find, _slots, _ucb_choice, _settled_choice, _clearly_better, _rollout, search, _search_seat,
-    choose,
+    _find, _slots, _move_room, _grown, _ucb_choice, _settled_choice, _clearly_better, _rollout,
+    search, _search_seat, choose,
 )  # fmt: skip
-# Run once per decision or per playout and allocating nothing, these two are compiled without
-# reference counting, which numba otherwise spends on every array they are given. A function
-# they call inherits that unless it says otherwise, and the search allocates: so it says.
-_REFCOUNTS = {_rollout: False, choose: False, _search_seat: True}
+# Compiled without reference counting: all but the search and what allocates. numba counts
+# the references of every array a function is given, at each call, and these run at every
+# decision or playout. A function they call inherits that unless it says otherwise, and the
+# search allocates: so it says.
+_REFCOUNTS = {
+    _find: False, _slots: False, _move_room: False, _ucb_choice: False, _settled_choice: False,
+    _clearly_better: False, _rollout: False, choose: False, _grown: True, _search_seat: True,
+}  # fmt: skip
 
 
 def specialise(namespace: dict):
