@@ -165,6 +165,10 @@ def deck_size(st):
     return n
 
 
+# ``deck_counts`` and ``draw_from`` spell out the five characters.
+assert N_CHARACTERS == 5
+
+
 @plain_njit(inline="always")
 def deck_counts(st):
     """The deck as each character's copies in it, a tuple (``draw_from``)."""
@@ -918,6 +922,11 @@ def _field_bytes(st, first, n):
     for field in range(first, first + n):
         word = (word << np.uint64(8)) | np.uint64(st[ix(field)] + 1)
     return word
+
+
+# ``infoset_key`` packs the protocol fields before the turn into half a word, and those after it
+# into words of at most eight: a field added to the layout must still fit.
+assert P_TURN - P_PLAYERS <= 4 and P_TRUNCATED - P_TURN - 12 <= 8
 
 
 @plain_njit(inline="always")
