@@ -157,14 +157,6 @@ S_IDLE = 7  # nothing to run: the game is over, or a rule test's transition is d
 # --- cards and coins ------------------------------------------------------------------------
 
 
-@plain_njit(inline="always")
-def deck_size(st):
-    n = 0
-    for character in range(N_CHARACTERS):
-        n += st[ix(DECK + character)]
-    return n
-
-
 # ``deck_counts`` and ``draw_from`` spell out the five characters.
 assert N_CHARACTERS == 5
 
@@ -176,11 +168,17 @@ def deck_counts(st):
 
 
 @plain_njit(inline="always")
+def cards_in(deck):
+    """The cards in ``deck`` (``deck_counts``)."""
+    return deck[0] + deck[1] + deck[2] + deck[3] + deck[4]
+
+
+@plain_njit(inline="always")
 def draw_from(deck, rng):
     """A uniformly random card from ``deck`` (``deck_counts``): (its character, or -1 if the deck
     is empty; the deck without it). A tuple rather than the state, so that a deal's draws keep
     the deck in registers instead of each waiting for the last one's store."""
-    size = deck[0] + deck[1] + deck[2] + deck[3] + deck[4]
+    size = cards_in(deck)
     pick = rand_below(rng, size)
     if size == 0:
         return -1, deck
@@ -577,7 +575,7 @@ def draw_for_exchange(seat, st, rng):
         if is_down(st, seat, slot):
             st[ix(OPTIONS + n_keep)] = card(st, seat, slot)
             n_keep += 1
-    n_drawn = min(2, deck_size(st))
+    n_drawn = min(2, cards_in(deck_counts(st)))
     for i in range(n_drawn):
         st[ix(OPTIONS + n_keep + i)] = draw_card(st, rng)
     st[P_N_OPTIONS] = n_keep + n_drawn

@@ -364,17 +364,8 @@ def decide(sid, prm, me, st, rules, rng):
     kind = st[P_DECISION]
     players = st[P_PLAYERS]
     if kind == D_CHALLENGE:  # the most frequent first
-        return np.int64(
-            wants_to_challenge(
-                sid,
-                prm,
-                me,
-                st[P_CLAIM],
-                round_odds(st[P_CLAIMANT], st[P_CLAIM], st, rules),
-                st,
-                rng,
-            )  # fmt: skip
-        )
+        odds = round_odds(st[P_CLAIMANT], st[P_CLAIM], st, rules)
+        return np.int64(wants_to_challenge(sid, prm, me, st[P_CLAIM], odds, st, rng))
     if kind == D_ACTION:
         action, target = choose_action(sid, prm, me, players, st, rules, st[P_FORCED] != 0, rng)
         return action_move(action, target)
