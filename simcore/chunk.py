@@ -127,7 +127,7 @@ def compile_in(template, namespace: dict, name: str, **options):
 
 # What ``_simulate_blocks`` and ``_play_games`` read of a game, here only names: ``GameChunks``
 # compiles them where they are the game's.
-play_one = play_games = None
+play_one = play_games = untraced = None
 STATE_SIZE = TRACE_WIDTH = 0
 
 
@@ -161,8 +161,18 @@ def _play_games(
     for g in range(lo, hi):
         play_one(
             players, lineup_ids, lineup_params, seed, first_index + g, rotate,
-            st, game, sids, prm, rng, no_trace, g, game_out, seat_out,
+            st, game, sids, prm, rng, untraced(no_trace), g, game_out, seat_out,
         )  # fmt: skip
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _as_none(no_trace):
+    return None
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def _as_is(no_trace):
+    return no_trace
 
 
 def _prepared(prepared, lineup_ids, lineup_params):
@@ -181,12 +191,18 @@ class GameChunks:
     ``game_of(prepared, lineup_ids, lineup_params)``, by default the prepared rules themselves.
     The chunk driver is compiled once per play function in the game's module (``compile_in``);
     a scripted lineup never compiles the search.
+
+    With ``untraced_as_none`` a chunk's scripted games get ``None`` for their trace, not an empty
+    one, so numba compiles them without a single check of the trace (``record_event``; code for
+    traced games only asks ``tracing``): POWER's games 1.07x (docs/performance.md, step 9). The
+    price is a second compile of the game, with a trace, for the first traced game of a process.
     """
 
     def __init__(
         self, module: str, *, play, play_searching, state_size: int, trace_width: int,
         trace_len_at: int, game_columns: int, seat_columns: int,
         first_trace_rows: Callable[[object, int], int], game_of=_prepared,
+        untraced_as_none=False,
     ):  # fmt: skip
         namespace = {
             "__name__": module, "__file__": sys.modules[module].__file__,
@@ -196,11 +212,13 @@ class GameChunks:
         # The scripted games may not allocate (``play``), so their loop runs without reference
         # counting; the searching games allocate their trees.
         play_games = compile_in(
-            _play_games, namespace | {"play_one": play}, "play_games", nogil=True, _nrt=False
-        )
+            _play_games,
+            namespace | {"play_one": play, "untraced": _as_none if untraced_as_none else _as_is},
+            "play_games", nogil=True, _nrt=False,
+        )  # fmt: skip
         play_searching_games = compile_in(
-            _play_games, namespace | {"play_one": play_searching}, "play_searching_games",
-            nogil=True,
+            _play_games, namespace | {"play_one": play_searching, "untraced": _as_is},
+            "play_searching_games", nogil=True,
         )  # fmt: skip
         self.simulate_blocks = compile_in(
             _simulate_blocks, namespace | {"play_games": play_games}, "simulate_blocks",
@@ -299,10 +317,23 @@ def trace_one_game(play, first_rows, state_size, trace_len_at, trace_width):
         rows *= 4
 
 
+@njit(cache=True, _nrt=False, inline="always")
+def tracing(trace):
+    """Whether ``trace`` records events (``record_event``): for the code that only a traced game
+    runs."""
+    if trace is None:
+        return False
+    return trace.shape[0] > 0
+
+
 @njit(cache=True, _nrt=False)
 def record_event(trace, st, length_at, event, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
     """Append an event row to ``trace`` when tracing (it has rows), counting rows in
-    ``st[length_at]``; free in normal runs, whose trace has no rows."""
+    ``st[length_at]``; nearly free in normal runs, whose trace has no rows, and free when the
+    trace is ``None`` (``GameChunks``'s ``untraced_as_none``): numba then compiles the game
+    without this function's checks."""
+    if trace is None:
+        return
     n = st[length_at]
     if n >= trace.shape[0]:
         return

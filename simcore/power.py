@@ -62,6 +62,7 @@ from simcore.power_rules import (  # noqa: F401  (tests and tools reach the rule
 from simcore.power_state import (  # noqa: F401
     ACTION_CLAIM,
     ACTIONS,
+    AID,
     BANK,
     CHARACTERS,
     CLAIM_FAILED,
@@ -288,6 +289,11 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
 @plain_njit(inline="always")
 def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
     """(blocker, character) for the first player who blocks, or (-1, -1)."""
+    if action != AID:  # only the target may block a firing or a steal (``may_block``)
+        character = strategy.choose_block(
+            sids[ix(target)], prm, target, action, players, st, rules, rng
+        )
+        return (target, character) if character >= 0 else (-1, -1)
     other = actor
     for _ in range(players - 1):
         other = seat_after(other, players)
@@ -440,7 +446,7 @@ def write_row(players, winner, turns, truncated, st, g, game_out, seat_out):
 CHUNKS = chunk.GameChunks(
     __name__, play=play_indexed, play_searching=play_indexed_protocol, state_size=STATE_SIZE,
     trace_width=TRACE_WIDTH, trace_len_at=TRACE_LEN, game_columns=N_STANDARD_GAME_COLUMNS,
-    seat_columns=N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
+    seat_columns=N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS, untraced_as_none=True,
     # Sized for a typical game (most end within 64 turns), not the turn cap: arcs trace 1% of a
     # run's games, and zeroing a cap-sized buffer (0.9 MB at 500 turns) cost more than playing
     # them. A longer game fills it and is played again with a larger one (trace_one_game).

@@ -17,7 +17,7 @@ state, the encoded rules, the game's random stream, the trace buffer.
 
 import numpy as np
 
-from simcore.chunk import record_event
+from simcore.chunk import record_event, tracing
 from simcore.intrinsics import ix, plain_njit
 from simcore.power_state import (
     ACTION_CLAIM,
@@ -619,7 +619,7 @@ def finish_exchange(seat, kept, st, trace):
 def turn_ends(players, turns, st, trace):
     """A traced game records every seat's coins and cards after each turn, then its standing
     (game arcs, docs/arcs.md: influence, then Dollars)."""
-    if trace.shape[0] > 0:
+    if tracing(trace):
         for s in range(players):
             record_event(
                 trace, st, TRACE_LEN, EV_SNAPSHOT, s, st[ix(COINS + s)],
