@@ -31,6 +31,7 @@ from simcore.power_rules import (  # noqa: F401  (tests and tools reach the rule
     INFLUENCE_LOST,
     START_CARD0,
     START_CARD1,
+    anyone_may_block,
     apply,
     blockable,
     blocked,
@@ -62,7 +63,6 @@ from simcore.power_rules import (  # noqa: F401  (tests and tools reach the rule
 from simcore.power_state import (  # noqa: F401
     ACTION_CLAIM,
     ACTIONS,
-    AID,
     BANK,
     CHARACTERS,
     CLAIM_FAILED,
@@ -289,7 +289,7 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
 @plain_njit(inline="always")
 def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
     """(blocker, character) for the first player who blocks, or (-1, -1)."""
-    if action != AID:  # only the target may block a firing or a steal (``may_block``)
+    if not anyone_may_block(action):  # the target alone
         character = strategy.choose_block(
             sids[ix(target)], prm, target, action, players, st, rules, rng
         )

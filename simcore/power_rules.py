@@ -411,9 +411,15 @@ def blockable(action, target, st):
 
 
 @plain_njit(inline="always")
-def may_block(other, action, target, st):
+def anyone_may_block(action):
     """Aid may be blocked by anyone in, firing and stealing only by their target."""
-    return influence(st, other) > 0 and (action == AID or other == target)
+    return action == AID
+
+
+@plain_njit(inline="always")
+def may_block(other, action, target, st):
+    """Whether ``other`` may block ``action`` at ``target`` (``anyone_may_block``)."""
+    return influence(st, other) > 0 and (anyone_may_block(action) or other == target)
 
 
 @plain_njit(inline="always")
