@@ -195,7 +195,8 @@ class GameChunks:
     With ``untraced_as_none`` a chunk's scripted games get ``None`` for their trace, not an empty
     one, so numba compiles them without a single check of the trace (``record_event``; code for
     traced games only asks ``tracing``): POWER's games 1.07x (docs/performance.md, step 9). The
-    price is a second compile of the game, with a trace, for the first traced game of a process.
+    price is a second compile of the game, with a trace, for the first traced game while the
+    numba cache is empty; the suite pays it too.
     """
 
     def __init__(
