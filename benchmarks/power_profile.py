@@ -36,7 +36,7 @@ def bench_spec():
 
 def count_decisions(games: int) -> dict:
     """Run in a NUMBA_DISABLE_JIT=1 child: calls per game of each decision and rule step."""
-    from simcore import power
+    from simcore import power, power_turns
     from strategies import power as strategy
 
     counts = Counter()
@@ -53,7 +53,7 @@ def count_decisions(games: int) -> dict:
     for name in DECISIONS + HELPERS:
         counted(strategy, name)
     for name in ("take_turn", "challenge_round", "offer_block", "lose_influence", "exchange"):
-        counted(power, name)
+        counted(power_turns, name)
     rules, ids, params = bench_spec()
     game_out, _ = power.run_chunk(rules, 4, ids, params, 1, 0, games, True)
     per_game = {name: counts[name] / games for name in sorted(counts, key=lambda n: -counts[n])}

@@ -48,6 +48,7 @@ PROTOCOL = (
 )  # fmt: skip
 to_move = legal = apply = is_over = returns = determinize = infoset_key = decide = None
 believe = None  # optional: a game with public claims offers it (simcore/power_rules.py)
+play_out = None  # optional: a faster rollout with the same games (simcore/power_turns.py)
 MAX_SEATS = MAX_MOVES = STATE_SIZE = SEARCH_ID = N_STRATEGY_PARAMS = 0
 
 _EMPTY = -1
@@ -142,11 +143,12 @@ def _ucb_choice(n, slots, pool, c, srng):
     return chosen
 
 
-def _rollout(sim, rules, rollout_sid, rollout_prm, srng, no_trace):
-    """Play the game out with the rollout strategy in every seat."""
+def _rollout(sim, rules, sids, prm, srng, no_trace):
+    """Play the game out, each seat deciding by its strategy (``sids``, ``prm``), one decision at
+    a time: ``play_out`` of a game that does not offer a faster one with the same games."""
     while not is_over(sim):
         seat = to_move(sim)
-        move = decide(rollout_sid, rollout_prm, seat, sim, rules, srng)
+        move = decide(sids[seat], prm, seat, sim, rules, srng)
         apply(sim, rules, move, srng, no_trace)
 
 
@@ -192,6 +194,7 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
     results = np.zeros(MAX_SEATS, dtype=np.float64)
     sim = np.zeros(STATE_SIZE, dtype=np.int64)
     no_trace = np.zeros((0, 1), dtype=np.int64)
+    rollout_sids = np.full(MAX_SEATS, rollout_sid, dtype=np.int64)
     # The rollout strategy's own answer (``decide`` reads only what ``seat`` may know; it may
     # write scratch words, so on a copy): tried first at the root and kept when no option has
     # more visits, so a search with fewer iterations than options plays at least as the
@@ -269,7 +272,7 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
             path_child[depth] = slots[i]
             depth += 1
             apply(sim, rules, moves[i], srng, no_trace)
-        _rollout(sim, rules, rollout_sid, rollout_prm, srng, no_trace)
+        play_out(sim, rules, rollout_sids, rollout_prm, srng, no_trace)
         returns(sim, results)
         for d in range(depth):
             node = path_node[d]
@@ -354,8 +357,8 @@ def _search_seat(prm, seat, st, rules, rng):
 
 
 _TEMPLATES = (
-    _find, _slots, _move_room, _grown, _ucb_choice, _settled_choice, _clearly_better, _rollout,
-    search, _search_seat, choose,
+    _find, _slots, _move_room, _grown, _ucb_choice, _settled_choice, _clearly_better, search,
+    _search_seat, choose,
 )  # fmt: skip
 # Compiled without reference counting: all but the search and what allocates. numba counts
 # the references of every array a function is given, at each call, and these run at every
@@ -377,13 +380,14 @@ def specialise(namespace: dict):
         _EMPTY=_EMPTY, SEARCHED=SEARCHED, MODELLED=MODELLED, OWN_VIEW=OWN_VIEW,
         next_u64=next_u64, rand_below=rand_below, seed_game_stream=seed_game_stream, np=np,
     )  # fmt: skip
-    templates = _TEMPLATES
-    if "believe" not in namespace:
-        templates = (_believe_uniformly,) + templates
+    # A game's optional functions, else the generic ones, compiled first: the others call them.
+    defaults = {"believe": _believe_uniformly, "play_out": _rollout}
+    templates = tuple(defaults[name] for name in defaults if name not in namespace) + _TEMPLATES
     for template in templates:
         options = {"_nrt": _REFCOUNTS[template]} if template in _REFCOUNTS else {}
         compiled = compile_in(template, namespace, template.__name__, **options)
         namespace[template.__name__] = compiled
-        if template is _believe_uniformly:
-            namespace["believe"] = compiled
+        for name, default in defaults.items():
+            if template is default:
+                namespace[name] = compiled
     return namespace["search"]

@@ -9,7 +9,7 @@ game's own stream) up to the next decision or the end; ``returns``, ``determiniz
 Between decisions the rules run as steps (``S_*`` in ``st[P_STEP]``); a step either poses a
 decision (``ask``) or names the next step. Every rule is one helper below (``reveal``,
 ``challenged``, ``pay``, ``gain``, ...), called by these steps and by the scripted games'
-straight-line turn in simcore/power.py, which asks the strategies directly (the state machine
+straight-line turn in simcore/power_turns.py, which asks the strategies directly (the state machine
 costs 0.73x the games/s there: docs/performance.md); tests/test_power_protocol.py proves that the
 two flows play identical games. Every function takes the game as (st, rules, rng, trace): the
 state, the encoded rules, the game's random stream, the trace buffer.
@@ -664,9 +664,18 @@ def end_turn(st, rules, trace):
         st[P_ACTOR] = next_alive(st, st[P_ACTOR])
         st[P_STEP] = S_TURN_START
         return
+    close_game(game_ends(players, st[P_TURN], running, st, trace), st[P_TURN], running, st)
+
+
+@plain_njit(inline="always")
+def close_game(winner, turns, running, st):
+    """The protocol's record of a finished game: over, its winner (-1 when cut off at the turn
+    cap), its turns, nobody to move."""
     st[P_OVER] = 1
-    st[P_WINNER] = game_ends(players, st[P_TURN], running, st, trace)
+    st[P_WINNER] = winner
+    st[P_TURN] = turns
     st[P_TRUNCATED] = running
+    st[P_DECISION] = D_NONE
     st[P_SEAT] = -1
     st[P_STEP] = S_IDLE
 

@@ -1,6 +1,7 @@
 """ISMCTS for POWER: the generic search of simcore/ismcts.py, compiled here against POWER's
-protocol (simcore/power_rules.py) and scripted strategies (rollouts), with its own cache entries
-(docs/protocol.md, "Generic code over the protocol")."""
+protocol (simcore/power_rules.py) and scripted strategies (rollouts, played out as scripted games
+play: simcore/power_turns.py), with its own cache entries (docs/protocol.md, "Generic code over
+the protocol")."""
 
 from simcore import ismcts
 from simcore.power_rules import (
@@ -16,6 +17,7 @@ from simcore.power_rules import (
 )
 from simcore.power_state import MAX_MOVES, MOVE_CODES, STATE_SIZE
 from simcore.power_state import MAX_PLAYERS as MAX_SEATS
+from simcore.power_turns import play_out
 from simcore.registry import SEARCH_ID
 from strategies.power import PARAM_NAMES, decide
 
@@ -30,6 +32,7 @@ __all__ = [
     "is_over",
     "legal",
     "new_game",
+    "play_out",
 ]
 __all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE"]
 __all__ += ["SEARCH_ID", "N_STRATEGY_PARAMS", "choose", "search"]

@@ -34,11 +34,14 @@ from simcore.power_state import (
     P_CLAIM,
     P_CLAIMANT,
     P_DECISION,
+    P_DECISIONS,
     P_N_OPTIONS,
+    P_OVER,
     P_PLAYERS,
     P_SEAT,
     P_TRUNCATED,
     P_TURN,
+    P_WINNER,
     SAFE,
     STATE_SIZE,
     TRACE_WIDTH,
@@ -169,6 +172,40 @@ def test_scripted_answers_are_legal_options():
             move = strategy.decide(ids[seat], params, seat, st, prepared, rng)
             assert move in moves[:n], (int(st[P_DECISION]), move, moves[:n])
             rules_module.apply(st, prepared, move, rng, NO_TRACE)
+
+
+@pytest.mark.parametrize("config", list(CONFIGS))
+def test_play_out_finishes_a_game_as_the_protocol_does(config):
+    """``play_out`` (the search's rollouts: the protocol up to the next turn, then scripted turns)
+    ends a game begun through the protocol exactly as answering each decision would: the same
+    cards, Dollars, statistics, winner and turns, and the same draws from the stream, from every
+    kind of pending decision."""
+    players, prepared, ids, params, seed, _ = _setup(config)
+    outcome = [P_OVER, P_WINNER, P_TURN, P_TRUNCATED, P_SEAT]
+    kinds = set()
+    for index in range(40):
+        st, rng = _fresh(seed, index)
+        rules_module.new_game(players, st, prepared, rng, NO_TRACE)
+        for _ in range(3 * index):  # stop a little later in each game
+            if rules_module.is_over(st):
+                break
+            seat = rules_module.to_move(st)
+            move = strategy.decide(ids[seat], params, seat, st, prepared, rng)
+            rules_module.apply(st, prepared, move, rng, NO_TRACE)
+        kinds.add(int(st[P_DECISION]))
+        by_protocol, protocol_rng = st.copy(), rng.copy()
+        while not rules_module.is_over(by_protocol):
+            seat = rules_module.to_move(by_protocol)
+            move = strategy.decide(ids[seat], params, seat, by_protocol, prepared, protocol_rng)
+            rules_module.apply(by_protocol, prepared, move, protocol_rng, NO_TRACE)
+        kernel.play_out(st, prepared, ids, params, rng, NO_TRACE)
+        where = f"{config}, game {index}"
+        np.testing.assert_array_equal(rng, protocol_rng, err_msg=where)
+        np.testing.assert_array_equal(st[:P_PLAYERS], by_protocol[:P_PLAYERS], err_msg=where)
+        kept = slice(P_DECISIONS + 1, None)  # the kept counts
+        np.testing.assert_array_equal(st[kept], by_protocol[kept], err_msg=where)
+        np.testing.assert_array_equal(st[outcome], by_protocol[outcome], err_msg=where)
+    assert {D_ACTION, D_CHALLENGE} <= kinds, kinds
 
 
 def test_determinize_redraws_only_the_unseen_and_the_key_cannot_tell():
