@@ -161,7 +161,10 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Deal and play one game to the end or the turn cap: (winner or -1, turns, truncated)."""
     deal(players, st, rules, rng, trace)
-    return play_turns(0, 0, players, st, rules, sids, prm, rng, trace)
+    # Seat and turn as int64, not literal zeros, which numba would compile play_turns for apart
+    # from the search's calls (play_out): one compile of the game serves both.
+    first = np.int64(0)
+    return play_turns(first, first, players, st, rules, sids, prm, rng, trace)
 
 
 @plain_njit()
