@@ -129,9 +129,14 @@ def _ucb_choice(n, slots, pool, c, srng):
         return chosen
     best = -np.inf
     n_best = 0
+    available = -1.0
+    log_available = 0.0
     for i in range(n):
         k = slots[i]
-        score = pool[3, k] / pool[1, k] + c * np.sqrt(np.log(pool[2, k]) / pool[1, k])
+        if pool[2, k] != available:  # options legal at every visit share it: one log a node
+            available = pool[2, k]
+            log_available = np.log(available)
+        score = pool[3, k] / pool[1, k] + c * np.sqrt(log_available / pool[1, k])
         if score > best:
             best = score
             chosen = i

@@ -127,7 +127,7 @@ from simcore.power_state import (
     seat_after,
     two_alive,
 )
-from simcore.rng import _splitmix64_mix, rand_below, rand_bool
+from simcore.rng import _rotl, _splitmix64_mix, rand_below, rand_bool
 
 # Per-seat statistics (the seat columns after the standard ones, simcore/power.py).
 (
@@ -966,7 +966,8 @@ def infoset_key(st, seat):
 
     A search computes a key at every decision it walks, so the values are packed into few words
     (each in bits of its own), and the words go into four hashes joined at the end: a mix waits
-    for the one before it in its hash, and four hashes run side by side on the processor.
+    for the one before it in its hash, and four hashes run side by side on the processor. They
+    are joined rotated, by one last mix, not by a chain of mixes that would wait for each other.
     """
     a = _mix(np.uint64(0x9E3779B97F4A7C15), seat)
     a = _mix_word(a, np.uint64(st[SAFE]) | (np.uint64(st[FACE_UP]) << np.uint64(32)))
@@ -990,4 +991,4 @@ def infoset_key(st, seat):
     if st[P_DECISION] == D_EXCHANGE and st[P_SEAT] == seat:
         for i in range(st[P_N_OPTIONS]):
             a = _mix(a, st[ix(OPTIONS + i)])
-    return _splitmix64_mix(a ^ _splitmix64_mix(b ^ _splitmix64_mix(c ^ _splitmix64_mix(d))))
+    return _splitmix64_mix(a ^ _rotl(b, 16) ^ _rotl(c, 32) ^ _rotl(d, 48))
