@@ -209,14 +209,14 @@ class RolloutEvaluator:
 
     def __init__(self, protocol, rollout_id: int, rollout_prm: np.ndarray, rng: np.ndarray):
         self.protocol = protocol
-        self.rollout_id = rollout_id
+        self.rollout_sids = np.full(protocol.MAX_SEATS, rollout_id, dtype=np.int64)  # every seat
         self.rollout_prm = rollout_prm
         self.rng = rng
 
     def evaluate(self, state: ProtocolState):
         st = state.st.copy()
-        self.protocol._rollout(
-            st, state.rules, self.rollout_id, self.rollout_prm, self.rng, NO_TRACE
+        self.protocol.play_out(
+            st, state.rules, self.rollout_sids, self.rollout_prm, self.rng, NO_TRACE
         )
         out = np.zeros(self.protocol.MAX_SEATS)
         self.protocol.returns(st, out)
