@@ -19,9 +19,9 @@ demo: $(STAMP)
 	@echo "Demo report written to out/demo/report.pdf"
 
 # One pytest worker per core (pytest-xdist), tests handed out by work stealing. On a fresh clone
-# with 2 quiet cores about 19 minutes, 17 of them pytest (2026-11-28; more on a machine loaded by
-# other work); its slowest tests are numba compiling each game's kernels and searches once.
-# docs/performance.md, "Suite time on a quiet machine (2026-11-25)" and POWER's steps 7 to 9.
+# with 2 quiet cores about 19 to 20 minutes, 18 of them pytest (2026-11-28; more on a machine
+# loaded by other work); its slowest tests are numba compiling each game's kernels and searches
+# once. docs/performance.md, "Suite time on a quiet machine (2026-11-25)" and POWER's steps 7-10.
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
