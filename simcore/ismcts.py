@@ -49,7 +49,6 @@ PROTOCOL = (
 to_move = legal = apply = is_over = returns = determinize = infoset_key = decide = None
 believe = None  # optional: a game with public claims offers it (simcore/power_rules.py)
 play_out = None  # optional: a faster rollout with the same games (simcore/power_turns.py)
-stage = None  # optional: a public count, in every key, never lowered (simcore/power_rules.py)
 MAX_SEATS = MAX_MOVES = STATE_SIZE = SEARCH_ID = N_STRATEGY_PARAMS = 0
 
 _EMPTY = -1
@@ -158,12 +157,6 @@ def _rollout(sim, rules, sids, prm, srng, no_trace):
         apply(sim, rules, move, srng, no_trace)
 
 
-def _no_stage(st):
-    """``stage`` of a game that offers none: never past a seat's last (-1 before its first node),
-    so every lookup is made."""
-    return -1
-
-
 def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid, rollout_prm, rng):
     """The option ``seat`` takes at the decision pending in ``st`` after ``iterations``
     iterations of ISMCTS with exploration ``c`` and rollouts by strategy ``rollout_sid`` (its
@@ -181,11 +174,7 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
     the rollout strategy.
 
     A node's option statistics are a block of a shared pool sized by the options it has (games
-    list up to MAX_MOVES options, few of them at most decisions).
-
-    A seat that does not learn in an iteration only looks up what it learnt: past the last
-    ``stage`` at which it has a node (POWER: the turn), its rollout strategy plays without a key.
-    ``stage`` is in every key, so no lookup could find a node there: the answers are the same."""
+    list up to MAX_MOVES options, few of them at most decisions)."""
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     n_root = legal(st, rules, moves)
     if n_root == 1:
@@ -211,7 +200,6 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
     sim = np.zeros(STATE_SIZE, dtype=np.int64)
     no_trace = np.zeros((0, 1), dtype=np.int64)
     rollout_sids = np.full(MAX_SEATS, rollout_sid, dtype=np.int64)
-    last_stage = np.full(MAX_SEATS, -1, dtype=np.int64)  # of each seat's nodes
     # The rollout strategy's own answer (``decide`` reads only what ``seat`` may know; it may
     # write scratch words, so on a copy): tried first at the root and kept when no option has
     # more visits, so a search with fewer iterations than options plays at least as the
@@ -242,7 +230,6 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
             # The rollout strategy plays modelled opponents, the searcher once its cards were
             # dealt again, and a seat that does not learn here at a node it never learnt at.
             by_rollout = (mover != seat and opponents == MODELLED) or (mover == seat and redrawn)
-            by_rollout = by_rollout or (not learns and stage(sim) > last_stage[mover])
             if not by_rollout:
                 key = infoset_key(sim, mover)
                 node, slot = _find(table, keys, key)
@@ -259,7 +246,6 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
                 table[slot] = node
                 keys[node] = key
                 node_seat[node] = mover
-                last_stage[mover] = max(last_stage[mover], stage(sim))
                 if used + n > pool.shape[1]:
                     pool = _grown(pool, used, n)
                 start[node] = used
@@ -385,8 +371,7 @@ _TEMPLATES = (
 # search allocates: so it says.
 _REFCOUNTS = {
     _find: False, _slots: False, _move_room: False, _ucb_choice: False, _settled_choice: False,
-    _clearly_better: False, _rollout: False, _no_stage: False, choose: False, _grown: True,
-    _search_seat: True,
+    _clearly_better: False, _rollout: False, choose: False, _grown: True, _search_seat: True,
 }  # fmt: skip
 
 
@@ -401,7 +386,7 @@ def specialise(namespace: dict):
         next_u64=next_u64, rand_below=rand_below, seed_game_stream=seed_game_stream, np=np,
     )  # fmt: skip
     # A game's optional functions, else the generic ones, compiled first: the others call them.
-    defaults = {"believe": _believe_uniformly, "play_out": _rollout, "stage": _no_stage}
+    defaults = {"believe": _believe_uniformly, "play_out": _rollout}
     templates = tuple(defaults[name] for name in defaults if name not in namespace) + _TEMPLATES
     for template in templates:
         options = {"_nrt": _REFCOUNTS[template]} if template in _REFCOUNTS else {}

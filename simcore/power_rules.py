@@ -992,11 +992,3 @@ def infoset_key(st, seat):
         for i in range(st[P_N_OPTIONS]):
             a = _mix(a, st[ix(OPTIONS + i)])
     return _splitmix64_mix(a ^ _rotl(b, 16) ^ _rotl(c, 32) ^ _rotl(d, 48))
-
-
-@plain_njit()
-def stage(st):
-    """The turns played: public, hashed into every ``infoset_key``, never lowered by play. The
-    search skips the lookups of a seat past the last turn at which it has a node
-    (simcore/ismcts.py)."""
-    return st[P_TURN]

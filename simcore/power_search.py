@@ -13,7 +13,6 @@ from simcore.power_rules import (
     legal,
     new_game,
     returns,
-    stage,
     to_move,
 )
 from simcore.power_state import MAX_MOVES, MOVE_CODES, STATE_SIZE
@@ -34,7 +33,6 @@ __all__ = [
     "legal",
     "new_game",
     "play_out",
-    "stage",
 ]
 __all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE"]
 __all__ += ["SEARCH_ID", "N_STRATEGY_PARAMS", "choose", "search"]

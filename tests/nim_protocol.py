@@ -1,8 +1,7 @@
 """A toy game on the decision-point protocol (docs/protocol.md), for tests/test_ismcts.py: Nim
 with one heap. Two players take turns removing 1 to ``rules[1]`` stones from a heap of
 ``rules[0]``; whoever takes the last stone wins. Perfect information, so ``determinize`` changes
-nothing. Its search is the generic one (simcore/ismcts.py), compiled here by ``specialise``;
-tests/nim_staged_protocol.py compiles it again with the optional ``stage``."""
+nothing. Its search is the generic one (simcore/ismcts.py), compiled here by ``specialise``."""
 
 import numpy as np
 from numba import njit
@@ -10,8 +9,8 @@ from numba import njit
 from simcore import ismcts
 from simcore.rng import _splitmix64_mix, rand_below
 
-HEAP, TO_MOVE, WINNER, OVER, START = range(5)
-STATE_SIZE = 5
+HEAP, TO_MOVE, WINNER, OVER = range(4)
+STATE_SIZE = 4
 MAX_SEATS = 2
 MAX_MOVES = 8
 TAKE_ONE, RANDOM = range(2)  # scripted strategies
@@ -20,7 +19,6 @@ TAKE_ONE, RANDOM = range(2)  # scripted strategies
 @njit(cache=True)
 def new_game(st, rules):
     st[HEAP] = np.int64(rules[0])
-    st[START] = st[HEAP]
     st[TO_MOVE] = 0
     st[WINNER] = -1
     st[OVER] = 0

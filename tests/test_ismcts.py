@@ -1,8 +1,7 @@
 """The generic ISMCTS (simcore/ismcts.py): one source, compiled per game, cached per game.
 
 - Nim (tests/nim_protocol.py), a toy game of perfect information, is solved: the search leaves a
-  multiple of (max take + 1) stones. Offering the optional ``stage`` (tests/nim_staged_protocol.py)
-  skips lookups but changes no answer.
+  multiple of (max take + 1) stones.
 - POWER's search answers a legal option, is a pure function of the state and the stream, draws
   once from the game's stream and reads only determinized copies: a state whose hidden cards
   were redrawn gets the same answer.
@@ -25,7 +24,6 @@ from simcore import power as kernel
 from simcore.power_state import MAX_MOVES, STATE_SIZE, TRACE_WIDTH
 from simcore.rng import next_u64, seed_game_stream
 from tests import nim_protocol as nim
-from tests import nim_staged_protocol as staged_nim
 
 ROOT = Path(__file__).resolve().parent.parent
 NO_TRACE = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
@@ -44,7 +42,6 @@ def nim_answer(
     margin: float = 0.0,
     rollout: int = nim.RANDOM,
     opponents: int = ismcts.SEARCHED,
-    game=nim,
 ) -> int:
     rules = np.array([heap, 3.0])
     st = np.zeros(nim.STATE_SIZE, dtype=np.int64)
@@ -52,7 +49,7 @@ def nim_answer(
     prm = np.zeros((2, 1))
     stream = _stream(seed)
     return int(
-        game.search(st, rules, 0, iterations, 0.7, 0.0, margin, opponents, rollout, prm, stream)
+        nim.search(st, rules, 0, iterations, 0.7, 0.0, margin, opponents, rollout, prm, stream)
     )
 
 
@@ -76,17 +73,6 @@ def test_opponents_learning_from_their_own_view_still_solve_a_game_without_secre
     # other iteration and answers from what it learnt in the others, and the winning move stays.
     answers = [nim_answer(heap, seed, opponents=ismcts.OWN_VIEW) for seed in range(3)]
     assert answers == [winning] * 3
-
-
-def test_a_stage_skips_lookups_without_changing_an_answer():
-    # With own-view opponents, a seat that does not learn in an iteration plays its rollout
-    # strategy past the last stage at which it has a node, without a lookup. From a multiple of 4
-    # every move loses, so the answer rests on the visit counts: one lookup skipped wrongly (a
-    # node at that stage exists) changes some of them.
-    cases = [(heap, seed, n) for heap in range(4, 17) for seed in range(3) for n in (30, 200)]
-    own_view = {"opponents": ismcts.OWN_VIEW}
-    looked_up = [nim_answer(h, s, i, **own_view) for h, s, i in cases]
-    assert [nim_answer(h, s, i, game=staged_nim, **own_view) for h, s, i in cases] == looked_up
 
 
 def test_opponents_played_by_the_rollout_strategy_get_its_best_answer():
@@ -155,7 +141,6 @@ sys.path.insert(0, {root!r})
 from tests import test_ismcts as t
 from simcore import ismcts, power_search
 from tests import nim_protocol as nim
-from tests import nim_staged_protocol as staged_nim
 st, rules, ids, params, rng = t.power_position(0, 5)
 seat = int(t.power_rules.to_move(st))
 opponents = ismcts.SEARCHED

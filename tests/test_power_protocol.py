@@ -238,26 +238,6 @@ def test_determinize_redraws_only_the_unseen_and_the_key_cannot_tell():
     assert changed > 100
 
 
-def test_the_search_stage_is_public_hashed_and_never_lowered():
-    """The search skips a lookup past the last stage of a seat's nodes (simcore/ismcts.py): that
-    is exact only if the stage is in every seat's key and play never lowers it."""
-    players = 4
-    rules = kernel.prepare(GAME.rules_with_defaults({}), players)
-    moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    for index in range(20):
-        st, rng = _fresh(np.uint64(4), index)
-        rules_module.new_game(players, st, rules, rng, NO_TRACE)
-        while not rules_module.is_over(st):
-            later = st.copy()
-            later[P_TURN] += 1
-            for seat in range(players):
-                assert rules_module.infoset_key(later, seat) != rules_module.infoset_key(st, seat)
-            before = rules_module.stage(st)
-            n = rules_module.legal(st, rules, moves)
-            rules_module.apply(st, rules, moves[rand_below(rng, n)], rng, NO_TRACE)
-            assert rules_module.stage(st) >= before
-
-
 def test_another_seats_exchange_is_redrawn_too():
     """During seat 0's exchange, seat 1 has not seen the drawn cards: they are redrawn."""
     players = 3
