@@ -215,68 +215,80 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
         opponents_learn = opponents == OWN_VIEW and iteration % 2 == 1
         redrawn = False
         depth = 0
-        while not is_over(sim):
-            mover = to_move(sim)
-            n = legal(sim, rules, moves)
-            if n == 1:
-                apply(sim, rules, moves[0], srng, no_trace)
-                continue
-            if mover != seat and opponents_learn and not redrawn:
-                # What this opponent cannot see, the searcher's cards among it, is dealt again
-                # as it would deal it; its options are its own to know, so they stay.
-                believe(sim, mover, trust, srng)
-                redrawn = True
-            learns = opponents != OWN_VIEW or (mover != seat) == opponents_learn
-            # The rollout strategy plays modelled opponents, the searcher once its cards were
-            # dealt again, and a seat that does not learn here at a node it never learnt at.
-            by_rollout = (mover != seat and opponents == MODELLED) or (mover == seat and redrawn)
-            if not by_rollout:
-                key = infoset_key(sim, mover)
-                node, slot = _find(table, keys, key)
-                by_rollout = node == _EMPTY and not learns
-            if by_rollout:
-                move = decide(rollout_sid, rollout_prm, mover, sim, rules, srng)
-                apply(sim, rules, move, srng, no_trace)
-                continue
-            if node == _EMPTY:
-                if n_nodes == capacity:
+        # The walk, resumed at the decision where it stopped for the pool to grow: the steps
+        # before a growth change nothing they would not find again, and growing outside the
+        # walk's loop spares numba counting ``pool`` at each of its decisions.
+        room = 1
+        while room > 0:
+            room = 0
+            while not is_over(sim):
+                mover = to_move(sim)
+                n = legal(sim, rules, moves)
+                if n == 1:
+                    apply(sim, rules, moves[0], srng, no_trace)
+                    continue
+                if mover != seat and opponents_learn and not redrawn:
+                    # What this opponent cannot see, the searcher's cards among it, is dealt again
+                    # as it would deal it; its options are its own to know, so they stay.
+                    believe(sim, mover, trust, srng)
+                    redrawn = True
+                learns = opponents != OWN_VIEW or (mover != seat) == opponents_learn
+                # The rollout strategy plays modelled opponents, the searcher once its cards were
+                # dealt again, and a seat that does not learn here at a node it never learnt at.
+                by_rollout = (mover != seat and opponents == MODELLED) or (
+                    mover == seat and redrawn
+                )
+                if not by_rollout:
+                    key = infoset_key(sim, mover)
+                    node, slot = _find(table, keys, key)
+                    by_rollout = node == _EMPTY and not learns
+                if by_rollout:
+                    move = decide(rollout_sid, rollout_prm, mover, sim, rules, srng)
+                    apply(sim, rules, move, srng, no_trace)
+                    continue
+                if node == _EMPTY:
+                    if n_nodes == capacity:
+                        break
+                    if used + n > pool.shape[1]:
+                        room = n
+                        break
+                    node = n_nodes
+                    n_nodes += 1
+                    table[slot] = node
+                    keys[node] = key
+                    node_seat[node] = mover
+                    start[node] = used
+                    block[node] = n
+                    used += n
+                    if root < 0:
+                        root = node
+                    else:
+                        break  # a new node: play out from here
+                if used + _move_room(node, n, block) > pool.shape[1]:
+                    room = _move_room(node, n, block)
                     break
-                node = n_nodes
-                n_nodes += 1
-                table[slot] = node
-                keys[node] = key
-                node_seat[node] = mover
-                if used + n > pool.shape[1]:
-                    pool = _grown(pool, used, n)
-                start[node] = used
-                block[node] = n
-                used += n
-                if root < 0:
-                    root = node
-                else:
-                    break  # a new node: play out from here
-            if used + _move_room(node, n, block) > pool.shape[1]:
-                pool = _grown(pool, used, _move_room(node, n, block))
-            used = _slots(node, n, moves, slots, start, n_children, block, pool, used)
-            if not learns:
-                if mover == seat:  # exploring its options for the opponents to answer
-                    i = _ucb_choice(n, slots, pool, c, srng)
-                else:  # what it learnt so far, from its own view
-                    answer = decide(rollout_sid, rollout_prm, mover, sim, rules, srng)
-                    i = _settled_choice(n, moves, slots, pool, answer, margin, srng)
+                used = _slots(node, n, moves, slots, start, n_children, block, pool, used)
+                if not learns:
+                    if mover == seat:  # exploring its options for the opponents to answer
+                        i = _ucb_choice(n, slots, pool, c, srng)
+                    else:  # what it learnt so far, from its own view
+                        answer = decide(rollout_sid, rollout_prm, mover, sim, rules, srng)
+                        i = _settled_choice(n, moves, slots, pool, answer, margin, srng)
+                    apply(sim, rules, moves[i], srng, no_trace)
+                    continue
+                for i in range(n):
+                    pool[2, slots[i]] += 1
+                i = _ucb_choice(n, slots, pool, c, srng)
+                if node == root and pool[1, slots[i]] == 0:
+                    for j in range(n):
+                        if moves[j] == scripted and pool[1, slots[j]] == 0:
+                            i = j
+                path_node[depth] = node
+                path_child[depth] = slots[i]
+                depth += 1
                 apply(sim, rules, moves[i], srng, no_trace)
-                continue
-            for i in range(n):
-                pool[2, slots[i]] += 1
-            i = _ucb_choice(n, slots, pool, c, srng)
-            if node == root and pool[1, slots[i]] == 0:
-                for j in range(n):
-                    if moves[j] == scripted and pool[1, slots[j]] == 0:
-                        i = j
-            path_node[depth] = node
-            path_child[depth] = slots[i]
-            depth += 1
-            apply(sim, rules, moves[i], srng, no_trace)
+            if room > 0:
+                pool = _grown(pool, used, room)
         play_out(sim, rules, rollout_sids, rollout_prm, srng, no_trace)
         returns(sim, results)
         for d in range(depth):
