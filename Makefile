@@ -18,13 +18,15 @@ demo: $(STAMP)
 	$(BIN)/powerlab report out/demo -o out/demo/report.pdf
 	@echo "Demo report written to out/demo/report.pdf"
 
-# One pytest worker per core (pytest-xdist), tests handed out by work stealing. On a fresh clone
-# with 2 quiet cores about 19 to 20 minutes, 18 of them pytest (2026-11-28; more on a machine
-# loaded by other work); its slowest tests are numba compiling each game's kernels and searches
-# once. docs/performance.md, "Suite time on a quiet machine (2026-11-25)" and POWER's steps 7-10.
+# Each game's kernels compiled first, a process per core, then one pytest worker per core
+# (pytest-xdist), tests handed out by work stealing, loading the kernels from numba's cache.
+# Compiled by the tests instead, two workers compiled the same kernel at once (POWER's game, 150 s
+# on each core). On a fresh clone with 2 quiet cores: 7 minutes of compile and 9 of pytest, against
+# 18 of pytest alone (docs/performance.md, "Suite time (2026-11-29): compile first").
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/powerlab warmup
 	$(BIN)/python -m pytest -n auto --dist worksteal
 
 # The whole suite with numba's bounds checks on: a kernel read past an array's end fails as an

@@ -469,24 +469,28 @@ def warmup(
         list[str] | None, typer.Argument(help="Games to compile (default: all).")
     ] = None,
     jobs: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--jobs",
             "-j",
             help="Games compiled side by side, each in a process of its own (numba compiles "
-            "one function at a time, on one core); at most the number of cores.",
+            "one function at a time, on one core); at most the number of cores. Default: one "
+            "per core, at most one per game.",
+            show_default=False,
         ),
-    ] = 1,
+    ] = None,
 ) -> None:
     """Compile the games' kernels now (1-5 minutes each, once per powerlab version), so that
-    later runs start at once: for a cluster image, a class, a test run, or before timing
-    anything. Scripted seats and the search player (ismcts) are both compiled."""
+    later runs start at once: for a cluster image, a class, a test run (`make test` runs it
+    first), or before timing anything. Scripted seats and the search player (ismcts) are both
+    compiled; a game already compiled is only loaded (about a second)."""
     from simcore import registry, runner
 
     cores = os.cpu_count() or 1
-    if not 1 <= jobs <= cores:
+    if jobs is not None and not 1 <= jobs <= cores:
         fail(f"--jobs must be in [1, {cores}] (the cores of this machine), not {jobs}")
     ids = [registry.make(game_id).id for game_id in game_ids or registry.game_ids()]
+    jobs = jobs or min(cores, len(ids))
     with contextlib.ExitStack() as stack:
         if jobs == 1:
             results = (runner.warm_up_alone(game_id, notice) for game_id in ids)
@@ -494,7 +498,10 @@ def warmup(
             import concurrent.futures
             import multiprocessing
 
-            notice(f"compiling {len(ids)} games, {jobs} at a time; each takes 1-5 minutes")
+            notice(
+                f"warming up {len(ids)} games, {jobs} at a time: a game not yet compiled takes "
+                "1-5 minutes"
+            )
             pool = stack.enter_context(
                 concurrent.futures.ProcessPoolExecutor(
                     jobs, mp_context=multiprocessing.get_context("spawn")
