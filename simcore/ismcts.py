@@ -264,8 +264,9 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
                         root = node
                     else:
                         break  # a new node: play out from here
-                if used + _move_room(node, n, block) > pool.shape[1]:
-                    room = _move_room(node, n, block)
+                need = _move_room(node, n, block)
+                if used + need > pool.shape[1]:
+                    room = need
                     break
                 used = _slots(node, n, moves, slots, start, n_children, block, pool, used)
                 if not learns:
@@ -296,8 +297,9 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
             pool[1, path_child[d]] += 1
             pool[3, path_child[d]] += results[node_seat[node]]
     n_root = legal(st, rules, moves)
-    if used + _move_room(root, n_root, block) > pool.shape[1]:
-        pool = _grown(pool, used, _move_room(root, n_root, block))
+    need = _move_room(root, n_root, block)
+    if used + need > pool.shape[1]:
+        pool = _grown(pool, used, need)
     used = _slots(root, n_root, moves, slots, start, n_children, block, pool, used)
     return moves[_settled_choice(n_root, moves, slots, pool, scripted, margin, srng)]
 
