@@ -14,6 +14,7 @@ import numba
 import numpy as np
 from numba import njit
 
+from simcore.intrinsics import claim_next
 from simcore.registry import SEARCH_ID
 
 # Standard game columns.
@@ -68,26 +69,31 @@ MAX_BLOCKS = 64
 
 
 def play_blocks(simulate_blocks, n_games, *args):
-    """Play a chunk: ``simulate_blocks(*args, first_block, end_block, n_blocks)`` over its blocks,
-    on numba's thread count (``numba.get_num_threads``) of Python threads, or in order on the
-    calling thread.
+    """Play a chunk: ``simulate_blocks(*args, next_block, n_blocks)`` on numba's thread count
+    (``numba.get_num_threads``) of Python threads, one call each, or one call on the calling
+    thread; each call plays blocks until none is left, claiming the next from the shared counter
+    ``next_block`` (``intrinsics.claim_next``).
 
     Each kernel's ``simulate_blocks`` is a serial ``nogil`` loop, so threads run it side by side.
     numba's ``prange`` did the same, but compiling a parallel loop around a game took each kernel
-    7.6-16.1 s, this serial one 2-4.5 s (docs/performance.md, "Chunk kernels without prange"). A
+    7.6-16.1 s, this serial one 2-4.5 s (docs/performance.md, "Chunk kernels without prange").
+    The threads claim blocks in compiled code, not from a pool's queue: between blocks a thread
+    does not wait for the interpreter's lock, which another busy Python thread holds for up to
+    its switch interval (docs/performance.md, "Blocks claimed without the interpreter"). A
     game's row depends only on its index, never on the block or thread that plays it.
     """
     n_blocks = min(n_games, MAX_BLOCKS)
     threads = min(numba.get_num_threads(), n_blocks)
+    next_block = np.zeros(1, dtype=np.int64)
     # With the JIT off (NUMBA_DISABLE_JIT: the leak checks) the blocks are Python, which threads
     # would only interleave, and those checks instrument the kernel with state of their own.
     if threads <= 1 or numba.config.DISABLE_JIT:
-        simulate_blocks(*args, 0, n_blocks, n_blocks)
+        simulate_blocks(*args, next_block, n_blocks)
         return
     with ThreadPoolExecutor(threads) as pool:
-        blocks = [pool.submit(simulate_blocks, *args, b, b + 1, n_blocks) for b in range(n_blocks)]
-        for block in blocks:
-            block.result()
+        calls = [pool.submit(simulate_blocks, *args, next_block, n_blocks) for _ in range(threads)]
+        for call in calls:
+            call.result()
 
 
 @njit(cache=True)
@@ -133,11 +139,14 @@ STATE_SIZE = TRACE_WIDTH = 0
 
 def _simulate_blocks(
     game, players, lineup_ids, lineup_params, seed, first_index, rotate, game_out, seat_out,
-    first_block, end_block, n_blocks,
+    next_block, n_blocks,
 ):  # fmt: skip
-    """Play the games of blocks ``first_block`` to ``end_block - 1`` of the chunk split into
-    ``n_blocks`` (``play_blocks``), each on scratch of its own."""
-    for block in range(first_block, end_block):
+    """Play blocks of the chunk split into ``n_blocks``, each on scratch of its own, claiming
+    each from ``next_block`` (``play_blocks``) until none is left."""
+    while True:
+        block = claim_next(next_block)
+        if block >= n_blocks:
+            return
         st, sids, prm, rng, no_trace = block_scratch(
             STATE_SIZE, players, lineup_params, TRACE_WIDTH
         )
@@ -208,7 +217,7 @@ class GameChunks:
         namespace = {
             "__name__": module, "__file__": sys.modules[module].__file__,
             "STATE_SIZE": state_size, "TRACE_WIDTH": trace_width,
-            "block_scratch": block_scratch, "block_bounds": block_bounds,
+            "block_scratch": block_scratch, "block_bounds": block_bounds, "claim_next": claim_next,
         }  # fmt: skip
         # The scripted games may not allocate (``play``), so their loop runs without reference
         # counting; the searching games allocate their trees.

@@ -3,9 +3,10 @@
 
 import numpy as np
 from numba import njit
+from numba.core import types
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
 from numba.cpython.unsafe.numbers import trailing_zeros
-from numba.extending import overload
+from numba.extending import intrinsic, overload
 
 
 class _ArraysApart(CompilerBase):
@@ -50,3 +51,35 @@ def ix(i):
     unsigned one. So ``i`` must never be negative: it would not wrap around but read outside the
     array."""
     return np.uint64(i)
+
+
+def claim_next(counter):
+    """``counter[0]``, incremented: one atomic step in compiled code, so threads that share the
+    counter each claim different values (chunk.play_blocks: the next block to play).
+
+    This body runs as plain Python, where it is not atomic; play_blocks runs blocks on a single
+    thread when the JIT is off. Compiled code takes the overload below.
+    """
+    value = counter[0]
+    counter[0] = value + 1
+    return value
+
+
+@intrinsic
+def _fetch_and_increment(typingctx, counter):
+    """The processor's atomic add on ``counter[0]`` (an int64 array), returning the old value:
+    numba has no atomics for the CPU, LLVM has (``atomicrmw``)."""
+
+    def codegen(context, builder, signature, args):
+        array = context.make_array(signature.args[0])(context, builder, args[0])
+        one = context.get_constant(types.int64, 1)
+        return builder.atomic_rmw("add", array.data, one, "monotonic")
+
+    return types.int64(counter), codegen
+
+
+@overload(claim_next, inline="always")
+def _claim_next_compiled(counter):
+    if isinstance(counter, types.Array) and counter.dtype == types.int64:
+        return lambda counter: _fetch_and_increment(counter)
+    return None  # numba then reports that claim_next takes no other type
