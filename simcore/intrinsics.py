@@ -73,6 +73,8 @@ def _fetch_and_increment(typingctx, counter):
     def codegen(context, builder, signature, args):
         array = context.make_array(signature.args[0])(context, builder, args[0])
         one = context.get_constant(types.int64, 1)
+        # Only the counter needs to be atomic ("monotonic"): what the claimed work writes is read
+        # after the threads are joined, and the join orders it.
         return builder.atomic_rmw("add", array.data, one, "monotonic")
 
     return types.int64(counter), codegen
@@ -80,6 +82,11 @@ def _fetch_and_increment(typingctx, counter):
 
 @overload(claim_next, inline="always")
 def _claim_next_compiled(counter):
-    if isinstance(counter, types.Array) and counter.dtype == types.int64:
+    if (
+        isinstance(counter, types.Array)
+        and counter.dtype == types.int64
+        and counter.ndim == 1
+        and counter.mutable
+    ):
         return lambda counter: _fetch_and_increment(counter)
     return None  # numba then reports that claim_next takes no other type

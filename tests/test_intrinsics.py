@@ -67,5 +67,8 @@ def test_claim_next_compiled_gives_each_value_to_one_thread_only():
 def test_claim_next_as_python_counts_up_and_compiled_refuses_other_counters():
     counter = np.zeros(1, dtype=np.int64)
     assert [claim_next(counter) for _ in range(3)] == [0, 1, 2] and counter[0] == 3
-    with pytest.raises(Exception, match="claim_next"):
-        njit(lambda c: claim_next(c))(np.zeros(1, dtype=np.int32))
+    read_only = np.zeros(1, dtype=np.int64)
+    read_only.flags.writeable = False
+    for wrong in (np.zeros(1, dtype=np.int32), np.zeros((1, 1), dtype=np.int64), read_only):
+        with pytest.raises(Exception, match="claim_next"):
+            njit(lambda c: claim_next(c))(wrong)
