@@ -5,6 +5,7 @@ import json
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import numba
@@ -53,9 +54,40 @@ def test_play_blocks_plays_every_block_once_on_the_threads_asked(n_games, thread
     if used == 1 or n_games == 1:  # one call, on the calling thread
         assert calls == [threading.get_ident()]
     else:  # a call for each thread of a pool (a call that ends first may free its thread for
-        # the next), which claim the blocks among them
+        # the next), which claim the blocks among them; the calling thread only waits
         assert len(calls) == used and len(set(calls)) <= used
         assert threading.get_ident() not in calls
+
+
+def test_a_failing_call_stops_the_other_threads_after_their_block():
+    # Ctrl-C reaches the waiting thread the same way: it ends the wait with an exception.
+    played = []
+    lock = threading.Lock()
+    first_call = threading.Event()
+
+    def simulate_blocks(next_block, n_blocks):
+        with lock:
+            failing = not first_call.is_set()
+            first_call.set()
+        while True:
+            with lock:
+                block = claim_next(next_block)
+            if block >= n_blocks:
+                return
+            played.append(block)
+            if failing:
+                raise RuntimeError("block failed")
+            time.sleep(0.02)
+
+    previous = numba.get_num_threads()
+    numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+    try:
+        with pytest.raises(RuntimeError, match="block failed"):
+            chunk.play_blocks(simulate_blocks, 1000)
+    finally:
+        numba.set_num_threads(previous)
+    # Of 64 blocks (one thread: the failing call's first, on the calling thread).
+    assert 1 <= len(played) < 10
 
 
 def test_seat_lineup_rotates_every_entry_through_every_seat():
