@@ -657,6 +657,8 @@ def _bench_protocol(g, kernel, spec, prepared, seats, ids, params) -> dict:
     ``ismcts`` at its default iterations in seat 0 against the lineup, its iterations/s (and at
     1 thread its seconds per game). Wall time; each thread plays games of seeds of its own (the
     protocol's game loop releases the GIL), so N threads do N times the work of one."""
+    import itertools
+    from collections.abc import Iterator
     from concurrent.futures import ThreadPoolExecutor
 
     import numba
@@ -672,14 +674,15 @@ def _bench_protocol(g, kernel, spec, prepared, seats, ids, params) -> dict:
     def scripted(seed: int) -> int:
         return kernel.bench_protocol(prepared, seats, ids, params, seed, n)[0]
 
-    def search_games(thread: int, threads: int, started: float) -> tuple[int, int]:
-        """(games, searches) of one thread's share of 40 games (game k is game 0 of seed 1 + k,
-        thread t plays k = t, t + threads, ...), or of as many (at least 2) as fit in 60 s for a
-        game whose searches are slow; threads never wait for each other."""
+    def search_games(claims: Iterator[int], started: float) -> tuple[int, int]:
+        """(games, searches) of one thread, which plays the next of 40 games (game k is game 0 of
+        seed 1 + k; ``claims`` gives each k once) until none is left, or, for a game whose
+        searches are slow, until 60 s have passed once it has played 2. A thread takes the next
+        game when it is free: with a fixed share each, a thread whose games were shorter stood
+        idle while the other finished (docs/performance.md, "Blocks claimed without the
+        interpreter")."""
         games = searched = 0
-        while (k := thread + games * threads) < 40 and (
-            games < 2 or time.perf_counter() - started < 60
-        ):
+        while (games < 2 or time.perf_counter() - started < 60) and (k := next(claims)) < 40:
             _, searches = kernel.bench_protocol(
                 prepared, seats, search_ids, search_params, 1 + k, 1
             )
@@ -697,10 +700,9 @@ def _bench_protocol(g, kernel, spec, prepared, seats, ids, params) -> dict:
             result[f"protocol_{name}"] = {
                 "games": n * threads, "decisions_per_s": round(decisions / seconds),
             }  # fmt: skip
-            t0 = time.perf_counter()
-            shares = list(
-                pool.map(search_games, range(threads), [threads] * threads, [t0] * threads)
-            )
+            # next() of a count is one step under the interpreter's lock: each k goes once.
+            claims, t0 = itertools.count(), time.perf_counter()
+            shares = list(pool.map(search_games, [claims] * threads, [t0] * threads))
             seconds = time.perf_counter() - t0
             games, searched = (sum(counts) for counts in zip(*shares, strict=True))
         result[f"ismcts_{name}"] = {

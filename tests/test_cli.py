@@ -148,6 +148,7 @@ def test_bench_json_reports_games_per_second():
         protocol, search = entry[f"protocol_{count}_threads"], entry[f"ismcts_{count}_threads"]
         assert protocol["games"] == int(count) * entry["protocol_1_thread"]["games"]
         assert protocol["decisions_per_s"] > 0 and search["iterations_per_s"] > 0
+        assert search["games"] == entry["ismcts_1_thread"]["games"] == 40  # each game once
 
 
 def test_bench_prints_a_line_a_game_with_its_protocol_figures():
