@@ -87,8 +87,8 @@ FocalOpt = Annotated[
 def _check_stop(spec, out: Path, until_ci: float, max_games: int, focal: str) -> None:
     """Refuse bad sequential-stopping options before anything is written."""
     from analyses.paired import focal_problem
-    from simcore import runner
-    from simcore.study import first_look
+    from simcore.workflows import runner
+    from simcore.workflows.study import first_look
 
     if not 0 < until_ci <= 0.5:
         raise BadInput(f"--until-ci must be in (0, 0.5], not {until_ci}")
@@ -121,14 +121,14 @@ def _dask_target(scheduler: str | None, cluster: str | None) -> str | None:
     if cluster is not None:
         if not cluster.startswith("local:"):
             raise BadInput(f"--cluster expects local:N, not {cluster!r}")
-        from simcore.cluster import local_workers
+        from simcore.workflows.cluster import local_workers
 
         local_workers(cluster)
     return scheduler or cluster
 
 
 def _spec(game, players, strategies, settings, seed, games, rotate, arcs=None):
-    from simcore import runner
+    from simcore.workflows import runner
 
     return runner.build_spec(
         game, players, strategies or [], settings or [], seed, games, rotate, arcs
@@ -242,7 +242,7 @@ def run(
         TimeRemainingColumn,
     )
 
-    from simcore import runner, storage
+    from simcore.workflows import runner, storage
 
     spec = _spec(game, players, strategy, settings, seed, games, rotate_seats, arcs)
     shard_slice = runner.parse_shard(shard, spec.games) if shard else None
@@ -283,7 +283,7 @@ def run(
         if until_ci is None:
             info = run_spec(spec, out)
         else:
-            from simcore.study import run_sequential, until_ci_done
+            from simcore.workflows.study import run_sequential, until_ci_done
 
             with storage.locked(out):  # for every look, not only while a look's games run
                 done = until_ci_done(out, focal, until_ci)
@@ -307,7 +307,7 @@ def merge(
 
     Checks that every shard has the same spec and that every game index is present exactly once.
     """
-    from simcore import runner
+    from simcore.workflows import runner
 
     info = runner.merge(run_dirs, out)
     typer.echo(f"{out}: merged {len(run_dirs)} shards, {info['spec']['games']} games")
@@ -403,8 +403,9 @@ def replay(
     rotate_seats: RotateOpt = True,
 ) -> None:
     """Print a turn-by-turn log of exactly the game a run with this spec played at GAME_INDEX."""
-    from simcore import registry, runner
-    from simcore.chunk import lineup_slot
+    from simcore import registry
+    from simcore.kernel.chunk import lineup_slot
+    from simcore.workflows import runner
 
     if not 0 <= game_index < runner.MAX_GAMES:
         raise BadInput(f"--game-index must be in [0, {runner.MAX_GAMES - 1}], not {game_index}")
@@ -484,7 +485,8 @@ def warmup(
     later runs start at once: for a cluster image, a class, a test run (`make test` runs it
     first), or before timing anything. Scripted seats and the search player (ismcts) are both
     compiled; a game already compiled is only loaded (about a second)."""
-    from simcore import registry, runner
+    from simcore import registry
+    from simcore.workflows import runner
 
     cores = os.cpu_count() or 1
     if jobs is not None and not 1 <= jobs <= cores:
@@ -553,7 +555,8 @@ def bench(
     """
     import numba
 
-    from simcore import registry, runner
+    from simcore import registry
+    from simcore.workflows import runner
 
     if not 1 <= games <= runner.MAX_CHUNK_SIZE or repeat < 1:
         raise BadInput(
@@ -614,7 +617,7 @@ def bench(
         if g.search is not None:
             entry.update(_bench_protocol(g, kernel, spec, prepared, seats, ids, params))
         if dask:
-            from simcore import cluster
+            from simcore.workflows import cluster
 
             entry["dask"] = cluster.benchmark(spec, runner.DEFAULT_CHUNK_SIZE, repeat)
         results[game_id] = entry
@@ -873,7 +876,7 @@ def tune(
     from reports.takeaways import multi_start
     from reports.takeaways import tuning as headline
     from reports.tune import write_tune_report
-    from simcore import tuning
+    from simcore.workflows import tuning
 
     if not strategy:
         raise BadInput("give --strategy, the strategy to tune")
@@ -932,7 +935,7 @@ def meta(
     """
     from analyses.meta import summary_lines
     from reports.meta import write_meta_report
-    from simcore import meta as meta_game
+    from simcore.workflows import meta as meta_game
 
     if resamples < 0:
         raise BadInput(f"--resamples must be at least 0, not {resamples}")
@@ -971,8 +974,8 @@ def balance(
     import polars as pl
 
     from reports.balance import headline, write_balance_report
-    from simcore import balance as balance_search
-    from simcore import runner
+    from simcore.workflows import balance as balance_search
+    from simcore.workflows import runner
 
     _check_png(png)
     dask_target = _dask_target(scheduler, cluster)
@@ -1018,7 +1021,7 @@ def study_run(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from reports.study import write_study_report
-    from simcore.study import cells, load_study, run_study
+    from simcore.workflows.study import cells, load_study, run_study
 
     dask_target = _dask_target(scheduler, cluster)
     _check_png(png)

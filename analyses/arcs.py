@@ -17,7 +17,7 @@ from scipy import stats
 from analyses import AnalysisError
 from analyses.dataset import CUT_OFF, Run
 from analyses.stats import CONFIDENCE, wilson_interval
-from simcore.chunk import ENDINGS
+from simcore.kernel.chunk import ENDINGS
 
 QUANTILES = (0.1, 0.5, 0.9)
 

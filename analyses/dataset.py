@@ -7,8 +7,8 @@ from typing import Any
 import polars as pl
 
 from analyses import AnalysisError
-from simcore import storage
 from simcore.registry import SpecError
+from simcore.workflows import storage
 
 GAME_COLUMNS = ("game_index", "winner", "turns", "ended_by")
 # The ``ended_by`` label of a game the simulation's turn cap stopped: it has no result, so every

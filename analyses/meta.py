@@ -1,4 +1,5 @@
-"""A meta-game directory (simcore/meta.py): payoffs per lineup with 95% intervals, and the game
+"""A meta-game directory (simcore/workflows/meta.py): payoffs per lineup with 95% intervals, and
+the game
 solved with its sensitivity (docs/meta.md).
 
 The payoff of strategy j in a lineup is its win share per seat: the wins of the seats it plays
@@ -19,8 +20,8 @@ import polars as pl
 from analyses import AnalysisError, gametheory
 from analyses.dataset import CUT_OFF, load_run
 from analyses.stats import with_win_rate
-from simcore.meta import read_meta_json
 from simcore.registry import SpecError
+from simcore.workflows.meta import read_meta_json
 
 # OpenSpiel's fixation probability overflows to NaN once alpha x a payoff gap passes ~709, i.e.
 # beyond alpha ~ 1000 for win shares; its infinite-alpha variant stands for the limit.

@@ -14,9 +14,9 @@ from analyses.outcomes import category_columns, category_shares
 from analyses.paired import compare_runs, default_focals, strategy_name
 from analyses.seat_stats import seat_stat_means
 from analyses.winrates import by_seat, by_strategy
-from simcore import storage
 from simcore.registry import SpecError
-from simcore.study import swept_value
+from simcore.workflows import storage
+from simcore.workflows.study import swept_value
 
 RATE_COLUMNS = ("games", "wins", "win_rate", "ci_low", "ci_high")
 

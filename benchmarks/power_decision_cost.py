@@ -16,7 +16,8 @@ import json
 import sys
 import time
 
-from simcore import registry, runner
+from simcore import registry
+from simcore.workflows import runner
 
 GAMES = 20_000
 

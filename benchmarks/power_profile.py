@@ -27,7 +27,9 @@ HELPERS = ("choose_target",)
 
 
 def bench_spec():
-    from simcore import power, registry, runner
+    from simcore import registry
+    from simcore.games.power import game as power
+    from simcore.workflows import runner
 
     spec = runner.build_spec("power", 4, ["counter"], [], 1, 1, rotate_seats=True)
     ids, params = registry.make("power").encode_strategies(spec.seat_strategies())
@@ -36,7 +38,8 @@ def bench_spec():
 
 def count_decisions(games: int) -> dict:
     """Run in a NUMBA_DISABLE_JIT=1 child: calls per game of each decision and rule step."""
-    from simcore import power, power_turns
+    from simcore.games.power import game as power
+    from simcore.games.power import scripted as power_turns
     from strategies import power as strategy
 
     counts = Counter()
@@ -63,8 +66,8 @@ def count_decisions(games: int) -> dict:
 def time_decisions(repeat: int = 1_000_000) -> dict:
     from numba import njit
 
-    from simcore import power
-    from simcore.power_state import AID, FACE_UP, STATE_SIZE, TRACE_WIDTH
+    from simcore.games.power import game as power
+    from simcore.games.power.state import AID, FACE_UP, STATE_SIZE, TRACE_WIDTH
     from strategies import power as strategy
 
     rules, ids, params = bench_spec()
@@ -137,7 +140,7 @@ def time_decisions(repeat: int = 1_000_000) -> dict:
 
 
 def time_games(games: int = 200_000) -> dict:
-    from simcore import power
+    from simcore.games.power import game as power
 
     rules, ids, params = bench_spec()
     power.run_chunk(rules, 4, ids, params, 1, 0, 1000, True)

@@ -20,7 +20,8 @@ import threading
 import time
 
 import simcore
-from simcore import registry, runner
+from simcore import registry
+from simcore.workflows import runner
 
 
 def main() -> None:

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 def main(games: int, folders: list[Path]) -> None:
     from analyses.paired import paired_difference
     from analyses.stats import mean_interval
-    from simcore import storage, tuning
+    from simcore.workflows import storage, tuning
 
     specs = [storage.read_json(f / "tune.json", "tune") for f in folders]
     summaries = [storage.read_json(f / "summary.json", "summary") for f in folders]

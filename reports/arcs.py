@@ -11,7 +11,7 @@ from analyses.dataset import Run
 from analyses.selection import replay_command
 from reports.colors import Palette
 from reports.toolkit import TEXT_SIZE, ReportPage, label, literal, table_pages
-from simcore.study import swept_value
+from simcore.workflows.study import swept_value
 
 ARC_METRICS = ("lead changes", "decisiveness", "drama", "comeback", "runaway leader")
 RATE_METRICS = ("decisiveness", "comeback", "runaway leader")

@@ -1,4 +1,5 @@
-"""The report of a balance directory (simcore/balance.py): the proposed rule sets against the
+"""The report of a balance directory (simcore/workflows/balance.py): the proposed rule sets against
+the
 rulebook with 95% intervals, the Pareto front of the search, each candidate's measured values,
 what changed against the rulebook, and how each objective responds to each searched value.
 Every page is a ``ReportPage`` and meets the legibility contract."""
@@ -23,7 +24,7 @@ from reports.toolkit import (
     literal,
     table_pages,
 )
-from simcore import storage
+from simcore.workflows import storage
 
 FRONT_COLOR = "#DD8452"
 RETUNED_COLOR = "#4C72B0"

@@ -18,7 +18,7 @@ from reports import takeaways
 from reports.colors import Palette
 from reports.export import write_pages
 from reports.toolkit import SMALL_SIZE, TEXT_SIZE, ReportPage, label, table_pages
-from simcore import storage
+from simcore.workflows import storage
 
 LABEL_WIDTH = 2.6  # inches of strategy label left of a bar chart
 MAX_ANNOTATED = 12  # a heatmap of more strategies leaves its cells unlabelled

@@ -55,9 +55,9 @@ from reports.toolkit import (
     wrap,
     wrap_label,
 )
-from simcore import storage
 from simcore.registry import SEARCH
-from simcore.study import swept_value
+from simcore.workflows import storage
+from simcore.workflows.study import swept_value
 
 MAX_RATING_POOLS = 3
 ARM_STYLES = ("--", "-", ":")  # the baseline (first) arm dashed, the arms it is compared with solid

@@ -21,7 +21,7 @@ from analyses.headlines import (
 )
 from analyses.length import GameLength
 from reports.toolkit import percent, points
-from simcore.study import swept_value
+from simcore.workflows.study import swept_value
 
 
 def _interval(low: float, high: float, unit=points) -> str:

@@ -1,4 +1,5 @@
-"""The report of a tune directory (simcore/tuning.py): the search's history, how the win rate
+"""The report of a tune directory (simcore/workflows/tuning.py): the search's history, how the win
+rate
 responds to each searched parameter around the best candidates, and the finalists; for self-play,
 the rounds first. Every page is a ``ReportPage`` and meets the legibility contract."""
 
@@ -21,7 +22,7 @@ from reports.toolkit import (
     literal,
     table_pages,
 )
-from simcore import storage
+from simcore.workflows import storage
 
 BEST_REGION = 0.25  # the best quarter of the candidates that reached the deepest rung
 COMPLETE_COLOR = "#4C72B0"

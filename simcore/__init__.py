@@ -1,4 +1,5 @@
-"""powerlab's simulation core: game registry, random streams, runner, storage, game kernels."""
+"""powerlab's simulation core: the game registry, the shared compiled parts (``kernel/``), one
+package per game (``games/<game>/``) and the plain-Python workflows (``workflows/``)."""
 
 import hashlib
 import os
@@ -13,23 +14,19 @@ from pathlib import Path
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
-# Modules of plain Python that compiled code never reads: editing them keeps the compiled kernels.
-# Any other file of simcore/ or strategies/ (a new one too) keys the cache.
-_NOT_COMPILED = {
-    "__init__.py", "registry.py", "runner.py", "storage.py", "study.py", "cluster.py", "tuning.py",
-    "meta.py", "api.py", "balance.py",
-}  # fmt: skip
+# The folders whose sources compiled code is made from: the shared kernel parts, the games and
+# the strategies. Any file in them (a new one too) keys the cache. The registry and the workflows
+# are plain Python that compiled code never reads: editing them keeps the compiled kernels.
+COMPILED_FOLDERS = ("simcore/kernel", "simcore/games", "strategies")
 
 
 def _kernel_sources_digest() -> str:
-    """A digest of every kernel and strategy source file."""
+    """A digest of every kernel, game and strategy source file."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for folder in ("simcore", "strategies"):
-        for path in sorted((root / folder).glob("*.py")):
-            if folder == "simcore" and path.name in _NOT_COMPILED:
-                continue
-            digest.update(path.name.encode() + path.read_bytes())
+    for folder in COMPILED_FOLDERS:
+        for path in sorted((root / folder).rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode() + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -18,11 +18,11 @@ from types import ModuleType
 import numpy as np
 
 _GAME_MODULES = {
-    "power": "simcore.power",
-    "power-barons": "simcore.power_barons",
-    "power-struggle": "simcore.power_struggle",
-    "power-the-game": "simcore.power_the_game",
-    "time-barons": "simcore.time_barons",
+    "power": "simcore.games.power.game",
+    "power-barons": "simcore.games.power_barons.game",
+    "power-struggle": "simcore.games.power_struggle.game",
+    "power-the-game": "simcore.games.power_the_game.game",
+    "time-barons": "simcore.games.time_barons.game",
 }
 
 
@@ -34,7 +34,7 @@ SEARCH_ID = 99
 SEARCH_PARAM_NAMES = ("iterations", "c", "rollout", "trust", "margin", "opponents")
 ROLLOUT_KEY = "rollout="
 # How the other seats choose inside the search tree (docs/ismcts.md, "Opponents"); the kernel
-# reads a choice's index (simcore/ismcts.py).
+# reads a choice's index (simcore/kernel/ismcts.py).
 OPPONENT_CHOICES = ("search", "rollout", "own-view")
 # The search's default belief in claims (docs/ismcts.md, "Beliefs": measured against tuned fields).
 TRUST_DEFAULT = 0.8

@@ -6,9 +6,8 @@ that seat may know: the public part of the state ``st`` plus its own face-down c
 
 import numpy as np
 
-from simcore.intrinsics import ix, plain_njit
-from simcore.power_rules import kept_mask
-from simcore.power_state import (
+from simcore.games.power.rules import kept_mask
+from simcore.games.power.state import (
     AID,
     BANK,
     BANKER,
@@ -51,8 +50,9 @@ from simcore.power_state import (
     influence,
     seat_after,
 )
+from simcore.kernel.intrinsics import ix, plain_njit
+from simcore.kernel.rng import rand_below, rand_bool
 from simcore.registry import Param, Strategy
-from simcore.rng import rand_below, rand_bool
 
 RANDOM, HONEST, BLUFFER, COUNTER = range(4)
 

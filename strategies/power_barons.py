@@ -10,8 +10,7 @@ public banks, bases, hand sizes and cards on the table, and a hand it was shown 
 import numpy as np
 from numba import njit
 
-from simcore.intrinsics import ix
-from simcore.power_barons_state import (
+from simcore.games.power_barons.state import (
     CH_ATTACKER,
     CH_DEFENDER,
     CH_DONE,
@@ -80,8 +79,9 @@ from simcore.power_barons_state import (
     progress,
     types_to_win,
 )
+from simcore.kernel.intrinsics import ix
+from simcore.kernel.rng import rand_below, rand_bool
 from simcore.registry import Param, Strategy
-from simcore.rng import rand_below, rand_bool
 
 RANDOM, BARON, FLUSHER = range(3)
 

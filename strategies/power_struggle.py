@@ -32,14 +32,14 @@ in progress then) and ``decide`` keeps the places already sorted in st[SCRATCH +
 sorts again.
 
 ``decide`` answers any decision point of the protocol (docs/protocol.md) with the decision
-functions below, as a move code of ``simcore.power_struggle.legal``.
+functions below, as a move code of ``simcore.games.power_struggle.game.legal``.
 """
 
 import numpy as np
 from numba import njit
 
-from simcore import power_struggle_state as ps
-from simcore.power_struggle_state import (
+from simcore.games.power_struggle import state as ps
+from simcore.games.power_struggle.state import (
     A_BRIBE,
     A_BUY_CONSULTANT,
     A_BUY_MAIN,
@@ -168,8 +168,8 @@ from simcore.power_struggle_state import (
     usable,
     vacancies,
 )
+from simcore.kernel.rng import rand_below, rand_float
 from simcore.registry import Param, Strategy
-from simcore.rng import rand_below, rand_float
 
 RANDOM, BOARD, INVESTOR, BUILDER, CORRUPTER, CONSULTANT = range(6)
 

@@ -16,14 +16,14 @@ raid enemy countries with planes for Power Units, buy and upgrade pieces, bring 
 Headquarters, choose (or keep) the target, blockade its Headquarters, mass the pieces the guard
 can spare on it (stacks step together; Infantry to its kill squares), and, with commands to
 spare, push mercenary pieces into its own forces (3 players). A seat's target is its memory,
-kept in the state (TARGET); ``simcore.power_the_game.determinize`` hides it from the others.
+kept in the state (TARGET); ``simcore.games.power_the_game.game.determinize`` hides it from the
+others.
 """
 
 import numpy as np
 from numba import njit
 
-from simcore.intrinsics import lowest_bit
-from simcore.power_the_game_state import (
+from simcore.games.power_the_game.state import (
     AIR,
     ARMY_NODES,
     B_AIR_RING,
@@ -100,8 +100,9 @@ from simcore.power_the_game_state import (
     side_of,
     stock_room,
 )
+from simcore.kernel.intrinsics import lowest_bit
+from simcore.kernel.rng import rand_below, rand_bool
 from simcore.registry import Param, Strategy
-from simcore.rng import rand_below, rand_bool
 
 RANDOM, OPENING, RAIDER, TURTLE, BLITZ, BALANCED, MISSILE_BUILDER = range(7)
 
@@ -121,7 +122,9 @@ PARAM_NAMES = (
 RAIDERS, GUARD, HOME, ATTACK_MARGIN, ADVANCE, BUY_KIND, UPGRADES, MISSILES = range(8)
 BLOCKADES, OPENING_MOVES, P_MOVE = range(8, 11)
 
-RANDOM_P_MOVE = 0.8  # the random strategy's default (simcore.power_the_game.determinize uses it)
+RANDOM_P_MOVE = (
+    0.8  # the random strategy's default (simcore.games.power_the_game.game.determinize uses it)
+)
 BUYS = ("infantry", "tank", "fighter", "destroyer")  # choice index = the piece kind bought
 
 

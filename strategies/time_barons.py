@@ -12,7 +12,8 @@ between equal choices are broken from the game's random stream.
 A seat sees the public state (sites, followers, damage, levels, stack sizes, the discard pile,
 hand sizes, the attack it answers and the sites it names, the cards taken back from the pile)
 and its own hand, never the opponent's other cards or the stacks' order
-(simcore.time_barons.determinize redraws exactly those; the fair-play leak test checks it).
+(simcore.games.time_barons.game.determinize redraws exactly those; the fair-play leak test checks
+it).
 
 Speed: the valuations run for every option of every step. The functions marked
 ``inline="always"`` are called for each option (or per decision with all the game's arrays):
@@ -23,10 +24,7 @@ the work it does; inlined into their callers, they cost nothing to call.
 import numpy as np
 from numba import njit
 
-from simcore.intrinsics import ix
-from simcore.registry import Param, Strategy
-from simcore.rng import rand_below, rand_bool
-from simcore.time_barons_state import (
+from simcore.games.time_barons.state import (
     A_COST,
     A_EFFECTS,
     A_FOLLOWERS,
@@ -163,6 +161,9 @@ from simcore.time_barons_state import (
     stack_left,
     upgrade_cost,
 )
+from simcore.kernel.intrinsics import ix
+from simcore.kernel.rng import rand_below, rand_bool
+from simcore.registry import Param, Strategy
 
 RANDOM, TECH_RUSH, SWARM, ATTACKER, BUILDER = range(5)
 

@@ -10,7 +10,7 @@ seeded by both. Plain numpy (no numba): the tests register it with ``register(mo
 import numpy as np
 
 from simcore import registry
-from simcore.chunk import ENDED_BY, ENDED_RULES, LINEUP_SLOT, TURNS, WINNER, WON, lineup_slot
+from simcore.kernel.chunk import ENDED_BY, ENDED_RULES, LINEUP_SLOT, TURNS, WINNER, WON, lineup_slot
 from simcore.registry import Game, Param, Strategy
 
 GAME_ID = "toy-race"
@@ -44,7 +44,7 @@ GAME = Game(
 
 def register(monkeypatch) -> None:
     """Make the toy a game of the registry (and tell the runner it has nothing to compile)."""
-    from simcore import runner
+    from simcore.workflows import runner
 
     monkeypatch.setitem(registry._GAME_MODULES, GAME_ID, __name__)
     monkeypatch.setattr(runner, "kernel_compiled", lambda game, strategies=None: True)

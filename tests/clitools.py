@@ -53,7 +53,7 @@ def one_error_line(stderr: str) -> str:
 
 def part_files(out: Path) -> list[tuple[int, int, Path]]:
     """(first index, count, path) of every verified part of a run directory, in index order."""
-    from simcore import storage
+    from simcore.workflows import storage
 
     parts = storage.parts(out, storage.read_run_json(out))
     return [(part.first, part.count, part.path(out)) for part in parts]

@@ -11,7 +11,8 @@ import polars as pl
 from scipy.stats import norm
 
 from analyses.stats import wilson_interval
-from simcore import registry, runner
+from simcore import registry
+from simcore.workflows import runner
 
 SEED = 11
 

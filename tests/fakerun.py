@@ -13,7 +13,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from simcore import storage
+from simcore.workflows import storage
 
 STRATEGY_NAMES = ["counter", "bluffer", "honest", "greedy", "cautious", "random"]
 CARDS = ["duke", "assassin", "captain", "ambassador", "contessa"]

@@ -55,15 +55,15 @@ def glue_of(game_id: str) -> Glue:
 
     from simcore import registry
 
-    module = registry.make(game_id).module.rpartition(".")[2]
-    return importlib.import_module(f"tests.leak_glue_{module}").GLUE
+    registry.make(game_id)  # an unknown game is refused here, in one line
+    return importlib.import_module(f"tests.leak_glue_{game_id.replace('-', '_')}").GLUE
 
 
 class LeakCheck:
     """Wraps a game's decision functions; counts checks and collects disagreements."""
 
     def __init__(self, glue: Glue, seed: int = 1) -> None:
-        from simcore.rng import seed_game_stream
+        from simcore.kernel.rng import seed_game_stream
 
         self.glue = glue
         self.checked = {name: 0 for name in glue.decisions}
@@ -148,7 +148,8 @@ def main() -> None:
     game_id, players, games, *strategies = sys.argv[1:]
     import importlib
 
-    from simcore import registry, runner
+    from simcore import registry
+    from simcore.workflows import runner
 
     game = registry.make(game_id)
     glue = glue_of(game_id)

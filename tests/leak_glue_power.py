@@ -1,6 +1,6 @@
 """How the information-leak check (tests/leak_check.py) reaches POWER's decisions."""
 
-from simcore.power import determinize
+from simcore.games.power.game import determinize
 from tests.leak_check import Glue
 
 
@@ -16,7 +16,7 @@ GLUE = Glue(
         "choose_block": "me",
         "choose_card_to_lose": "me",
         "choose_exchange": "me",
-        "simcore.power_search:search": "seat",  # ismcts: reads only determinized copies
+        "simcore.games.power.search:search": "seat",  # ismcts: reads only determinized copies
     },
     redraw=redraw,
 )

@@ -1,6 +1,6 @@
 """How the information-leak check (tests/leak_check.py) reaches Power Barons' decisions."""
 
-from simcore.power_barons import determinize
+from simcore.games.power_barons.game import determinize
 from tests.leak_check import Glue
 
 
@@ -25,7 +25,8 @@ GLUE = Glue(
         "wants_to_surrender": "me",
         "choose_pi_card": "me",
         "choose_purchase": "me",
-        "simcore.power_barons_search:search": "seat",  # ismcts: reads only determinized copies
+        # ismcts: reads only determinized copies
+        "simcore.games.power_barons.search:search": "seat",
     },
     redraw=redraw,
 )

@@ -3,7 +3,7 @@ seat's planner writes its whole pad while the other seats' pads of the round are
 (``hide_pads``); the search chooses its orders while the options the others chose are hidden
 (the protocol's ``determinize``)."""
 
-from simcore.power_the_game import determinize, hide_pads
+from simcore.games.power_the_game.game import determinize, hide_pads
 from tests.leak_check import Glue
 
 
@@ -18,7 +18,8 @@ GLUE = Glue(
     strategies="strategies.power_the_game",
     decisions={
         "write_pad": "seat",
-        "simcore.power_the_game_search:search": "seat",  # ismcts: reads only determinized copies
+        # ismcts: reads only determinized copies
+        "simcore.games.power_the_game.search:search": "seat",
     },
     redraw=redraw,
 )

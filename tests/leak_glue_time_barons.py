@@ -1,7 +1,7 @@
 """How the information-leak check (tests/leak_check.py) reaches Time Barons' decisions."""
 
-import simcore.time_barons_search  # noqa: F401  (loaded, so that its search can be wrapped)
-from simcore.time_barons import redraw_unseen
+import simcore.games.time_barons.search  # noqa: F401  (loaded, so that its search can be wrapped)
+from simcore.games.time_barons.game import redraw_unseen
 from tests.leak_check import Glue
 
 
@@ -18,7 +18,7 @@ GLUE = Glue(
         "choose_arrangement": "seat",
         "choose_stack": "seat",
         "choose_recover": "seat",
-        "simcore.time_barons_search:search": "seat",
+        "simcore.games.time_barons.search:search": "seat",
     },
     redraw=redraw,
 )

@@ -1,13 +1,14 @@
 """A toy game on the decision-point protocol (docs/protocol.md), for tests/test_ismcts.py: Nim
 with one heap. Two players take turns removing 1 to ``rules[1]`` stones from a heap of
 ``rules[0]``; whoever takes the last stone wins. Perfect information, so ``determinize`` changes
-nothing. Its search is the generic one (simcore/ismcts.py), compiled here by ``specialise``."""
+nothing. Its search is the generic one (simcore/kernel/ismcts.py), compiled here by
+``specialise``."""
 
 import numpy as np
 from numba import njit
 
-from simcore import ismcts
-from simcore.rng import _splitmix64_mix, rand_below
+from simcore.kernel import ismcts
+from simcore.kernel.rng import _splitmix64_mix, rand_below
 
 HEAP, TO_MOVE, WINNER, OVER = range(4)
 STATE_SIZE = 4

@@ -4,7 +4,7 @@ The referee is a second implementation of the rules in ``/work/shared/rules/powe
 (quoted as "Rulebook: ...") plus the choices documented in ``docs/games/power-barons.md`` where
 the rulebook is silent (quoted as "Convention: ..." or "Doc: ..."). It shares nothing with the
 numba kernel except the event, colour, space and location codes of
-``simcore.power_barons_state``; it reads the components file (deck and board) itself with
+``simcore.games.power_barons.state``; it reads the components file (deck and board) itself with
 ``tomllib``. Every rule below was written from the rulebook and the documented choices.
 
 How a replay works. The trace holds two kinds of facts:
@@ -39,7 +39,7 @@ from pathlib import Path
 from trace_cursor import TraceCursor
 
 import simcore
-from simcore.power_barons_state import (
+from simcore.games.power_barons.state import (
     BANK,
     COLOURS,
     DISCARD,
@@ -197,7 +197,8 @@ class Components:
 
 @dataclass(frozen=True)
 class Rules:
-    """The rule parameters (``simcore.power_barons.RULES``), read from a spec's rules dict."""
+    """The rule parameters (``simcore.games.power_barons.game.RULES``), read from a spec's rules
+    dict."""
 
     components: Components
     hand_size: int

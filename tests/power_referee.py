@@ -3,7 +3,7 @@
 The referee is a second implementation of the rules in ``/work/shared/rules/power.md`` (quoted
 as "Rulebook: ...") plus the project's conventions where the rulebook is silent (quoted as
 "Convention: ..."). It shares nothing with the numba kernel except the event and character
-codes of ``simcore.power_state``; every rule below was written from the rulebook.
+codes of ``simcore.games.power.state``; every rule below was written from the rulebook.
 
 How a replay works. The trace holds two kinds of facts:
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 from trace_cursor import TraceCursor
 
-from simcore.power_state import (
+from simcore.games.power.state import (
     ACTIONS,
     AID,
     BANKER,
@@ -120,7 +120,8 @@ def describe_row(row) -> str:
 
 @dataclass(frozen=True)
 class Rules:
-    """The rule parameters (``simcore.power.RULES``) the referee needs, read from a spec dict."""
+    """The rule parameters (``simcore.games.power.game.RULES``) the referee needs, read from a spec
+    dict."""
 
     starting_coins: int
     safe_size: int

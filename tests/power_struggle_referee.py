@@ -5,7 +5,8 @@ The referee is a second implementation of the rules in ``/work/shared/rules/powe
 leaves components to the data file (the 24 non-standard Event cards and their effect vocabulary,
 the golden spaces, which Archenemy Competence cards are in play) it reads that file itself with
 ``tomllib`` and follows the file's header, which is the cards' text ("Data file: ..."). It shares
-with the numba kernel only the event, cause and action codes of ``simcore.power_struggle_state``.
+with the numba kernel only the event, cause and action codes of
+``simcore.games.power_struggle.state``.
 
 Two parts:
 
@@ -37,7 +38,7 @@ from pathlib import Path
 from trace_cursor import TraceCursor
 
 import simcore
-from simcore.power_struggle_state import (
+from simcore.games.power_struggle.state import (
     A_BRIBE,
     A_BUY_CONSULTANT,
     A_BUY_MAIN,
@@ -97,7 +98,7 @@ from simcore.power_struggle_state import (
     POINT_CAUSES,
     TRACKS,
 )
-from simcore.power_struggle_state import COMPETENCES as STATE_COMPETENCES
+from simcore.games.power_struggle.state import COMPETENCES as STATE_COMPETENCES
 
 DEFAULT_DATA = Path(simcore.__file__).parent / "data" / "power_struggle_default.toml"
 
@@ -1158,7 +1159,7 @@ class PowerStruggle:
 
 # --- the replay of a kernel trace -------------------------------------------------------------
 
-#: Field names of each event (simcore/power_struggle_state.py, Trace format), for messages.
+#: Field names of each event (simcore/games/power_struggle/state.py, Trace format), for messages.
 FIELDS = {
     "setup": ("seat", "colour", "competence_card", "c1", "c2", "c3", "money"),
     "stock": ("size", "blocks", "price"),

@@ -3,7 +3,8 @@
 The referee is a second implementation of the rules in ``/work/shared/rules/power-the-game.md``
 (quoted as "Rulebook: ..."; its pages are out of order, so a quote names its section). Where the
 rulebook leaves a choice open the referee follows the kernel's documented convention (the trace
-format in ``simcore/power_the_game_state.py``, quoted as "Convention: ..."). It shares nothing with
+format in ``simcore/games/power_the_game/state.py``, quoted as "Convention: ..."). It shares
+nothing with
 the numba kernel except the codes of the trace (events, piece kinds, command ops and results,
 locations); it reads the board file itself with ``tomllib`` and keeps every piece as an object.
 
@@ -45,7 +46,7 @@ from pathlib import Path
 from trace_cursor import TraceCursor
 
 import simcore
-from simcore.power_the_game_state import (
+from simcore.games.power_the_game.state import (
     BOUNCE,
     BUILD,
     BUY,
@@ -294,7 +295,8 @@ def load_board(path: str) -> Board:
 
 @dataclass(frozen=True)
 class Rules:
-    """The rule parameters (``simcore.power_the_game.RULES``), read from a spec's rules dict."""
+    """The rule parameters (``simcore.games.power_the_game.game.RULES``), read from a spec's rules
+    dict."""
 
     board: Board
     max_rounds: int

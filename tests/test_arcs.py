@@ -10,7 +10,7 @@ import pytest
 from clitools import in_process, one_error_line, tree_digest
 
 from analyses import arcs as arcs_analysis
-from simcore.chunk import arcs_sample
+from simcore.kernel.chunk import arcs_sample
 
 STANDING = ["vp", "money"]
 
@@ -290,7 +290,8 @@ def test_report_pages_and_tables(ps_run, tmp_path):
 
 
 def test_a_first_compile_is_announced(monkeypatch, tmp_path):
-    from simcore import registry, runner
+    from simcore import registry
+    from simcore.workflows import runner
 
     game = registry.make("power-struggle")
     assert runner.kernel_compiled(game)  # the fixtures above compiled it

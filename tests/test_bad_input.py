@@ -17,9 +17,10 @@ from matplotlib.text import Text
 
 from reports.legibility import check_page
 from reports.pdf import run_pages
-from simcore import power_the_game, runner, storage, study
-from simcore.power_the_game_state import B_NUMBER
+from simcore.games.power_the_game import game as power_the_game
+from simcore.games.power_the_game.state import B_NUMBER
 from simcore.registry import SpecError
+from simcore.workflows import runner, storage, study
 
 BIG = 2**64
 DATA = Path(__file__).resolve().parent.parent / "simcore" / "data"

@@ -11,8 +11,8 @@ from clitools import in_process, one_error_line, tree_digest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from simcore import balance, study
 from simcore.registry import SpecError
+from simcore.workflows import balance, study
 
 PLANTED = """
 title = "Toy: undo a head start"

@@ -23,7 +23,7 @@ from analyses.card_impact import card_impact, newcombe_interval
 from analyses.dataset import load_run
 from analyses.stats import wilson_interval
 from reports.pdf import write_report
-from simcore import runner, storage
+from simcore.workflows import runner, storage
 
 N_CARDS = 64
 STRONG, NEVER, SIGN_BIT = 3, 10, 63

@@ -12,8 +12,9 @@ import numba
 import numpy as np
 import pytest
 
-from simcore import chunk, registry
-from simcore.intrinsics import claim_next
+from simcore import registry
+from simcore.kernel import chunk
+from simcore.kernel.intrinsics import claim_next
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -225,7 +226,7 @@ def test_each_games_block_loop_is_cached_apart_and_loads_in_a_second_process():
 def test_the_compile_notice_asks_only_for_the_path_a_lineup_plays(monkeypatch):
     # A study whose every cell has a searching seat never compiles the scripted loop: the notice
     # "compiling the kernel" must not then repeat for every cell.
-    from simcore import runner
+    from simcore.workflows import runner
 
     game = registry.make("power")
     chunks = game.kernel().CHUNKS

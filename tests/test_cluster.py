@@ -9,7 +9,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from simcore import registry, runner, storage
+from simcore import registry
+from simcore.workflows import runner, storage
 
 LINEUP = ["counter", "bluffer", "honest", "random"]
 

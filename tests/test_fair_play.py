@@ -236,9 +236,9 @@ def test_the_leak_check_catches_a_strategy_that_peeks():
     only its own cards is not."""
     import numpy as np
 
-    from simcore import power
-    from simcore.power_state import STATE_SIZE, TRACE_WIDTH, card
-    from simcore.rng import seed_game_stream
+    from simcore.games.power import game as power
+    from simcore.games.power.state import STATE_SIZE, TRACE_WIDTH, card
+    from simcore.kernel.rng import seed_game_stream
 
     def peek(me, st, rng):
         return card(st, (me + 1) % 4, 0)

@@ -18,7 +18,7 @@ from clitools import in_process, tree_digest
 from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
-from simcore import runner
+from simcore.workflows import runner
 
 BIG = str(2**64)
 # Every valid number here is small: a fuzzed run never plays many games.

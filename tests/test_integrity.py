@@ -17,7 +17,7 @@ import pyarrow.parquet as pq
 import pytest
 from clitools import ROOT, in_process, one_error_line, tree_digest
 
-from simcore import runner, storage
+from simcore.workflows import runner, storage
 
 LINEUP = ["counter", "bluffer", "honest", "random"]
 RUN = ["run", "power", "--players", 4, *(a for s in LINEUP for a in ("-s", s))]

@@ -1,4 +1,4 @@
-"""The machine-level helpers of simcore/intrinsics.py against plain Python."""
+"""The machine-level helpers of simcore/kernel/intrinsics.py against plain Python."""
 
 import threading
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simcore.intrinsics import claim_next, lowest_bit, plain_njit
+from simcore.kernel.intrinsics import claim_next, lowest_bit, plain_njit
 
 
 def add_into(out, values):

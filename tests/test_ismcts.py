@@ -1,4 +1,4 @@
-"""The generic ISMCTS (simcore/ismcts.py): one source, compiled per game, cached per game.
+"""The generic ISMCTS (simcore/kernel/ismcts.py): one source, compiled per game, cached per game.
 
 - Nim (tests/nim_protocol.py), a toy game of perfect information, is solved: the search leaves a
   multiple of (max take + 1) stones.
@@ -19,10 +19,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcore import ismcts, power_rules, power_search, registry, runner
-from simcore import power as kernel
-from simcore.power_state import MAX_MOVES, STATE_SIZE, TRACE_WIDTH
-from simcore.rng import next_u64, seed_game_stream
+from simcore import registry
+from simcore.games.power import game as kernel
+from simcore.games.power import rules as power_rules
+from simcore.games.power import search as power_search
+from simcore.games.power.state import MAX_MOVES, STATE_SIZE, TRACE_WIDTH
+from simcore.kernel import ismcts
+from simcore.kernel.rng import next_u64, seed_game_stream
+from simcore.workflows import runner
 from tests import nim_protocol as nim
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -139,7 +143,8 @@ import json, sys
 import numpy as np
 sys.path.insert(0, {root!r})
 from tests import test_ismcts as t
-from simcore import ismcts, power_search
+from simcore.kernel import ismcts
+from simcore.games.power import search as power_search
 from tests import nim_protocol as nim
 st, rules, ids, params, rng = t.power_position(0, 5)
 seat = int(t.power_rules.to_move(st))

@@ -11,7 +11,7 @@ from analyses.meta import load_meta, payoff_table, solve
 from analyses.study import load_study_dir, summary_table
 from reports.skill import SKILL_AXIS, run_skill_trace, run_skill_trace_pages
 from reports.study import report_pages
-from simcore import meta, runner, study, tuning
+from simcore.workflows import meta, runner, study, tuning
 
 SKILL_STUDY = """
 game = "power"

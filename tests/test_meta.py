@@ -13,8 +13,8 @@ from open_spiel.python.egt import alpharank
 
 from analyses import gametheory
 from analyses.meta import load_meta, solve
-from simcore import meta
 from simcore.registry import SpecError
+from simcore.workflows import meta
 
 
 def game_from(payoff, strategies: int, players: int):

@@ -15,7 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcore import chunk, registry
+from simcore import registry
+from simcore.kernel import chunk
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES_EACH = 3

@@ -16,7 +16,7 @@ import random
 import pytest
 
 from analyses.stats import wilson_interval
-from simcore import power_barons as kernel
+from simcore.games.power_barons import game as kernel
 from tests.fair_play import play, rate_differences, seat_and_strategy_rates
 
 # Colours that differ, so that a rotation of the colours is a real relabelling.

@@ -23,20 +23,9 @@ import numba
 import numpy as np
 import pytest
 
-from simcore import power_barons as kernel
 from simcore import registry
-from simcore.chunk import (
-    ENDED_BY,
-    ENDED_CAP,
-    LINEUP_SLOT,
-    N_STANDARD_GAME_COLUMNS,
-    N_STANDARD_SEAT_COLUMNS,
-    TURNS,
-    WINNER,
-    WON,
-    lineup_slot,
-)
-from simcore.power_barons_state import (
+from simcore.games.power_barons import game as kernel
+from simcore.games.power_barons.state import (
     BANK,
     DISCARD,
     DRAWPILE,
@@ -60,6 +49,17 @@ from simcore.power_barons_state import (
     M_WON,
     PLAYED,
     types_to_win,
+)
+from simcore.kernel.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
+    LINEUP_SLOT,
+    N_STANDARD_GAME_COLUMNS,
+    N_STANDARD_SEAT_COLUMNS,
+    TURNS,
+    WINNER,
+    WON,
+    lineup_slot,
 )
 from strategies.power_barons import FLUSH_BELOW, P_FLUSH
 

@@ -15,7 +15,8 @@ import pyarrow.parquet as pq
 import pytest
 from clitools import part_files, powerlab
 
-from simcore import registry, runner
+from simcore import registry
+from simcore.workflows import runner
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = registry.make("power-barons")
@@ -81,5 +82,5 @@ def test_the_searching_seat_reads_only_what_it_may_know():
     assert result.returncode == 0, result.stderr[-3000:]
     report = json.loads(result.stdout.splitlines()[-1])
     assert report["leaks"] == 0, json.dumps(report["examples"], indent=1)
-    assert report["checked"]["simcore.power_barons_search:search"] > 20, report
-    assert report["informative"]["simcore.power_barons_search:search"] > 10, report
+    assert report["checked"]["simcore.games.power_barons.search:search"] > 20, report
+    assert report["informative"]["simcore.games.power_barons.search:search"] > 10, report

@@ -1,4 +1,4 @@
-"""Power Barons' decision-point protocol (docs/protocol.md, simcore/power_barons_rules.py).
+"""Power Barons' decision-point protocol (docs/protocol.md, simcore/games/power_barons/rules.py).
 
 - Scripted games played through the protocol (``new_game``/``apply``, each decision answered by
   ``strategies.power_barons.decide``) are the games of the scripted kernel: same rows, same
@@ -16,11 +16,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import power_barons as kernel
-from simcore import power_barons_rules as rules_module
-from simcore import registry, runner
-from simcore.chunk import N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS, new_outputs
-from simcore.power_barons_state import (
+from simcore import registry
+from simcore.games.power_barons import game as kernel
+from simcore.games.power_barons import rules as rules_module
+from simcore.games.power_barons.state import (
     BANK_WORDS,
     BANKED,
     BASES,
@@ -50,7 +49,9 @@ from simcore.power_barons_state import (
     has_won,
     recount,
 )
-from simcore.rng import rand_below, seed_game_stream
+from simcore.kernel.chunk import N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS, new_outputs
+from simcore.kernel.rng import rand_below, seed_game_stream
+from simcore.workflows import runner
 from strategies import power_barons as strategy
 from tests.test_power_barons_referee import CONFIGS, settings_for
 

@@ -22,8 +22,8 @@ import pytest
 from power_barons_referee import describe_row, replay
 from scipy.stats import chisquare
 
-from simcore import registry, runner
-from simcore.power_barons_state import (
+from simcore import registry
+from simcore.games.power_barons.state import (
     EV_BUY,
     EV_CARD,
     EV_CHALLENGE,
@@ -42,6 +42,7 @@ from simcore.power_barons_state import (
     M_PLAY,
     N_COLOURS,
 )
+from simcore.workflows import runner
 
 GAME = registry.make("power-barons")
 KERNEL = GAME.kernel()

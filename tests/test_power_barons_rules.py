@@ -3,7 +3,7 @@
 A :class:`Table` is the shipped components set up for 3 or 4 players with every card back in the
 drawpile; a scenario then puts chosen cards (by colour and value) in hands, banks or the discard
 pile, sets bases, pawns and the challenge in progress directly in ``st`` (layout in
-``simcore/power_barons_state.py``), and calls one kernel function. The scripted ``baron`` and
+``simcore/games/power_barons/state.py``), and calls one kernel function. The scripted ``baron`` and
 ``flusher`` decide deterministically for a given state, so each scenario knows what they do.
 
 After every transition the table checks conservation: the per-location counts and credits agree
@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from simcore import power_barons as kernel
 from simcore import registry
-from simcore.power_barons_state import (
+from simcore.games.power_barons import game as kernel
+from simcore.games.power_barons.state import (
     BANK,
     BANK_WORDS,
     BANKED,
@@ -92,8 +92,8 @@ from simcore.power_barons_state import (
     set_base,
     types_to_win,
 )
+from simcore.kernel.rng import seed_game_stream
 from simcore.registry import SpecError
-from simcore.rng import seed_game_stream
 from strategies import power_barons as barons
 
 GAME = registry.make("power-barons")

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from reports.study import write_study_report
-from simcore import study
+from simcore.workflows import study
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDY = ROOT / "studies" / "power-barons-flush-threshold.toml"
@@ -163,7 +163,8 @@ def test_the_free_arm_takes_the_restricted_choice_only_when_it_plays_better():
     """Restricted play: the free player's options include the restricted arm's choice, so a
     free search that missed it must not make the option look harmful. The race compares the two
     specs on the free tuning's fresh games, in the right direction."""
-    from simcore import registry, tuning
+    from simcore import registry
+    from simcore.workflows import tuning
 
     game = registry.make("power-barons")
     free_tuning = tuning.build_spec(

@@ -1,4 +1,5 @@
-"""Reproducibility of POWER runs through ``simcore.runner``, and the random streams behind it.
+"""Reproducibility of POWER runs through ``simcore.workflows.runner``, and the random streams
+behind it.
 
 A game's result is a pure function of (game, rules, seat strategies, seed, game index): the same
 spec gives the same table whatever the thread count, the chunk size or the number of invocations
@@ -19,8 +20,9 @@ import pytest
 from clitools import part_files
 from scipy.stats import chisquare
 
-from simcore import registry, runner, storage
-from simcore.rng import next_u64, rand_below, rand_bool, rand_float, seed_game_stream
+from simcore import registry
+from simcore.kernel.rng import next_u64, rand_below, rand_bool, rand_float, seed_game_stream
+from simcore.workflows import runner, storage
 
 LINEUP = ["counter", "bluffer", "honest", "random"]
 GAMES = 20_000

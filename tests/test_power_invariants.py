@@ -19,18 +19,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from simcore import power as kernel
 from simcore import registry
-from simcore.chunk import (
-    ENDED_BY,
-    ENDED_CAP,
-    LINEUP_SLOT,
-    N_STANDARD_SEAT_COLUMNS,
-    TURNS,
-    WINNER,
-    WON,
-)
-from simcore.power_state import (
+from simcore.games.power import game as kernel
+from simcore.games.power.state import (
     ACTION_CLAIM,
     AID,
     BANKER,
@@ -55,6 +46,15 @@ from simcore.power_state import (
     OVERTHROW,
     POLITICIAN,
     STEAL,
+)
+from simcore.kernel.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
+    LINEUP_SLOT,
+    N_STANDARD_SEAT_COLUMNS,
+    TURNS,
+    WINNER,
+    WON,
 )
 
 GAME = registry.make("power")

@@ -1,4 +1,4 @@
-"""POWER's decision-point protocol (docs/protocol.md, simcore/power_rules.py).
+"""POWER's decision-point protocol (docs/protocol.md, simcore/games/power/rules.py).
 
 - Scripted games played through the protocol (``new_game``/``apply``, each decision answered by
   ``strategies.power.decide``) are the games of the scripted kernel: same rows, same traces, in
@@ -13,11 +13,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import power as kernel
-from simcore import power_rules as rules_module
-from simcore import registry, runner
-from simcore.chunk import N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS, new_outputs
-from simcore.power_state import (
+from simcore import registry
+from simcore.games.power import game as kernel
+from simcore.games.power import rules as rules_module
+from simcore.games.power.state import (
     CLAIMS,
     COINS,
     D_ACTION,
@@ -47,7 +46,9 @@ from simcore.power_state import (
     TRACE_WIDTH,
     influence,
 )
-from simcore.rng import rand_below, seed_game_stream
+from simcore.kernel.chunk import N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS, new_outputs
+from simcore.kernel.rng import rand_below, seed_game_stream
+from simcore.workflows import runner
 from strategies import power as strategy
 from tests.test_power_reference import CONFIGS
 

@@ -16,9 +16,9 @@ import pytest
 from power_referee import describe_row, replay
 from scipy.stats import chisquare
 
-from simcore import power as kernel
-from simcore import registry, runner
-from simcore.power_state import (
+from simcore import registry
+from simcore.games.power import game as kernel
+from simcore.games.power.state import (
     CEO,
     EV_ACTION,
     EV_CHALLENGE,
@@ -35,6 +35,7 @@ from simcore.power_state import (
     FIRE,
     N_CHARACTERS,
 )
+from simcore.workflows import runner
 
 MIXED = ["counter", "bluffer", "honest", "random"]
 # id: (players, lineup, rule settings, seed, games)

@@ -19,8 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcore import power as kernel
-from simcore import registry, runner
+from simcore import registry
+from simcore.games.power import game as kernel
+from simcore.workflows import runner
 
 DATA = Path(__file__).parent / "data" / "power_reference.json"
 MIXED = ["random", "honest", "bluffer", "counter"]

@@ -1,7 +1,7 @@
 """Every POWER rule as a scenario: build a state by hand, call one transition, check the result.
 
 Each scenario sets the Safe, the deck, the coins, the hands and the face-down flags directly in the
-state array ``st`` (layout in ``simcore/power_state.py``) and picks strategies whose decisions
+state array ``st`` (layout in ``simcore/games/power/state.py``) and picks strategies whose decisions
 are deterministic for that state:
 
 * ``honest`` never bluffs, blocks only with cards it holds and challenges only impossible claims;
@@ -21,9 +21,9 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from simcore import power as kernel
 from simcore import registry
-from simcore.power_state import (
+from simcore.games.power import game as kernel
+from simcore.games.power.state import (
     AID,
     BANK,
     BANKER,
@@ -62,8 +62,8 @@ from simcore.power_state import (
     TRACE_WIDTH,
     influence,
 )
+from simcore.kernel.rng import rand_below, seed_game_stream
 from simcore.registry import SpecError
-from simcore.rng import rand_below, seed_game_stream
 
 GAME = registry.make("power")
 B, L, C, J, P = BANKER, LAWYER, CEO, JOURNALIST, POLITICIAN

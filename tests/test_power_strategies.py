@@ -15,8 +15,8 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from simcore import power as kernel
-from simcore.power_state import (
+from simcore.games.power import game as kernel
+from simcore.games.power.state import (
     AID,
     CLAIMS,
     COINS,

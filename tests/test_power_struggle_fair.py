@@ -21,10 +21,10 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from simcore import power_struggle as kernel
-from simcore import power_struggle_state as ps
 from simcore import registry
-from simcore.power_struggle_state import (
+from simcore.games.power_struggle import game as kernel
+from simcore.games.power_struggle import state as ps
+from simcore.games.power_struggle.state import (
     CHAIRMAN,
     COMMUNICATIONS,
     DECLARED,
@@ -40,7 +40,7 @@ from simcore.power_struggle_state import (
     TRACE_WIDTH,
     TRACK,
 )
-from simcore.rng import new_stream, seed_game_stream
+from simcore.kernel.rng import new_stream, seed_game_stream
 from strategies import power_struggle as strategy
 from tests.fair_play import play, rate_differences, seat_and_strategy_rates
 

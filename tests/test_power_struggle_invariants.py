@@ -22,10 +22,10 @@ import numba
 import numpy as np
 import pytest
 
-from simcore import power_struggle as kernel
-from simcore import power_struggle_state as ps
 from simcore import registry
-from simcore.chunk import (
+from simcore.games.power_struggle import game as kernel
+from simcore.games.power_struggle import state as ps
+from simcore.kernel.chunk import (
     ENDED_BY,
     ENDED_CAP,
     LINEUP_SLOT,

@@ -7,7 +7,9 @@ from __future__ import annotations
 import pyarrow as pa
 from clitools import in_process
 
-from simcore import ismcts, registry, runner
+from simcore import registry
+from simcore.kernel import ismcts
+from simcore.workflows import runner
 from tests.test_power_ismcts import _table
 
 GAME = registry.make("power-struggle")
@@ -64,10 +66,10 @@ def test_the_searching_seat_reads_only_what_it_may_know():
     so two redraws of the same information differ there (docs/ismcts.md)."""
     import numpy as np
 
-    from simcore import power_struggle as kernel
-    from simcore import power_struggle_search as search_module
-    from simcore.power_struggle_state import STATE_SIZE, TRACE_WIDTH
-    from simcore.rng import seed_game_stream
+    from simcore.games.power_struggle import game as kernel
+    from simcore.games.power_struggle import search as search_module
+    from simcore.games.power_struggle.state import STATE_SIZE, TRACE_WIDTH
+    from simcore.kernel.rng import seed_game_stream
     from strategies import power_struggle as strategy
 
     players = 3

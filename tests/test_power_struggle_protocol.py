@@ -1,4 +1,5 @@
-"""Power Struggle's decision-point protocol (docs/protocol.md, simcore/power_struggle.py).
+"""Power Struggle's decision-point protocol (docs/protocol.md,
+simcore/games/power_struggle/game.py).
 
 - Scripted games played through ``new_game``/``apply``, each decision answered by
   ``strategies.power_struggle.decide``, are the games of the kernel's straight-line flow (the
@@ -16,11 +17,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import power_struggle as kernel
-from simcore import power_struggle_state as ps
-from simcore import registry, runner
-from simcore.chunk import N_STANDARD_SEAT_COLUMNS, seat_lineup
-from simcore.power_struggle_state import (
+from simcore import registry
+from simcore.games.power_struggle import game as kernel
+from simcore.games.power_struggle import state as ps
+from simcore.games.power_struggle.state import (
     BOARD,
     BOARD_N,
     DECISION_KINDS,
@@ -42,7 +42,9 @@ from simcore.power_struggle_state import (
     TRACK,
     TRACK_MAX,
 )
-from simcore.rng import rand_below, seed_game_stream
+from simcore.kernel.chunk import N_STANDARD_SEAT_COLUMNS, seat_lineup
+from simcore.kernel.rng import rand_below, seed_game_stream
+from simcore.workflows import runner
 from strategies import power_struggle as strategy
 from tests.test_power_struggle_reference import CONFIGS
 

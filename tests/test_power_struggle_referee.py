@@ -47,9 +47,8 @@ from power_struggle_referee import (
 )
 from scipy.stats import chisquare
 
-from simcore import registry, runner
-from simcore.chunk import ENDED_BY, ENDED_CAP, TURNS, WINNER, WON
-from simcore.power_struggle_state import (
+from simcore import registry
+from simcore.games.power_struggle.state import (
     A_BUY_CONSULTANT,
     A_HIRE,
     A_RESIGN,
@@ -71,6 +70,8 @@ from simcore.power_struggle_state import (
     EV_SNAP_SEAT,
     PAY_CAUSES,
 )
+from simcore.kernel.chunk import ENDED_BY, ENDED_CAP, TURNS, WINNER, WON
+from simcore.workflows import runner
 
 BLUE, YELLOW, GREEN, RED = range(4)  # the rulebook's 4-player examples, clockwise
 RULEBOOK = GameData(golden={}, competence_cards=((INFLUENCE, SHARES, COUNSEL),) * 6)

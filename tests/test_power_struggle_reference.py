@@ -18,8 +18,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcore import power_struggle as kernel
-from simcore import registry, runner
+from simcore import registry
+from simcore.games.power_struggle import game as kernel
+from simcore.workflows import runner
 from tests.test_power_reference import _digest
 
 DATA = Path(__file__).parent / "data" / "power_struggle_reference.json"

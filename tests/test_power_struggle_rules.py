@@ -2,7 +2,7 @@
 
 A :class:`Table` is the shipped data set up for 3-5 players (money dealt, Privilege cards dealt);
 a scenario then puts Departments, Board members, cards, money and points directly in ``st``
-(layout in ``simcore/power_struggle_state.py``) and calls one kernel function. The archetypes
+(layout in ``simcore/games/power_struggle/state.py``) and calls one kernel function. The archetypes
 decide deterministically for a given state (their smaller choices: a new Employee goes to the
 Department with the fewest, an own Employee leaves the fullest office, an opponent's Employee
 is taken where it closes a Department), so each scenario knows what they do.
@@ -16,10 +16,10 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
-from simcore import power_struggle as kernel
-from simcore import power_struggle_state as ps
 from simcore import registry
-from simcore.power_struggle_state import (
+from simcore.games.power_struggle import game as kernel
+from simcore.games.power_struggle import state as ps
+from simcore.games.power_struggle.state import (
     ACCOUNTING,
     BOARD,
     BOARD_N,
@@ -48,7 +48,7 @@ from simcore.power_struggle_state import (
     TRACK,
     TRACK_MAX,
 )
-from simcore.rng import new_stream, seed_game_stream
+from simcore.kernel.rng import new_stream, seed_game_stream
 
 BLUE, YELLOW, GREEN, RED = range(4)
 GAME = registry.make("power-struggle")

@@ -8,9 +8,9 @@ import re
 import numpy as np
 import pytest
 
-from simcore import power_the_game as kernel
 from simcore import registry
-from simcore.power_the_game_state import (
+from simcore.games.power_the_game import game as kernel
+from simcore.games.power_the_game.state import (
     AIR,
     B_COUNTRY,
     B_NUMBER,

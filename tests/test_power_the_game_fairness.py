@@ -22,7 +22,7 @@ import tomllib
 import pytest
 from scipy.stats import norm
 
-from simcore import power_the_game as kernel
+from simcore.games.power_the_game import game as kernel
 from tests.fair_play import play, rate_differences, seat_and_strategy_rates
 
 GAME_ID = "power-the-game"

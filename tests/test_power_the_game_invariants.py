@@ -20,20 +20,9 @@ import numba
 import numpy as np
 import pytest
 
-from simcore import power_the_game as kernel
 from simcore import registry
-from simcore.chunk import (
-    ENDED_BY,
-    ENDED_CAP,
-    ENDED_TIME_LIMIT,
-    LINEUP_SLOT,
-    N_STANDARD_GAME_COLUMNS,
-    N_STANDARD_SEAT_COLUMNS,
-    TURNS,
-    WINNER,
-    WON,
-)
-from simcore.power_the_game_state import (
+from simcore.games.power_the_game import game as kernel
+from simcore.games.power_the_game.state import (
     B_TERRAIN,
     BOMBER,
     BUILD,
@@ -74,6 +63,17 @@ from simcore.power_the_game_state import (
     TANK,
     UPGRADE,
     WATER,
+)
+from simcore.kernel.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
+    ENDED_TIME_LIMIT,
+    LINEUP_SLOT,
+    N_STANDARD_GAME_COLUMNS,
+    N_STANDARD_SEAT_COLUMNS,
+    TURNS,
+    WINNER,
+    WON,
 )
 
 GAME = registry.make("power-the-game")

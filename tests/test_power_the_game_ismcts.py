@@ -14,8 +14,9 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from clitools import part_files, powerlab
 
-from simcore import power_the_game as kernel
-from simcore import registry, runner
+from simcore import registry
+from simcore.games.power_the_game import game as kernel
+from simcore.workflows import runner
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = registry.make("power-the-game")
@@ -97,6 +98,6 @@ def test_the_searching_seat_reads_only_what_it_may_know():
     assert result.returncode == 0, result.stderr[-3000:]
     report = json.loads(result.stdout.splitlines()[-1])
     assert report["leaks"] == 0, json.dumps(report["examples"], indent=1)
-    search = "simcore.power_the_game_search:search"
+    search = "simcore.games.power_the_game.search:search"
     assert report["checked"][search] > 20, report
     assert report["informative"][search] > 10, report

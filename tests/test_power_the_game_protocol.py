@@ -1,4 +1,5 @@
-"""POWER: The Game's decision-point protocol (docs/protocol.md, simcore/power_the_game_rules.py).
+"""POWER: The Game's decision-point protocol (docs/protocol.md,
+simcore/games/power_the_game/rules.py).
 
 - Scripted games played through the protocol (``new_game``/``apply``, each seat's orders answered
   by ``strategies.power_the_game.decide``) are the games of the scripted kernel: same rows, same
@@ -15,10 +16,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import power_the_game as kernel
-from simcore import power_the_game_search, registry, runner
-from simcore.chunk import N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS, new_outputs
-from simcore.power_the_game_state import (
+from simcore import registry
+from simcore.games.power_the_game import game as kernel
+from simcore.games.power_the_game import search as power_the_game_search
+from simcore.games.power_the_game.state import (
     CHOSEN,
     D_ORDERS,
     INFANTRY,
@@ -35,7 +36,9 @@ from simcore.power_the_game_state import (
     TRACE_WIDTH,
     hq_of,
 )
-from simcore.rng import rand_below, seed_game_stream
+from simcore.kernel.chunk import N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS, new_outputs
+from simcore.kernel.rng import rand_below, seed_game_stream
+from simcore.workflows import runner
 from tests.test_power_the_game_invariants import replay
 from tests.test_power_the_game_referee import CONFIGS
 

@@ -33,8 +33,8 @@ from power_the_game_referee import (
     upgrade_of,
 )
 
-from simcore import chunk, registry, runner
-from simcore.power_the_game_state import (
+from simcore import registry
+from simcore.games.power_the_game.state import (
     AIR,
     BOUNCE,
     BUILD,
@@ -72,6 +72,8 @@ from simcore.power_the_game_state import (
     X_REACH,
     X_RESERVE,
 )
+from simcore.kernel import chunk
+from simcore.workflows import runner
 
 GAME = registry.make("power-the-game")
 KERNEL = GAME.kernel()

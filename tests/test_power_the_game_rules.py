@@ -2,7 +2,7 @@
 
 A :class:`Table` is the shipped board set up for 2, 3 or 4 players (``kernel.setup``), usually
 emptied; a scenario puts pieces and Power Units where it wants them, writes Command pads directly
-into the state (layout in ``simcore/power_the_game_state.py``) and calls one stage of a round:
+into the state (layout in ``simcore/games/power_the_game/state.py``) and calls one stage of a round:
 ``implement`` (the commands, official first and clockwise, then penalties) or ``resolve`` (ties,
 battles, Power Units, Flag captures). After every stage the table checks that the per-location
 power and piece totals agree with the piece counts and that no count is negative.
@@ -13,9 +13,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import power_the_game as kernel
 from simcore import registry
-from simcore.power_the_game_state import (
+from simcore.games.power_the_game import game as kernel
+from simcore.games.power_the_game.state import (
     BOMBER,
     BUILD,
     BUY,

@@ -15,9 +15,9 @@ import numpy as np
 import polars as pl
 from scipy.stats import norm
 
-from simcore import power_the_game as kernel
 from simcore import registry
-from simcore.power_the_game_state import (
+from simcore.games.power_the_game import game as kernel
+from simcore.games.power_the_game.state import (
     CMD_WIDTH,
     CNT,
     DESTROYER,
@@ -36,7 +36,7 @@ from simcore.power_the_game_state import (
     TRACE_WIDTH,
     VIEW_SIDE_POWER,
 )
-from simcore.rng import seed_game_stream
+from simcore.kernel.rng import seed_game_stream
 from strategies import power_the_game as strategy
 from tests.fair_play import play
 from tests.leak_check import Glue, LeakCheck, glue_of

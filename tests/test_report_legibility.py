@@ -29,7 +29,8 @@ from reports.colors import Palette
 from reports.legibility import MAX_LEGEND_ENTRIES, check_page
 from reports.skill import SKILL_AXIS
 from reports.toolkit import PAGE_SIZE, ReportPage, legend, literal
-from simcore import meta, registry, runner, study, tuning
+from simcore import registry
+from simcore.workflows import meta, runner, study, tuning
 
 ROOT = Path(__file__).resolve().parent.parent
 STUDIES = sorted((ROOT / "studies").glob("*.toml"))

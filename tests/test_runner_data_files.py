@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from simcore import registry, runner
+from simcore import registry
+from simcore.workflows import runner
 
 SHIPPED = Path(__file__).resolve().parent.parent / "simcore" / "data" / "power_barons_default.toml"
 

@@ -14,8 +14,8 @@ from analyses.paired import compare_runs, paired_difference
 from analyses.ratings import ELO_PER_LOGIT, bradley_terry
 from analyses.study import load_study_dir
 from reports.study import report_pages, write_study_report
-from simcore import runner, study
 from simcore.registry import SpecError
+from simcore.workflows import runner, study
 
 ROOT = Path(__file__).resolve().parent.parent
 LINEUP = ["counter", "bluffer", "honest", "random"]

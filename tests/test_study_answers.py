@@ -11,9 +11,9 @@ from analyses.answers import answers, robustness_line
 from analyses.study import load_study_dir
 from reports.answer import answer_pages
 from reports.study import write_study_report
-from simcore import study
 from simcore.registry import SpecError
-from simcore.storage import FORMAT
+from simcore.workflows import study
+from simcore.workflows.storage import FORMAT
 
 BASE = """
 title = "bluffing less"

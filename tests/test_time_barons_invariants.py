@@ -26,19 +26,9 @@ import pyarrow.parquet as pq
 import pytest
 from clitools import part_files
 
-from simcore import registry, runner
-from simcore import time_barons as kernel
-from simcore.chunk import (
-    ENDED_BY,
-    ENDED_CAP,
-    ENDED_DRAW,
-    LINEUP_SLOT,
-    N_STANDARD_SEAT_COLUMNS,
-    TURNS,
-    WINNER,
-    WON,
-)
-from simcore.time_barons_state import (
+from simcore import registry
+from simcore.games.time_barons import game as kernel
+from simcore.games.time_barons.state import (
     C_LEVEL,
     C_TYPE,
     END_STACKS,
@@ -76,6 +66,17 @@ from simcore.time_barons_state import (
     ST_SITES,
     UPGRADE,
 )
+from simcore.kernel.chunk import (
+    ENDED_BY,
+    ENDED_CAP,
+    ENDED_DRAW,
+    LINEUP_SLOT,
+    N_STANDARD_SEAT_COLUMNS,
+    TURNS,
+    WINNER,
+    WON,
+)
+from simcore.workflows import runner
 
 GAME = registry.make("time-barons")
 SEED = 20_260_202

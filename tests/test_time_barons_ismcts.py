@@ -13,11 +13,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 from clitools import part_files
 
-from simcore import registry, runner
-from simcore import time_barons as kernel
-from simcore import time_barons_search as search_module
-from simcore.rng import seed_game_stream
-from simcore.time_barons_state import STATE_SIZE, TRACE_WIDTH
+from simcore import registry
+from simcore.games.time_barons import game as kernel
+from simcore.games.time_barons import search as search_module
+from simcore.games.time_barons.state import STATE_SIZE, TRACE_WIDTH
+from simcore.kernel.rng import seed_game_stream
+from simcore.workflows import runner
 
 ROOT = Path(__file__).resolve().parent.parent
 GAME = registry.make("time-barons")

@@ -1,4 +1,4 @@
-"""Time Barons' decision-point protocol (docs/protocol.md, simcore/time_barons.py).
+"""Time Barons' decision-point protocol (docs/protocol.md, simcore/games/time_barons/game.py).
 
 - Scripted games played through the protocol (``new_game``/``apply``, each decision answered by
   ``strategies.time_barons.decide``) are the games of the scripted kernel: same rows, same
@@ -14,11 +14,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import registry, runner
-from simcore import time_barons as kernel
-from simcore.chunk import N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS, new_outputs
-from simcore.rng import rand_below, seed_game_stream
-from simcore.time_barons_state import (
+from simcore import registry
+from simcore.games.time_barons import game as kernel
+from simcore.games.time_barons.state import (
     D_NONE,
     DAMAGE,
     DECISION_KINDS,
@@ -50,6 +48,9 @@ from simcore.time_barons_state import (
     TRACE_WIDTH,
     UNUSED,
 )
+from simcore.kernel.chunk import N_STANDARD_GAME_COLUMNS, N_STANDARD_SEAT_COLUMNS, new_outputs
+from simcore.kernel.rng import rand_below, seed_game_stream
+from simcore.workflows import runner
 from strategies import time_barons as strategy
 from tests.test_time_barons_referee import CONFIGS, CORNER, corner_card_file
 

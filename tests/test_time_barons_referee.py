@@ -20,8 +20,8 @@ import pytest
 from scipy.stats import binomtest, chisquare
 from time_barons_referee import describe_row, load_card_set, replay
 
-from simcore import registry, runner
-from simcore.time_barons_state import (
+from simcore import registry
+from simcore.games.time_barons.state import (
     ABILITY,
     DRAW,
     EV_DAMAGE,
@@ -39,6 +39,7 @@ from simcore.time_barons_state import (
     GAIN,
     RELOCATE,
 )
+from simcore.workflows import runner
 
 CORNER_CARDS = """
 # Corner cases of the effect vocabulary for the Time Barons referee (not a real card set).

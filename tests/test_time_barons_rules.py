@@ -24,10 +24,8 @@ import pytest
 from scipy.stats import binomtest
 
 from simcore import registry
-from simcore import time_barons as kernel
-from simcore.registry import SpecError
-from simcore.rng import seed_game_stream
-from simcore.time_barons_state import (
+from simcore.games.time_barons import game as kernel
+from simcore.games.time_barons.state import (
     A_EFFECTS,
     A_FOLLOWERS,
     A_N_EFFECTS,
@@ -109,9 +107,11 @@ from simcore.time_barons_state import (
     move_is_legal,
     stack_left,
 )
-from simcore.time_barons_state import (
+from simcore.games.time_barons.state import (
     EVENT as EVENT_TYPE,
 )
+from simcore.kernel.rng import seed_game_stream
+from simcore.registry import SpecError
 from strategies import time_barons as strategy
 
 GAME = registry.make("time-barons")

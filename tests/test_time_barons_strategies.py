@@ -17,8 +17,8 @@ import pytest
 from scipy.stats import chisquare
 
 from simcore import registry
-from simcore import time_barons as kernel
-from simcore.time_barons_state import (
+from simcore.games.time_barons import game as kernel
+from simcore.games.time_barons.state import (
     C_LEVEL,
     DISCARD,
     DISCARD_N,

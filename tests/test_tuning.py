@@ -6,8 +6,8 @@ import polars as pl
 import pytest
 from clitools import powerlab, tree_digest
 
-from simcore import tuning
 from simcore.registry import SpecError
+from simcore.workflows import tuning
 
 # Every other seat challenges every claim it can: each bluff is caught, so a bluffer loses
 # influence for every bluff and the best p_bluff is 0 (measured: 71.8% at 0, 66.0% at 0.1,

@@ -5,7 +5,7 @@ The referee is a second implementation of the rules in ``/work/shared/rules/time
 (``docs/games/time-barons.md``, quoted as "Docs: ..." with the rule-parameter key where there is
 one) and the card file's effect vocabulary. It reads the card file itself (``tomllib``) and shares
 nothing with the numba kernel except the event, move, op and trigger codes of
-``simcore.time_barons_state``.
+``simcore.games.time_barons.state``.
 
 How a replay works. The trace holds two kinds of facts:
 
@@ -36,7 +36,7 @@ from pathlib import Path
 
 from trace_cursor import TraceCursor
 
-from simcore.time_barons_state import (
+from simcore.games.time_barons.state import (
     ABILITY,
     DRAW,
     EV_ARRANGE,

@@ -21,7 +21,8 @@ from scipy.stats import binomtest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simcore import registry, runner  # noqa: E402
+from simcore import registry  # noqa: E402
+from simcore.workflows import runner
 
 FIELDS = {
     "power": ["preset:counter-vs-mixed", "preset:bluffer-vs-mixed", "preset:honest-vs-mixed"],

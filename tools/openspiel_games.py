@@ -36,8 +36,10 @@ import pyspiel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simcore import ismcts, registry, runner  # noqa: E402
-from simcore.rng import seed_game_stream  # noqa: E402
+from simcore import registry
+from simcore.kernel import ismcts  # noqa: E402
+from simcore.kernel.rng import seed_game_stream  # noqa: E402
+from simcore.workflows import runner
 
 # The protocol's ``apply`` takes a trace to record into; these games record nothing.
 NO_TRACE = np.zeros((0, 1), dtype=np.int64)
@@ -48,7 +50,7 @@ MAX_GAME_LENGTH = 1_000_000
 
 def search_module(game: registry.Game):
     """The game's thin search module: its protocol, scripted ``decide`` and compiled search."""
-    return importlib.import_module(f"{game.module}_search")
+    return importlib.import_module(game.module.rpartition(".")[0] + ".search")
 
 
 def openspiel_name(game_id: str) -> str:

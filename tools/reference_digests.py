@@ -93,9 +93,7 @@ def game_digests(game_id: str) -> dict:
                         "run", *searched, "-n", str(SEARCHED_GAMES), "--seed", "14",
                         "--chunk-size", "2", "--threads", str(threads), "--out", str(run),
                     )  # fmt: skip
-                    out[f"{players}p searched, {threads} thread(s)"] = table_digest(
-                        run / "games"
-                    )
+                    out[f"{players}p searched, {threads} thread(s)"] = table_digest(run / "games")
     return out
 
 

@@ -1,0 +1,612 @@
+"""Run a spec: chunks of games through a game's kernel, streamed to Parquet, resumable.
+
+A run directory holds ``run.json``, ``manifest.json`` and ``games/part-*.parquet``
+(simcore/workflows/storage.py: one writer at a time, every part listed with its checksum).
+Rerunning the
+same spec on it computes only the game indices no intact part covers; a different spec is
+refused before anything is written. Planning is lazy and peak memory is one chunk, whatever the
+number of games.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import re
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from simcore import registry
+from simcore.kernel.chunk import ENDED_BY, ENDINGS, LINEUP_SLOT, TURNS, WINNER, WON
+from simcore.workflows import files, storage
+from simcore.workflows.storage import MAX_GAMES, MAX_SEED
+
+DEFAULT_CHUNK_SIZE = 100_000
+# A chunk is held in memory whole: its kernel arrays (at most 1 KB a game, Power Struggle at 5
+# players), their column copies and the Arrow table (0.2 KB), so 1-2 GB at this cap.
+MAX_CHUNK_SIZE = 1_000_000
+IDENTITY_KEYS = ("game", "players", "strategies", "rules", "seed", "rotate_seats", "data_files")
+
+
+@dataclass
+class RunSpec:
+    """Everything that fixes a run's results (``games`` only says how many)."""
+
+    game: str
+    players: int
+    strategies: list[dict]
+    rules: dict
+    seed: int
+    games: int
+    rotate_seats: bool
+    # SHA-256 of each designer's data file a path rule names: editing the file changes the spec.
+    data_files: dict = field(default_factory=dict)
+    # Share of the games whose arcs (the standing per seat, turn by turn) are recorded: not part
+    # of the identity (the games are the same), but a run keeps the share it started with.
+    arcs: float = 0.0
+
+    def identity(self) -> dict:
+        data = asdict(self)
+        return {key: data[key] for key in IDENTITY_KEYS}
+
+    def lineup(self) -> list[str]:
+        game = registry.make(self.game)
+        return [game.strategy(s["name"]).label(s["params"]) for s in self.strategies]
+
+    def seat_strategies(self) -> list[dict]:
+        """One strategy per seat (the lineup the kernel rotates when ``rotate_seats``)."""
+        if len(self.strategies) == 1:
+            return self.strategies * self.players
+        return self.strategies
+
+
+def build_spec(
+    game_id: str,
+    players: int,
+    strategy_texts: list[str],
+    set_texts: list[str],
+    seed: int,
+    games: int,
+    rotate_seats: bool,
+    arcs: str | None = None,
+) -> RunSpec:
+    """A validated spec from CLI-style texts; every mistake is a one-line SpecError."""
+    game = registry.make(game_id)
+    game.check_players(players)
+    strategies = [registry.parse_strategy(game, text) for text in strategy_texts]
+    return check_spec(
+        RunSpec(
+            game=game_id,
+            players=players,
+            strategies=strategies or [registry.parse_strategy(game, game.default_strategy)],
+            rules=registry.parse_settings(game, set_texts),
+            seed=seed,
+            games=games,
+            rotate_seats=rotate_seats,
+            arcs=parse_arcs(arcs) if arcs is not None else 0.0,
+        )
+    )
+
+
+def parse_arcs(text: str) -> float:
+    """``--arcs P%`` (0 < P <= 100) → the share of games whose arcs are recorded."""
+    number = text.strip().removesuffix("%")
+    try:
+        share = float(number) / 100 if text.strip().endswith("%") else None
+    except ValueError:
+        share = None
+    if share is None or not 0 < share <= 1:
+        raise registry.SpecError(f"--arcs expects a share of the games such as 1%, not {text!r}")
+    return share
+
+
+def check_spec(spec: RunSpec) -> RunSpec:
+    """The spec with defaults filled in, or SpecError: used for CLI, study and run.json specs."""
+    game = registry.make(spec.game)
+    game.check_players(spec.players)
+    if len(spec.strategies) not in (1, spec.players):
+        raise registry.SpecError(
+            f"give one --strategy for all seats or one per seat ({spec.players}), "
+            f"not {len(spec.strategies)}"
+        )
+    if not 0 <= spec.seed <= MAX_SEED:
+        raise registry.SpecError(f"--seed must be in [0, {MAX_SEED}], not {spec.seed}")
+    if not 1 <= spec.games <= MAX_GAMES:
+        raise registry.SpecError(
+            f"--games must be in [1, {MAX_GAMES}] (game indices are 64-bit), not {spec.games}"
+        )
+    spec.strategies = [
+        registry.check_strategy(game, s, f"strategy {s.get('name')!r}") for s in spec.strategies
+    ]
+    spec.rules = game.rules_with_defaults(spec.rules)
+    if spec.arcs:
+        game.check_arcs()
+        if not 0 < spec.arcs <= 1:
+            raise registry.SpecError(f"arcs: the share {spec.arcs!r} is not in (0, 1]")
+    game.kernel().prepare(spec.rules, spec.players)
+    spec.data_files = {
+        p.name: hashlib.sha256(files.read_bytes(spec.rules[p.name], "data file")).hexdigest()
+        for p in game.rules
+        if p.kind == "path" and spec.rules[p.name]
+    }
+    return spec
+
+
+def spec_from_json(data: dict) -> RunSpec:
+    return RunSpec(**{key: data[key] for key in (*IDENTITY_KEYS, "games", "arcs") if key in data})
+
+
+def load_info(out: Path) -> dict | None:
+    """The checked run.json of ``out`` (storage.read_run_json), or None if there is none."""
+    if not (Path(out) / "run.json").exists():
+        return None
+    return storage.read_run_json(out)
+
+
+def shard_info(shard: tuple[int, int] | None, first: int, stop: int) -> dict | None:
+    if shard is None:
+        return None
+    return {"index": shard[0], "count": shard[1], "first": first, "stop": stop}
+
+
+def check_out_dir(spec: RunSpec, out: Path, shard: tuple[int, int] | None = None) -> None:
+    """Refuse, before writing anything, an OUT that holds something other than this run."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise registry.SpecError(f"--out {out} is a file, not a directory")
+    info = load_info(out)
+    if info is None:
+        if out.exists() and not storage.is_empty(out):
+            raise registry.SpecError(f"--out {out} is not empty and holds no powerlab run")
+        return
+    existing = spec_from_json(info["spec"])
+    if existing.identity() != spec.identity():
+        changed = [k for k in IDENTITY_KEYS if existing.identity()[k] != spec.identity()[k]]
+        raise registry.SpecError(
+            f"--out {out} holds a run with a different {', '.join(changed)}; "
+            "use another --out or the same spec"
+        )
+    if existing.arcs != spec.arcs:
+        raise registry.SpecError(
+            f"--out {out} records the arcs of {_share(existing.arcs)} of its games, not "
+            f"{_share(spec.arcs)}; give the same --arcs or use another --out"
+        )
+    stored_shard = info.get("shard")
+    wanted_shard = shard_info(shard, *shard_range(spec.games, shard))
+    if stored_shard is not None and shard is not None:
+        stored_shard = {k: stored_shard[k] for k in ("index", "count")}
+        wanted_shard = {"index": shard[0], "count": shard[1]}
+    if stored_shard != wanted_shard and (stored_shard or shard):
+        raise registry.SpecError(
+            f"--out {out} holds shard {stored_shard} of this spec, not {wanted_shard}"
+        )
+    last = max((part.stop for part in storage.read_manifest(out)), default=0)
+    if shard is None and last > spec.games:
+        raise registry.SpecError(
+            f"--out {out} already holds {last} games, more than --games {spec.games}"
+        )
+
+
+def _share(arcs: float) -> str:
+    return f"{100 * arcs:g}%" if arcs else "none"
+
+
+def to_table(game: registry.Game, lineup, first_index, game_out, seat_out) -> pa.Table:
+    """A chunk's kernel arrays as the Parquet columns of docs/architecture.md."""
+    n_games, players, _ = seat_out.shape
+    columns = {
+        "game_index": pa.array(np.arange(first_index, first_index + n_games, dtype=np.int64)),
+        "winner": pa.array(game_out[:, WINNER].astype(np.int8)),
+        "turns": pa.array(game_out[:, TURNS].astype(np.int32)),
+        "ended_by": _labelled(game_out[:, ENDED_BY], ENDINGS),
+    }
+    for seat in range(players):
+        columns[f"s{seat}_strategy"] = _labelled(seat_out[:, seat, LINEUP_SLOT], lineup)
+        columns[f"s{seat}_won"] = pa.array(seat_out[:, seat, WON].astype(bool))
+        for k, column in enumerate(game.seat_columns, start=WON + 1):
+            columns[f"s{seat}_{column.name}"] = _column_array(column, seat_out[:, seat, k])
+    for k, column in enumerate(game.game_columns, start=ENDED_BY + 1):
+        columns[column.name] = _column_array(column, game_out[:, k])
+    return pa.table(columns)
+
+
+def arcs_table(arcs: registry.Arcs, traces: list[tuple[int, np.ndarray]]) -> pa.Table:
+    """The standing rows of the sampled games' traces (``(game index, trace)``) as the arcs
+    Parquet columns: game_index, turn, seat, then the game's standing (docs/arcs.md)."""
+    from simcore.kernel.chunk import standing_rows
+
+    n_values = len(arcs.standing)
+    blocks = [standing_rows(trace, arcs.event, n_values) for _, trace in traces]
+    rows = np.concatenate(blocks) if blocks else np.zeros((0, 2 + n_values), dtype=np.int64)
+    games = np.repeat(
+        np.array([index for index, _ in traces], dtype=np.int64), [len(b) for b in blocks]
+    )
+    columns = {
+        "game_index": pa.array(games),
+        "turn": pa.array(rows[:, 0].astype(np.int32)),
+        "seat": pa.array(rows[:, 1].astype(np.int8)),
+    }
+    for k, column in enumerate(arcs.standing, start=2):
+        columns[column.name] = pa.array(rows[:, k].astype(column.dtype))
+    return pa.table(columns)
+
+
+def _column_array(column: registry.Column, values: np.ndarray) -> pa.Array:
+    if column.labels:
+        return _labelled(values, column.labels)
+    return pa.array(values.astype(column.dtype))
+
+
+def _labelled(codes: np.ndarray, labels) -> pa.DictionaryArray:
+    """Integer codes as a dictionary column of their labels."""
+    return pa.DictionaryArray.from_arrays(
+        pa.array(codes.astype(np.int32)), pa.array(list(labels), type=pa.string())
+    )
+
+
+def run_info(spec: RunSpec) -> dict:
+    """The run.json written before the first chunk (provenance filled in as the run goes)."""
+    from importlib.metadata import version
+
+    game = registry.make(spec.game)
+    return {
+        "format": storage.FORMAT,
+        "powerlab_version": version("powerlab"),
+        "spec": asdict(spec),
+        "title": game.title,
+        "lineup": spec.lineup(),
+        "columns": {
+            "game": [{"name": c.name, "doc": c.doc} for c in game.game_columns],
+            "seat": [{"name": c.name, "doc": c.doc} for c in game.seat_columns],
+        },
+        "impact": [
+            {"title": g.title, "columns": list(g.columns), "observational": g.observational}
+            for g in game.impact
+        ],
+        "card_impact": [
+            {
+                "title": c.title,
+                "drawn_column": c.drawn_column,
+                "played_column": c.played_column,
+                "labels": list(c.labels(spec.rules)),
+            }
+            for c in game.card_impact
+        ],
+        "arcs": None
+        if not spec.arcs
+        else {
+            "share": spec.arcs,
+            "unit": game.arcs.unit,
+            "standing": [{"name": c.name, "doc": c.doc} for c in game.arcs.standing],
+        },
+        "created": storage.now(),
+        "finished": None,
+        "timings": {},
+    }
+
+
+# The compiled entry points of every kernel's chunks (simcore/kernel/chunk.py, ``GameChunks``) per
+# path:
+# the chunk's block loop and the one-game player that traces call, scripted and searching.
+KERNEL_ENTRY_POINTS = {
+    False: ("simulate_blocks", "play"),
+    True: ("simulate_searching_blocks", "play_searching"),
+}
+
+
+def kernel_compiled(game: registry.Game, strategies: list[dict] | None = None) -> bool:
+    """Whether numba's cache already holds the game's compiled entry points (else the first
+    call compiles them: 1-5 minutes on 2 cores): those a lineup of ``strategies`` plays (the
+    searching path if a seat is ``ismcts``), or without a lineup all of them."""
+    import os
+
+    chunks = game.kernel().CHUNKS
+    if strategies is None:
+        paths = (False, True)
+    else:
+        paths = (any(s["name"] == registry.SEARCH for s in strategies),)
+    return all(
+        os.path.exists(getattr(chunks, name)._cache._cache_file._index_path)
+        for path in paths
+        for name in KERNEL_ENTRY_POINTS[path]
+    )
+
+
+def compile_notice(game: registry.Game) -> str:
+    return f"compiling the {game.id} kernel once (1-5 minutes); later runs start at once"
+
+
+def warm_up(game: registry.Game, notify: Callable[[str], None]) -> bool:
+    """Compile (or load) the game's kernel: one game through the chunk kernel and one traced,
+    at its smallest table, with the default strategy in every seat and with the search player
+    (``ismcts``) in the first. Returns whether it compiled anything."""
+    compiling = not kernel_compiled(game)
+    if compiling:
+        notify(compile_notice(game))
+    kernel = game.kernel()
+    lineups = [[]]
+    if game.search is not None:
+        lineups.append(
+            [f"{registry.SEARCH}:iterations=2"] + [game.default_strategy] * (game.min_players - 1)
+        )
+    for lineup in lineups:
+        spec = build_spec(game.id, game.min_players, lineup, [], 0, 1, True)
+        play_chunk(spec, 0, 1)
+        ids, params = game.encode_strategies(spec.seat_strategies())
+        prepared = kernel.prepare(spec.rules, spec.players)
+        kernel.trace_game(prepared, spec.players, ids, params, 0, 0, True)
+    return compiling
+
+
+def _quiet(line: str) -> None:
+    pass
+
+
+def warm_up_alone(game_id: str, notify: Callable[[str], None] = _quiet) -> tuple[str, bool, float]:
+    """``warm_up`` by game id, timed: (game id, whether it compiled, seconds). ``powerlab warmup
+    --jobs`` runs it in processes of their own, because numba compiles on one core: games
+    compile side by side only in separate processes, and the cache joins their work."""
+    started = time.perf_counter()
+    compiled = warm_up(registry.make(game_id), notify)
+    return game_id, compiled, time.perf_counter() - started
+
+
+def set_threads(threads: int | None) -> int:
+    """Use ``threads`` numba threads (default: all); returns the count in use."""
+    import numba
+
+    available = numba.config.NUMBA_NUM_THREADS
+    if threads is not None:
+        if not 1 <= threads <= available:
+            raise registry.SpecError(f"--threads must be in [1, {available}], not {threads}")
+        numba.set_num_threads(threads)
+    else:
+        numba.set_num_threads(available)
+    return numba.get_num_threads()
+
+
+def _kernel_inputs(spec: RunSpec) -> tuple:
+    """(game, kernel, prepared rules, strategy ids, strategy parameters) of ``spec``."""
+    game = registry.make(spec.game)
+    kernel = game.kernel()
+    ids, params = game.encode_strategies(spec.seat_strategies())
+    return game, kernel, kernel.prepare(spec.rules, spec.players), ids, params
+
+
+def play_arrays(spec: RunSpec, start: int, n: int, inputs: tuple | None = None):
+    """The kernel's ``game_out`` and ``seat_out`` arrays (simcore/kernel/chunk.py) for games
+    ``start .. start + n - 1`` of ``spec`` (``inputs``: ``_kernel_inputs(spec)``, if at hand)."""
+    _, kernel, prepared, ids, params = inputs or _kernel_inputs(spec)
+    return kernel.run_chunk(
+        prepared, spec.players, ids, params, spec.seed, start, n, spec.rotate_seats
+    )
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """A chunk's games as an Arrow table, and the arcs of its sampled games (None without
+    ``--arcs``)."""
+
+    games: pa.Table
+    arcs: pa.Table | None = None
+
+
+def play_chunk(spec: RunSpec, start: int, n: int) -> Chunk:
+    """Games ``start .. start + n - 1`` of ``spec`` (local and Dask paths). The sampled games
+    are played again with a trace for their arcs: the same games, since a game is a pure
+    function of its index, and the chunk kernel keeps its speed."""
+    inputs = _kernel_inputs(spec)
+    game, kernel, prepared, ids, params = inputs
+    lineup = spec.lineup() if len(spec.strategies) > 1 else spec.lineup() * spec.players
+    games = to_table(game, lineup, start, *play_arrays(spec, start, n, inputs))
+    if not spec.arcs:
+        return Chunk(games)
+    from simcore.kernel.chunk import arcs_sample
+
+    traces = [
+        (index, kernel.trace_game(prepared, spec.players, ids, params, spec.seed, index,
+                                  spec.rotate_seats))
+        for index in arcs_sample(start, n, spec.arcs).tolist()
+    ]  # fmt: skip
+    return Chunk(games, arcs_table(game.check_arcs(), traces))
+
+
+def chunk_plan(ranges: list[tuple[int, int]], chunk_size: int) -> Iterator[tuple[int, int]]:
+    """(first index, count) of each chunk covering the [first, stop) ranges, lazily: planning
+    costs nothing however many games are asked for."""
+    for first, stop in ranges:
+        for start in range(first, stop, chunk_size):
+            yield start, min(chunk_size, stop - start)
+
+
+def parse_count(text: str) -> int | None:
+    """The value of ``text`` if it is a plain decimal number in ASCII digits, else None (int()
+    also takes Unicode digits, signs, spaces and underscores)."""
+    return int(text) if re.fullmatch(r"[0-9]{1,19}", text) else None
+
+
+def parse_shard(text: str, games: int) -> tuple[int, int]:
+    """``K/N`` (1 <= K <= N <= games) → (K, N)."""
+    k, slash, n = text.partition("/")
+    k_value, n_value = parse_count(k), parse_count(n)
+    if not slash or k_value is None or n_value is None or not 1 <= k_value <= n_value <= games:
+        raise registry.SpecError(
+            f"--shard expects K/N with 1 <= K <= N <= --games ({games}), not {text!r}"
+        )
+    return k_value, n_value
+
+
+def shard_range(games: int, shard: tuple[int, int] | None) -> tuple[int, int]:
+    """The [first, stop) game indices of shard K of N: consecutive, near-equal slices."""
+    if shard is None:
+        return 0, games
+    k, n = shard
+    return games * (k - 1) // n, games * k // n
+
+
+def run(
+    spec: RunSpec,
+    out: Path,
+    threads: int | None = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    progress: Callable[[int, int], None] | None = None,
+    shard: tuple[int, int] | None = None,
+    scheduler: str | None = None,
+    notify: Callable[[str], None] = lambda line: None,
+) -> dict:
+    """Compute every game of ``spec`` (of its ``shard``) that ``out`` lacks; returns run.json.
+
+    ``scheduler`` runs the chunks as Dask tasks (``local:N`` or a scheduler address); without it
+    they run here on ``threads`` numba threads. The run holds OUT's writer lock throughout;
+    ``notify`` hears, one line each, of parts removed for recomputation.
+    """
+    out = Path(out)
+    if not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+        raise registry.SpecError(
+            f"--chunk-size must be in [1, {MAX_CHUNK_SIZE}] (a chunk is held in memory whole), "
+            f"not {chunk_size}"
+        )
+    # Checked under the lock only: a run another process is writing looks like a folder that
+    # holds no run until its run.json lands, so a check before the lock named the wrong cause.
+    with storage.locked(out), contextlib.ExitStack() as stack:
+        check_out_dir(spec, out, shard)
+        if scheduler is None:
+            used_threads = set_threads(threads)  # bad --threads: refused before any notice
+            if not kernel_compiled(registry.make(spec.game), spec.strategies):
+                notify(compile_notice(registry.make(spec.game)))
+            play_chunks = _play_here
+        else:
+            # Connect before writing anything: an unreachable scheduler leaves OUT untouched.
+            from simcore.workflows import cluster
+
+            used_threads = threads or 1
+            client = stack.enter_context(cluster.connect(scheduler))
+            play_chunks = functools.partial(
+                cluster.play_chunks, client=client, threads=used_threads
+            )
+        info = _run_chunks(spec, out, chunk_size, progress, shard, play_chunks, notify)
+        info["timings"].update(threads=used_threads, chunk_size=chunk_size, scheduler=scheduler)
+        storage.write_json(out / "run.json", info)
+        return info
+
+
+def _play_here(spec: RunSpec, chunks: Iterator[tuple[int, int]]):
+    return ((start, play_chunk(spec, start, n)) for start, n in chunks)
+
+
+def _run_chunks(spec, out, chunk_size, progress, shard, play_chunks, notify) -> dict:
+    """Write run.json, then every missing chunk of the shard; returns run.json with timings."""
+    first, stop = shard_range(spec.games, shard)
+    storage.games_dir(out).mkdir(parents=True, exist_ok=True)
+    info = load_info(out) or run_info(spec)
+    info["spec"]["games"] = spec.games
+    info["shard"] = shard_info(shard, first, stop)
+    info["finished"] = None
+    storage.write_json(out / "run.json", info)
+
+    parts = storage.repair(out, info, notify)
+    missing = storage.missing_ranges([(p.first, p.count) for p in parts], first, stop)
+    done = stop - first - sum(b - a for a, b in missing)
+    if progress:
+        progress(done, stop - first)
+    started = time.perf_counter()
+    computed = 0
+    for start, played in play_chunks(spec, chunk_plan(missing, chunk_size)):
+        storage.add_part(
+            out, parts, start, played.games.num_rows,
+            lambda tmp, table=played.games: pq.write_table(table, tmp, compression="zstd"),
+            write_arcs=None if played.arcs is None else (
+                lambda tmp, table=played.arcs: pq.write_table(table, tmp, compression="zstd")),
+        )  # fmt: skip
+        computed += played.games.num_rows
+        if progress:
+            progress(done + computed, stop - first)
+    seconds = time.perf_counter() - started
+    info["finished"] = storage.now()
+    info["timings"] = {
+        "seconds": round(seconds, 3),
+        "games_computed": computed,
+        "games_per_s": round(computed / seconds, 1) if computed and seconds > 0 else None,
+    }
+    return info
+
+
+def _differences(a: dict, b: dict, keys) -> list[str]:
+    return [key for key in keys if a.get(key) != b.get(key)]
+
+
+def merge(run_dirs: list[Path], out: Path) -> dict:
+    """Combine shard runs of one spec into ``out``: every game index exactly once, each part
+    verified against its run's manifest, or SpecError before anything is written.
+
+    The merged dataset holds the same rows as one unsharded run of the spec.
+    """
+    out = Path(out)
+    if not run_dirs:
+        raise registry.SpecError("merge needs at least one run directory")
+    infos = []
+    for folder in run_dirs:
+        info = load_info(folder)
+        if info is None:
+            raise registry.SpecError(f"{folder} holds no powerlab run (no run.json)")
+        infos.append(info)
+    first = infos[0]["spec"]
+    for folder, info in zip(run_dirs, infos, strict=True):
+        changed = _differences(info["spec"], first, (*IDENTITY_KEYS, "games", "arcs"))
+        if changed:
+            raise registry.SpecError(
+                f"{folder} is a run of a different spec ({', '.join(changed)}) than {run_dirs[0]}"
+            )
+    found = sorted(
+        (
+            (part, folder)
+            for folder, info in zip(run_dirs, infos, strict=True)
+            for part in storage.parts(folder, info)
+        ),
+        key=lambda item: item[0].first,
+    )
+    cursor = 0
+    for part, folder in [*found, (storage.Part(first["games"], 0, 0, ""), None)]:  # the end
+        if part.first < cursor:
+            raise registry.SpecError(
+                f"game indices {part.first}-{min(cursor, part.stop) - 1} appear twice "
+                f"(again in {folder}): is a shard given twice?"
+            )
+        if part.first > cursor:
+            raise registry.SpecError(
+                f"game indices {cursor}-{part.first - 1} are missing: is a shard missing or "
+                "unfinished?"
+            )
+        cursor = part.stop
+    if out.exists() and (not out.is_dir() or not storage.is_empty(out)):
+        raise registry.SpecError(f"--out {out} already exists and is not empty")
+    with storage.locked(out):
+        if not storage.is_empty(out):
+            raise registry.SpecError(f"--out {out} already exists and is not empty")
+        info = run_info(spec_from_json(first))
+        info["merged_from"] = [str(folder) for folder in run_dirs]
+        storage.write_json(out / "run.json", info)
+        storage.games_dir(out).mkdir()
+        merged: list[storage.Part] = []
+        storage.write_manifest(out, merged)
+        for part, folder in found:
+            source, arcs_source = part.path(folder), part.arcs_path(folder)
+            storage.add_part(
+                out, merged, part.first, part.count,
+                lambda tmp, source=source: shutil.copyfile(source, tmp),
+                expected_sha256=part.sha256,
+                write_arcs=None if part.arcs is None else (
+                    lambda tmp, source=arcs_source: shutil.copyfile(source, tmp)),
+                expected_arcs_sha256=part.arcs.sha256 if part.arcs else "",
+            )  # fmt: skip
+        info["finished"] = storage.now()
+        storage.write_json(out / "run.json", info)
+    return info

@@ -1,0 +1,672 @@
+"""Run and study directories on disk (layout and rules in docs/architecture.md).
+
+A run directory behaves like a small database: one writer at a time (``locked``: an advisory
+lock that dies with its process), every part file listed with its game range, row count and
+SHA-256 in ``manifest.json`` (``add_part``), and every reader and resume checking the parts
+against it (``check_parts``). run.json and study.json are read through one validating loader
+each (``read_run_json``, ``read_study_json``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import hashlib
+import json
+import os
+import re
+import secrets
+import socket
+import sys
+import tomllib
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import pyarrow.parquet as pq
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+
+from simcore.registry import SpecError
+from simcore.workflows import files
+
+# The run and study directory format; readers refuse any other. 2: manifest.json and a lock.
+FORMAT = 2
+# Game indices are int64 in the kernels and in Parquet; 2**62 leaves room for index arithmetic
+# (seat rotation adds the seat to the index).
+MAX_GAMES = 2**62
+MAX_PLAYERS = 64
+MAX_SEED = 2**63 - 1
+PART_PATTERN = re.compile(r"^part-(\d{12,19})-(\d{9,19})\.parquet$")
+MANIFEST = "manifest.json"
+LOCK_FILE = ".powerlab.lock"
+TEMPORARY = re.compile(r"^\..+\.tmp$")
+# A cell id is a folder name: these characters only, never "." or "..".
+CELL_ID = re.compile(r"^(?!\.{1,2}$)[A-Za-z0-9._=+-]{1,200}$")
+# 10,000 parts (a billion games at the default chunk size) make a manifest of about 2 MB.
+MAX_MANIFEST_BYTES = 256 * 2**20
+REGENERATE = "rerun the command that made it with a new --out to regenerate it"
+
+
+def games_dir(out: Path) -> Path:
+    return Path(out) / "games"
+
+
+def arcs_dir(out: Path) -> Path:
+    """The turn-level arcs parts (docs/arcs.md), one per games part, named like it."""
+    return Path(out) / "arcs"
+
+
+def part_name(first_index: int, count: int) -> str:
+    return f"part-{first_index:012d}-{count:09d}.parquet"
+
+
+def atomic_write_bytes(path: Path, write, before_rename: Callable[[Path], None] | None = None):
+    """Call ``write(tmp_path)`` (then ``before_rename(tmp_path)``) and rename into ``path``:
+    readers never see half a file. The file's mode follows the umask, as ``open`` would."""
+    path = Path(path)
+    tmp = _temporary(path)
+    try:
+        write(tmp)
+        if before_rename:
+            before_rename(tmp)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _temporary(path: Path) -> Path:
+    """A new empty file beside ``path`` that readers and the manifest ignore."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666))
+    return tmp
+
+
+def write_json(path: Path, data: dict) -> None:
+    text = json.dumps(data, indent=2, sort_keys=False) + "\n"
+    atomic_write_bytes(path, lambda tmp: Path(tmp).write_text(text))
+
+
+def as_stored(data):
+    """``data`` as it reads back from a JSON file (tuples become lists): for comparing a spec
+    with the one stored in a directory."""
+    return json.loads(json.dumps(data))
+
+
+def read_json(path: Path, what: str, limit: int = files.MAX_TEXT_BYTES) -> dict:
+    """A JSON object file powerlab wrote, read like the files a designer names (bounded, regular
+    files only), or a one-line SpecError naming it."""
+    text = files.read_text(path, what, limit)
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise SpecError(f"{path}: invalid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise SpecError(f"{path}: expected a JSON object; {REGENERATE}")
+    return data
+
+
+def read_versioned(path: Path, what: str, limit: int = files.MAX_TEXT_BYTES) -> dict:
+    """``read_json`` of a directory's identity file (run.json, study.json, manifest.json,
+    tune.json, meta.json), refused unless it carries this FORMAT."""
+    data = read_json(path, what, limit)
+    if "format" not in data:
+        raise SpecError(f"{path}: written by an older powerlab (no format number); {REGENERATE}")
+    if data["format"] != FORMAT:
+        raise SpecError(
+            f"{path}: format {data['format']!r}, this powerlab reads format {FORMAT}; {REGENERATE}"
+        )
+    return data
+
+
+def now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+# --- the writer lock --------------------------------------------------------------------------
+
+_held: dict[str, int] = {}  # folders this process has locked, with their nesting depth
+
+
+@contextlib.contextmanager
+def locked(folder: Path) -> Iterator[None]:
+    """Hold the exclusive writer lock of ``folder`` (created if missing) for the block.
+
+    The lock is ``flock`` on ``folder/.powerlab.lock``: the kernel drops it when its process
+    ends, even by kill -9, so a lock is never stale. A second writer gets a SpecError naming the
+    holder (pid, host, command, start) from the lock file, before writing anything. Nested use in
+    one process re-enters. A folder this call created is removed again if nothing was written.
+    """
+    folder = Path(folder)
+    key = os.path.realpath(folder)
+    if key in _held:
+        _held[key] += 1
+        try:
+            yield
+        finally:
+            _held[key] -= 1
+        return
+    if folder.exists() and not folder.is_dir():
+        raise SpecError(f"--out {folder} is a file, not a directory")
+    created = [p for p in (folder, *folder.parents) if not p.exists()]
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = _acquire(folder)
+    except BaseException:
+        _remove_empty(created)
+        raise
+    _held[key] = 1
+    try:
+        yield
+    finally:
+        del _held[key]
+        # Unlinked while still held, so a waiting opener of the old file sees that it is gone.
+        (folder / LOCK_FILE).unlink(missing_ok=True)
+        os.close(fd)
+        _remove_empty(created)
+
+
+def _acquire(folder: Path) -> int:
+    path = folder / LOCK_FILE
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = _holder(fd)
+            os.close(fd)
+            raise SpecError(
+                f"{folder} is being written by {holder}; wait for it to finish or use another --out"
+            ) from None
+        except OSError as error:
+            os.close(fd)
+            raise SpecError(
+                f"{folder}: cannot lock it for writing ({error.strerror}); powerlab needs a "
+                "filesystem with file locks"
+            ) from None
+        # The holder we raced may have removed the file as it finished: lock the one on disk.
+        try:
+            same = os.stat(path).st_ino == os.fstat(fd).st_ino
+        except FileNotFoundError:
+            same = False
+        if same:
+            holder = {
+                "pid": os.getpid(),
+                "host": socket.gethostname(),
+                "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]),
+                "started": now(),
+            }
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, json.dumps(holder).encode(), 0)
+            return fd
+        os.close(fd)
+
+
+def _holder(fd: int) -> str:
+    try:
+        info = json.loads(os.pread(fd, 65536, 0))
+        return (
+            f"pid {info['pid']} on {info['host']} since {info['started']} ({info['command'][:200]})"
+        )
+    except (ValueError, KeyError, TypeError, OSError):
+        return "another powerlab process"
+
+
+def _remove_empty(folders: list[Path]) -> None:
+    for folder in folders:  # innermost first
+        with contextlib.suppress(OSError):
+            folder.rmdir()
+
+
+def is_empty(folder: Path) -> bool:
+    """Whether ``folder`` holds nothing but its writer's lock file."""
+    return all(p.name == LOCK_FILE for p in Path(folder).iterdir())
+
+
+# --- parts and the manifest -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ArcsFile:
+    """The arcs part of a games part (``--arcs``): its rows and SHA-256."""
+
+    rows: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class Part:
+    """A part file as the manifest lists it: games ``first .. first + count - 1``, with the
+    arcs of its sampled games in ``arcs/`` under the same name when the run records arcs."""
+
+    first: int
+    count: int
+    rows: int
+    sha256: str
+    arcs: ArcsFile | None = None
+
+    @property
+    def name(self) -> str:
+        return part_name(self.first, self.count)
+
+    def path(self, out: Path) -> Path:
+        return games_dir(out) / self.name
+
+    def arcs_path(self, out: Path) -> Path:
+        return arcs_dir(out) / self.name
+
+    @property
+    def stop(self) -> int:
+        return self.first + self.count
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow")
+
+
+GameCount = Annotated[int, Field(ge=0, le=MAX_GAMES)]
+
+
+Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
+
+
+class _ArcsEntry(_Strict):
+    rows: Annotated[int, Field(ge=0)]
+    sha256: Sha256
+
+
+class _PartEntry(_Strict):
+    file: str
+    first: GameCount
+    count: Annotated[int, Field(ge=1, le=MAX_GAMES)]
+    rows: GameCount
+    sha256: Sha256
+    arcs: _ArcsEntry | None = None
+
+
+class _Manifest(_Strict):
+    format: int
+    parts: list[_PartEntry]
+
+
+def read_manifest(out: Path) -> list[Part]:
+    """The parts ``out/manifest.json`` lists (none if there is no manifest yet)."""
+    path = Path(out) / MANIFEST
+    if not path.exists():
+        return []
+    data = _validated(path, "manifest", _Manifest, MAX_MANIFEST_BYTES)
+    result = []
+    for entry in data["parts"]:
+        arcs = entry["arcs"] and ArcsFile(entry["arcs"]["rows"], entry["arcs"]["sha256"])
+        part = Part(entry["first"], entry["count"], entry["rows"], entry["sha256"], arcs)
+        if entry["file"] != part.name:
+            raise SpecError(f"{path}: entry {entry['file']!r} does not name games {part.first}-"
+                            f"{part.stop - 1}; {REGENERATE}")  # fmt: skip
+        result.append(part)
+    return result
+
+
+def write_manifest(out: Path, parts: list[Part]) -> None:
+    entries = [
+        {"file": p.name, "first": p.first, "count": p.count, "rows": p.rows, "sha256": p.sha256}
+        | ({"arcs": {"rows": p.arcs.rows, "sha256": p.arcs.sha256}} if p.arcs else {})
+        for p in sorted(parts, key=lambda p: p.first)
+    ]
+    write_json(Path(out) / MANIFEST, {"format": FORMAT, "parts": entries})
+
+
+def file_sha256(path: Path) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
+
+
+def add_part(
+    out: Path,
+    parts: list[Part],
+    first: int,
+    count: int,
+    write,
+    expected_sha256: str = "",
+    write_arcs=None,
+    expected_arcs_sha256: str = "",
+) -> Part:
+    """Write part ``first, count`` with ``write(tmp)`` (and its arcs part with
+    ``write_arcs(tmp)``), list it in the manifest, then rename it into place (appending it to
+    ``parts``, the manifest's entries). Hold the lock.
+
+    The manifest entry is written before the renames, so a reader that lists ``games/`` before it
+    reads the manifest never meets a complete part the manifest lacks; a writer killed between
+    the two leaves a listed part that is missing, which the next writer recomputes. The arcs part
+    is renamed before the games part, so a games part on disk always has its arcs.
+    """
+    name = part_name(first, count)
+    arcs_tmp = None
+    try:
+        arcs = None
+        if write_arcs is not None:
+            arcs_dir(out).mkdir(exist_ok=True)
+            arcs_tmp = _temporary(arcs_dir(out) / name)
+            write_arcs(arcs_tmp)
+            arcs = ArcsFile(pq.read_metadata(arcs_tmp).num_rows, file_sha256(arcs_tmp))
+            if expected_arcs_sha256 and arcs.sha256 != expected_arcs_sha256:
+                raise SpecError(f"{name}: the copy of its arcs differs from the source (checksum)")
+
+        def list_it(tmp: Path) -> None:
+            part = Part(first, count, count, file_sha256(tmp), arcs)
+            if expected_sha256 and part.sha256 != expected_sha256:
+                raise SpecError(f"{part.name}: the copy differs from its source (checksum)")
+            write_manifest(out, [*parts, part])
+            parts.append(part)
+            if arcs_tmp is not None:
+                os.replace(arcs_tmp, arcs_dir(out) / name)
+
+        atomic_write_bytes(games_dir(out) / name, write, before_rename=list_it)
+    finally:
+        if arcs_tmp is not None:
+            arcs_tmp.unlink(missing_ok=True)
+    return parts[-1]
+
+
+@dataclass
+class PartCheck:
+    """``check_parts``: intact parts, and what is wrong with the others."""
+
+    parts: list[Part] = field(default_factory=list)  # listed, on disk, intact: in index order
+    problems: list[tuple[Path, str]] = field(default_factory=list)  # (file, what is wrong)
+    missing: list[Part] = field(default_factory=list)  # listed, not (yet) on disk
+    temporary: list[Path] = field(default_factory=list)  # left by an interrupted writer
+
+
+def check_parts(out: Path, first: int, stop: int) -> PartCheck:
+    """Every part file of ``out`` against the manifest: listed, inside the run's game indices
+    [first, stop), not overlapping another, with the listed rows and SHA-256."""
+    folder = games_dir(out)
+    # List the folders before reading the manifest: see add_part for why that order is safe.
+    names = sorted(os.listdir(folder)) if folder.is_dir() else []
+    arcs_names = sorted(os.listdir(arcs_dir(out))) if arcs_dir(out).is_dir() else []
+    listed = read_manifest(out)
+    result = PartCheck()
+    on_disk = set(names)
+    end = first
+    for part in sorted(listed, key=lambda p: p.first):
+        path = part.path(out)
+        if part.name not in on_disk:
+            result.missing.append(part)
+            continue
+        problem = _part_problem(path, part, first, stop, end)
+        if problem:
+            result.problems.append((path, problem))
+            continue
+        end = part.stop
+        problem = _arcs_problem(part.arcs_path(out), part)
+        if problem:
+            result.problems.append((part.arcs_path(out), problem))
+        else:
+            result.parts.append(part)
+    listed_names = {part.name for part in listed}
+    for name in names:
+        if TEMPORARY.match(name):
+            result.temporary.append(folder / name)
+        elif name.startswith("part-") and name not in listed_names:
+            why = "not in the manifest (a copy, or a part of another run?)"
+            result.problems.append((folder / name, why))
+    listed_arcs = {part.name for part in listed if part.arcs}
+    for name in arcs_names:
+        if TEMPORARY.match(name):
+            result.temporary.append(arcs_dir(out) / name)
+        elif name not in listed_arcs:
+            why = "arcs not in the manifest (a copy, or arcs of another run?)"
+            result.problems.append((arcs_dir(out) / name, why))
+    return result
+
+
+def _arcs_problem(path: Path, part: Part) -> str | None:
+    if part.arcs is None:
+        return None
+    if not path.is_file():
+        return "the arcs part the manifest lists is missing"
+    if file_sha256(path) != part.arcs.sha256:
+        return "its content differs from the manifest (checksum): damaged or replaced"
+    rows = pq.read_metadata(path).num_rows
+    if rows != part.arcs.rows:
+        return f"holds {rows} rows, the manifest says {part.arcs.rows}"
+    return None
+
+
+def _part_problem(path: Path, part: Part, first: int, stop: int, end: int) -> str | None:
+    if part.first < first or part.stop > stop:
+        return f"games {part.first}-{part.stop - 1} lie outside this run's {first}-{stop - 1}"
+    if part.first < end:
+        return f"games {part.first}-{part.stop - 1} overlap another part"
+    if part.rows != part.count:
+        return f"the manifest lists {part.rows} rows for {part.count} games"
+    if file_sha256(path) != part.sha256:
+        return "its content differs from the manifest (checksum): damaged or replaced"
+    rows = pq.read_metadata(path).num_rows
+    if rows != part.rows:
+        return f"holds {rows} rows, the manifest says {part.rows}"
+    return None
+
+
+def run_range(info: dict) -> tuple[int, int]:
+    """The [first, stop) game indices a run directory holds (its shard's, or all its games)."""
+    shard = info.get("shard")
+    return (shard["first"], shard["stop"]) if shard else (0, info["spec"]["games"])
+
+
+def parts(out: Path, info: dict) -> list[Part]:
+    """The intact parts of a run directory, for readers: any part that is not the run's is a
+    one-line SpecError naming its file."""
+    check = check_parts(out, *run_range(info))
+    if check.problems:
+        path, problem = check.problems[0]
+        raise SpecError(f"{path}: {problem}; rerun the command that wrote the run to repair it")
+    return check.parts
+
+
+def repair(out: Path, info: dict, notify: Callable[[str], None]) -> list[Part]:
+    """For a writer holding the lock: remove every part that is not the run's, and the files of
+    an interrupted writer, saying so through ``notify``; returns the intact parts (the manifest
+    then lists exactly them)."""
+    check = check_parts(out, *run_range(info))
+    for path, problem in check.problems:
+        # A games part and its arcs go together: either being bad, both are computed again.
+        (games_dir(out) / path.name).unlink(missing_ok=True)
+        (arcs_dir(out) / path.name).unlink(missing_ok=True)
+        notify(f"{path}: {problem}; removed, its games are computed again")
+    for part in check.missing:
+        part.arcs_path(out).unlink(missing_ok=True)
+        notify(f"{part.path(out)}: listed in the manifest but missing; computed again")
+    # A writer's own temporary files only: a report being written beside them is a reader's.
+    leftovers = [
+        *check.temporary,
+        *Path(out).glob(".run.json.*.tmp"),
+        *Path(out).glob(".manifest.json.*.tmp"),
+    ]
+    for path in leftovers:
+        path.unlink(missing_ok=True)
+    if leftovers:
+        notify(f"{out}: removed {len(leftovers)} temporary file(s) of an interrupted writer")
+    if check.problems or check.missing or not (Path(out) / MANIFEST).exists():
+        write_manifest(out, check.parts)
+    return check.parts
+
+
+def missing_ranges(covered: list[tuple[int, int]], start: int, stop: int) -> list[tuple[int, int]]:
+    """The [first, stop) ranges of game indices in [start, stop) not covered by (first, count)."""
+    gaps = []
+    cursor = start
+    for first, count in sorted(covered):
+        if first > cursor:
+            gaps.append((cursor, min(first, stop)))
+        cursor = max(cursor, first + count)
+        if cursor >= stop:
+            break
+    if cursor < stop:
+        gaps.append((cursor, stop))
+    return [(a, b) for a, b in gaps if b > a]
+
+
+def read_toml(path: Path, what: str) -> dict:
+    """A TOML file's data (read bounded, regular files only), or a one-line SpecError naming it."""
+    try:
+        return tomllib.loads(files.read_text(path, what))
+    except (tomllib.TOMLDecodeError, RecursionError) as error:
+        raise SpecError(f"{path}: not valid TOML ({error})") from None
+
+
+def check_owned(out: Path, marker: str, same: Callable[[dict], bool], what: str) -> None:
+    """Refuse, before anything is written, an ``out`` that is a file, holds another ``what``
+    (its ``marker`` JSON file, of this FORMAT, fails ``same``), or is a non-empty folder without
+    the marker. Writers call it again once they hold ``out``'s lock."""
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise SpecError(f"--out {out} is a file, not a directory")
+    if (out / marker).exists():
+        if not same(read_versioned(out / marker, marker)):
+            raise SpecError(f"--out {out} holds another {what}; use another --out or the same spec")
+    elif out.exists() and not is_empty(out):
+        raise SpecError(f"--out {out} is not empty and holds no powerlab {what}")
+
+
+# --- run.json and study.json ------------------------------------------------------------------
+
+
+class _StrategyEntry(_Strict):
+    name: str
+    params: dict[str, Any] = {}
+
+
+class _SpecEntry(_Strict):
+    game: str
+    players: Annotated[int, Field(ge=1, le=MAX_PLAYERS)]
+    strategies: Annotated[list[_StrategyEntry], Field(min_length=1, max_length=MAX_PLAYERS)]
+    rules: dict[str, Any]
+    seed: Annotated[int, Field(ge=0, le=MAX_SEED)]
+    games: GameCount
+    rotate_seats: bool
+    data_files: dict[str, str] = {}
+    arcs: Annotated[float, Field(ge=0, le=1)] = 0.0
+
+
+class _ColumnDoc(_Strict):
+    name: str
+    doc: str
+
+
+class _Columns(_Strict):
+    game: list[_ColumnDoc] = []
+    seat: list[_ColumnDoc] = []
+
+
+class _ImpactEntry(_Strict):
+    title: str
+    columns: list[str]
+
+
+class _CardImpactEntry(_Strict):
+    title: str
+    drawn_column: str
+    played_column: str
+    labels: Annotated[list[str], Field(max_length=64)]
+
+
+class _ArcsInfo(_Strict):
+    share: Annotated[float, Field(gt=0, le=1)]
+    unit: str
+    standing: Annotated[list[_ColumnDoc], Field(min_length=1)]
+
+
+class _ShardEntry(_Strict):
+    index: Annotated[int, Field(ge=1)]
+    count: Annotated[int, Field(ge=1)]
+    first: GameCount
+    stop: GameCount
+
+
+class _RunInfo(_Strict):
+    format: int
+    spec: _SpecEntry
+    lineup: Annotated[list[str], Field(min_length=1, max_length=MAX_PLAYERS)]
+    columns: _Columns = _Columns()
+    impact: list[_ImpactEntry] = []
+    card_impact: list[_CardImpactEntry] = []
+    shard: _ShardEntry | None = None
+    arcs: _ArcsInfo | None = None
+    created: str | None = None
+    finished: str | None = None
+    timings: dict[str, Any] = {}
+
+    @model_validator(mode="after")
+    def _consistent(self):
+        if len(self.lineup) != len(self.spec.strategies):
+            raise ValueError("lineup: expected one label per spec.strategies entry")
+        if self.shard and not self.shard.first <= self.shard.stop <= self.spec.games:
+            raise ValueError("shard: expected first <= stop <= spec.games")
+        if (self.arcs and self.arcs.share) != (self.spec.arcs or None):
+            raise ValueError("arcs: expected the share of spec.arcs")
+        return self
+
+
+class _CellEntry(_Strict):
+    id: str
+    arm: str
+    values: dict[str, Any]
+    variant: Annotated[int, Field(ge=0)] = 0  # the lineups of an opponent mix, numbered
+    weight: Annotated[float, Field(gt=0, le=1)] = 1.0  # each one's share of the mix
+
+    @field_validator("id")
+    @classmethod
+    def _folder_name(cls, value: str) -> str:
+        if not CELL_ID.match(value):
+            raise ValueError("expected a folder name of letters, digits and ._=+- (not . or ..)")
+        return value
+
+
+class _StoppingEntry(_Strict):
+    cells: list[str]
+    games: GameCount
+
+
+class _StudyInfo(_Strict):
+    format: int
+    title: str
+    file: str
+    source: str
+    games_per_cell: Annotated[int, Field(ge=1, le=MAX_GAMES)]
+    cells: Annotated[list[_CellEntry], Field(min_length=1)]
+    identity: list[dict[str, Any]]
+    stopping: list[_StoppingEntry]
+    answer: dict[str, Any] | None = None
+    tuned: list[dict[str, Any]] = []
+
+
+def read_run_json(out: Path) -> dict:
+    """``out/run.json``, checked: every entry the runner, the analyses and the reports read has
+    its type and range, or a one-line SpecError naming the file and the entry."""
+    return _validated(Path(out) / "run.json", "run.json", _RunInfo)
+
+
+def read_study_json(out: Path) -> dict:
+    """``out/study.json``, checked like ``read_run_json`` (cell ids are plain folder names)."""
+    return _validated(Path(out) / "study.json", "study.json", _StudyInfo)
+
+
+def _validated(path: Path, what: str, model: type[BaseModel], limit=files.MAX_TEXT_BYTES) -> dict:
+    data = read_versioned(path, what, limit)
+    try:
+        checked = model.model_validate(data, strict=True)
+    except ValidationError as error:
+        first = error.errors()[0]
+        where = ".".join(str(key) for key in first["loc"]) or "top level"
+        raise SpecError(f"{path}: {where}: {first['msg']}") from None
+    return checked.model_dump()  # with the defaults of optional entries filled in

@@ -1,0 +1,945 @@
+"""Studies: a TOML file (docs/studies.md) expanded into cells, each cell a normal resumable run.
+
+A cell is one arm × one sweep point × one player count. Every cell of a study uses the same seed,
+so game i of any two cells starts from the same random stream (common random numbers). The file
+is data only; every mistake is a one-line SpecError naming the file and the key.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import functools
+import itertools
+import math
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from simcore import registry
+from simcore.registry import SpecError
+from simcore.workflows import files, runner, storage
+
+TOP_KEYS = (
+    "title", "question", "assumptions", "game", "players", "games", "seed", "rotate_seats",
+    "rules", "strategies", "arms", "sweep", "stop", "answer", "opponents", "restrict", "arcs",
+)  # fmt: skip
+ARM_KEYS = ("name", "strategies", "rules")
+ANSWER_KEYS = ("focal", "arms")
+OPPONENT_KEYS = ("name", "strategies", "rules", "meta", "seats")
+RESTRICT_KEYS = ("strategy", "fixed", "budget", "params", "min_games", "search")
+RESTRICT_ARMS = ("tuned", "tuned without")  # the focal tuned freely / with the option off
+# With [restrict] search: the search player in the focal seat, its playouts by each tuned spec.
+SEARCH_ARMS = ("search", "search without")
+# Restricted play tunes on the study's seed + 2 (search) and + 3 (fresh games): the cells play
+# the study's seed, so the tuned specs are measured on games their search never saw.
+TUNING_SEED_OFFSET = 2
+# A meta-game mix of opponents becomes one cell per lineup it can seat; lineups less likely than
+# this are left out (and the others' weights scaled up to 1).
+MIN_MIX_WEIGHT = 1e-3
+STOP_KEYS = ("until_ci", "max_games", "focal", "sprt")
+SPRT_KEYS = ("margin", "alpha", "beta", "arms")
+DEFAULT_MAX_GAMES = 10_000_000
+# Each cell is a run directory and a line or a bar in the report, and planning checks every
+# cell's rules with the game's own loader (up to 50 ms a cell for POWER: The Game's board): 1,000
+# cells plan in under a minute. A larger grid is refused, counted before any cell is built.
+MAX_CELLS = 1000
+
+
+@dataclass(frozen=True)
+class Arm:
+    """A named strategy lineup (spec strings, as on the CLI) and rule overrides."""
+
+    name: str
+    strategies: tuple[str, ...]
+    rules: dict
+
+
+@dataclass(frozen=True)
+class Sprt:
+    """Stop two arms once arm ``arms[0]`` beats ``arms[1]`` by ``margin`` or surely does not."""
+
+    arms: tuple[str, str]
+    margin: float
+    alpha: float
+    beta: float
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Sequential stopping: looks every ``games`` games, at most ``max_games`` per cell."""
+
+    focal: str
+    max_games: int
+    until_ci: float | None
+    sprt: Sprt | None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the study answers: the focal's win rate in arm ``arms[0]`` minus in ``arms[1]``
+    (paired), or without ``arms`` its win rate minus the fair share 1/players."""
+
+    focal: str
+    arms: tuple[str, str] | None
+    pairs: tuple[tuple[str, str], ...] = ()  # further arm pairs, answered the same way
+
+
+@dataclass(frozen=True)
+class Opponents:
+    """An opponent setting: the seats after the arm's focal entry (``seats = "others"``) or the
+    whole table (``"all"``), as spec strings or the equilibrium mix of a meta directory, with
+    rule overrides (an assumption that goes with these opponents, e.g. a neutral deck)."""
+
+    name: str
+    strategies: tuple[str, ...]
+    rules: dict
+    meta: str | None
+    seats: str
+
+
+@dataclass(frozen=True)
+class Restrict:
+    """Restricted play: the focal ``strategy`` tuned (``budget`` games, parameters ``params`` or
+    all) with its options free, and again with ``fixed`` holding an option off; the two tuned
+    specs are the arms ``RESTRICT_ARMS``, per opponent setting and player count. With ``search``
+    (the search player's parameters, and ``games`` a cell), the arms ``SEARCH_ARMS`` seat the
+    search player in the focal seat, its playouts by the free and by the restricted tuned spec."""
+
+    strategy: str
+    fixed: dict
+    budget: int
+    params: tuple[str, ...]
+    min_games: int | None = None
+    search: dict | None = None
+
+    def arms(self) -> tuple[str, ...]:
+        return RESTRICT_ARMS + (SEARCH_ARMS if self.search else ())
+
+    def search_games(self, games: int) -> int:
+        """Games a search cell plays when the others play ``games``."""
+        return min(games, self.search.get("games", games))
+
+    def search_spec(self, rollout: str) -> str:
+        """The search player's spec with ``rollout`` (a tuned spec) playing its playouts."""
+        items = [f"{k}={v}" for k, v in self.search.items() if k != "games"]
+        return f"{registry.SEARCH}:" + ",".join([*items, f"rollout={rollout}"])
+
+
+@dataclass(frozen=True)
+class Study:
+    path: Path
+    title: str
+    # What the study asks and what its answer rests on (opponents, invented components, caps),
+    # in the designer's words: the report opens with them.
+    question: str
+    assumptions: tuple[str, ...]
+    game: str
+    players: tuple[int, ...]
+    games: int
+    seed: int
+    rotate_seats: bool
+    rules: dict
+    arms: tuple[Arm, ...]
+    sweep: dict[str, tuple]
+    stop: Stop | None
+    answer: Answer | None = None
+    opponents: tuple[Opponents, ...] = ()
+    restrict: Restrict | None = None
+    # Share of each cell's games whose arcs are recorded (``arcs = "1%"``; docs/arcs.md).
+    arcs: float = 0.0
+
+
+@dataclass
+class Cell:
+    """One run of a study: ``values`` holds the swept keys (and ``players``, and ``opponents``)
+    at this cell. An opponent setting that is a mix seats several lineups: ``variant`` numbers
+    them and ``weight`` is each one's probability."""
+
+    id: str
+    arm: str
+    values: dict
+    spec: runner.RunSpec
+    variant: int = 0
+    weight: float = 1.0
+
+    def group(self) -> tuple:
+        """Cells with the same group differ only in their arm: they are paired."""
+        return (*sorted(self.values.items()), ("variant", self.variant))
+
+
+# --- parsing ----------------------------------------------------------------------------------
+
+
+def _error(path: Path, key: str, message: str) -> SpecError:
+    return SpecError(f"{path}: {key}: {message}")
+
+
+def _get(path: Path, table: dict, key: str, where: str, kinds: tuple, expected: str, default):
+    """``table[key]`` if it is one of ``kinds`` (bool is never an int here), else SpecError."""
+    if key not in table:
+        if default is _REQUIRED:
+            raise _error(path, where + key, f"missing, expected {expected}")
+        return default
+    value = table[key]
+    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+        raise _error(path, where + key, f"expected {expected}, got {value!r}")
+    return value
+
+
+_REQUIRED = object()
+
+
+def _unknown_keys(path: Path, table: dict, allowed: tuple, where: str) -> None:
+    for key in table:
+        if key not in allowed:
+            raise _error(path, where + key, f"unknown key (expected one of {', '.join(allowed)})")
+
+
+def _strategy_texts(path: Path, table: dict, where: str, default) -> tuple[str, ...]:
+    texts = _get(path, table, "strategies", where, (list,), "a list of strategy specs", default)
+    if texts is default:
+        return default
+    if not texts or not all(isinstance(text, str) for text in texts):
+        raise _error(path, where + "strategies", "expected a non-empty list of strategy specs")
+    return tuple(texts)
+
+
+def _texts(path: Path, table: dict, key: str) -> tuple[str, ...]:
+    texts = _get(path, table, key, "", (list,), "a list of texts", [])
+    if not all(isinstance(text, str) for text in texts):
+        raise _error(path, key, "expected a list of texts")
+    return tuple(texts)
+
+
+def _arm(path: Path, table, k: int, strategies: tuple, rules: dict) -> Arm:
+    where = f"arms[{k}]."
+    if not isinstance(table, dict):
+        raise _error(path, f"arms[{k}]", "expected a table ([[arms]])")
+    _unknown_keys(path, table, ARM_KEYS, where)
+    name = _get(path, table, "name", where, (str,), "a name", _REQUIRED)
+    if not name.strip():
+        raise _error(path, where + "name", "expected a non-empty name")
+    overrides = _get(path, table, "rules", where, (dict,), "a table of rule parameters", {})
+    return Arm(name, _strategy_texts(path, table, where, strategies), {**rules, **overrides})
+
+
+def _stop(path: Path, table: dict, arm_names: list[str]) -> Stop:
+    _unknown_keys(path, table, STOP_KEYS, "stop.")
+    number = (int, float)
+    until_ci = _get(path, table, "until_ci", "stop.", number, "a number in (0, 0.5]", None)
+    if until_ci is not None and not 0 < until_ci <= 0.5:
+        raise _error(path, "stop.until_ci", f"expected a number in (0, 0.5], got {until_ci!r}")
+    max_games = _get(path, table, "max_games", "stop.", (int,), "an integer", DEFAULT_MAX_GAMES)
+    if not 1 <= max_games <= storage.MAX_GAMES:
+        expected = f"expected an integer in [1, {storage.MAX_GAMES}], got {max_games}"
+        raise _error(path, "stop.max_games", expected)
+    focal = _get(path, table, "focal", "stop.", (str,), "a strategy name or seat:K", "seat:0")
+    sprt_table = _get(path, table, "sprt", "stop.", (dict,), "a table", None)
+    sprt = None if sprt_table is None else _sprt(path, sprt_table, arm_names)
+    if until_ci is None and sprt is None:
+        raise _error(path, "stop", "expected until_ci or sprt (or leave out [stop])")
+    return Stop(focal, max_games, until_ci, sprt)
+
+
+def _sprt(path: Path, table: dict, arm_names: list[str]) -> Sprt:
+    where = "stop.sprt."
+    _unknown_keys(path, table, SPRT_KEYS, where)
+    values = {}
+    for key, default, low, high in (
+        ("margin", _REQUIRED, 0, 1), ("alpha", 0.05, 0, 0.5), ("beta", 0.05, 0, 0.5),
+    ):  # fmt: skip
+        value = _get(path, table, key, where, (int, float), f"a number in ({low}, {high})", default)
+        if not low < value < high:
+            raise _error(path, where + key, f"expected a number in ({low}, {high}), got {value!r}")
+        values[key] = float(value)
+    arms = _get(path, table, "arms", where, (list,), "two arm names", _REQUIRED)
+    if len(arms) != 2 or len(set(arms)) != 2 or not set(arms) <= set(arm_names):
+        raise _error(
+            path, where + "arms", f"expected two different arms of {arm_names}, got {arms!r}"
+        )
+    return Sprt(arms=tuple(arms), **values)
+
+
+def _sweep(path: Path, table: dict) -> dict[str, tuple]:
+    sweep = {}
+    for key, values in table.items():
+        if not isinstance(values, list) or not values:
+            raise _error(path, f"sweep.{key}", f"expected a non-empty list, got {values!r}")
+        if len(set(map(repr, values))) != len(values):
+            raise _error(path, f"sweep.{key}", f"expected distinct values, got {values!r}")
+        sweep[key] = tuple(values)
+    return sweep
+
+
+def _answer(path: Path, table: dict, arm_names: list[str]) -> Answer:
+    _unknown_keys(path, table, ANSWER_KEYS, "answer.")
+    focal = _get(
+        path, table, "focal", "answer.", (str,), "lineup:K, seat:K or a strategy", _REQUIRED
+    )
+    arms = _get(path, table, "arms", "answer.", (list,), "two arm names", None)
+    if arms is not None and (
+        len(arms) != 2 or len(set(arms)) != 2 or not set(arms) <= set(arm_names)
+    ):
+        raise _error(
+            path, "answer.arms", f"expected two different arms of {arm_names}, got {arms!r}"
+        )
+    return Answer(focal, None if arms is None else tuple(arms))
+
+
+def _opponents(path: Path, table, k: int) -> Opponents:
+    where = f"opponents[{k}]."
+    if not isinstance(table, dict):
+        raise _error(path, f"opponents[{k}]", "expected a table ([[opponents]])")
+    _unknown_keys(path, table, OPPONENT_KEYS, where)
+    name = _get(path, table, "name", where, (str,), "a name", _REQUIRED)
+    meta = _get(path, table, "meta", where, (str,), "a meta directory", None)
+    strategies = _strategy_texts(path, table, where, ())
+    if (meta is None) == (not strategies):
+        raise _error(path, f"opponents[{k}]", "expected strategies or meta (one of them)")
+    seats = _get(path, table, "seats", where, (str,), '"others" or "all"', "others")
+    if seats not in ("others", "all"):
+        raise _error(path, where + "seats", f'expected "others" or "all", got {seats!r}')
+    rules = _get(path, table, "rules", where, (dict,), "a table of rule parameters", {})
+    return Opponents(name, strategies, rules, meta, seats)
+
+
+def _restrict(path: Path, table: dict) -> Restrict:
+    _unknown_keys(path, table, RESTRICT_KEYS, "restrict.")
+    strategy = _get(path, table, "strategy", "restrict.", (str,), "a strategy spec", _REQUIRED)
+    fixed = _get(path, table, "fixed", "restrict.", (dict,), "a table of parameters", _REQUIRED)
+    if not fixed:
+        raise _error(path, "restrict.fixed", "expected at least one parameter to hold")
+    budget = _get(path, table, "budget", "restrict.", (int,), "tuning games", _REQUIRED)
+    params = _get(path, table, "params", "restrict.", (list,), "parameter names", [])
+    min_games = _get(path, table, "min_games", "restrict.", (int,), "games", None)
+    search = _get(path, table, "search", "restrict.", (dict,), "a table of search parameters", None)
+    if search is not None:
+        games = search.get("games", 1)
+        whole = isinstance(games, int) and not isinstance(games, bool)
+        if "rollout" in search or not whole or games < 1:
+            raise _error(
+                path, "restrict.search", "expected the search player's parameters but rollout "
+                "(the tuned specs play the playouts) and games, a positive integer",
+            )  # fmt: skip
+    return Restrict(strategy, fixed, budget, tuple(params), min_games, search)
+
+
+def load_study(path: str | Path) -> Study:
+    """Parse and check a study file's structure; cell specs are checked by ``cells``."""
+    path = Path(path)
+    data = storage.read_toml(path, "study file")
+    _unknown_keys(path, data, TOP_KEYS, "")
+    game_id = _get(path, data, "game", "", (str,), "a game id", _REQUIRED)
+    if game_id not in registry.game_ids():
+        raise _error(path, "game", f"unknown game {game_id!r} ({', '.join(registry.game_ids())})")
+    players = _get(path, data, "players", "", (int, list), "a player count or a list", _REQUIRED)
+    players = tuple(players) if isinstance(players, list) else (players,)
+    if not players or not all(isinstance(p, int) and not isinstance(p, bool) for p in players):
+        raise _error(path, "players", f"expected a non-empty list of integers, got {players!r}")
+    games = _get(path, data, "games", "", (int,), "a number of games per cell", _REQUIRED)
+    seed = _get(path, data, "seed", "", (int,), "an integer seed", 0)
+    rotate = _get(path, data, "rotate_seats", "", (bool,), "true or false", True)
+    rules = _get(path, data, "rules", "", (dict,), "a table of rule parameters", {})
+    strategies = _strategy_texts(path, data, "", ())
+    arm_tables = _get(path, data, "arms", "", (list,), "an array of [[arms]] tables", None)
+    if arm_tables is None:
+        arms = (Arm("main", strategies, dict(rules)),)
+    elif not arm_tables:
+        raise _error(path, "arms", "expected at least one [[arms]] table")
+    else:
+        arms = tuple(_arm(path, table, k, strategies, rules) for k, table in enumerate(arm_tables))
+    names = [arm.name for arm in arms]
+    duplicate = next((name for name in names if names.count(name) > 1), None)
+    if duplicate:
+        raise _error(path, "arms", f"expected distinct names, {duplicate!r} appears twice")
+    sweep = _sweep(path, _get(path, data, "sweep", "", (dict,), "a table of lists", {}))
+    stop_table = _get(path, data, "stop", "", (dict,), "a table", None)
+    restrict_table = _get(path, data, "restrict", "", (dict,), "a table", None)
+    restrict = None if restrict_table is None else _restrict(path, restrict_table)
+    if restrict:
+        if arm_tables is not None:
+            raise _error(
+                path, "restrict", "makes the arms (tuned, tuned without): give no [[arms]]"
+            )
+        # Before tuning, a search arm's rollout is the strategy as given: its cells then check the
+        # search player's parameters before any tuning runs.
+        arms = tuple(
+            Arm(name, (restrict.search_spec(restrict.strategy),), dict(rules))
+            if name in SEARCH_ARMS
+            else Arm(name, (restrict.strategy,), dict(rules))
+            for name in restrict.arms()
+        )
+        names = list(restrict.arms())
+    opponent_tables = _get(path, data, "opponents", "", (list,), "[[opponents]] tables", [])
+    opponents = tuple(_opponents(path, t, k) for k, t in enumerate(opponent_tables))
+    setting_names = [o.name for o in opponents]
+    if len(set(setting_names)) != len(setting_names):
+        raise _error(path, "opponents", "expected distinct names")
+    answer_table = _get(path, data, "answer", "", (dict,), "a table", None)
+    answer = None if answer_table is None else _answer(path, answer_table, names)
+    if restrict and answer is None:
+        answer = Answer("lineup:0", RESTRICT_ARMS, (SEARCH_ARMS,) if restrict.search else ())
+    arcs = _get(path, data, "arcs", "", (str,), 'a share of the games such as "1%"', None)
+    return Study(
+        path=path,
+        title=_get(path, data, "title", "", (str,), "a text", path.stem),
+        question=_get(path, data, "question", "", (str,), "a text", ""),
+        assumptions=_texts(path, data, "assumptions"),
+        game=game_id,
+        players=players,
+        games=games,
+        seed=seed,
+        rotate_seats=rotate,
+        rules=rules,
+        arms=arms,
+        sweep=sweep,
+        stop=None if stop_table is None else _stop(path, stop_table, names),
+        answer=answer,
+        opponents=opponents,
+        restrict=restrict,
+        arcs=0.0 if arcs is None else _checked(path, "arcs", runner.parse_arcs, arcs),
+    )
+
+
+# --- cells ------------------------------------------------------------------------------------
+
+
+def _apply_sweep(path: Path, game: registry.Game, spec: runner.RunSpec, key: str, value) -> None:
+    """Set swept ``key`` (a rule, or STRATEGY.PARAM for every seat of that strategy) in ``spec``."""
+    where = f"{path}: sweep.{key}"
+    strategy_name, dot, param_name = key.partition(".")
+    if not dot:
+        if all(p.name != key for p in game.rules):
+            raise SpecError(f"{where}: unknown rule parameter or STRATEGY.PARAM of {game.id}")
+        spec.rules[key] = game.rule(key).check(value, where)
+        return
+    # Any strategy the game offers, the search player included (its ``iterations`` swept make a
+    # skill trace, docs/ismcts.md).
+    strategy = next((s for s in game.all_strategies() if s.name == strategy_name), None)
+    param = strategy.param(param_name) if strategy else None
+    if param is None:
+        raise SpecError(f"{where}: unknown strategy parameter (see `powerlab games {game.id}`)")
+    seats = [s for s in spec.strategies if s["name"] == strategy_name]
+    if not seats:
+        raise SpecError(f"{where}: no {strategy_name} in the lineup {spec.lineup()}")
+    for seat in seats:
+        seat["params"][param_name] = param.check(value, where)
+
+
+def swept_value(key: str, value) -> str:
+    """A swept value as cell names and report labels show it: a data file by its name without
+    folder and suffix (``""``, the game's shipped files, as ``shipped``), so that labels stay
+    short; anything else as written."""
+    if key == "data":
+        return Path(value).stem if value else "shipped"
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _cell_id(values: dict, arm: str, with_arm: bool) -> str:
+    """The cell's folder name: arm and swept values, other characters than A-Z a-z 0-9 ._=+-
+    replaced by "-"."""
+    parts = [
+        f"{value}p"
+        if key == "players"
+        else f"{key}={swept_value(key, value) if key == 'data' else value}"
+        for key, value in values.items()
+    ]
+    text = "_".join(([arm] if with_arm else []) + parts) or arm
+    return re.sub(r"[^A-Za-z0-9._=+-]+", "-", text)
+
+
+def _check_cell_ids(path: Path, study_cells: list[Cell]) -> None:
+    """Every cell needs a folder of its own: refuse ids that are not a plain folder name, and
+    ids that collide once cleaned (compared case-blind, as macOS and Windows disks compare)."""
+    seen: dict[str, Cell] = {}
+    for cell in study_cells:
+        if not storage.CELL_ID.match(cell.id):
+            raise _error(
+                path, "arms", f"cell {cell.id!r} (arm {cell.arm!r}) is not a usable folder name: "
+                "rename the arm or shorten the swept values"
+            )  # fmt: skip
+        other = seen.setdefault(cell.id.casefold(), cell)
+        if other is not cell:
+            raise _error(
+                path, "cells", f"arm {other.arm!r} {other.values} and arm {cell.arm!r} "
+                f"{cell.values} both make the folder cells/{cell.id} (names are cleaned to "
+                "letters, digits and ._=+-); rename an arm or change a value"
+            )  # fmt: skip
+
+
+def seated(lineup: list, players: int, most_players: int) -> list:
+    """The lineup for a table of ``players``: with several player counts, a lineup written for
+    the largest table seats its first ``players`` entries at a smaller one."""
+    if len(lineup) == most_players > players:
+        return lineup[:players]
+    return lineup
+
+
+def cells(study: Study, games: int | None = None, tuned: dict | None = None) -> list[Cell]:
+    """Every cell of the study with its checked spec (``games`` overrides games per cell).
+    ``tuned`` maps (opponent setting, players, arm) to the tuned focal spec of a restricted-play
+    study; without it the focal keeps ``restrict.strategy`` (to check the file before tuning)."""
+    path = study.path
+    game = registry.make(study.game)
+    games = study.games if games is None else games
+    if games < 1:
+        raise _error(path, "games", f"expected at least 1, got {games}")
+    axes = {"players": study.players} if len(study.players) > 1 else {}
+    axes.update(study.sweep)
+    count = len(study.arms) * len(study.opponents or (None,))
+    count *= math.prod(len(values) for values in axes.values())
+    if count > MAX_CELLS:
+        raise _error(
+            path, "sweep", f"{count:,} cells (arms x opponents x swept values x player counts), "
+            f"more than the {MAX_CELLS:,} a study may have: split it or sweep fewer values"
+        )  # fmt: skip
+    result = []
+    for arm in study.arms:
+        arm_key = f"arms[{study.arms.index(arm)}]." if len(study.arms) > 1 else ""
+        searching = study.restrict is not None and arm.name in SEARCH_ARMS
+        arm_games = study.restrict.search_games(games) if searching else games
+        texts = arm.strategies or (game.default_strategy,)
+        strategies = [
+            _checked(path, arm_key + "strategies", registry.parse_strategy, game, t) for t in texts
+        ]
+        for setting in study.opponents or (None,):
+            overrides = {**arm.rules, **(setting.rules if setting else {})}
+            rules = _checked(path, arm_key + "rules", game.rules_with_defaults, overrides)
+            for point in itertools.product(*axes.values()):
+                values = dict(zip(axes, point, strict=True))
+                players = values.get("players", study.players[0])
+                _checked(path, "players", game.check_players, players)
+                if setting:
+                    values["opponents"] = setting.name
+                    if tuned:
+                        strategies = [
+                            registry.parse_strategy(game, tuned[setting.name, players, arm.name])
+                        ]
+                lineups = _lineups(study, game, setting, strategies, players)
+                for variant, (weight, lineup) in enumerate(lineups):
+                    spec = runner.RunSpec(
+                        game=study.game,
+                        players=players,
+                        strategies=copy.deepcopy(lineup),
+                        rules=dict(rules),
+                        seed=study.seed,
+                        games=arm_games,
+                        rotate_seats=study.rotate_seats,
+                        arcs=study.arcs,
+                    )
+                    for key in study.sweep:
+                        _apply_sweep(path, game, spec, key, values[key])
+                    cell_id = _cell_id(values, arm.name, len(study.arms) > 1)
+                    if len(lineups) > 1:
+                        cell_id += f"_mix{variant}"
+                    cell = Cell(cell_id, arm.name, dict(values), spec, variant, weight)
+                    _checked(path, f"cell {cell.id}", runner.check_spec, spec)
+                    if study.stop:
+                        _check_focal(study, study.stop.focal, cell)
+                    if study.answer:
+                        _check_focal(study, study.answer.focal, cell)
+                    result.append(cell)
+    _check_cell_ids(path, result)
+    return result
+
+
+def _lineups(study, game, setting, strategies, players) -> list[tuple[float, list[dict]]]:
+    """The weighted lineups a cell seats: the arm's (several player counts: its first entries),
+    or the arm's focal entry followed by the opponent setting's seats, or the setting's table."""
+    most = max(study.players)
+    if setting is None:
+        return [(1.0, seated(strategies, players, most))]
+    where = f"opponents {setting.name!r}"
+    if setting.seats == "others" and len(strategies) != 1:
+        raise _error(study.path, "arms", f"with {where}, an arm gives one strategy: the focal's")
+    seats = players - 1 if setting.seats == "others" else players
+    if setting.meta:
+        mixes = _meta_mix(study, game, setting, players, seats)
+    else:
+        specs = [
+            _checked(study.path, where, registry.parse_strategy, game, t)
+            for t in setting.strategies
+        ]
+        written_for = most - 1 if setting.seats == "others" else most
+        if len(specs) == 1:
+            specs = specs * seats
+        elif len(specs) == written_for > seats:  # several player counts: the first entries
+            specs = specs[:seats]
+        if len(specs) != seats:
+            raise _error(study.path, where, f"expected 1 or {seats} strategies, got {len(specs)}")
+        mixes = [(1.0, specs)]
+    head = strategies if setting.seats == "others" else []
+    return [(weight, [*head, *others]) for weight, others in mixes]
+
+
+def _meta_mix(study, game, setting, players, seats) -> list[tuple[float, list[dict]]]:
+    """The lineups of ``seats`` strategies drawn independently from the equilibrium mix of the
+    meta directory ``setting.meta``, each with its probability (multinomial)."""
+    folder = Path(setting.meta)
+    where = f"opponents {setting.name!r}: meta {folder}"
+    if not (folder / "solution.json").is_file():
+        raise _error(study.path, where, "no solved meta-game there (run powerlab meta)")
+    info = _checked(study.path, where, storage.read_versioned, folder / "meta.json", "meta.json")
+    solution = _checked(study.path, where, storage.read_json, folder / "solution.json", "solution")
+    if info["spec"]["game"] != game.id or info["spec"]["players"] != players:
+        raise _error(
+            study.path, where, f"is a {info['spec']['players']}-player meta-game of "
+            f"{info['spec']['game']}, not of {game.id} at {players} players",
+        )  # fmt: skip
+    if solution["equilibrium"] is None:
+        raise _error(study.path, where, "has no equilibrium mix")
+    mix = solution["equilibrium"]["mix"]
+    population = info["spec"]["population"]
+    support = [j for j, share in enumerate(mix) if share > 0]
+    lineups = []
+    for combo in itertools.combinations_with_replacement(support, seats):
+        counts = [combo.count(j) for j in support]
+        weight = math.factorial(seats) * math.prod(
+            mix[j] ** c / math.factorial(c) for j, c in zip(support, counts, strict=True)
+        )
+        if weight >= MIN_MIX_WEIGHT:
+            lineups.append((weight, [copy.deepcopy(population[j]) for j in combo]))
+    total = sum(weight for weight, _ in lineups)
+    return [(weight / total, lineup) for weight, lineup in lineups]
+
+
+def _checked(path: Path, key: str, check: Callable, *args):
+    """``check(*args)``, its SpecError rewritten to name the file and the key."""
+    try:
+        return check(*args)
+    except SpecError as error:
+        raise _error(path, key, str(error)) from None
+
+
+def _check_focal(study: Study, focal: str, cell: Cell) -> None:
+    from analyses.paired import focal_problem
+
+    problem = focal_problem(focal, cell.spec.players, cell.spec.lineup())
+    if problem:
+        key = "stop.focal" if study.stop and focal == study.stop.focal else "answer.focal"
+        raise _error(study.path, key, f"{problem} in cell {cell.id}")
+
+
+# --- running ----------------------------------------------------------------------------------
+
+
+def covered_games(out: Path) -> int:
+    """Games of ``out`` from index 0 on (the end of the last part its manifest lists)."""
+    if runner.load_info(out) is None:  # checks run.json: a run of an older format is refused
+        return 0
+    return max((part.stop for part in storage.read_manifest(out)), default=0)
+
+
+def first_look(out: Path, step: int) -> int:
+    """Games at the first look of a sequential run: the stored games rounded up to a whole step,
+    so a resumed run looks at the same totals as an uninterrupted one."""
+    return max(step, math.ceil(covered_games(out) / step) * step)
+
+
+def run_sequential(
+    specs: list[runner.RunSpec],
+    outs: list[Path],
+    step: int,
+    max_games: int,
+    done: Callable[[], bool],
+    run_one: Callable[[runner.RunSpec, Path], None],
+) -> int:
+    """Grow every spec by ``step`` games (resuming its run) until ``done()`` or ``max_games``;
+    returns the final games per spec. The result equals a fixed run of that many games."""
+    games = min(max(first_look(out, step) for out in outs), max_games)
+    while True:
+        for spec, out in zip(specs, outs, strict=True):
+            spec.games = games
+            run_one(spec, out)
+        if games >= max_games or done():
+            return games
+        games = min(games + step, max_games)
+
+
+def until_ci_done(out: Path, focal: str, until_ci: float) -> Callable[[], bool]:
+    """Stop rule: the focal's 95% interval half-width in the run at ``out`` is at most until_ci."""
+    from analyses.dataset import load_run
+    from analyses.paired import focal_half_width
+
+    return lambda: focal_half_width(load_run(out), focal) <= until_ci
+
+
+def sprt_llr(diffs, margin: float) -> float:
+    """Log-likelihood ratio of mean difference ``margin`` against 0, for paired per-game
+    differences under the normal approximation (the GSPRT of chess-engine testing)."""
+    import numpy as np
+
+    d = np.asarray(diffs, dtype=float)
+    variance = d.var()
+    if len(d) < 2 or variance == 0:
+        return 0.0
+    return len(d) * margin * (2 * d.mean() - margin) / (2 * variance)
+
+
+def sprt_bounds(alpha: float, beta: float) -> tuple[float, float]:
+    """Wald's (lower, upper) LLR bounds: below accepts 'no margin', above accepts 'margin'."""
+    return math.log(beta / (1 - alpha)), math.log((1 - beta) / alpha)
+
+
+def sprt_verdict(out_a: Path, out_b: Path, focal: str, sprt: Sprt) -> tuple[float, str]:
+    """(LLR, verdict) of the paired focal wins of two runs: verdict is 'a beats b by the margin',
+    'no such margin' or 'undecided'."""
+    from analyses.dataset import load_run
+    from analyses.paired import paired_outcomes
+
+    won_a, won_b, _ = paired_outcomes(load_run(out_a), load_run(out_b), focal)
+    llr = sprt_llr(won_a.astype(int) - won_b.astype(int), sprt.margin)
+    lower, upper = sprt_bounds(sprt.alpha, sprt.beta)
+    if llr >= upper:
+        return llr, f"{sprt.arms[0]} beats {sprt.arms[1]} by {sprt.margin:g}"
+    if llr <= lower:
+        return llr, f"{sprt.arms[0]} does not beat {sprt.arms[1]} by {sprt.margin:g}"
+    return llr, "undecided"
+
+
+# --- a study directory ------------------------------------------------------------------------
+
+
+def cell_dir(out: Path, cell_id: str) -> Path:
+    return Path(out) / "cells" / cell_id
+
+
+def _identity(study_cells: list[Cell]) -> list[dict]:
+    return [{"id": c.id, **c.spec.identity()} for c in study_cells]
+
+
+def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
+    """Restricted play: tune the focal per opponent setting and player count, with its options
+    free and with ``restrict.fixed`` holding one off, in OUT/tuning/<setting>_<n>p/<arm>/
+    (resumable tune directories). Each search starts from the strategy as given and plays seeds
+    the cells never play (``TUNING_SEED_OFFSET``); its winner replaces the start only if it beats
+    the start on the tuning's fresh games (paired 95% interval above 0, the rule self-play uses),
+    so a winner's-curse pick from a noisy search is not taken for skill. The free player may
+    also play what the restricted arm chose (its options include it), so when that plays better
+    on the free tuning's fresh games, the free arm takes it: a search that missed a region
+    cannot make the option look harmful (``free_takes_restricted``). With ``restrict.search``,
+    the search arms' specs: the search player with each tuned spec as its rollout. Returns
+    {(setting, players, arm): tuned spec}."""
+    from simcore.workflows import tuning
+
+    restrict = study.restrict
+    game = registry.make(study.game)
+    fixed = [
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in restrict.fixed.items()
+    ]
+    tuned = {}
+    for setting in study.opponents or (None,):
+        if setting and setting.seats == "all":
+            raise _error(study.path, "restrict", f"opponents {setting.name!r} fill every seat: "
+                         "restricted play tunes one seat against the others")  # fmt: skip
+        name = setting.name if setting else ""
+        for players in study.players:
+            focal = [registry.parse_strategy(game, restrict.strategy)]
+            fields = [
+                (weight, lineup[1:])
+                for weight, lineup in _lineups(study, game, setting, focal, players)
+            ]
+            rules = {**study.rules, **(setting.rules if setting else {})}
+            folder = Path(out) / "tuning" / _cell_id({"players": players}, name, bool(name))
+            for arm, held in zip(RESTRICT_ARMS, ([], fixed), strict=True):
+                only = [p for p in restrict.params if not held or p not in restrict.fixed]
+                build = functools.partial(
+                    tuning.build_spec,
+                    only=only,
+                    fixed=held,
+                    fields=fields,
+                    rules=rules,
+                    min_games=restrict.min_games,
+                    from_start=True,
+                )
+                seed = (study.seed + TUNING_SEED_OFFSET) % (runner.MAX_SEED + 1)
+                spec = _checked(
+                    study.path, "restrict", build, study.game, players, restrict.strategy, [],
+                    [], seed, restrict.budget,
+                )  # fmt: skip
+                summary = tuning.tune(spec, folder / arm.replace(" ", "-"), threads, scheduler)
+                better = summary["fresh"]["diff_ci_low"] > 0
+                tuned[name, players, arm] = summary["best"] if better else summary["baseline"]
+                if arm == RESTRICT_ARMS[0]:
+                    free_tuning = spec
+            free_spec, held_spec = (tuned[name, players, arm] for arm in RESTRICT_ARMS)
+            if free_takes_restricted(game, free_tuning, free_spec, held_spec, threads, scheduler):
+                tuned[name, players, RESTRICT_ARMS[0]] = held_spec
+            if restrict.search:
+                for search_arm, arm in zip(SEARCH_ARMS, RESTRICT_ARMS, strict=True):
+                    tuned[name, players, search_arm] = restrict.search_spec(
+                        tuned[name, players, arm]
+                    )
+    return tuned
+
+
+def free_takes_restricted(game, free_tuning, free: str, held: str, threads, scheduler) -> bool:
+    """Whether the restricted arm's spec ``held`` wins more than the free arm's ``free`` on the
+    free tuning's fresh games (the games that measured the free winner)."""
+    from simcore.workflows import tuning
+
+    if held == free:
+        return False
+    with tuning.player(threads, scheduler) as play:
+        raced = tuning.fresh_measure(
+            free_tuning, play, registry.parse_strategy(game, held),
+            registry.parse_strategy(game, free),
+        )  # fmt: skip
+    return raced["diff"] > 0
+
+
+def check_study_dir(study: Study, study_cells: list[Cell], out: Path, identity=None) -> None:
+    """Refuse, before anything is written, an OUT holding something other than this study.
+    ``identity`` (default: the cells') is what study.json must hold: a restricted-play study's
+    identity is that of its cells before tuning, which the tuning then fills in."""
+    out = Path(out)
+    identity = _identity(study_cells) if identity is None else identity
+    if out.exists() and not out.is_dir():
+        raise SpecError(f"--out {out} is a file, not a directory")
+    if (out / "study.json").exists():
+        if storage.read_study_json(out)["identity"] != identity:
+            raise SpecError(f"--out {out} holds another study; use another --out")
+    elif out.exists() and not storage.is_empty(out):
+        raise SpecError(f"--out {out} is not empty and holds no powerlab study")
+    for cell in study_cells:
+        folder = cell_dir(out, cell.id)
+        if study.stop:  # a sequential cell resumes at its stored games
+            cell.spec.games = min(first_look(folder, cell.spec.games), study.stop.max_games)
+        runner.check_out_dir(cell.spec, folder)
+
+
+def run_study(
+    study: Study,
+    out: Path,
+    games: int | None = None,
+    threads: int | None = None,
+    scheduler: str | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+    notify: Callable[[str], None] = lambda line: None,
+) -> dict:
+    """Run every cell (all validated first) and write OUT/study.json; returns it.
+
+    The study holds OUT's writer lock throughout, and each cell's while it grows. A restricted-play
+    study first claims OUT (study.json with the untuned cells), then tunes (tune_restricted) and
+    runs the tuned cells.
+    ``progress(cell_id, done, total)`` is called as each cell's games are computed.
+    """
+    out = Path(out)
+    study_cells = cells(study, games)
+    step = study_cells[0].spec.games
+    identity = _identity(study_cells)
+    check_study_dir(study, [] if study.restrict else study_cells, out, identity)
+    with storage.locked(out):
+        tuned = {}
+        if study.restrict:
+            check_study_dir(study, [], out, identity)  # again, now that no other writer can
+            if not (out / "study.json").exists():  # claim OUT before the first tuning writes
+                info = _study_info(study, study_cells, step, identity, tuned)
+                storage.write_json(out / "study.json", info)
+            tuned = tune_restricted(study, out, threads, scheduler)
+            study_cells = cells(study, games, tuned)
+        check_study_dir(study, study_cells, out, identity)
+        info = _study_info(study, study_cells, step, identity, tuned)
+        return _run_cells(study, study_cells, step, out, info, threads, scheduler, progress, notify)
+
+
+def _study_info(study, study_cells, step, identity, tuned) -> dict:
+    """study.json before its cells' stopping entries are filled in."""
+    return {
+        "format": storage.FORMAT,
+        "title": study.title,
+        "question": study.question,
+        "assumptions": list(study.assumptions),
+        "file": str(study.path),
+        "source": files.read_text(study.path, "study file"),
+        "games_per_cell": step,
+        "cells": [
+            {"id": c.id, "arm": c.arm, "values": c.values, "variant": c.variant, "weight": c.weight}
+            for c in study_cells
+        ],  # fmt: skip
+        "answer": None if study.answer is None else vars(study.answer),
+        "tuned": [
+            {"opponents": setting, "players": players, "arm": arm, "spec": spec}
+            for (setting, players, arm), spec in tuned.items()
+        ],
+        "identity": identity,
+        "stopping": [],
+    }
+
+
+def _run_cells(study, study_cells, step, out, info, threads, scheduler, progress, notify) -> dict:
+    storage.write_json(out / "study.json", info)
+
+    def run_cell(spec: runner.RunSpec, folder: Path) -> None:
+        report = functools.partial(progress, folder.name) if progress else None
+        runner.run(
+            spec, folder, threads=threads, progress=report, scheduler=scheduler, notify=notify
+        )
+
+    stop = study.stop
+    sprt_arms = stop.sprt.arms if stop and stop.sprt else ()
+    plain = [cell for cell in study_cells if cell.arm not in sprt_arms]
+    if stop and stop.until_ci:
+        # A cell's arms grow together, until every one of them is precise enough, so that they
+        # keep the same games and stay paired.
+        groups: dict[tuple, list[Cell]] = {}
+        for cell in plain:
+            groups.setdefault(cell.group(), []).append(cell)
+        for group in groups.values():
+            folders = [cell_dir(out, cell.id) for cell in group]
+            with contextlib.ExitStack() as locks:
+                for folder in folders:
+                    locks.enter_context(storage.locked(folder))
+                checks = [until_ci_done(folder, stop.focal, stop.until_ci) for folder in folders]
+                done = functools.partial(_all_done, checks)
+                specs = [cell.spec for cell in group]
+                run_sequential(specs, folders, step, stop.max_games, done, run_cell)
+                half_width = max(_half_width(folder, stop.focal) for folder in folders)
+            info["stopping"].append(
+                {
+                    "cells": [cell.id for cell in group],
+                    "games": group[0].spec.games,
+                    "half_width": round(half_width, 6),
+                }
+            )
+    else:
+        for cell in plain:
+            folder = cell_dir(out, cell.id)
+            with storage.locked(folder):
+                run_cell(cell.spec, folder)
+    for first in (c for c in study_cells if sprt_arms and c.arm == sprt_arms[0]):
+        second = next(
+            c for c in study_cells if c.arm == sprt_arms[1] and c.group() == first.group()
+        )
+        folders = [cell_dir(out, first.id), cell_dir(out, second.id)]
+        with storage.locked(folders[0]), storage.locked(folders[1]):
+            done = functools.partial(_sprt_decided, *folders, stop.focal, stop.sprt)
+            run_sequential([first.spec, second.spec], folders, step, stop.max_games, done, run_cell)
+            llr, verdict = sprt_verdict(*folders, stop.focal, stop.sprt)
+        info["stopping"].append(
+            {
+                "cells": [first.id, second.id],
+                "games": first.spec.games,
+                "llr": round(llr, 4),
+                "verdict": verdict,
+            }
+        )
+    storage.write_json(out / "study.json", info)
+    return info
+
+
+def _all_done(checks: list[Callable[[], bool]]) -> bool:
+    return all(check() for check in checks)
+
+
+def _sprt_decided(out_a: Path, out_b: Path, focal: str, sprt: Sprt) -> bool:
+    return sprt_verdict(out_a, out_b, focal, sprt)[1] != "undecided"
+
+
+def _half_width(folder: Path, focal: str) -> float:
+    from analyses.dataset import load_run
+    from analyses.paired import focal_half_width
+
+    return focal_half_width(load_run(folder), focal)
