@@ -70,3 +70,35 @@ def test_only_plain_python_modules_are_left_out_of_the_cache_key():
             continue
         source = path.read_text()
         assert "@njit" not in source and "@overload" not in source, path
+
+
+def test_an_edit_of_any_kernel_file_refreshes_the_cache_and_a_workflow_edit_does_not(tmp_path):
+    # In a temporary copy of the tree: a file in a game's package (nested under simcore/games/),
+    # a shared compiled part and a strategies file each key the cache; the runner does not.
+    root = Path(simcore.__file__).resolve().parent.parent
+    for folder in ("simcore", "strategies"):
+        for path in (root / folder).rglob("*.py"):
+            target = tmp_path / path.relative_to(root)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+
+    def folder_name() -> str:
+        shown = "import os, simcore; print(os.environ['NUMBA_CACHE_DIR'])"
+        env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+        out = subprocess.run(
+            [sys.executable, "-c", shown], cwd=tmp_path, env=env | {"PYTHONPATH": str(tmp_path)},
+            capture_output=True, text=True, check=True,
+        ).stdout  # fmt: skip
+        assert Path(out.strip()).is_relative_to(tmp_path)  # the copy's simcore was imported
+        return Path(out.strip()).name
+
+    names = [folder_name()]
+    for edited in (
+        "simcore/games/power/rules.py", "simcore/kernel/chunk.py", "strategies/power.py",
+        "simcore/workflows/runner.py",
+    ):  # fmt: skip
+        with open(tmp_path / edited, "a") as source:
+            source.write("\n# edited\n")
+        names.append(folder_name())
+    assert len(set(names[:4])) == 4  # each kernel edit: a new cache folder
+    assert names[4] == names[3]  # the runner is plain Python: the same folder

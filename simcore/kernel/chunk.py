@@ -125,9 +125,10 @@ def block_bounds(n_games, n_blocks, block):
     return (n_games * block) // n_blocks, (n_games * (block + 1)) // n_blocks
 
 
-def compile_in(template, namespace: dict, name: str, **options):
+def compile_in(template, namespace: dict, name: str, jit=None, **options):
     """``template`` njit-compiled (with the cache) as the function ``name`` of the module whose
     globals are ``namespace``: its code takes that module's file name and reads that namespace.
+    ``jit`` is the decorator to compile with (by default ``njit(cache=True, **options)``).
 
     numba caches a function by its file, name and line, not by the globals it calls, so generic
     code (a chunk driver, the search) compiled this way gets cache entries of its own per game
@@ -138,7 +139,7 @@ def compile_in(template, namespace: dict, name: str, **options):
     function = types.FunctionType(code, namespace, name, template.__defaults__)
     function.__module__ = namespace["__name__"]
     function.__qualname__ = name
-    return njit(cache=True, **options)(function)
+    return (jit or njit(cache=True, **options))(function)
 
 
 # What ``_simulate_blocks`` and ``_play_games`` read of a game, here only names: ``GameChunks``

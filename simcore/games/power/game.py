@@ -7,7 +7,6 @@ docs/games/power.md. Decisions come from ``strategies/power.py``; this module on
 import numpy as np
 from numba import njit
 
-from simcore.games.power import search as power_search
 from simcore.games.power.rules import (  # noqa: F401  (tests and tools reach the rules from here too)
     BLOCKS,
     BLUFFS_CAUGHT,
@@ -42,6 +41,7 @@ from simcore.games.power.scripted import (  # noqa: F401  (the rules tests reach
     play_out,
     take_turn,
 )
+from simcore.games.power.search import choose  # noqa: F401  (the glue calls it by name)
 from simcore.games.power.state import (  # noqa: F401
     ACTION_CLAIM,
     ACTIONS,
@@ -88,7 +88,7 @@ from simcore.games.power.state import (  # noqa: F401
     seat_after,
     two_alive,
 )
-from simcore.kernel import chunk
+from simcore.kernel import chunk, glue
 from simcore.kernel.chunk import (
     ENDED_BY,
     ENDED_CAP,
@@ -98,12 +98,9 @@ from simcore.kernel.chunk import (
     TURNS,
     WINNER,
     WON,
-    seat_lineup,
 )
 from simcore.kernel.intrinsics import ix, plain_njit
-from simcore.kernel.rng import seed_game_stream
 from simcore.registry import (
-    SEARCH_ID,
     SEARCH_PARAM_NAMES,
     Arcs,
     Column,
@@ -241,70 +238,16 @@ def prepare(rules: dict, players: int) -> np.ndarray:
     return GAME.encode_rules(rules).astype(np.int64)
 
 
-@njit(cache=True)
-def play_protocol_game(players, st, rules, sids, prm, rng, trace):
-    """The same game through the decision-point protocol: each decision answered by the deciding
-    seat's ``strategies.power.decide``, or searched. Games with a searching seat are played this
-    way; tests/test_power_protocol.py plays scripted ones too (the same games as ``play_game``)."""
-    new_game(players, st, rules, rng, trace)
-    while not is_over(st):
-        seat = to_move(st)
-        apply(st, rules, power_search.choose(sids, prm, seat, st, rules, rng), rng, trace)
+@njit(cache=True, _nrt=False, inline="always")
+def protocol_result(st):
+    """(winner, turns, truncated) of a game the protocol played to its end, as ``play_game``
+    returns them."""
     return st[P_WINNER], st[P_TURN], st[P_TRUNCATED] != 0
 
 
-@njit(cache=True, nogil=True)
-def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
-    """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
-    searches run: decisions of a searching seat with more than one option)."""
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    sids = np.zeros(players, dtype=np.int64)
-    prm = np.zeros((players, lineup_params.shape[1]), dtype=np.float64)
-    rng = np.zeros(4, dtype=np.uint64)
-    moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
-    scratch = np.zeros((1, players, N_STANDARD_SEAT_COLUMNS), dtype=np.int64)
-    decisions = 0
-    searches = 0
-    for game_index in range(n_games):
-        seat_lineup(lineup_ids, lineup_params, game_index, players, True, sids, prm, scratch, 0)
-        seed_game_stream(seed, game_index, rng)
-        new_game(players, st, rules, rng, no_trace)
-        while not is_over(st):
-            seat = to_move(st)
-            searches += sids[seat] == SEARCH_ID and legal(st, rules, moves) > 1
-            apply(st, rules, power_search.choose(sids, prm, seat, st, rules, rng), rng, no_trace)
-        decisions += st[P_DECISIONS]
-    return decisions, searches
-
-
 @plain_njit(inline="always")
-def play_indexed(
-    players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
-):  # fmt: skip
-    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
-    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
-    seed_game_stream(seed, game_index, rng)
-    winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
-    write_row(players, winner, turns, truncated, st, g, game_out, seat_out)
-
-
-@njit(cache=True)
-def play_indexed_protocol(
-    players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
-):  # fmt: skip
-    """``play_indexed`` through the decision-point protocol: for lineups with a searching seat
-    (the search allocates its tree, so this one may allocate: the scripted path may not)."""
-    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
-    seed_game_stream(seed, game_index, rng)
-    winner, turns, truncated = play_protocol_game(players, st, rules, sids, prm, rng, trace)
-    write_row(players, winner, turns, truncated, st, g, game_out, seat_out)
-
-
-@plain_njit(inline="always")
-def write_row(players, winner, turns, truncated, st, g, game_out, seat_out):
+def write_row(players, result, st, g, game_out, seat_out):
+    winner, turns, truncated = result
     row = ix(g)
     game_out[row, WINNER] = winner
     game_out[row, TURNS] = turns
@@ -317,10 +260,16 @@ def write_row(players, winner, turns, truncated, st, g, game_out, seat_out):
             ]
 
 
+# The glue written once (simcore/kernel/glue.py), compiled here; the scripted game is inlined into
+# the chunk's loop.
+GLUE = glue.specialise(globals(), scripted_inline=True)
+bench_protocol = GLUE.bench_protocol
+
 CHUNKS = chunk.GameChunks(
-    __name__, play=play_indexed, play_searching=play_indexed_protocol, state_size=STATE_SIZE,
-    trace_width=TRACE_WIDTH, trace_len_at=TRACE_LEN, game_columns=N_STANDARD_GAME_COLUMNS,
-    seat_columns=N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS, untraced_as_none=True,
+    __name__, play=GLUE.play_indexed, play_searching=GLUE.play_indexed_protocol,
+    state_size=STATE_SIZE, trace_width=TRACE_WIDTH, trace_len_at=TRACE_LEN,
+    game_columns=N_STANDARD_GAME_COLUMNS, seat_columns=N_STANDARD_SEAT_COLUMNS + N_SEAT_STATS,
+    untraced_as_none=True,
     # Sized for a typical game (most end within 64 turns), not the turn cap: arcs trace 1% of a
     # run's games, and zeroing a cap-sized buffer (0.9 MB at 500 turns) cost more than playing
     # them. A longer game fills it and is played again with a larger one (trace_one_game).
