@@ -22,7 +22,7 @@ demo: $(STAMP)
 # (pytest-xdist), tests handed out by work stealing, loading the kernels from numba's cache.
 # Compiled by the tests instead, two workers compiled the same kernel at once (POWER's game, 150 s
 # on each core). On a fresh clone with 2 quiet cores: 7 minutes of compile and 9 of pytest, against
-# 18 of pytest alone (docs/performance.md, "Suite time (2026-11-29): compile first").
+# 18 of pytest alone (docs/performance.md, "Compile and suite time").
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .

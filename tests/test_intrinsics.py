@@ -24,7 +24,7 @@ def test_plain_njit_compiles_with_arrays_marked_apart_and_computes_the_same():
     add_into(out_python, values)
     assert out_apart.tolist() == out_shared.tolist() == out_python.tolist() == values.tolist()
     # The promise reaches LLVM only through this flag: if numba dropped it, the kernels would
-    # lose their speed-up (docs/performance.md, POWER's step 7) without any other sign.
+    # lose their speed-up (docs/performance.md, "POWER") without any other sign.
     assert apart.overloads[apart.signatures[0]].fndesc.noalias
     assert not shared.overloads[shared.signatures[0]].fndesc.noalias
 

@@ -76,10 +76,10 @@ def play_blocks(simulate_blocks, n_games, *args):
 
     Each kernel's ``simulate_blocks`` is a serial ``nogil`` loop, so threads run it side by side.
     numba's ``prange`` did the same, but compiling a parallel loop around a game took each kernel
-    7.6-16.1 s, this serial one 2-4.5 s (docs/performance.md, "Chunk kernels without prange").
+    7.6-16.1 s, this serial one 2-4.5 s (docs/performance.md, "The block driver").
     The threads claim blocks in compiled code, not from a pool's queue: between blocks a thread
     does not wait for the interpreter's lock, which another busy Python thread holds for up to
-    its switch interval (docs/performance.md, "Blocks claimed without the interpreter"). A
+    its switch interval (docs/performance.md, "The block driver"). A
     game's row depends only on its index, never on the block or thread that plays it.
 
     With several threads the calling thread only waits: compiled code cannot be interrupted, a
@@ -177,7 +177,7 @@ def _play_games(
     A loop of its own, so that a scripted game's loop is compiled without numba's reference
     counting, as the scripted ``play_one`` is. A ``play_one`` inlined into the reference-counted
     block loop ran about 3x slower: numba counts references of every array the inlined code
-    assigns (docs/performance.md, POWER's steps 5 to 7)."""
+    assigns (docs/performance.md, "POWER")."""
     for g in range(lo, hi):
         play_one(
             players, lineup_ids, lineup_params, seed, first_index + g, rotate,
@@ -214,7 +214,7 @@ class GameChunks:
 
     With ``untraced_as_none`` a chunk's scripted games get ``None`` for their trace, not an empty
     one, so numba compiles them without a single check of the trace (``record_event``; code for
-    traced games only asks ``tracing``): POWER's games 1.07x (docs/performance.md, step 9). The
+    traced games only asks ``tracing``): POWER's games 1.07x (docs/performance.md, "POWER"). The
     price is a second compile of the game, with a trace, for the first traced game while the
     numba cache is empty; the suite pays it too.
     """
