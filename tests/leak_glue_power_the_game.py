@@ -3,7 +3,7 @@ seat's planner writes its whole pad while the other seats' pads of the round are
 (``hide_pads``); the search chooses its orders while the options the others chose are hidden
 (the protocol's ``determinize``)."""
 
-from simcore.games.power_the_game.game import determinize, hide_pads
+from simcore.games.power_the_game.rules import determinize, hide_pads
 from tests.leak_check import Glue
 
 

@@ -17,7 +17,7 @@ from matplotlib.text import Text
 
 from reports.legibility import check_page
 from reports.pdf import run_pages
-from simcore.games.power_the_game import game as power_the_game
+from simcore.games.power_the_game.components import load_board as load_power_the_game_board
 from simcore.games.power_the_game.state import B_NUMBER
 from simcore.registry import SpecError
 from simcore.workflows import runner, storage, study
@@ -352,7 +352,7 @@ def test_board_lane_names_need_not_be_ascii_numbers(tmp_path):
         board = board.replace(f'"{lane}"', f'"{name}"').replace(f"\n{lane} =", f'\n"{name}" =')
     path = tmp_path / "board.toml"
     path.write_text(board)
-    loaded = power_the_game.load_board(str(path))
+    loaded = load_power_the_game_board(str(path))
     numbers = {name: loaded.table[i, B_NUMBER] for i, name in enumerate(loaded.names)}
     assert numbers["S²"] == numbers[f"S{BIG}"] == numbers["S٣"] == -1 and numbers["S1"] == 1
     code, _, err = in_process("run", "power-the-game", "-p", 2, "--set", f"board={path}", "-n",

@@ -10,6 +10,7 @@ import pytest
 
 from simcore import registry
 from simcore.games.power_the_game import game as kernel
+from simcore.games.power_the_game.components import SHIPPED_BOARD, load_board
 from simcore.games.power_the_game.state import (
     AIR,
     B_COUNTRY,
@@ -36,7 +37,7 @@ from simcore.games.power_the_game.state import (
     WATER,
 )
 
-BOARD = kernel.load_board("")
+BOARD = load_board("")
 NODE = {name: i for i, name in enumerate(BOARD.names)}
 N = len(BOARD.names)
 
@@ -178,7 +179,7 @@ def test_ships_keep_to_water_and_coastline():
 
 # --- a designer's board --------------------------------------------------------------------
 
-SHIPPED_TEXT = kernel.SHIPPED_BOARD.read_text()
+SHIPPED_TEXT = SHIPPED_BOARD.read_text()
 
 
 def bad_board(tmp_path, text):
@@ -251,7 +252,7 @@ BAD_BOARDS = [
 def test_a_bad_board_file_is_one_line_naming_the_file_and_the_node(tmp_path, text, message):
     path = bad_board(tmp_path, text)
     with pytest.raises(registry.SpecError) as error:
-        kernel.load_board(str(path))
+        load_board(str(path))
     text = str(error.value)
     assert "\n" not in text
     assert str(path) in text
@@ -260,7 +261,7 @@ def test_a_bad_board_file_is_one_line_naming_the_file_and_the_node(tmp_path, tex
 
 def test_a_missing_board_file_is_a_spec_error(tmp_path):
     with pytest.raises(registry.SpecError, match=re.escape(str(tmp_path / "none.toml"))):
-        kernel.load_board(str(tmp_path / "none.toml"))
+        load_board(str(tmp_path / "none.toml"))
 
 
 def test_a_designer_board_loads_through_the_rule_parameter(tmp_path):

@@ -22,7 +22,7 @@ import tomllib
 import pytest
 from scipy.stats import norm
 
-from simcore.games.power_the_game import game as kernel
+from simcore.games.power_the_game.components import SHIPPED_BOARD
 from tests.fair_play import play, rate_differences, seat_and_strategy_rates
 
 GAME_ID = "power-the-game"
@@ -36,7 +36,7 @@ ROTATION = {"Y": "B", "B": "R", "R": "G", "G": "Y", "NI": "EI", "EI": "SI", "SI"
 
 
 def shipped_nodes() -> dict[str, dict]:
-    return tomllib.loads(kernel.SHIPPED_BOARD.read_text())["nodes"]
+    return tomllib.loads(SHIPPED_BOARD.read_text())["nodes"]
 
 
 def write_board(path, nodes: dict[str, dict], order: list[str], rng: random.Random):

@@ -19,6 +19,17 @@ import pytest
 from simcore import registry
 from simcore.games.power_the_game import game as kernel
 from simcore.games.power_the_game import search as power_the_game_search
+from simcore.games.power_the_game.pieces import change
+from simcore.games.power_the_game.rules import (
+    apply,
+    determinize,
+    infoset_key,
+    is_over,
+    legal,
+    new_game,
+    returns,
+    to_move,
+)
 from simcore.games.power_the_game.state import (
     CHOSEN,
     D_ORDERS,
@@ -26,6 +37,7 @@ from simcore.games.power_the_game.state import (
     MAX_OPTIONS,
     N_SEAT_STATS,
     P_DECISION,
+    P_DECISIONS,
     P_N_OPTIONS,
     P_SEAT,
     PLAYERS,
@@ -108,29 +120,29 @@ def test_random_legal_play_keeps_the_invariants(players, settings):
         trace = np.zeros((TRACE_ROWS, TRACE_WIDTH), dtype=np.int64)
         rng = _stream(3, index)
         pick = _stream(4, index)
-        kernel.new_game(players, st, game, rng, trace)
+        new_game(players, st, game, rng, trace)
         decisions = 0
-        while not kernel.is_over(st):
-            seat = kernel.to_move(st)
+        while not is_over(st):
+            seat = to_move(st)
             assert st[P_DECISION] == D_ORDERS and st[SEAT_IN + seat] == 1
             assert st[CHOSEN + seat] == -1  # one decision per seat and round
-            n = kernel.legal(st, game, moves)
+            n = legal(st, game, moves)
             assert n == 2 * n_planners == st[P_N_OPTIONS]
             move = int(moves[rand_below(pick, n)])
             chosen.add(move)
-            kernel.apply(st, game, move, rng, trace)
+            apply(st, game, move, rng, trace)
             decisions += 1
-        assert kernel.to_move(st) == -1 and decisions <= players * rules["max_rounds"]
+        assert to_move(st) == -1 and decisions <= players * rules["max_rounds"]
         out = np.zeros(4)
-        kernel.returns(st, out)
+        returns(st, out)
         assert out.sum() <= 1.0
         _, board, dist = prepared
         replay(trace[: st[TRACE_LEN]], board, dist, rules["component_limits"])
     assert len(chosen) > n_planners  # base pads and variations were both played
     with pytest.raises(ValueError):  # an option outside legal is a bug, not a move
         st = np.zeros(STATE_SIZE, dtype=np.int64)
-        kernel.new_game(players, st, game, _stream(5, 0), trace)
-        kernel.apply(st, game, 2 * n_planners, _stream(5, 0), trace)
+        new_game(players, st, game, _stream(5, 0), trace)
+        apply(st, game, 2 * n_planners, _stream(5, 0), trace)
 
 
 def _mid_round(players: int, decided: int):
@@ -142,12 +154,12 @@ def _mid_round(players: int, decided: int):
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     rng = _stream(8, 1)
     no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
-    kernel.new_game(players, st, game, rng, no_trace)
+    new_game(players, st, game, rng, no_trace)
     for _ in range(5 * players + decided):
-        seat = kernel.to_move(st)
+        seat = to_move(st)
         move = power_the_game_search.choose(ids, params, seat, st, game, rng)
-        kernel.apply(st, game, move, rng, no_trace)
-    assert kernel.to_move(st) == decided and st[PLAYERS] == players
+        apply(st, game, move, rng, no_trace)
+    assert to_move(st) == decided and st[PLAYERS] == players
     return st, game
 
 
@@ -159,32 +171,32 @@ def test_determinize_redraws_only_the_others_choices_and_targets():
     keys = set()
     for k in range(20):
         twin = st.copy()
-        kernel.determinize(twin, seat, _stream(9, k))
+        determinize(twin, seat, _stream(9, k))
         changed |= set(np.flatnonzero(twin != st).tolist())
-        keys.add(kernel.infoset_key(twin, seat))
+        keys.add(infoset_key(twin, seat))
         assert twin[CHOSEN + 3] == -1 and twin[CHOSEN + seat] == -1  # not chosen yet: nothing
         assert (twin[CHOSEN : CHOSEN + 2] < twin[P_N_OPTIONS]).all()
     assert changed and changed <= hidden, sorted(changed - hidden)
     assert CHOSEN + 0 in changed and CHOSEN + 1 in changed
-    assert keys == {kernel.infoset_key(st, seat)}
+    assert keys == {infoset_key(st, seat)}
     # What the other seats see differs with what the redraw changed, and from seat to seat.
-    others = {kernel.infoset_key(st, s) for s in range(4)}
+    others = {infoset_key(st, s) for s in range(4)}
     assert len(others) == 4
 
 
 def test_the_infoset_key_sees_public_changes():
     st, game = _mid_round(3, 0)
-    key = kernel.infoset_key(st, 0)
-    for field in (kernel.P_DECISIONS,):  # a count of decisions: not observed by the key
+    key = infoset_key(st, 0)
+    for field in (P_DECISIONS,):  # a count of decisions: not observed by the key
         twin = st.copy()
         twin[field] += 1
-        assert kernel.infoset_key(twin, 0) == key
+        assert infoset_key(twin, 0) == key
     gained = st.copy()
-    kernel.change(gained, 1, hq_of(game[1], 1), INFANTRY, 1)  # seat 1 bought one more
-    assert kernel.infoset_key(gained, 0) != key
+    change(gained, 1, hq_of(game[1], 1), INFANTRY, 1)  # seat 1 bought one more
+    assert infoset_key(gained, 0) != key
     moved = st.copy()
     rng = _stream(1, 0)
-    kernel.apply(moved, game, 0, rng, np.zeros((0, TRACE_WIDTH), dtype=np.int64))
-    assert kernel.to_move(moved) == 1
-    assert kernel.infoset_key(moved, 0) != key  # its own choice is now part of what it knows
+    apply(moved, game, 0, rng, np.zeros((0, TRACE_WIDTH), dtype=np.int64))
+    assert to_move(moved) == 1
+    assert infoset_key(moved, 0) != key  # its own choice is now part of what it knows
     assert moved[P_SEAT] == 1

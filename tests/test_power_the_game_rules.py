@@ -1,6 +1,6 @@
 """Every POWER: The Game rule as a scenario: build a state by hand, call one transition, check it.
 
-A :class:`Table` is the shipped board set up for 2, 3 or 4 players (``kernel.setup``), usually
+A :class:`Table` is the shipped board set up for 2, 3 or 4 players (``setup``), usually
 emptied; a scenario puts pieces and Power Units where it wants them, writes Command pads directly
 into the state (layout in ``simcore/games/power_the_game/state.py``) and calls one stage of a round:
 ``implement`` (the commands, official first and clockwise, then penalties) or ``resolve`` (ties,
@@ -15,6 +15,10 @@ import pytest
 
 from simcore import registry
 from simcore.games.power_the_game import game as kernel
+from simcore.games.power_the_game.components import load_board
+from simcore.games.power_the_game.conflicts import resolve
+from simcore.games.power_the_game.pieces import change
+from simcore.games.power_the_game.rules import implement, setup, winner_at_time
 from simcore.games.power_the_game.state import (
     BOMBER,
     BUILD,
@@ -88,7 +92,7 @@ from simcore.games.power_the_game.state import (
 from strategies import power_the_game as strategy
 
 GAME = registry.make("power-the-game")
-BOARD = kernel.load_board("")
+BOARD = load_board("")
 NODE = {name: i for i, name in enumerate(BOARD.names)}
 Y, B, R, G = range(4)  # armies (= seats in the 4-player game)
 
@@ -106,7 +110,7 @@ class Table:
         self.rules, self.board, self.dist = kernel.prepare(GAME.rules_with_defaults(rules), players)
         self.st = np.zeros(STATE_SIZE, dtype=np.int64)
         self.trace = np.zeros((5000, TRACE_WIDTH), dtype=np.int64)
-        kernel.setup(players, self.st, self.rules, self.board, np.zeros(4, np.uint64), self.trace)
+        setup(players, self.st, self.rules, self.board, np.zeros(4, np.uint64), self.trace)
         self.st[OFFICIAL] = official
         if empty:
             for army in range(N_ARMIES):
@@ -114,7 +118,7 @@ class Table:
                     for kind in range(N_KINDS):
                         n = self.count(army, place, kind)
                         if n:
-                            kernel.change(self.st, army, place, kind, -n)
+                            change(self.st, army, place, kind, -n)
         self.mark = self.st[TRACE_LEN]
 
     def count(self, army, where, kind):
@@ -122,7 +126,7 @@ class Table:
         return int(self.st[CNT + piece_index(army, place, kind)])
 
     def put(self, army, where, kind, n=1):
-        kernel.change(self.st, army, loc(where), kind, n)
+        change(self.st, army, loc(where), kind, n)
 
     def units(self, army, n=None):
         if n is not None:
@@ -145,7 +149,7 @@ class Table:
         for seat in idle:
             self.st[SEAT_IN + seat] = 0
         rng = np.zeros(4, np.uint64)  # the penalty's choice among equal smallest pieces
-        kernel.implement(self.st, self.rules, self.board, self.dist, rng, self.trace)
+        implement(self.st, self.rules, self.board, self.dist, rng, self.trace)
         for seat in idle:
             self.st[SEAT_IN + seat] = 1
         self.st[PAD_N : PAD_N + 4] = 0
@@ -153,7 +157,7 @@ class Table:
         return self
 
     def resolve(self):
-        kernel.resolve(self.st, self.rules, self.board, self.trace)
+        resolve(self.st, self.rules, self.board, self.trace)
         self.check()
         return self
 
@@ -977,14 +981,14 @@ def test_at_the_time_limit_the_highest_power_value_wins_then_the_most_flags():
     table.put(Y, "Y0", CRUISER)
     table.put(B, "B0", HEAVY_TANK)
     table.units(B, 20)
-    assert kernel.winner_at_time(table.st) == -1  # 50 against 30 + 20 Power Units, one Flag each
+    assert winner_at_time(table.st) == -1  # 50 against 30 + 20 Power Units, one Flag each
     table.units(B, 21)
-    assert kernel.winner_at_time(table.st) == B
+    assert winner_at_time(table.st) == B
     table.units(B, 20)
     table.st[FLAGS + Y] = 2
-    assert kernel.winner_at_time(table.st) == Y
+    assert winner_at_time(table.st) == Y
     table.st[FLAGS + B] = 2
-    assert kernel.winner_at_time(table.st) == -1
+    assert winner_at_time(table.st) == -1
 
 
 def test_the_missile_builder_strikes_a_guard_and_an_infantry_walks_in_behind_it():

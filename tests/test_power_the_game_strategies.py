@@ -17,6 +17,8 @@ from scipy.stats import norm
 
 from simcore import registry
 from simcore.games.power_the_game import game as kernel
+from simcore.games.power_the_game.rules import hide_pads, setup
+from simcore.games.power_the_game.scripted import play_round
 from simcore.games.power_the_game.state import (
     CMD_WIDTH,
     CNT,
@@ -35,9 +37,11 @@ from simcore.games.power_the_game.state import (
     TARGET,
     TRACE_WIDTH,
     VIEW_SIDE_POWER,
+    hq_of,
 )
 from simcore.kernel.rng import seed_game_stream
 from strategies import power_the_game as strategy
+from strategies.power_the_game.planner import planned_power
 from tests.fair_play import play
 from tests.leak_check import Glue, LeakCheck, glue_of
 from tests.test_power_the_game_rules import BOARD, Table, loc
@@ -62,7 +66,7 @@ def pad(table, name, seat=Y, rng_seed=1):
 def kept(table, army, where):
     """Power the army has at ``where`` once the pad just written is carried out (the planner's
     own picture of its pieces)."""
-    return int(strategy.planned_power(table.st, army, loc(where)))
+    return int(planned_power(table.st, army, loc(where)))
 
 
 def starting_table():
@@ -108,7 +112,7 @@ def test_pieces_of_one_kind_at_one_place_advance_together_where_they_outweigh_th
         table.put(G, where, DESTROYER if where == "G0" else TANK)
     table.put(G, "GHQ", INFANTRY)
     for army in (B, R):
-        table.put(army, BOARD.names[kernel.hq_of(table.board, army)], DESTROYER, 9)
+        table.put(army, BOARD.names[hq_of(table.board, army)], DESTROYER, 9)
     commands = pad(table, "blitz")
     moves = [c for c in commands if c[2] == REGIMENT and c[3] == loc("XI")]
     assert len(moves) == 4 and len({c[4] for c in moves}) == 1
@@ -161,9 +165,9 @@ def mid_game_state(players=4, rounds=6):
     rng = np.zeros(4, np.uint64)
     seed_game_stream(np.uint64(5), 3, rng)
     trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
-    kernel.setup(players, st, rules, board, rng, trace)
+    setup(players, st, rules, board, rng, trace)
     for _ in range(rounds):
-        kernel.play_round(st, rules, board, dist, ids, rows, rng, trace)
+        play_round(st, rules, board, dist, ids, rows, rng, trace)
         st[ROUND] += 1
     strategy.survey(st, board)
     for seat in (0, 1):
@@ -178,7 +182,7 @@ def test_hide_pads_redraws_the_other_pads_and_targets_and_nothing_public():
     redrawn = st.copy()
     other = np.zeros(4, np.uint64)
     seed_game_stream(np.uint64(9), 0, other)
-    kernel.hide_pads(redrawn, rules, board, seat, other)
+    hide_pads(redrawn, rules, board, seat, other)
     changed = set(np.flatnonzero(redrawn != st).tolist())
     pads = {
         i

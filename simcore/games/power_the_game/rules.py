@@ -1,26 +1,31 @@
 """POWER: The Game's rules (../shared/rules/power-the-game.md) over one state array, and its
 decision-point protocol (docs/protocol.md).
 
-Every rule is one helper below (``write_pads``, ``implement``, ``resolve``, ``end_round``,
-``finish_game``, ...). The scripted games' straight-line loop in
-simcore/games/power_the_game/game.py calls
-them in order; the protocol's steps (``advance``) call the same helpers, stopping where a seat
-writes its orders (one decision per seat and round, ``D_ORDERS``);
-tests/test_power_the_game_protocol.py proves that the two flows play identical games. The board
-and move tables are data the kernel module loads (``prepare``); the pads are written by the
-planners of ``strategies/power_the_game.py``.
+Every rule is one helper: those of a round and of a game below (``write_pads``, ``implement``,
+``end_round``, ``finish_game``, ...), resolving conflicts in ``conflicts.py`` (``resolve``), the
+pieces' bookkeeping and carrying out one command in ``pieces.py``. The scripted games'
+straight-line loop (``scripted.py``) calls them in order; the protocol's steps (``advance``) call
+the same helpers, stopping where a seat writes its orders (one decision per seat and round,
+``D_ORDERS``); tests/test_power_the_game_protocol.py proves that the two flows play identical
+games. The board and move tables are data that ``prepare`` loads (``components.py``); the pads
+are written by the planners of ``strategies/power_the_game/``.
 """
 
 import numpy as np
 from numba import njit
 
+from simcore.games.power_the_game.conflicts import resolve
+from simcore.games.power_the_game.pieces import (
+    add_pieces,
+    apply_command,
+    receive,
+    receive_units,
+    stat_add,
+    take_pieces,
+)
 from simcore.games.power_the_game.state import (
     ARMY_NODES,
-    BOUNCE,
     BUILD,
-    BUY,
-    BY_VALUE,
-    CAPTURE,
     CARRIED,
     CHOSEN,
     CMD_ARMY,
@@ -30,7 +35,6 @@ from simcore.games.power_the_game.state import (
     CMD_TO,
     CMD_WIDTH,
     CNT,
-    CRUISER,
     D_NONE,
     D_ORDERS,
     DESTROYER,
@@ -38,24 +42,15 @@ from simcore.games.power_the_game.state import (
     END_TIME_LIMIT,
     EV_ARMY,
     EV_ARMY_STATE,
-    EV_BOUNCE,
-    EV_CAPTURE,
     EV_COMMAND,
-    EV_CONFLICT,
-    EV_DESTROYED,
     EV_END,
     EV_EXEC,
-    EV_FLAG,
-    EV_OUT,
     EV_PENALTY,
     EV_PIECES,
-    EV_POWER_UNITS,
     EV_ROUND,
     EV_SCORE,
     EV_SETUP,
     EV_STANDING,
-    EV_TAKE,
-    EV_USED,
     EXECUTED,
     FIGHTER,
     FIRST_OFFICIAL,
@@ -64,17 +59,13 @@ from simcore.games.power_the_game.state import (
     FLAGS,
     GROUP_II_OFFSET,
     I_FINGERPRINT,
-    I_SECTORS,
-    IN_PLAY,
     INFANTRY,
     INFO,
-    KIND_NODES,
     LAUNCH,
     LOG,
     LOG_ARMY,
     LOG_FROM,
     LOG_KIND,
-    LOG_LIVE,
     LOG_N,
     LOG_TO,
     LOG_WIDTH,
@@ -88,7 +79,6 @@ from simcore.games.power_the_game.state import (
     N_ARMIES,
     N_KINDS,
     N_SEAT_STATS,
-    OCCUPIED,
     OFFICIAL,
     P_ASK,
     P_DECISION,
@@ -102,20 +92,15 @@ from simcore.games.power_the_game.state import (
     PAD,
     PAD_N,
     PAD_RESULT,
-    PIECES_AT,
     PLAN_CNT,
     PLAN_NODES,
     PLAYERS,
-    POWER_AT,
-    POWER_UNIT,
     POWER_VALUE,
     PU,
     R_COMMANDS,
     R_FIRST_OFFICIAL,
     R_MAX_POWER_UNITS,
     R_MAX_ROUNDS,
-    R_MISSILE_COST,
-    REGIMENT,
     RESERVE,
     ROUND,
     SEAT_IN,
@@ -124,19 +109,12 @@ from simcore.games.power_the_game.state import (
     ST_CANCELLED,
     ST_COMMANDS,
     ST_FINAL_POWER,
-    ST_FLAGS_CAPTURED,
     ST_FLAGS_HELD,
     ST_MISSILES_LAUNCHED,
     ST_PENALTIES,
-    ST_PIECES_CAPTURED,
-    ST_PIECES_LOST,
-    ST_POWER_UNITS,
     ST_ROUND_OUT,
     STANDING,
-    STANDOFF,
     STATS,
-    SUM_WORDS,
-    SUMS,
     TANK,
     TARGET,
     TRACE_LEN,
@@ -144,246 +122,25 @@ from simcore.games.power_the_game.state import (
     X_MERCENARY,
     X_NOT_YOURS,
     X_TOO_MANY,
-    army_pieces_at,
-    army_power_at,
+    armies_of,
     army_total_pieces,
     army_total_power,
     check_command,
     count,
-    has_foot,
     hq_of,
     may_command,
     n_nodes,
-    next_contested,
-    opponent_at,
     piece_index,
     seat_of_army,
     side_of,
-    side_power_at,
-    stock_left,
-    units_left,
 )
-from simcore.kernel.chunk import (
-    record_event,
-)
+from simcore.kernel.chunk import record_event
 from simcore.kernel.intrinsics import lowest_bit
 from simcore.kernel.rng import _splitmix64_mix, rand_below
 from strategies import power_the_game as strategy
 
-# --- pieces ----------------------------------------------------------------------------------
-
-# The order captured pieces change colour in: Group II pieces first (a Regiment needs three of the
-# set's Infantry at once), largest first; with the rule component_limits this is who gets what is
-# left of a set.
-CAPTURE_ORDER = np.append(BY_VALUE, MISSILE)
 # Every function takes the game as (st, rules, board, dist, trace) or a part of it: the state,
 # the encoded rules, the board table, the move tables and the trace buffer.
-
-
-@njit(cache=True, _nrt=False)
-def stat_add(st, seat, which, amount):
-    if seat >= 0:
-        st[STATS + N_SEAT_STATS * seat + which] += amount
-
-
-# Hot, and LLVM stops inlining it by itself once its callers are inlined into bigger functions.
-@njit(cache=True, _nrt=False, inline="always")
-def change(st, army, loc, kind, n):
-    """The one way a count of pieces changes (it keeps IN_PLAY, POWER_AT, PIECES_AT, OCCUPIED,
-    ARMY_NODES and KIND_NODES in step)."""
-    i = piece_index(army, loc, kind)
-    st[CNT + i] += n
-    st[IN_PLAY + army * N_KINDS + kind] += n
-    st[POWER_AT + army * MAX_LOC + loc] += n * POWER_VALUE[kind]
-    st[PIECES_AT + army * MAX_LOC + loc] += n
-    if st[PIECES_AT + army * MAX_LOC + loc] > 0:
-        st[OCCUPIED + loc] |= 1 << army
-    else:
-        st[OCCUPIED + loc] &= ~(1 << army)
-    if loc >= RESERVE:
-        return
-    node = np.int64(1) << loc
-    if (st[OCCUPIED + loc] >> army) & 1:
-        st[ARMY_NODES + army] |= node
-    else:
-        st[ARMY_NODES + army] &= ~node
-    if st[CNT + i] > 0:
-        st[KIND_NODES + army * N_KINDS + kind] |= node
-    else:
-        st[KIND_NODES + army * N_KINDS + kind] &= ~node
-
-
-@njit(cache=True, _nrt=False, inline="always")  # hot, small
-def add_pieces(st, army, loc, kind, n, fixed):
-    change(st, army, loc, kind, n)
-    if fixed:
-        st[FIXED + piece_index(army, loc, kind)] += n
-
-
-@njit(cache=True, _nrt=False)
-def receive(st, rules, army, kind, n):
-    """``n`` pieces of ``kind`` come to the army's Reserve (captured, taken over, or broken down
-    from a larger piece): as many as its set still has (the rule component_limits; the rest
-    leave play). Returns how many it receives."""
-    kept = min(n, stock_left(st, rules, army, kind))
-    if kept > 0:
-        add_pieces(st, army, RESERVE + army, kind, kept, False)
-    return kept
-
-
-@njit(cache=True, _nrt=False)
-def receive_units(st, rules, army, n):
-    """``n`` Power Units come to the army's Reserve, as many as its set still has."""
-    kept = min(n, units_left(st, rules, army))
-    st[PU + army] += kept
-    return kept
-
-
-@njit(cache=True, _nrt=False)
-def take_pieces(st, army, loc, kind, n):
-    """Remove ``n`` like pieces, those that moved in this round first (latest move first), then
-    those made here this round; returns how many of them had moved in."""
-    # One backward pass over the round's log: each piece taken is the latest live move in left,
-    # and the one after it can only be earlier.
-    k = st[LOG_N] - 1
-    moved_in = 0
-    while moved_in < n and k >= 0:
-        e = LOG + LOG_WIDTH * k
-        if (
-            st[e + LOG_LIVE] == 1
-            and st[e + LOG_ARMY] == army
-            and st[e + LOG_KIND] == kind
-            and st[e + LOG_TO] == loc
-        ):
-            st[e + LOG_LIVE] = 0
-            moved_in += 1
-        k -= 1
-    i = piece_index(army, loc, kind)
-    st[FIXED + i] -= min(n, st[FIXED + i])
-    change(st, army, loc, kind, -n)
-    return moved_in
-
-
-@njit(cache=True, _nrt=False)
-def log_entry(st, army, kind, origin, target, live):
-    e = LOG + LOG_WIDTH * st[LOG_N]
-    st[e + LOG_ARMY] = army
-    st[e + LOG_KIND] = kind
-    st[e + LOG_FROM] = origin
-    st[e + LOG_TO] = target
-    st[e + LOG_LIVE] = live
-    st[LOG_N] += 1
-
-
-@njit(cache=True, _nrt=False, inline="always")  # the commonest command
-def move_piece(st, army, kind, origin, target):
-    """A piece that may still move goes; it may not move again this round."""
-    change(st, army, origin, kind, -1)
-    add_pieces(st, army, target, kind, 1, True)
-    log_entry(st, army, kind, origin, target, 1)
-
-
-@njit(cache=True, _nrt=False, inline="always")  # tiny, in build_missile's loops
-def sum_word(level, total):
-    return SUMS + level * SUM_WORDS + total // 64
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def has_sum(st, level, total):
-    return (st[sum_word(level, total)] >> (total % 64)) & 1 == 1
-
-
-@njit(cache=True, _nrt=False)
-def build_missile(st, rules, army, loc, trace):
-    """Make a Mega-Missile at ``loc`` from the material that wastes the least power value (the
-    rulebook lets the player choose; "the player simply loses the extra power"): the least total
-    of at least the cost; of the materials with that total, the one with the most Power Units
-    (only in the army's own Reserve), then the most of the largest pieces, then the next largest,
-    and so on. Returns the power value used.
-
-    The piece totals reachable with the kinds BY_VALUE[j:] are bitsets (SUMS, level j), built
-    from the smallest kind up; the least piece total p with p + Power Units >= cost is below
-    cost + 50 (a set of pieces 50 or more above it would stay enough without one of its pieces),
-    which bounds the bitsets; then each kind, largest first, takes as many pieces as leave a
-    total the smaller kinds can still make exactly."""
-    need = np.int64(rules[R_MISSILE_COST])
-    units = st[PU + army] if loc == RESERVE + army else 0
-    top = need + POWER_VALUE[CRUISER]  # the largest total that matters
-    levels = len(BY_VALUE)
-    for level in range(levels + 1):
-        for w in range(top // 64 + 1):
-            st[SUMS + level * SUM_WORDS + w] = 0
-    st[sum_word(levels, 0)] = 1  # no pieces: total 0
-    for level in range(levels - 1, -1, -1):
-        kind = BY_VALUE[level]
-        value = POWER_VALUE[kind]
-        pieces = count(st, army, loc, kind)
-        for total in range(top + 1):
-            for n in range(min(pieces, total // value) + 1):
-                if has_sum(st, level + 1, total - n * value):
-                    st[sum_word(level, total)] |= np.int64(1) << (total % 64)
-                    break
-    pieces_total = max(need - units, 0)
-    while not has_sum(st, 0, pieces_total):
-        pieces_total += 1  # check_command made sure the material is worth the cost
-    used = max(need - pieces_total, 0)
-    if used > 0:
-        st[PU + army] -= used
-        record_event(trace, st, TRACE_LEN, EV_USED, army, loc, POWER_UNIT, used)
-    left = pieces_total
-    for level in range(levels):
-        kind = BY_VALUE[level]
-        value = POWER_VALUE[kind]
-        n = min(count(st, army, loc, kind), left // value)
-        while not has_sum(st, level + 1, left - n * value):
-            n -= 1
-        if n > 0:
-            take_pieces(st, army, loc, kind, n)
-            left -= n * value
-            record_event(trace, st, TRACE_LEN, EV_USED, army, loc, kind, n)
-    add_pieces(st, army, loc, MISSILE, 1, False)  # launched, never moved
-    return used + pieces_total
-
-
-@njit(cache=True, _nrt=False)
-def strike(st, target, trace):
-    """A Mega-Missile lands: every piece at ``target`` is destroyed (a Flag stays), and in a
-    Reserve its Power Units too."""
-    for army in range(N_ARMIES):
-        for kind in range(N_KINDS):
-            n = count(st, army, target, kind)
-            if n > 0:
-                take_pieces(st, army, target, kind, n)
-                record_event(trace, st, TRACE_LEN, EV_DESTROYED, army, target, kind, n)
-    if target >= RESERVE and st[PU + target - RESERVE] > 0:
-        army = target - RESERVE
-        record_event(trace, st, TRACE_LEN, EV_DESTROYED, army, target, POWER_UNIT, st[PU + army])
-        st[PU + army] = 0
-
-
-@njit(cache=True, _nrt=False, inline="always")  # one caller: execute_pad
-def apply_command(st, rules, army, op, kind, origin, target, trace):
-    """Carry out a command ``check_command`` found legal; returns EV_EXEC's detail when it is
-    only known afterwards (the consumed pieces that had moved in, the power value used)."""
-    if op == MOVE:
-        move_piece(st, army, kind, origin, target)
-    elif op == UPGRADE:
-        moved_in = take_pieces(st, army, origin, kind, 3)
-        if origin < RESERVE:  # made on the board: it may not move this round
-            add_pieces(st, army, origin, kind + GROUP_II_OFFSET, 1, True)
-            log_entry(st, army, kind + GROUP_II_OFFSET, origin, origin, 0)
-        else:
-            add_pieces(st, army, origin, kind + GROUP_II_OFFSET, 1, False)
-        return moved_in
-    elif op == BUY:
-        st[PU + army] -= POWER_VALUE[kind]
-        add_pieces(st, army, RESERVE + army, kind, 1, False)
-    elif op == BUILD:
-        return build_missile(st, rules, army, origin, trace)
-    elif op == LAUNCH:
-        take_pieces(st, army, origin, MISSILE, 1)
-        strike(st, target, trace)
-    return -1
 
 
 # --- a round ---------------------------------------------------------------------------------
@@ -406,14 +163,6 @@ def seats_in(st):
     for seat in range(st[PLAYERS]):
         n += st[SEAT_IN + seat]
     return n
-
-
-@njit(cache=True, _nrt=False)
-def armies_of(players, seat):
-    """(first army, number of armies) a seat owns."""
-    if players == 2:
-        return 2 * seat, 2
-    return seat, 1
 
 
 @njit(cache=True, _nrt=False)
@@ -593,235 +342,6 @@ def penalty(seat, st, rules, rng, trace):
 
 
 @njit(cache=True, _nrt=False)
-def record_conflict(st, loc, outcome, side, trace):
-    if trace.shape[0] == 0:
-        return
-    record_event(
-        trace, st, TRACE_LEN, EV_CONFLICT, loc, side_power_at(st, 0, loc),
-        side_power_at(st, 1, loc), side_power_at(st, 2, loc), side_power_at(st, 3, loc), outcome,
-        side,
-    )  # fmt: skip
-
-
-@njit(cache=True, _nrt=False)
-def top_sides(st, loc):
-    """(sides present, highest power, bitmask of the sides with it) at ``loc``."""
-    present = 0
-    best = -1
-    mask = 0
-    for side in range(N_ARMIES):
-        power = side_power_at(st, side, loc)
-        if power < 0:
-            continue
-        present += 1
-        if power > best:
-            best = power
-            mask = 1 << side
-        elif power == best:
-            mask |= 1 << side
-    return present, best, mask
-
-
-@njit(cache=True, _nrt=False)
-def bounce_tie(st, loc, trace):
-    """Where the highest totals at ``loc`` tie, the pieces of those sides that moved in this round
-    retreat to where they came from; returns whether any did."""
-    present, best, mask = top_sides(st, loc)
-    if present < 2 or mask & (mask - 1) == 0:
-        return False
-    bouncing = False
-    for k in range(st[LOG_N]):
-        e = LOG + LOG_WIDTH * k
-        if (
-            st[e + LOG_LIVE] == 1
-            and st[e + LOG_TO] == loc
-            and (mask >> side_of(st, st[e + LOG_ARMY])) & 1
-        ):
-            bouncing = True
-            break
-    if not bouncing:
-        return False
-    record_conflict(st, loc, BOUNCE, mask, trace)
-    for k in range(st[LOG_N]):
-        e = LOG + LOG_WIDTH * k
-        army = st[e + LOG_ARMY]
-        if st[e + LOG_LIVE] == 1 and st[e + LOG_TO] == loc and (mask >> side_of(st, army)) & 1:
-            kind = st[e + LOG_KIND]
-            origin = st[e + LOG_FROM]
-            change(st, army, loc, kind, -1)
-            st[FIXED + piece_index(army, loc, kind)] -= 1
-            add_pieces(st, army, origin, kind, 1, True)
-            st[e + LOG_TO] = origin
-            st[e + LOG_LIVE] = 0
-            record_event(trace, st, TRACE_LEN, EV_BOUNCE, army, kind, loc, origin)
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def resolve_ties(st, trace):
-    """Ties first: contested sectors in node order, each tie bouncing once; the scan repeats
-    until no tie can bounce. (A bounce can contest a later node: the next one is looked up
-    afresh.)"""
-    changed = True
-    while changed:
-        changed = False
-        loc = next_contested(st, -1)
-        while loc >= 0:
-            if bounce_tie(st, loc, trace):
-                changed = True
-            loc = next_contested(st, loc)
-
-
-@njit(cache=True, _nrt=False)
-def strongest_army(st, side, loc, with_foot):
-    """The army of ``side`` with the most power at ``loc`` (the lower army on a tie), with
-    ``with_foot`` among those with an Infantry or a Regiment there (a Flag falls to one of
-    those): it receives what the side captures there."""
-    best = -1
-    for army in range(N_ARMIES):
-        if (
-            with_foot
-            and count(st, army, loc, INFANTRY) == 0
-            and count(st, army, loc, REGIMENT) == 0
-        ):
-            continue
-        if side_of(st, army) == side and army_pieces_at(st, army, loc) > 0:
-            if best < 0 or army_power_at(st, army, loc) > army_power_at(st, best, loc):
-                best = army
-    return best
-
-
-@njit(cache=True, _nrt=False)
-def resolve_battles(st, rules, trace):
-    """Then battles: the highest total captures every opposing piece into its Reserve (as many
-    as its set has, the Group II pieces first); tied highest totals whose pieces were all
-    already there stand off."""
-    players = st[PLAYERS]
-    loc = -1
-    while True:
-        loc = next_contested(st, loc)
-        if loc < 0:
-            break
-        present, best, mask = top_sides(st, loc)
-        if present < 2:
-            continue
-        if mask & (mask - 1) != 0:
-            record_conflict(st, loc, STANDOFF, mask, trace)
-            continue
-        winner_side = 0
-        while (mask >> winner_side) & 1 == 0:
-            winner_side += 1
-        record_conflict(st, loc, CAPTURE, winner_side, trace)
-        victor = strongest_army(st, winner_side, loc, False)
-        for kind in CAPTURE_ORDER:
-            for army in range(N_ARMIES):
-                n = count(st, army, loc, kind)
-                if side_of(st, army) == winner_side or n == 0:
-                    continue
-                take_pieces(st, army, loc, kind, n)
-                kept = receive(st, rules, victor, kind, n)
-                record_event(trace, st, TRACE_LEN, EV_CAPTURE, victor, army, loc, kind, n, kept)
-                stat_add(st, seat_of_army(players, victor), ST_PIECES_CAPTURED, n)
-                stat_add(st, seat_of_army(players, army), ST_PIECES_LOST, n)
-
-
-@njit(cache=True, _nrt=False)
-def collect_power_units(st, rules, board, trace):
-    """One Power Unit per enemy country with a standing Flag in which the army has a piece (its
-    sectors or Headquarters; not islands or sea lanes), at most ``max_power_units``."""
-    cap = np.int64(rules[R_MAX_POWER_UNITS])
-    for army in range(N_ARMIES):
-        if st[STANDING + army] == 0:
-            continue
-        mask = 0
-        for country in range(N_ARMIES):
-            territory = board[INFO, I_SECTORS + country] | (np.int64(1) << hq_of(board, country))
-            if (
-                st[ARMY_NODES + army] & territory != 0
-                and st[STANDING + country] == 1
-                and side_of(st, country) != side_of(st, army)
-            ):
-                mask |= 1 << country
-        gained = 0
-        for country in range(N_ARMIES):
-            gained += (mask >> country) & 1
-        gained = min(gained, cap, units_left(st, rules, army))
-        if gained > 0:
-            st[PU + army] += gained
-            stat_add(st, seat_of_army(st[PLAYERS], army), ST_POWER_UNITS, gained)
-            record_event(trace, st, TRACE_LEN, EV_POWER_UNITS, army, gained, mask)
-
-
-@njit(cache=True, _nrt=False)
-def take_over(st, rules, captor, captured, trace):
-    """The captor takes every piece and Power Unit of the captured army into its Reserve (as
-    many as its set has, the Group II pieces first)."""
-    for kind in CAPTURE_ORDER:
-        for loc in range(MAX_LOC):
-            n = count(st, captured, loc, kind)
-            if n > 0:
-                take_pieces(st, captured, loc, kind, n)
-                kept = receive(st, rules, captor, kind, n)
-                record_event(trace, st, TRACE_LEN, EV_TAKE, captor, captured, loc, kind, n, kept)
-    units = st[PU + captured]
-    if units > 0:
-        st[PU + captured] = 0
-        kept = receive_units(st, rules, captor, units)
-        record_event(
-            trace, st, TRACE_LEN, EV_TAKE, captor, captured, RESERVE + captured, POWER_UNIT,
-            units, kept,
-        )  # fmt: skip
-
-
-@njit(cache=True, _nrt=False)
-def capture_flags(st, rules, board, trace):
-    """Last: a Flag falls to the side with an Infantry or a Regiment in its Headquarters and more
-    power there than the defender (the strongest such side; none if they tie). The captor takes
-    the army's forces, Power Units and Flags; a seat without a standing Flag is out."""
-    players = st[PLAYERS]
-    first, _ = armies_of(players, st[OFFICIAL])
-    for j in range(N_ARMIES):
-        army = (first + j) % N_ARMIES
-        if st[STANDING + army] == 0:
-            continue
-        hq = hq_of(board, army)
-        if not opponent_at(st, army, hq):
-            continue  # nobody there to take it (the common case)
-        defender = side_of(st, army)
-        defence = max(side_power_at(st, defender, hq), 0)
-        best_side, best, tied = -1, -1, False
-        for side in range(N_ARMIES):
-            power = side_power_at(st, side, hq)
-            if side == defender or power <= defence or not has_foot(st, side, hq):
-                continue
-            if power > best:
-                best_side, best, tied = side, power, False
-            elif power == best:
-                tied = True
-        if best_side < 0 or tied:
-            continue
-        captor = strongest_army(st, best_side, hq, True)
-        captor_seat = seat_of_army(players, captor)
-        record_event(trace, st, TRACE_LEN, EV_FLAG, captor, army, best, defence, captor_seat)
-        take_over(st, rules, captor, army, trace)
-        st[FLAGS + captor] += st[FLAGS + army]
-        st[FLAGS + army] = 0
-        st[STANDING + army] = 0
-        stat_add(st, captor_seat, ST_FLAGS_CAPTURED, 1)
-        seat = seat_of_army(players, army)
-        if seat < 0:
-            continue
-        own, n_own = armies_of(players, seat)
-        standing = 0
-        for a in range(own, own + n_own):
-            standing += st[STANDING + a]
-        if standing == 0:
-            st[SEAT_IN + seat] = 0
-            st[STATS + N_SEAT_STATS * seat + ST_ROUND_OUT] = st[ROUND]
-            record_event(trace, st, TRACE_LEN, EV_OUT, seat, st[ROUND])
-
-
-@njit(cache=True, _nrt=False)
 def snapshot(st, board, trace):
     for army in range(N_ARMIES):
         for loc in range(MAX_LOC):
@@ -930,15 +450,6 @@ def implement(st, rules, board, dist, rng, trace):
         seat = next_seat(st, seat)
 
 
-@njit(cache=True, _nrt=False)
-def resolve(st, rules, board, trace):
-    """After the commands: ties, battles, Power Units, Flag captures."""
-    resolve_ties(st, trace)
-    resolve_battles(st, rules, trace)
-    collect_power_units(st, rules, board, trace)
-    capture_flags(st, rules, board, trace)
-
-
 @njit(cache=True, _nrt=False, inline="always")
 def start_round(st, board, trace):
     record_event(trace, st, TRACE_LEN, EV_ROUND, st[ROUND], st[OFFICIAL], seats_in(st))
@@ -952,13 +463,6 @@ def orders_and_resolution(st, rules, board, dist, planner_ids, planner_params, r
     write_pads(st, rules, board, dist, planner_ids, planner_params, rng, trace)
     implement(st, rules, board, dist, rng, trace)
     resolve(st, rules, board, trace)
-
-
-@njit(cache=True, _nrt=False)
-def play_round(st, rules, board, dist, sids, prm, rng, trace):
-    """A scripted round: each seat's pad by its own strategy (CHOSEN[seat] = seat)."""
-    start_round(st, board, trace)
-    orders_and_resolution(st, rules, board, dist, sids, prm, rng, trace)
 
 
 # --- a game ----------------------------------------------------------------------------------
@@ -1078,9 +582,8 @@ def finish_game(st, board, trace):
 
 # --- the protocol ---------------------------------------------------------------------------
 # ``game`` is the tuple (rules, board, dist, planner_ids, planner_params): the encoded rules, the
-# board and move tables (simcore.games.power_the_game.game.prepare) and the planner table whose
-# rows are
-# the orders decision's options (simcore.games.power_the_game.game.planner_table).
+# board and move tables (``prepare`` in game.py) and the planner table whose rows are the orders
+# decision's options (``planner_table`` in game.py).
 
 # The rules' steps between decisions (st[P_STEP]).
 S_ROUND = 0  # a round may begin: its snapshot, then the orders decisions; or the game ends

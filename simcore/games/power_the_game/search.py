@@ -1,7 +1,6 @@
 """ISMCTS for POWER: The Game: the generic search of simcore/kernel/ismcts.py, compiled here
-against the
-game's protocol (simcore/games/power_the_game/rules.py) and scripted strategies (rollouts), with its
-own cache entries (docs/protocol.md, "Generic code over the protocol")."""
+against the game's protocol (simcore/games/power_the_game/rules.py) and scripted strategies
+(rollouts), with its own cache entries (docs/protocol.md, "Generic code over the protocol")."""
 
 from simcore.games.power_the_game.rules import (
     apply,

@@ -1,6 +1,6 @@
 """POWER: The Game: codes, board-table and state layouts, the trace format, read-only queries.
 
-Kept apart from the kernel so that ``strategies/power_the_game.py`` can use them while the kernel
+Kept apart from the kernel so that ``strategies/power_the_game/`` can use them while the kernel
 imports the strategies (no import cycle). docs/games/power-the-game.md explains every rule choice.
 
 Board
@@ -146,8 +146,7 @@ I_FINGERPRINT = 1  # a hash of the board file, repeated in EV_SETUP
 I_HQ = 2  # + country: its Headquarters' node
 I_SECTORS = FILE_WIDTH  # + country (derived): bitmask of its sectors' nodes
 
-# --- rules: positions in the encoded rules vector (order of
-# simcore.games.power_the_game.game.RULES) -----
+# --- rules: positions in the encoded rules vector (order of game.RULES) --------------------
 R_BOARD = 0  # a path: slot 0
 R_MAX_ROUNDS = 1
 R_COMMANDS = 2
@@ -198,7 +197,7 @@ OUTCOMES = ("bounce", "capture", "standoff")
 END_FLAGS, END_TIME_LIMIT = range(2)
 END_REASONS = ("flags", "time limit")
 
-# Per-seat statistics, in the order of simcore.games.power_the_game.game.SEAT_COLUMNS.
+# Per-seat statistics, in the order of game.SEAT_COLUMNS.
 (
     ST_FLAGS_CAPTURED,
     ST_PIECES_CAPTURED,
@@ -272,8 +271,7 @@ LOG_N = 4
 FIRST_OFFICIAL = 5
 CNT = 6  # + piece_index(army, loc, kind)
 FIXED = CNT + N_ARMIES * MAX_LOC * N_KINDS  # same index: pieces that cannot move this round
-# Kept in step with CNT by simcore.games.power_the_game.game.change (queries read them, not the
-# counts):
+# Kept in step with CNT by pieces.change (queries read them, not the counts):
 POWER_AT = FIXED + N_ARMIES * MAX_LOC * N_KINDS  # + army * MAX_LOC + loc: power value there
 PIECES_AT = POWER_AT + N_ARMIES * MAX_LOC  # + army * MAX_LOC + loc: pieces there
 OCCUPIED = PIECES_AT + N_ARMIES * MAX_LOC  # + loc: bit a set while army a has pieces there
@@ -329,12 +327,11 @@ VIEW_REACH = VIEW_THREAT + N_ARMIES  # + army * N_ARMIES + target (of another si
 #                                      round (the parts VIEW_THREAT sums; 0 for the same side)
 # Strategies' memory, kept across rounds (reset by setup): each army's chosen target, the enemy
 # army + 1 whose Headquarters it is massing on (0: none chosen yet). Private to the seat that
-# commands the army: simcore.games.power_the_game.game.determinize redraws the other seats' targets.
+# commands the army: rules.determinize redraws the other seats' targets.
 TARGET = VIEW_REACH + N_ARMIES * N_ARMIES  # + army
 # Planning scratch: the power each army keeps in its Headquarters this round (its guard).
 PLAN_GUARD = TARGET + N_ARMIES  # + army
-# Every piece an army has, wherever it is (kept in step with CNT by
-# simcore.games.power_the_game.game.change):
+# Every piece an army has, wherever it is (kept in step with CNT by pieces.change):
 # what it has in play of its set.
 IN_PLAY = PLAN_GUARD + N_ARMIES  # + army * N_KINDS + kind
 # Scratch of build_missile (the least power value a Mega-Missile's material can have): level j
@@ -466,6 +463,14 @@ def seat_of_army(players, army):
     if army < players:
         return army
     return -1
+
+
+@njit(cache=True, _nrt=False)
+def armies_of(players, seat):
+    """(first army, number of armies) a seat owns."""
+    if players == 2:
+        return 2 * seat, 2
+    return seat, 1
 
 
 @njit(cache=True, _nrt=False)
