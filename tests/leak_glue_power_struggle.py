@@ -1,6 +1,6 @@
 """How the information-leak check (tests/leak_check.py) reaches Power Struggle's decisions."""
 
-from simcore.games.power_struggle.game import determinize
+from simcore.games.power_struggle.rules import determinize
 from tests.leak_check import Glue
 
 

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tomllib
 from functools import cache
+from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -22,7 +23,9 @@ import pytest
 from scipy.stats import chisquare
 
 from simcore import registry
+from simcore.games.power_struggle import components, scripted, transitions
 from simcore.games.power_struggle import game as kernel
+from simcore.games.power_struggle import rules as protocol
 from simcore.games.power_struggle import state as ps
 from simcore.games.power_struggle.state import (
     CHAIRMAN,
@@ -42,6 +45,7 @@ from simcore.games.power_struggle.state import (
 )
 from simcore.kernel.rng import new_stream, seed_game_stream
 from strategies import power_struggle as strategy
+from strategies.power_struggle import worth
 from tests.fair_play import play, rate_differences, seat_and_strategy_rates
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -63,7 +67,7 @@ def set_up(players, seed, strategies=None):
     st = np.zeros(STATE_SIZE, dtype=np.int64)
     rng = new_stream()
     seed_game_stream(seed, 0, rng)
-    kernel.set_up(players, st, rules, rng, NO_TRACE)
+    transitions.set_up(players, st, rules, rng, NO_TRACE)
     return st, sids, prm, rng
 
 
@@ -104,7 +108,7 @@ def test_seats_are_interchangeable_in_a_mirror():
 def relabelled_data(tmp_path):
     """The shipped data file with its event cards listed in reverse order and its Archenemy
     Competence cards rotated: every card id changes, nothing else."""
-    text = (kernel.resources.files("simcore") / "data" / kernel.DEFAULT_DATA).read_text()
+    text = (resources.files("simcore") / "data" / components.DEFAULT_DATA).read_text()
     head, _, events = text.partition("\n[[events]]\n")
     event_blocks = ("[[events]]\n" + events).split("\n[[events]]\n")
     event_blocks = [block.removeprefix("[[events]]\n").strip() for block in event_blocks]
@@ -121,7 +125,7 @@ def relabelled_data(tmp_path):
     path = tmp_path / "relabelled.toml"
     path.write_text(text)
     original = tomllib.loads(
-        (kernel.resources.files("simcore") / "data" / kernel.DEFAULT_DATA).read_text()
+        (resources.files("simcore") / "data" / components.DEFAULT_DATA).read_text()
     )
     changed = tomllib.loads(text)
     assert changed["events"] == original["events"][::-1]
@@ -158,7 +162,7 @@ def bribe_scene():
         st[HALF + card] = 0
         st[FACE + card] = 1
     st[HOLDER + CHAIRMAN] = 1
-    kernel.open_office(st, 1, ps.ACCOUNTING, 1, 3, ps.O_APPOINT, NO_TRACE)
+    transitions.open_office(st, 1, ps.ACCOUNTING, 1, 3, ps.O_APPOINT, NO_TRACE)
     return st, sids, prm, rng
 
 
@@ -170,12 +174,12 @@ def test_a_bribe_is_accepted_when_the_card_is_worth_less_than_the_offer():
     st, sids, prm, rng = bribe_scene()
     st[TRACK + ps.N_TRACKS * 1 + ps.CORRUPTION] = 9
     assert not strategy.accept_bribe(sids[1], prm, 1, 0, CHAIRMAN, 300_000, st, rng)
-    price = strategy.asking_price(st, 1, 0, CHAIRMAN)
+    price = worth.asking_price(st, 1, 0, CHAIRMAN)
     assert price > 300_000
     assert strategy.accept_bribe(sids[1], prm, 1, 0, CHAIRMAN, price, st, rng)
     st[FACE + CHAIRMAN] = 0
     assert strategy.accept_bribe(sids[1], prm, 1, 0, CHAIRMAN, ps.MIN_BRIBE, st, rng)
-    assert strategy.asking_price(st, 1, 0, CHAIRMAN) < 0
+    assert worth.asking_price(st, 1, 0, CHAIRMAN) < 0
 
 
 def test_the_briber_offers_the_price_it_reckons_and_it_is_accepted():
@@ -184,16 +188,16 @@ def test_the_briber_offers_the_price_it_reckons_and_it_is_accepted():
     st, sids, prm, rng = bribe_scene()
     st[TRACK + ps.N_TRACKS * 1 + ps.CORRUPTION] = 9
     before = st.copy()
-    kernel.carry_out(0, ps.A_BRIBE, 0, 0, 0, 0, st, sids, prm, rng, NO_TRACE)
+    scripted.carry_out(0, ps.A_BRIBE, 0, 0, 0, 0, st, sids, prm, rng, NO_TRACE)
     assert st[HOLDER + CHAIRMAN] == 0 and st[HALF + CHAIRMAN] == 1
     paid = before[MONEY] - st[MONEY]
-    assert paid == max(ps.MIN_BRIBE, -(-strategy.asking_price(before, 1, 0, CHAIRMAN) // 50_000)
+    assert paid == max(ps.MIN_BRIBE, -(-worth.asking_price(before, 1, 0, CHAIRMAN) // 50_000)
                        * 50_000)  # fmt: skip
     hard = registry.parse_strategy(GAME, "builder:ask_extra=500000")
     st, sids, prm, rng = bribe_scene()
     st[TRACK + ps.N_TRACKS * 1 + ps.CORRUPTION] = 9
     sids[1:2], prm[1:2] = GAME.encode_strategies([hard])
-    kernel.carry_out(0, ps.A_BRIBE, 0, 0, 0, 0, st, sids, prm, rng, NO_TRACE)
+    scripted.carry_out(0, ps.A_BRIBE, 0, 0, 0, 0, st, sids, prm, rng, NO_TRACE)
     assert st[HOLDER + CHAIRMAN] == 1 and st[MONEY] == 800_000
 
 
@@ -222,15 +226,15 @@ def test_a_builder_does_not_resign_what_it_would_lose_more_on():
     st, sids, prm, rng = set_up(4, 5, ["builder:departments=1", "builder", "builder", "builder"])
     for card in range(7):
         st[HOLDER + card] = 1
-    kernel.open_office(st, 0, COMMUNICATIONS, 1, 6, ps.O_APPOINT, NO_TRACE)
-    kernel.open_office(st, 0, COMMUNICATIONS, 2, 6, ps.O_APPOINT, NO_TRACE)
-    kernel.open_office(st, 0, ps.CONTROLLING, 2, 6, ps.O_APPOINT, NO_TRACE)
+    transitions.open_office(st, 0, COMMUNICATIONS, 1, 6, ps.O_APPOINT, NO_TRACE)
+    transitions.open_office(st, 0, COMMUNICATIONS, 2, 6, ps.O_APPOINT, NO_TRACE)
+    transitions.open_office(st, 0, ps.CONTROLLING, 2, 6, ps.O_APPOINT, NO_TRACE)
     st[HEAD + COMMUNICATIONS] = 0
     st[TRACK + ps.N_TRACKS * 0 + ps.MAIN] = 2
     st[MONEY] = 0
     kind = strategy.choose_action(sids[0], prm, 0, st, rng)
     assert kind != ps.A_RESIGN
-    assert strategy.resign_worth(st, 0, COMMUNICATIONS, False) < 0
+    assert worth.resign_worth(st, 0, COMMUNICATIONS, False) < 0
     assert ps.occupied(st, COMMUNICATIONS) == 2 and st[OWNER + ROWS * COMMUNICATIONS] == 0
     # With nothing to lose there it resigns for the Board seat.
     for row in range(ROWS):
@@ -310,17 +314,17 @@ def test_determinize_redraws_only_what_the_seat_cannot_see():
         st = np.zeros(STATE_SIZE, dtype=np.int64)
         rng = new_stream()
         seed_game_stream(7, game, rng)
-        kernel.set_up(players, st, rules, rng, NO_TRACE)
-        kernel.initial_appointments(st, sids, prm, rng, NO_TRACE)
+        transitions.set_up(players, st, rules, rng, NO_TRACE)
+        scripted.initial_appointments(st, sids, prm, rng, NO_TRACE)
         for _ in range(1 + game % 4):
-            kernel.meeting(st, rules, sids, prm, rng, NO_TRACE)
-            if kernel.department_turns(st, rules, sids, prm, rng, NO_TRACE) != 0:
+            scripted.meeting(st, rules, sids, prm, rng, NO_TRACE)
+            if scripted.department_turns(st, rules, sids, prm, rng, NO_TRACE) != 0:
                 break
         seat = game % players
         twin = st.copy()
         redraw = new_stream()
         seed_game_stream(9, game, redraw)
-        kernel.determinize(twin, seat, redraw)
+        protocol.determinize(twin, seat, redraw)
         differs = set(np.flatnonzero(twin != st))
         assert differs <= hidden_fields(st, seat)
         changed |= differs

@@ -67,6 +67,7 @@ def test_the_searching_seat_reads_only_what_it_may_know():
     import numpy as np
 
     from simcore.games.power_struggle import game as kernel
+    from simcore.games.power_struggle import rules as protocol
     from simcore.games.power_struggle import search as search_module
     from simcore.games.power_struggle.state import STATE_SIZE, TRACE_WIDTH
     from simcore.kernel.rng import seed_game_stream
@@ -86,15 +87,15 @@ def test_the_searching_seat_reads_only_what_it_may_know():
         st = np.zeros(STATE_SIZE, dtype=np.int64)
         rng = np.zeros(4, dtype=np.uint64)
         seed_game_stream(np.uint64(6), index, rng)
-        kernel.new_game(players, st, rules, rng, no_trace)
-        while not kernel.is_over(st):
-            seat = kernel.to_move(st)
+        protocol.new_game(players, st, rules, rng, no_trace)
+        while not protocol.is_over(st):
+            seat = protocol.to_move(st)
             if seat != 0:
                 move = strategy.decide(sids[seat], prm, seat, st, rules, rng)
-                kernel.apply(st, rules, move, rng, no_trace)
+                protocol.apply(st, rules, move, rng, no_trace)
                 continue
             twin = st.copy()
-            kernel.determinize(twin, 0, redraw)
+            protocol.determinize(twin, 0, redraw)
             twin_rng = rng.copy()
             args = (
                 6,
@@ -110,5 +111,5 @@ def test_the_searching_seat_reads_only_what_it_may_know():
             assert np.array_equal(rng, twin_rng)
             checked += 1
             informative += not np.array_equal(twin, st)
-            kernel.apply(st, rules, move, rng, no_trace)
+            protocol.apply(st, rules, move, rng, no_trace)
     assert checked > 50 and informative > checked // 2

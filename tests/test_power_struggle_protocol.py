@@ -1,5 +1,5 @@
 """Power Struggle's decision-point protocol (docs/protocol.md,
-simcore/games/power_struggle/game.py).
+simcore/games/power_struggle/rules.py).
 
 - Scripted games played through ``new_game``/``apply``, each decision answered by
   ``strategies.power_struggle.decide``, are the games of the kernel's straight-line flow (the
@@ -19,6 +19,8 @@ import pytest
 
 from simcore import registry
 from simcore.games.power_struggle import game as kernel
+from simcore.games.power_struggle import rules as protocol
+from simcore.games.power_struggle import scripted
 from simcore.games.power_struggle import state as ps
 from simcore.games.power_struggle.state import (
     BOARD,
@@ -68,7 +70,7 @@ def _fresh(seed, index):
 
 
 def _options(st, rules):
-    n = kernel.legal(st, rules, MOVES)
+    n = protocol.legal(st, rules, MOVES)
     return MOVES[:n].copy()
 
 
@@ -88,16 +90,16 @@ def test_scripted_games_through_the_protocol_are_the_kernels_games(config):
         st, rng = _fresh(seed, index)
         scripted_st = st.copy()
         trace = np.zeros((len(straight) + 1, TRACE_WIDTH), dtype=np.int64)
-        kernel.new_game(players, st, prepared, rng, trace)
-        while not kernel.is_over(st):
-            seat = kernel.to_move(st)
+        protocol.new_game(players, st, prepared, rng, trace)
+        while not protocol.is_over(st):
+            seat = protocol.to_move(st)
             options = _options(st, prepared)
             move = strategy.decide(sids[seat], prm, seat, st, prepared, rng)
             assert move in options, (DECISION_KINDS[st[P_DECISION]], move, options[:20])
-            kernel.apply(st, prepared, move, rng, trace)
-        np.testing.assert_array_equal(trace[: st[kernel.TRACE_LEN]], straight)
+            protocol.apply(st, prepared, move, rng, trace)
+        np.testing.assert_array_equal(trace[: st[ps.TRACE_LEN]], straight)
         rng = _fresh(seed, index)[1]
-        kernel.play_game(players, scripted_st, prepared, sids, prm, rng, NO_TRACE)
+        scripted.play_game(players, scripted_st, prepared, sids, prm, rng, NO_TRACE)
         np.testing.assert_array_equal(st[:P_DECISION], scripted_st[:P_DECISION])
 
 
@@ -129,24 +131,24 @@ def test_random_legal_play_keeps_the_invariants(players):
     kinds = set()
     for index in range(12):
         st, rng = _fresh(np.uint64(11), index)
-        kernel.new_game(players, st, rules, rng, NO_TRACE)
+        protocol.new_game(players, st, rules, rng, NO_TRACE)
         stock = [int(st[STOCK + size]) for size in range(1, N_SIZES + 1)]
         decisions = 0
-        while not kernel.is_over(st):
-            seat = kernel.to_move(st)
+        while not protocol.is_over(st):
+            seat = protocol.to_move(st)
             assert 0 <= seat < players
             options = _options(st, rules)
             assert len(options) >= 1 and len(set(options)) == len(options)
             kinds.add(int(st[P_DECISION]))
-            kernel.apply(st, rules, options[rand_below(rng, len(options))], rng, NO_TRACE)
+            protocol.apply(st, rules, options[rand_below(rng, len(options))], rng, NO_TRACE)
             decisions += 1
-            if decisions % 7 == 0 or kernel.is_over(st):
+            if decisions % 7 == 0 or protocol.is_over(st):
                 _invariants(st, rules, players, stock)
-        assert kernel.to_move(st) == -1 and st[kernel.P_OUTCOME] in (1, 2)
+        assert protocol.to_move(st) == -1 and st[ps.P_OUTCOME] in (1, 2)
         out = np.zeros(players)
-        kernel.returns(st, out)
+        protocol.returns(st, out)
         winners = [s for s in range(players) if out[s] == 1.0]
-        assert out.sum() == len(winners) and (winners == [] or st[kernel.P_OUTCOME] == 1)
+        assert out.sum() == len(winners) and (winners == [] or st[ps.P_OUTCOME] == 1)
         target = 4
         assert all(ps.victory_points(st, s) >= target for s in winners)
     assert kinds == set(range(1, len(DECISION_KINDS))), [DECISION_KINDS[k] for k in kinds]
@@ -167,12 +169,12 @@ def test_determinize_keeps_the_deciding_seats_key_and_options():
     for index in range(4):
         seat_lineup(ids, params, index, players, rotate, sids, prm, labels, 0)
         st, rng = _fresh(seed, index)
-        kernel.new_game(players, st, prepared, rng, NO_TRACE)
-        while not kernel.is_over(st):
-            seat = kernel.to_move(st)
+        protocol.new_game(players, st, prepared, rng, NO_TRACE)
+        while not protocol.is_over(st):
+            seat = protocol.to_move(st)
             twin = st.copy()
-            kernel.determinize(twin, seat, redraw)
-            assert kernel.infoset_key(twin, seat) == kernel.infoset_key(st, seat)
+            protocol.determinize(twin, seat, redraw)
+            assert protocol.infoset_key(twin, seat) == protocol.infoset_key(st, seat)
             assert np.array_equal(_options(twin, prepared), _options(st, prepared))
             changed += not np.array_equal(twin, st)
             checked += 1
@@ -180,5 +182,5 @@ def test_determinize_keeps_the_deciding_seats_key_and_options():
                 move = _options(st, prepared)[rand_below(rng, len(_options(st, prepared)))]
             else:
                 move = strategy.decide(sids[seat], prm, seat, st, prepared, rng)
-            kernel.apply(st, prepared, move, rng, NO_TRACE)
+            protocol.apply(st, prepared, move, rng, NO_TRACE)
     assert changed > checked // 2

@@ -17,6 +17,7 @@ import pytest
 from scipy.stats import chisquare
 
 from simcore import registry
+from simcore.games.power_struggle import components, scripted, transitions
 from simcore.games.power_struggle import game as kernel
 from simcore.games.power_struggle import state as ps
 from simcore.games.power_struggle.state import (
@@ -66,16 +67,18 @@ class Table:
         self.rng = new_stream()
         seed_game_stream(seed, 0, self.rng)
         self.trace = np.zeros((20_000, TRACE_WIDTH), dtype=np.int64)
-        kernel.set_up(players, self.st, self.rules, self.rng, self.trace)
+        transitions.set_up(players, self.st, self.rules, self.rng, self.trace)
         self.st[TRACE_LEN] = 0
 
     def office(self, seat, division, staff=3, heads=1):
         """A Department (heads 2: Main Department) in the topmost vacant office; its id."""
-        return kernel.open_office(self.st, seat, division, heads, staff, ps.O_APPOINT, self.trace)
+        return transitions.open_office(
+            self.st, seat, division, heads, staff, ps.O_APPOINT, self.trace
+        )
 
     def board(self, *seats):
         for seat in seats:
-            kernel.board_add(self.st, seat, ps.B_APPOINT, self.trace)
+            transitions.board_add(self.st, seat, ps.B_APPOINT, self.trace)
 
     def give(self, card, seat, half=0, face=1):
         self.st[HOLDER + card] = seat
@@ -104,8 +107,8 @@ class Table:
 
     def action(self, seat, kind, x=0, y=0, z=0, w=0):
         """Carry out ``kind`` with options (x, y, z, w) as if ``seat``'s strategy chose it."""
-        kernel.carry_out(seat, kind, x, y, z, w, self.st, self.sids, self.prm, self.rng,
-                         self.trace)  # fmt: skip
+        scripted.carry_out(seat, kind, x, y, z, w, self.st, self.sids, self.prm, self.rng,
+                           self.trace)  # fmt: skip
 
 
 # --- set-up and the initial appointment round ---------------------------------------------------
@@ -131,7 +134,7 @@ def test_setup_money_shares_archenemy_and_privileges(players, stock):
 def test_initial_appointments_snake_order_from_the_communications_holder():
     table = Table(4)
     table.give(COMMUNICATIONS, YELLOW)
-    kernel.initial_appointments(table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.initial_appointments(table.st, table.sids, table.prm, table.rng, table.trace)
     order = [row[0] for row in table.rows(ps.EV_APPOINT)]
     assert order == [1, 2, 3, 0] + [0, 3, 2, 1] + [1, 2, 3, 0]
     for seat, _, place, division, row, staff, _ in table.rows(ps.EV_APPOINT):
@@ -154,7 +157,7 @@ def test_board_room_push_out_example():
 def test_chairman_is_the_leftmost_member_of_the_largest_board_delegation():
     table = Table(4)
     table.board(YELLOW, RED, BLUE, RED)
-    kernel.appoint_chairman(table.st, table.trace)
+    transitions.appoint_chairman(table.st, table.trace)
     assert table.st[HEAD + CHAIRMAN] == RED
     assert table.board_seats() == [YELLOW, BLUE, RED]
 
@@ -162,12 +165,12 @@ def test_chairman_is_the_leftmost_member_of_the_largest_board_delegation():
 def test_chairman_tie_goes_to_the_leftmost_and_an_empty_board_to_the_card_holder():
     table = Table(4)
     table.board(GREEN, BLUE, BLUE, GREEN)
-    kernel.appoint_chairman(table.st, table.trace)
+    transitions.appoint_chairman(table.st, table.trace)
     assert table.st[HEAD + CHAIRMAN] == GREEN
     assert table.board_seats() == [BLUE, BLUE, GREEN]
     empty = Table(4)
     empty.give(CHAIRMAN, RED)
-    kernel.appoint_chairman(empty.st, empty.trace)
+    transitions.appoint_chairman(empty.st, empty.trace)
     assert empty.st[HEAD + CHAIRMAN] == RED
     assert empty.rows(ps.EV_CHAIRMAN) == [(RED, 1, -1, 0, 0, 0, 0)]
 
@@ -189,7 +192,7 @@ def divisional_head_example():
 
 def test_divisional_head_example():
     table = divisional_head_example()
-    kernel.appoint_heads(table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.appoint_heads(table.st, table.sids, table.prm, table.rng, table.trace)
     heads = [int(table.st[HEAD + d]) for d in range(6)]
     assert heads == [GREEN, RED, GREEN, BLUE, YELLOW, YELLOW]
     by_card = [row[5] for row in table.rows(ps.EV_HEAD)]
@@ -203,7 +206,7 @@ def test_privilege_cards_and_influence_after_the_example():
     table = divisional_head_example()
     table.board(RED, YELLOW, RED, BLUE)
     table.st[ps.ROUND] = 0
-    kernel.meeting(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
+    scripted.meeting(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
     st = table.st
     holders = [int(st[HOLDER + c]) for c in range(7)]
     assert holders == [GREEN, RED, GREEN, BLUE, YELLOW, YELLOW, RED]
@@ -219,7 +222,7 @@ def test_main_department_counts_two_and_ties_go_to_employees_then_the_top():
     table.office(RED, DEVELOPMENT, staff=3, heads=2)
     table.office(GREEN, ACCOUNTING, staff=2)
     table.office(YELLOW, ACCOUNTING, staff=3)
-    kernel.appoint_heads(table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.appoint_heads(table.st, table.sids, table.prm, table.rng, table.trace)
     assert table.st[HEAD + DEVELOPMENT] == RED  # 2 heads each, Red 3 Employees to 2
     assert table.st[HEAD + ACCOUNTING] == YELLOW
 
@@ -233,7 +236,7 @@ def test_case_c_the_displaced_head_chooses_board_room_or_counsel(consultants, to
     table.st[HEAD + HUMAN_RESOURCES] = BLUE
     table.office(YELLOW, HUMAN_RESOURCES)
     table.give(HUMAN_RESOURCES, BLUE)
-    kernel.appoint_heads(table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.appoint_heads(table.st, table.sids, table.prm, table.rng, table.trace)
     assert table.st[HEAD + HUMAN_RESOURCES] == YELLOW
     row = table.rows(ps.EV_HEAD)[HUMAN_RESOURCES]
     assert row[:5] == (HUMAN_RESOURCES, YELLOW, BLUE, 2, to)
@@ -247,7 +250,7 @@ def test_case_b_keeps_the_head():
     table = Table(4)
     table.st[HEAD + ACCOUNTING] = GREEN
     table.office(GREEN, ACCOUNTING)
-    kernel.appoint_heads(table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.appoint_heads(table.st, table.sids, table.prm, table.rng, table.trace)
     assert table.rows(ps.EV_HEAD)[ACCOUNTING][:5] == (ACCOUNTING, GREEN, GREEN, 1, -1)
     assert table.board_seats() == []
 
@@ -258,7 +261,7 @@ def test_event_order_policies_fix_the_department_turns(policy, turns):
     table.st[HEAD + COMMUNICATIONS] = GREEN
     seen = set()
     for _ in range(20):
-        kernel.sort_events(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
+        scripted.sort_events(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
         seen.add(table.rows(ps.EV_ORDER)[-1][1])
     assert seen == turns
 
@@ -269,7 +272,7 @@ def test_every_policy_keeps_the_two_ordering_rules(policy):
     table.office(GREEN, ACCOUNTING)
     table.st[HEAD + COMMUNICATIONS] = GREEN
     for _ in range(200):
-        kernel.sort_events(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
+        scripted.sort_events(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
         order = [row[1] for row in table.rows(ps.EV_ORDER_CARD)[-8:]]
         bonus = order.index(ps.EV_BONUS_CARD)
         meeting = order.index(ps.EV_MEETING_CARD)
@@ -284,7 +287,7 @@ def test_random_order_is_uniform_over_legal_orders():
     n = 4000
     counts = np.zeros(4)
     for _ in range(n):
-        kernel.sort_events(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
+        scripted.sort_events(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
         table.st[TRACE_LEN] = 0
         meeting = next(p for p in range(8) if table.st[ps.ORDER + p] == table.st[ps.MEETING_EVENT])
         counts[meeting - 4] += 1
@@ -294,23 +297,25 @@ def test_random_order_is_uniform_over_legal_orders():
 def test_sorting_draws_six_different_events_and_counts_the_round():
     table = Table(3)
     table.st[HEAD + COMMUNICATIONS] = YELLOW
-    kernel.sort_events(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
+    scripted.sort_events(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
     drawn = [int(table.st[ps.PILE + i]) for i in range(6)]
     assert len(set(drawn)) == 6 and max(drawn) < 24
-    assert table.st[kernel.stat(YELLOW, kernel.S_COMM_ROUNDS)] == 1
+    assert table.st[transitions.stat(YELLOW, ps.S_COMM_ROUNDS)] == 1
 
 
 def test_chairman_card_founds_a_department_or_a_main_department():
     table = Table(4, ["builder"] * 4)
     table.office(RED, ACCOUNTING, staff=4)
     table.give(CHAIRMAN, RED, half=0)
-    kernel.chairman_privilege(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
+    scripted.chairman_privilege(
+        table.st, table.rules, table.sids, table.prm, table.rng, table.trace
+    )
     ((seat, half, division, row, staff, _, _),) = table.rows(ps.EV_CHAIRMAN_USE)
     assert (seat, half, staff) == (RED, 0, 1)
     assert table.st[OWNER + ROWS * division + row] == RED
     bribed = Table(4, ["builder"] * 4)
     bribed.give(CHAIRMAN, RED, half=1)
-    kernel.chairman_privilege(
+    scripted.chairman_privilege(
         bribed.st, bribed.rules, bribed.sids, bribed.prm, bribed.rng, bribed.trace
     )
     ((_, half, division, row, staff, _, _),) = bribed.rows(ps.EV_CHAIRMAN_USE)
@@ -319,7 +324,7 @@ def test_chairman_card_founds_a_department_or_a_main_department():
     assert bribed.track(RED, ps.MAIN) == 1
     face_down = Table(4)
     face_down.give(CHAIRMAN, RED, face=0)
-    kernel.chairman_privilege(
+    scripted.chairman_privilege(
         face_down.st, face_down.rules, face_down.sids, face_down.prm, face_down.rng,
         face_down.trace,
     )  # fmt: skip
@@ -329,7 +334,7 @@ def test_chairman_card_founds_a_department_or_a_main_department():
 def test_round_one_uses_no_chairman_card_and_dismisses_nobody():
     table = Table(4)
     table.give(CHAIRMAN, RED, half=1)
-    kernel.meeting(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
+    scripted.meeting(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
     assert table.rows(ps.EV_CHAIRMAN_USE) == []
     assert table.rows(ps.EV_MEETING)[0][:2] == (1, -1)
 
@@ -355,7 +360,7 @@ def bonus_example(controlling_half=None, motivation=6):
         table.give(CONTROLLING, BLUE)
     st[MOTIVATION] = motivation
     before = int(st[MONEY + RED])
-    kernel.bonus_payment(st, table.trace)
+    transitions.bonus_payment(st, table.trace)
     return int(st[MONEY + RED]) - before
 
 
@@ -407,12 +412,12 @@ def test_accounting_example_pay_for_three_receive_five():
     table.st[MOTIVATION] = 1
     table.st[STOCK + 3] = 0  # the paid-for block need not be available
     assert not ps.share_option_ok(table.st, BLUE, 3, 3)
-    kernel.buy_shares(BLUE, 3, 5, table.st, table.trace)
+    transitions.buy_shares(BLUE, 3, 5, table.st, table.trace)
     assert table.st[MONEY + BLUE] == 400_000
     assert table.track(BLUE, ps.SHARES) == 5
     assert table.st[HELD + 8 * BLUE + 5] == 1 and table.st[STOCK + 5] == 1
     # a 0-share block costs 0: 2 shares for free at Motivation 1
-    kernel.buy_shares(BLUE, 0, 2, table.st, table.trace)
+    transitions.buy_shares(BLUE, 0, 2, table.st, table.trace)
     assert table.st[MONEY + BLUE] == 400_000 and table.track(BLUE, ps.SHARES) == 7
 
 
@@ -475,15 +480,15 @@ def test_move_two_departments_to_another_division():
     b = table.office(GREEN, DEVELOPMENT, staff=5)
     table.office(BLUE, DEVELOPMENT, staff=1)
     table.office(RED, ACCOUNTING)
-    kernel.move_offices(GREEN, a, b, ACCOUNTING, table.st, table.trace)
+    transitions.move_offices(GREEN, a, b, ACCOUNTING, table.st, table.trace)
     assert table.division(DEVELOPMENT) == [(BLUE, 1, 1)]
     assert table.division(ACCOUNTING) == [(RED, 1, 3), (GREEN, 1, 2), (GREEN, 1, 5)]
     main = table.office(GREEN, LEGAL, staff=0, heads=2)
-    kernel.move_offices(GREEN, main, -1, DEVELOPMENT, table.st, table.trace)
+    transitions.move_offices(GREEN, main, -1, DEVELOPMENT, table.st, table.trace)
     assert table.division(DEVELOPMENT) == [(BLUE, 1, 1), (GREEN, 2, 0)]
     with pytest.raises(ValueError, match="within its own division"):
-        kernel.move_offices(GREEN, ROWS * DEVELOPMENT + 1, -1, DEVELOPMENT, table.st,
-                            table.trace)  # fmt: skip
+        transitions.move_offices(GREEN, ROWS * DEVELOPMENT + 1, -1, DEVELOPMENT, table.st,
+                                 table.trace)  # fmt: skip
 
 
 def test_merge_example():
@@ -493,7 +498,7 @@ def test_merge_example():
     development = table.office(GREEN, DEVELOPMENT, staff=3)
     table.office(GREEN, COMMUNICATIONS, staff=2)
     lowest = table.office(GREEN, COMMUNICATIONS, staff=3)
-    kernel.merge(GREEN, development, lowest, -1, table.st, table.trace)
+    transitions.merge(GREEN, development, lowest, -1, table.st, table.trace)
     assert table.division(DEVELOPMENT) == [(GREEN, 2, 4)]
     assert table.division(COMMUNICATIONS) == [(GREEN, 1, 2)]
     assert table.track(GREEN, ps.MAIN) == 1
@@ -503,7 +508,7 @@ def test_merge_into_a_new_office_fires_the_excess_over_six():
     table = Table(4)
     a = table.office(GREEN, DEVELOPMENT, staff=6)
     b = table.office(GREEN, ACCOUNTING, staff=5)
-    kernel.merge(GREEN, a, b, LEGAL, table.st, table.trace)
+    transitions.merge(GREEN, a, b, LEGAL, table.st, table.trace)
     assert table.division(LEGAL) == [(GREEN, 2, 6)]
     assert table.division(DEVELOPMENT) == [] and table.division(ACCOUNTING) == []
 
@@ -518,7 +523,7 @@ def test_resign_to_the_board_example():
     table.office(GREEN, COMMUNICATIONS, staff=3)
     table.st[HEAD + COMMUNICATIONS] = GREEN
     table.give(COMMUNICATIONS, RED, half=1)  # held by a briber: it turns face down all the same
-    kernel.resign(GREEN, COMMUNICATIONS, False, table.st, table.trace)
+    transitions.resign(GREEN, COMMUNICATIONS, False, table.st, table.trace)
     assert table.board_seats() == [YELLOW, RED, GREEN, GREEN, GREEN]
     assert table.division(COMMUNICATIONS) == [(YELLOW, 1, 2)]
     assert table.st[HEAD + COMMUNICATIONS] == -1
@@ -532,7 +537,7 @@ def test_resign_to_counsel_example_keeps_the_main_department():
     table.office(GREEN, DEVELOPMENT, staff=2)
     table.office(BLUE, DEVELOPMENT, staff=1)
     table.st[HEAD + DEVELOPMENT] = GREEN
-    kernel.resign(GREEN, DEVELOPMENT, True, table.st, table.trace)
+    transitions.resign(GREEN, DEVELOPMENT, True, table.st, table.trace)
     assert table.division(DEVELOPMENT) == [(GREEN, 2, 0), (BLUE, 1, 1)]
     assert table.st[CONSULT + 6 * GREEN + DEVELOPMENT] == 1
     assert table.board_seats() == []
@@ -648,9 +653,9 @@ def test_an_empty_department_closes_and_the_offices_below_move_up():
     top = table.office(BLUE, HUMAN_RESOURCES, staff=1)
     table.office(RED, HUMAN_RESOURCES, staff=2)
     main = table.office(RED, HUMAN_RESOURCES, staff=1, heads=2)
-    kernel.remove_employees(table.st, top, 1, ps.E_EVENT, table.trace)
+    transitions.remove_employees(table.st, top, 1, ps.E_EVENT, table.trace)
     assert table.division(HUMAN_RESOURCES) == [(RED, 1, 2), (RED, 2, 1)]
-    kernel.remove_employees(table.st, main - 1, 1, ps.E_EVENT, table.trace)
+    transitions.remove_employees(table.st, main - 1, 1, ps.E_EVENT, table.trace)
     assert table.division(HUMAN_RESOURCES) == [(RED, 1, 2), (RED, 2, 0)]  # never closes
 
 
@@ -658,7 +663,7 @@ def test_tracks_stop_at_their_golden_space():
     table = Table(4)
     top = int(table.st[TRACK_MAX + ps.SHARES])
     table.set_track(RED, ps.SHARES, top - 2)
-    assert kernel.gain(table.st, RED, ps.SHARES, 5, ps.P_SHARES, table.trace) == 2
+    assert transitions.gain(table.st, RED, ps.SHARES, 5, ps.P_SHARES, table.trace) == 2
     assert table.track(RED, ps.SHARES) == top
 
 
@@ -742,18 +747,18 @@ def test_winners_most_vp_then_money_then_shared():
     st[ps.COMP_CARD : ps.COMP_CARD + 3] = (ps.COUNSEL, ps.COUNSEL, ps.COUNSEL)
     st[MONEY + BLUE] = 100
     st[MONEY + RED] = 100
-    assert kernel.winners_of(st, 4, True) == ((1 << BLUE) | (1 << RED), 4)
+    assert transitions.winners_of(st, 4, True) == ((1 << BLUE) | (1 << RED), 4)
     st[MONEY + RED] = 101
-    assert kernel.winners_of(st, 4, True) == (1 << RED, 4)
-    assert kernel.winners_of(st, 5, True) == (0, 0)
-    assert kernel.winners_of(st, 4, False) == (0, 0)
+    assert transitions.winners_of(st, 4, True) == (1 << RED, 4)
+    assert transitions.winners_of(st, 5, True) == (0, 0)
+    assert transitions.winners_of(st, 4, False) == (0, 0)
 
 
 def test_declared_archenemy_point_is_not_lost():
     table = archenemy_table(RED, (ps.INFLUENCE, ps.SHARES, ps.MAIN))
     for which in (ps.INFLUENCE, ps.SHARES, ps.MAIN):
         table.set_track(BLUE, which, 1)
-    kernel.declare(table.st, BLUE, table.trace)
+    transitions.declare(table.st, BLUE, table.trace)
     table.set_track(RED, ps.INFLUENCE, 3)
     assert not ps.archenemy_now(table.st, BLUE)
     assert (ps.routes(table.st, BLUE) >> ps.ARCHENEMY) & 1
@@ -764,7 +769,7 @@ def test_declared_archenemy_point_is_not_lost():
 
 
 def event_id(table, name):
-    _, events = kernel.load_data("", table.players)
+    _, events = components.load_data("", table.players)
     return events.names.index(name)
 
 
@@ -773,12 +778,12 @@ def test_moron_shortfall_is_paid_by_the_bank_and_no_effect_after_resignation():
     moron = event_id(table, "Moron")
     table.st[HEAD + COMMUNICATIONS] = GREEN
     table.st[MONEY + GREEN] = 150_000
-    kernel.apply_event(moron, 0, table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.apply_event(moron, 0, table.st, table.sids, table.prm, table.rng, table.trace)
     assert table.st[MONEY + GREEN] == 0
     assert [int(table.st[MONEY + s]) for s in (RED, BLUE, YELLOW)] == [900_000] * 3
     assert [row[4] for row in table.rows(ps.EV_PAY) if row[1] > 0] == [0, 50_000, 100_000]
     table.st[HEAD + COMMUNICATIONS] = -1
-    kernel.apply_event(moron, 1, table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.apply_event(moron, 1, table.st, table.sids, table.prm, table.rng, table.trace)
     assert table.st[MONEY + RED] == 900_000
 
 
@@ -787,10 +792,10 @@ def test_motivation_events_stay_within_0_and_6():
     strike = event_id(table, "Strike")
     party = event_id(table, "Summer party")
     table.st[MOTIVATION] = 1
-    kernel.apply_event(strike, 0, table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.apply_event(strike, 0, table.st, table.sids, table.prm, table.rng, table.trace)
     assert table.st[MOTIVATION] == 0
     table.st[MOTIVATION] = 5
-    kernel.apply_event(party, 0, table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.apply_event(party, 0, table.st, table.sids, table.prm, table.rng, table.trace)
     assert table.st[MOTIVATION] == 6
 
 
@@ -800,11 +805,11 @@ def test_payment_events_pay_what_a_player_has_and_layoffs_cost_employees():
     layoffs = event_id(table, "Layoffs")
     table.st[HELD + 8 * BLUE + 1] = 3
     table.st[MONEY + BLUE] = 100_000
-    kernel.apply_event(tax, 0, table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.apply_event(tax, 0, table.st, table.sids, table.prm, table.rng, table.trace)
     assert table.st[MONEY + BLUE] == 0 and table.st[MONEY + RED] == 800_000
     table.office(RED, LEGAL, staff=1)
     table.office(YELLOW, LEGAL, staff=2)
-    kernel.apply_event(layoffs, 0, table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.apply_event(layoffs, 0, table.st, table.sids, table.prm, table.rng, table.trace)
     assert table.division(LEGAL) == [(YELLOW, 1, 1)]
 
 
@@ -813,6 +818,6 @@ def test_face_down_event_invalidates_the_card_until_the_next_meeting():
     investigation = event_id(table, "Internal investigation")
     table.give(LEGAL, RED, half=1)
     table.office(RED, ACCOUNTING)
-    kernel.apply_event(investigation, 0, table.st, table.sids, table.prm, table.rng, table.trace)
+    scripted.apply_event(investigation, 0, table.st, table.sids, table.prm, table.rng, table.trace)
     assert table.st[FACE + LEGAL] == 0
     assert not ps.action_possible(table.st, RED, ps.A_LEGAL)

@@ -1,10 +1,8 @@
 """ISMCTS for Power Struggle: the generic search of simcore/kernel/ismcts.py, compiled here against
-the
-game's protocol (simcore/games/power_struggle/game.py) and scripted strategies (rollouts), with its
-own
-cache entries (docs/protocol.md, "Generic code over the protocol")."""
+the game's protocol (simcore/games/power_struggle/rules.py) and scripted strategies (rollouts),
+with its own cache entries (docs/protocol.md, "Generic code over the protocol")."""
 
-from simcore.games.power_struggle.game import (
+from simcore.games.power_struggle.rules import (
     apply,
     determinize,
     infoset_key,

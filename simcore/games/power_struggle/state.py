@@ -1,7 +1,7 @@
 """Power Struggle's codes, state layout, trace events and read-only state queries.
 
-Kept apart from the kernel so that ``strategies/power_struggle.py`` can use them while the kernel
-imports the strategies (no import cycle).
+Kept apart from the rules so that the strategies (``strategies/power_struggle/``) can use them
+while the scripted games and the search import the strategies (no import cycle).
 
 A game's whole state is one int64 array ``st``: the **table** (copied at set-up from the prepared
 data file: track maxima, share prices and stock, bonus amounts, event effects, Archenemy
@@ -10,7 +10,7 @@ Divisional Heads and Chairman, Privilege cards, share blocks, the round's event 
 Archenemy cards, what the players know (who sorted the round's events, how many have been turned
 up, the accepted bribes per pair: their number public, their Pinats secret), statistics, the
 strategies' scratch and the trace length). What is hidden from a seat, and how
-``simcore.games.power_struggle.game.determinize`` redraws it, is documented there.
+``simcore.games.power_struggle.rules.determinize`` redraws it, is documented there.
 
 Seats are numbered clockwise: seat s + 1 sits to the left of seat s. Money is in Pinats.
 
@@ -197,8 +197,7 @@ BONUS_ITEMS = ("share_block", "department", "main_department", "board_member", "
 MAX_PLAYERS = 5
 
 # Rule parameter positions in the prepared vector (order of
-# simcore.games.power_struggle.game.RULES); the
-# data file's tables follow (P_ offsets).
+# simcore.games.power_struggle.game.RULES); the data file's tables follow (P_ offsets).
 R_DATA = 0
 R_VICTORY_POINTS = 1
 R_MAX_TURNS = 2
@@ -265,10 +264,18 @@ GAME_STATS = BRIBE_PAID + MAX_PLAYERS * MAX_PLAYERS
 N_GAME_STATS = 6  # rounds, rounds of 4, 5, 6, 7 department turns, winners
 STATS = GAME_STATS + N_GAME_STATS  # st[STATS + N_SEAT_STATS * seat + stat]
 N_SEAT_STATS = 23
+# The statistics' places, in the order of simcore.games.power_struggle.game.GAME_COLUMNS and
+# SEAT_COLUMNS.
+G_ROUNDS, G_ROUNDS_4, G_WINNERS = 0, 1, 5
+(
+    S_VP, S_VP_INFLUENCE, S_VP_SHARES, S_VP_MAIN, S_VP_CORRUPTION, S_VP_COUNSEL, S_VP_ARCHENEMY,
+    S_MONEY, S_INFLUENCE, S_SHARES, S_MAIN, S_CORRUPTION, S_CONSULTANTS, S_COMM_ROUNDS,
+    S_BRIBES_OFFERED, S_BRIBES_ACCEPTED, S_BRIBES_TAKEN, S_DECLARED, S_ACTIONS, S_EMPLOYEES,
+    S_COMM_SHARE, S_DEALT_CARDS, S_DEALT_COMM,
+) = range(N_SEAT_STATS)  # fmt: skip
 # The decision-point protocol (docs/protocol.md): the pending decision (DECISION_KINDS; D_NONE
-# once the game is over) and its deciding seat, the rules' next step (S_* of
-# simcore/games/power_struggle/game.py) and the fields of the meeting step, turn, event or action
-# in progress.
+# once the game is over) and its deciding seat, the rules' next step (ST_* below) and the fields
+# of the meeting step, turn, event or action in progress.
 # All public but P_AMOUNT (a pending bribe's Pinats: the briber's and the target's).
 P_DECISION = STATS + N_SEAT_STATS * MAX_PLAYERS
 P_SEAT = P_DECISION + 1
@@ -314,6 +321,13 @@ DECISION_KINDS = (
 )  # fmt: skip
 (D_NONE, D_APPOINT, D_CHAIRMAN, D_DISPLACED, D_ORDER, D_ACTION, D_SOURCE, D_EMPLOYEE, D_FIRE,
  D_BRIBE, D_ACCEPT, D_VICTIM, D_ENTICE) = range(13)  # fmt: skip
+# The rules' steps (st[P_STEP]): simcore/games/power_struggle/meeting.py (Stage I) and turns.py
+# (Stage II), run by ``advance`` in rules.py.
+(ST_APPOINT, ST_MEETING, ST_CHAIRMAN_CARD, ST_CHAIRMAN_DONE, ST_EXTRA, ST_HEADS_START, ST_HEADS,
+ ST_MEETING_END, ST_SORT, ST_ORDER, ST_SNAPSHOT, ST_TURN, ST_EVENT, ST_EFFECT, ST_ACTIONS,
+ ST_ACTION, ST_AFTER_ACTION, ST_HIRE, ST_CREATE_TWO, ST_FOUND, ST_INFLUENCE, ST_LEGAL,
+ ST_DEVELOP, ST_DEVELOP_PLACE, ST_BRIBE, ST_ACCEPT, ST_BRIBE_LOSERS, ST_END,
+ ST_STOP) = range(29)  # fmt: skip
 # Action move codes pack the kind and its options (ACTION_ARGS) as kind + 16 * (x + 1) + ...
 ACTION_BASE = 16
 ARG_BASE = 64
