@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -242,10 +241,12 @@ def run(
         TimeRemainingColumn,
     )
 
-    from simcore.workflows import runner, storage
+    from simcore.workflows import runner
+    from simcore.workflows.cluster import parse_shard
+    from simcore.workflows.study import run_until_ci
 
     spec = _spec(game, players, strategy, settings, seed, games, rotate_seats, arcs)
-    shard_slice = runner.parse_shard(shard, spec.games) if shard else None
+    shard_slice = parse_shard(shard, spec.games) if shard else None
     dask_target = _dask_target(scheduler, cluster)
     if until_ci is not None:
         if shard_slice:
@@ -283,12 +284,7 @@ def run(
         if until_ci is None:
             info = run_spec(spec, out)
         else:
-            from simcore.workflows.study import run_sequential, until_ci_done
-
-            with storage.locked(out):  # for every look, not only while a look's games run
-                done = until_ci_done(out, focal, until_ci)
-                run_sequential([spec], [out], games, max_games, done, run_spec)
-                info = storage.read_run_json(out)
+            info = run_until_ci(spec, out, focal, until_ci, games, max_games, run_spec)
     timings = info["timings"]
     rate = timings["games_per_s"]
     typer.echo(
@@ -403,29 +399,12 @@ def replay(
     rotate_seats: RotateOpt = True,
 ) -> None:
     """Print a turn-by-turn log of exactly the game a run with this spec played at GAME_INDEX."""
-    from simcore import registry
-    from simcore.kernel.chunk import lineup_slot
     from simcore.workflows import runner
 
     if not 0 <= game_index < runner.MAX_GAMES:
         raise BadInput(f"--game-index must be in [0, {runner.MAX_GAMES - 1}], not {game_index}")
     spec = _spec(game, players, strategy, settings, seed, game_index + 1, rotate_seats)
-    g = registry.make(spec.game)
-    if not runner.kernel_compiled(g, spec.strategies):
-        notice(runner.compile_notice(g))
-    kernel = g.kernel()
-    prepared = kernel.prepare(spec.rules, spec.players)
-    ids, params = g.encode_strategies(spec.seat_strategies())
-    trace = kernel.trace_game(
-        prepared, spec.players, ids, params, spec.seed, game_index, spec.rotate_seats
-    )
-    labels = spec.lineup() if len(spec.strategies) > 1 else spec.lineup() * spec.players
-    seat_labels = [
-        labels[lineup_slot(game_index, seat, spec.players, spec.rotate_seats)]
-        for seat in range(spec.players)
-    ]
-    typer.echo(f"{g.title}, game {game_index} of seed {spec.seed}")
-    for line in kernel.describe_trace(trace, seat_labels):
+    for line in runner.replay(spec, game_index, notice):
         typer.echo(line)
 
 
@@ -493,23 +472,7 @@ def warmup(
         fail(f"--jobs must be in [1, {cores}] (the cores of this machine), not {jobs}")
     ids = [registry.make(game_id).id for game_id in game_ids or registry.game_ids()]
     jobs = jobs or min(cores, len(ids))
-    with contextlib.ExitStack() as stack:
-        if jobs == 1:
-            results = (runner.warm_up_alone(game_id, notice) for game_id in ids)
-        else:
-            import concurrent.futures
-            import multiprocessing
-
-            notice(
-                f"warming up {len(ids)} games, {jobs} at a time: a game not yet compiled takes "
-                "1-5 minutes"
-            )
-            pool = stack.enter_context(
-                concurrent.futures.ProcessPoolExecutor(
-                    jobs, mp_context=multiprocessing.get_context("spawn")
-                )
-            )
-            results = pool.map(runner.warm_up_alone, ids)
+    with contextlib.closing(runner.warm_up_games(ids, jobs, notice)) as results:
         for game_id, compiled, seconds in results:
             what = "compiled" if compiled else "already compiled, loaded"
             typer.echo(f"{game_id}: {what} in {seconds:.1f} s")
@@ -553,9 +516,7 @@ def bench(
     bench the lineup and rules of a study instead (scripted strategies differ several-fold in
     speed).
     """
-    import numba
-
-    from simcore import registry
+    from simcore.workflows import bench as speed
     from simcore.workflows import runner
 
     if not 1 <= games <= runner.MAX_CHUNK_SIZE or repeat < 1:
@@ -563,157 +524,21 @@ def bench(
             f"--games must be in [1, {runner.MAX_CHUNK_SIZE}] (bench plays them as one chunk, "
             "held in memory) and --repeat at least 1"
         )
-    spec_options = []
-    if players is not None:
-        spec_options += ["--players", str(players)]
-    for entry in strategy or []:
-        spec_options += ["--strategy", entry]
-    for entry in settings or []:
-        spec_options += ["--set", entry]
-    if spec_options and len(game_ids or []) != 1:
+    if (players is not None or strategy or settings) and len(game_ids or []) != 1:
         raise BadInput("--players, --strategy and --set need exactly one game to bench")
-    results = {}
-    for game_id in game_ids or registry.game_ids():
-        g = registry.make(game_id)
-        seats = players if players is not None else min(max(4, g.min_players), g.max_players)
-        # A bad lineup is refused before the compile notice: one line on stderr, nothing else.
-        spec = _spec(game_id, seats, strategy, settings, 1, games, True)
-        if not runner.kernel_compiled(g):
-            notice(runner.compile_notice(g))
-        kernel = g.kernel()
-        prepared = kernel.prepare(spec.rules, seats)
-        ids, params = g.encode_strategies(spec.seat_strategies())
-
-        def measure(n: int, kernel=kernel, args=(prepared, seats, ids, params)) -> float:
-            best = float("inf")
-            for _ in range(repeat):
-                t0 = time.perf_counter()
-                kernel.run_chunk(*args, 1, 0, n, True)
-                best = min(best, time.perf_counter() - t0)
-            return n / best
-
-        kernel.run_chunk(prepared, seats, ids, params, 1, 0, 1000, True)  # warm-up: compile
-        entry = {"players": seats, "lineup": spec.lineup(), "games": games}
-        thread_counts = sorted({1, numba.config.NUMBA_NUM_THREADS})
-        for threads in thread_counts:
-            runner.set_threads(threads)
-            entry[str(threads)] = {"games_per_s": round(measure(games), 1)}
-        if python_ratio:
-            python_games = max(20, games // 20_000)
-            child = subprocess.run(
-                [sys.executable, "-m", "cli", "bench", game_id, "--games", str(python_games),
-                 "--repeat", "1", "--json", *spec_options],
-                env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
-                capture_output=True, text=True, cwd=Path(__file__).parent,
-            )  # fmt: skip
-            if child.returncode != 0:  # a kernel bug, not bad input: say where, exit 1
-                last = (child.stderr.strip().splitlines() or ["no output"])[-1]
-                typer.echo(f"plain-Python run of {game_id} failed: {last}", err=True)
-                raise SystemExit(1)
-            python_rate = json.loads(child.stdout)[game_id]["1"]["games_per_s"]
-            entry["python_games_per_s"] = python_rate
-            entry["jit_speedup_1_thread"] = round(entry["1"]["games_per_s"] / python_rate, 1)
-        runner.set_threads(None)
-        if g.search is not None:
-            entry.update(_bench_protocol(g, kernel, spec, prepared, seats, ids, params))
-        if dask:
-            from simcore.workflows import cluster
-
-            entry["dask"] = cluster.benchmark(spec, runner.DEFAULT_CHUNK_SIZE, repeat)
-        results[game_id] = entry
+    try:
+        results = speed.bench(
+            game_ids or [], games, repeat, players, strategy or [], settings or [],
+            python_ratio, dask, notice,
+        )  # fmt: skip
+    except speed.PlainPythonFailed as error:  # a kernel bug, not bad input: say where, exit 1
+        typer.echo(str(error), err=True)
+        raise SystemExit(1) from None
     if as_json:
         typer.echo(json.dumps(results, indent=2))
         return
     for game_id, entry in results.items():
-        rates = ", ".join(
-            f"{k} thread{'s' if k != '1' else ''}: {v['games_per_s']:,.0f} games/s"
-            for k, v in entry.items()
-            if k.isdigit()  # the thread counts; the protocol's figures follow below
-        )
-        lineup = ", ".join(entry["lineup"])
-        line = (
-            f"{game_id} ({entry['players']} players: {lineup}; {games} games, best of {repeat}): "
-            f"{rates}"
-        )
-        if "dask" in entry:
-            d = entry["dask"]
-            line += (
-                f"; Dask: 2 workers {d['scaling_2_vs_1_workers']:.2f}x 1 worker, overhead "
-                f"{100 * d['dask_overhead_share']:.1f}% ({d['dask_overhead_ms_per_chunk']:.0f} ms "
-                "per chunk) against the local runner"
-            )
-        for name in [k.removeprefix("protocol_") for k in entry if k.startswith("protocol_")]:
-            p, i = entry[f"protocol_{name}"], entry[f"ismcts_{name}"]
-            line += (
-                f"; protocol, {name.replace('_', ' ')}: {p['decisions_per_s']:,} decisions/s; "
-                f"{i['spec']} in seat 0: {i['iterations_per_s']:,} iterations/s, "
-                f"{i['s_per_game']:.3f} s of a thread a game"
-            )
-        if "jit_speedup_1_thread" in entry:
-            line += f"; JIT speed-up over plain Python: {entry['jit_speedup_1_thread']:,.0f}x"
-        typer.echo(line)
-
-
-def _bench_protocol(g, kernel, spec, prepared, seats, ids, params) -> dict:
-    """For a game on the decision-point protocol (docs/protocol.md), at 1 thread and at all
-    threads: the scripted lineup's decisions/s through the protocol, and a searching seat's cost:
-    ``ismcts`` at its default iterations in seat 0 against the lineup, its iterations/s (and at
-    1 thread its seconds per game). Wall time; each thread plays games of seeds of its own (the
-    protocol's game loop releases the GIL), so N threads do N times the work of one."""
-    import itertools
-    from collections.abc import Iterator
-    from concurrent.futures import ThreadPoolExecutor
-
-    import numba
-
-    from simcore import registry
-
-    n = max(200, spec.games // 100)
-    search = registry.parse_strategy(g, g.search.name)
-    search_ids, search_params = g.encode_strategies([search] + spec.seat_strategies()[1:])
-    kernel.bench_protocol(prepared, seats, ids, params, 1, 10)  # warm-up: compile
-    kernel.bench_protocol(prepared, seats, search_ids, search_params, 1, 1)  # warm-up: compile
-
-    def scripted(seed: int) -> int:
-        return kernel.bench_protocol(prepared, seats, ids, params, seed, n)[0]
-
-    def search_games(claims: Iterator[int], started: float) -> tuple[int, int]:
-        """(games, searches) of one thread, which plays the next of 40 games (game k is game 0 of
-        seed 1 + k; ``claims`` gives each k once) until none is left, or, for a game whose
-        searches are slow, until 60 s have passed once it has played 2. A thread takes the next
-        game when it is free: with a fixed share each, a thread whose games were shorter stood
-        idle while the other finished (docs/performance.md, "Blocks claimed without the
-        interpreter")."""
-        games = searched = 0
-        while (games < 2 or time.perf_counter() - started < 60) and (k := next(claims)) < 40:
-            _, searches = kernel.bench_protocol(
-                prepared, seats, search_ids, search_params, 1 + k, 1
-            )
-            searched += searches
-            games += 1
-        return games, searched
-
-    result = {}
-    for threads in sorted({1, numba.config.NUMBA_NUM_THREADS}):
-        name = "1_thread" if threads == 1 else f"{threads}_threads"
-        with ThreadPoolExecutor(threads) as pool:
-            t0 = time.perf_counter()
-            decisions = sum(pool.map(scripted, range(1, 1 + threads)))
-            seconds = time.perf_counter() - t0
-            result[f"protocol_{name}"] = {
-                "games": n * threads, "decisions_per_s": round(decisions / seconds),
-            }  # fmt: skip
-            # next() of a count is one step under the interpreter's lock: each k goes once.
-            claims, t0 = itertools.count(), time.perf_counter()
-            shares = list(pool.map(search_games, [claims] * threads, [t0] * threads))
-            seconds = time.perf_counter() - t0
-            games, searched = (sum(counts) for counts in zip(*shares, strict=True))
-        result[f"ismcts_{name}"] = {
-            "spec": g.search.label(search["params"]), "games": games,
-            "iterations_per_s": round(searched * search["params"]["iterations"] / seconds),
-            "s_per_game": seconds / games * threads,
-        }  # fmt: skip
-    return result
+        typer.echo(speed.describe(game_id, entry, repeat))
 
 
 @app.command()
@@ -976,12 +801,13 @@ def balance(
     from reports.balance import headline, write_balance_report
     from simcore.workflows import balance as balance_search
     from simcore.workflows import runner
+    from simcore.workflows.balance_spec import load_balance
 
     _check_png(png)
     dask_target = _dask_target(scheduler, cluster)
     if threads is not None:
         runner.set_threads(threads)  # refused before anything is written
-    spec = balance_search.load_balance(file)
+    spec = load_balance(file)
 
     def progress(number: int, rung: int) -> None:
         notice(f"trial {number}: rung {rung + 1} of {spec.rungs} played")

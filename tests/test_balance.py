@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simcore.registry import SpecError
-from simcore.workflows import balance, study
+from simcore.workflows import balance, balance_spec, study
 
 PLANTED = """
 title = "Toy: undo a head start"
@@ -55,7 +55,7 @@ def test_planted_head_start_is_undone(tmp_path):
     """Seat 0's head start of 2 pips is planted in the file's rules; the search proposes the
     fair value 0, whose seat deviations are within their intervals of 0 and clearly below the
     planted rules' at both table sizes (paired intervals of the difference below 0)."""
-    spec = balance.load_balance(write(tmp_path, PLANTED))
+    spec = balance_spec.load_balance(write(tmp_path, PLANTED))
     summary = balance.balance(spec, tmp_path / "out")
     front = pl.read_parquet(tmp_path / "out" / "front.parquet")
     rulebook = front.filter(pl.col("candidate") == "rulebook").row(0, named=True)
@@ -75,7 +75,7 @@ def test_planted_head_start_is_undone(tmp_path):
 
 
 def test_the_study_file_reproduces_the_measurement(tmp_path):
-    spec = balance.load_balance(write(tmp_path, PLANTED))
+    spec = balance_spec.load_balance(write(tmp_path, PLANTED))
     summary = balance.balance(spec, tmp_path / "out")
     name = summary["finalists"][0]
     proposed = study.load_study(tmp_path / "out" / "rulesets" / f"{name}.toml")
@@ -102,7 +102,7 @@ def test_cli_report_and_resume_equal_an_uninterrupted_search(tmp_path, monkeypat
 
     _, pages = report_pages(tmp_path / "whole")
     assert [problem for page in pages for problem in check_page(page)] == []
-    spec = balance.load_balance(path)
+    spec = balance_spec.load_balance(path)
     calls = []
 
     def interrupt(number, rung):
@@ -126,9 +126,9 @@ def test_cli_report_and_resume_equal_an_uninterrupted_search(tmp_path, monkeypat
 
 def test_data_file_paths():
     document = {"deck": {"red": [5, 10, 15], "blue": [5, 20]}, "name": "x"}
-    assert balance.set_numbers(document, "deck.*[0]", 7) == [5, 5]
+    assert balance_spec.set_numbers(document, "deck.*[0]", 7) == [5, 5]
     assert document["deck"] == {"red": [7, 10, 15], "blue": [7, 20]}
-    assert balance.set_numbers(document, "deck.red[*]", 1) == [7, 10, 15]
+    assert balance_spec.set_numbers(document, "deck.red[*]", 1) == [7, 10, 15]
     for path, message in (
         ("deck.green[0]", "no key 'green'"),
         ("deck.red[3]", "past the list"),
@@ -137,18 +137,18 @@ def test_data_file_paths():
         ("deck..red", "is not a key"),
     ):
         with pytest.raises(SpecError, match=message):
-            balance.set_numbers(document, path, 0)
+            balance_spec.set_numbers(document, path, 0)
 
 
 def test_power_barons_components_numbers(tmp_path):
     """The shipped balance file's paths reach the shipped components file; a candidate's data
     file is written once, named by its content, and holds the searched values."""
-    spec = balance.load_balance("studies/balance/power-barons.toml")
+    spec = balance_spec.load_balance("studies/balance/power-barons.toml")
     low, high = "lowest Power Card", "highest Power Card"
-    assert balance.rulebook_values(spec) == {low: 5, high: 50}
+    assert balance_spec.rulebook_values(spec) == {low: 5, high: 50}
     values = {low: 3, high: 60}
-    rules = balance.candidate_rules(spec, values, tmp_path)
-    assert balance.candidate_rules(spec, values, tmp_path) == rules
+    rules = balance_spec.candidate_rules(spec, values, tmp_path)
+    assert balance_spec.candidate_rules(spec, values, tmp_path) == rules
     import tomllib
 
     deck = tomllib.loads(open(rules["components"]).read())["deck"]
@@ -194,7 +194,7 @@ def test_bad_balance_files_are_one_line_and_write_nothing(tmp_path, change, mess
         text = "\n".join(kept) + "\n"
     path = write(tmp_path, text)
     with pytest.raises(SpecError, match=message.replace("[", r"\[").replace("]", r"\]")):
-        balance.load_balance(path)
+        balance_spec.load_balance(path)
     code, _, err = in_process("balance", path, "-o", tmp_path / "out")
     assert code == 2 and message.split(":")[0] in one_error_line(err)
     assert not (tmp_path / "out").exists()
@@ -228,7 +228,7 @@ def test_bad_options_are_one_line_and_write_nothing(tmp_path):
 
 
 def test_another_spec_in_the_directory_is_refused(tmp_path):
-    spec = balance.load_balance(write(tmp_path, PLANTED))
+    spec = balance_spec.load_balance(write(tmp_path, PLANTED))
     balance.balance(spec, tmp_path / "out")
     before = tree_digest(tmp_path / "out")
     other = write(tmp_path, PLANTED.replace("seed = 5", "seed = 6"), "other.toml")
@@ -279,7 +279,7 @@ def test_option_value_and_variety_match_their_exact_values(tmp_path, measure, ex
     so the option is worth 12.5 points; the population's meta-game: the reroller dominates
     (equilibrium entropy measure 1) and gains 6.25 points over the average strategy against a
     uniform field (regret measure)."""
-    spec = balance.load_balance(write(tmp_path, OPTION.replace("MEASURE", measure)))
+    spec = balance_spec.load_balance(write(tmp_path, OPTION.replace("MEASURE", measure)))
     balance.balance(spec, tmp_path / "out")
     rulebook = pl.read_parquet(tmp_path / "out" / "front.parquet").row(0, named=True)
     assert rulebook["candidate"] == "rulebook"
@@ -297,7 +297,7 @@ def test_robust_retunes_the_focal_for_each_finalist(tmp_path):
     left to tune, so the held lineup is the re-tuned one with the option held."""
     text = OPTION.replace("MEASURE", "regret").replace('"reroller:reroll_below=6"', '"reroller"', 1)
     text += '\n[robust]\ntune = ["reroller"]\nbudget = 6000\n'
-    spec = balance.load_balance(write(tmp_path, text))
+    spec = balance_spec.load_balance(write(tmp_path, text))
     summary = balance.balance(spec, tmp_path / "out")
     assert {t["variant"] for t in summary["tunings"]} == {"free"}
     for tuned in summary["tunings"]:
@@ -317,7 +317,7 @@ def test_robust_retunes_the_focal_for_each_finalist(tmp_path):
 
 
 def test_fresh_games_grow_until_the_front_is_told_apart():
-    spec = balance.load_balance("studies/balance/power.toml")
+    spec = balance_spec.load_balance("studies/balance/power.toml")
     assert balance.fresh_blocks(spec, spec.final_games) == [(0, 20000)]
     assert balance.fresh_blocks(spec, 80000) == [(0, 20000), (20000, 40000), (40000, 80000)]
     rng = np.random.default_rng(0)
@@ -363,7 +363,7 @@ kind = "length"
 low = 20
 high = 30
 """
-    spec = balance.load_balance(write(tmp_path, text))
+    spec = balance_spec.load_balance(write(tmp_path, text))
     balance.balance(spec, tmp_path / "local")
     balance.balance(spec, tmp_path / "dask", scheduler="local:1")
     for name in ("trials.parquet", "front.parquet"):
@@ -378,14 +378,14 @@ def test_an_edited_data_file_is_another_search(tmp_path):
     components.write_text(open("simcore/data/power_barons_default.toml").read())
     text = open("studies/balance/power-barons.toml").read()
     text = text.replace("seed = 2026", f'seed = 2026\nrules = {{ components = "{components}" }}')
-    spec = balance.load_balance(write(tmp_path, text))
+    spec = balance_spec.load_balance(write(tmp_path, text))
     assert list(spec.data_files) == ["components"]
     balance.check_dir(spec, tmp_path / "out")
     (tmp_path / "out").mkdir()
     (tmp_path / "out" / "balance.json").write_text(json.dumps(balance._stored_identity(spec)))
     balance.check_dir(spec, tmp_path / "out")  # the same file: resumes
     components.write_text(components.read_text().replace("[5, 10,", "[6, 10,", 1))
-    edited = balance.load_balance(tmp_path / "balance.toml")
+    edited = balance_spec.load_balance(tmp_path / "balance.toml")
     with pytest.raises(SpecError, match="holds another balance search"):
         balance.check_dir(edited, tmp_path / "out")
 
@@ -429,6 +429,6 @@ def test_fuzzed_balance_files_load_or_are_one_spec_error(tmp_path, changes):
         return
     path = write(tmp_path, text, "fuzz.toml")
     try:
-        balance.load_balance(path)
+        balance_spec.load_balance(path)
     except SpecError as error:
         assert "\n" not in str(error) and str(error).startswith(str(path))

@@ -11,6 +11,7 @@ import pytest
 
 from simcore import registry
 from simcore.workflows import runner, storage
+from simcore.workflows.cluster import parse_shard, shard_range
 
 LINEUP = ["counter", "bluffer", "honest", "random"]
 
@@ -101,7 +102,7 @@ def test_shards_merge_to_the_unsharded_run(local_run, tmp_path):
 def test_shard_ranges_cover_every_index_once():
     for games in (1, 7, 6000, 10_001):
         for n in (1, 2, 3, 7):
-            ranges = [runner.shard_range(games, (k, n)) for k in range(1, n + 1)]
+            ranges = [shard_range(games, (k, n)) for k in range(1, n + 1)]
             assert ranges[0][0] == 0 and ranges[-1][1] == games
             assert all(a[1] == b[0] for a, b in zip(ranges, ranges[1:], strict=False))
 
@@ -140,5 +141,5 @@ def test_a_shard_directory_refuses_another_shard(three_shards):
 def test_bad_shard_and_cluster_texts():
     for text in ("0/3", "4/3", "a/b", "3", "٣/٤", "+1/2", " 1/2", "1_0/20", "1/11", f"1/{2**64}"):
         with pytest.raises(registry.SpecError, match="--shard"):
-            runner.parse_shard(text, 10)
-    assert runner.parse_shard("2/5", 10) == (2, 5)
+            parse_shard(text, 10)
+    assert parse_shard("2/5", 10) == (2, 5)

@@ -1,31 +1,66 @@
-"""Chunks as Dask tasks: beyond one machine, powerlab runs on an existing distributed engine.
+"""Running beyond one process (docs/cluster.md): shards of the game indices, and chunks as Dask
+tasks.
 
-Each task plays one chunk with the same ``runner.play_chunk`` the local path uses and returns the
-Arrow table; the client writes the part file atomically, exactly as a local run does. So results
-are identical to a local run, workers need no shared filesystem, and a killed client resumes from
-the parts already on disk. A worker lost mid-task makes Dask run that chunk again elsewhere.
+A shard ``K/N`` is one near-equal slice of a run's game indices, for array jobs on a batch
+scheduler; ``powerlab merge`` joins the shards. On the Dask path each task plays one chunk with
+the same function the local path uses and returns the result; the client writes the part file
+atomically, exactly as a local run does. So results are identical to a local run, workers need
+no shared filesystem, and a killed client resumes from the parts already on disk. A worker lost
+mid-task makes Dask run that chunk again elsewhere.
+
+Nothing here knows what a spec or a chunk holds: the runner and tuning pass their own.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import TypeVar
 
 from simcore import registry
-from simcore.workflows.runner import RunSpec, parse_count, play_chunk
+
+Spec = TypeVar("Spec")
+Played = TypeVar("Played")
 
 # Chunks queued per worker: enough to keep workers busy, few enough to bound client memory.
 IN_FLIGHT_PER_WORKER = 2
 TASK_RETRIES = 3
 
 
-def _play_on_worker(spec: RunSpec, start: int, n: int, threads: int, play: Callable):
+def _play_on_worker(
+    spec: Spec, start: int, n: int, threads: int, play: Callable[[Spec, int, int], Played]
+) -> tuple[int, Played]:
     import numba
 
     numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
     return start, play(spec, start, n)
+
+
+def parse_count(text: str) -> int | None:
+    """The value of ``text`` if it is a plain decimal number in ASCII digits, else None (int()
+    also takes Unicode digits, signs, spaces and underscores)."""
+    return int(text) if re.fullmatch(r"[0-9]{1,19}", text) else None
+
+
+def parse_shard(text: str, games: int) -> tuple[int, int]:
+    """``K/N`` (1 <= K <= N <= games) → (K, N)."""
+    k, slash, n = text.partition("/")
+    k_value, n_value = parse_count(k), parse_count(n)
+    if not slash or k_value is None or n_value is None or not 1 <= k_value <= n_value <= games:
+        raise registry.SpecError(
+            f"--shard expects K/N with 1 <= K <= N <= --games ({games}), not {text!r}"
+        )
+    return k_value, n_value
+
+
+def shard_range(games: int, shard: tuple[int, int] | None) -> tuple[int, int]:
+    """The [first, stop) game indices of shard K of N: consecutive, near-equal slices."""
+    if shard is None:
+        return 0, games
+    k, n = shard
+    return games * (k - 1) // n, games * k // n
 
 
 def local_workers(scheduler: str) -> int:
@@ -70,14 +105,14 @@ def connect(scheduler: str):
 
 
 def play_chunks(
-    spec: RunSpec,
+    spec: Spec,
     chunks: Iterator[tuple[int, int]],
     client,
     threads: int,
-    play: Callable[[RunSpec, int, int], Any] = play_chunk,
-) -> Iterator[tuple[int, Any]]:
+    play: Callable[[Spec, int, int], Played],
+) -> Iterator[tuple[int, Played]]:
     """(first index, ``play(spec, first, count)``) for every chunk, in completion order, computed
-    on Dask workers: by default the chunk's Arrow table; tuning asks for less
+    on Dask workers: the runner asks for the chunk's Arrow tables, tuning for less
     (simcore/workflows/tuning.py).
     ``play`` must be a module-level function, so workers import it rather than unpickle code."""
     from dask.distributed import as_completed
@@ -106,51 +141,3 @@ def _take(iterator, count: int):
         if item is None:
             return
         yield item
-
-
-def _warm_up(spec: RunSpec) -> None:
-    """Load the compiled kernel in a worker process (compile time is no part of a benchmark)."""
-    play_chunk(spec, 0, 10)
-
-
-def benchmark(spec: RunSpec, chunk_size: int, repeat: int) -> dict:
-    """Games/s of the same run here (1 numba thread) and on LocalClusters of 1 and 2 worker
-    processes (1 thread each), measured over the chunk loop with the parts written, best of
-    ``repeat``; plus the 2-vs-1-worker scaling and the Dask path's overhead per chunk."""
-    import tempfile
-    from pathlib import Path
-
-    from dask.distributed import Client, LocalCluster
-
-    from simcore.workflows import runner
-
-    def games_per_s(scheduler: str | None) -> float:
-        best = float("inf")
-        for _ in range(repeat):
-            with tempfile.TemporaryDirectory() as folder:
-                info = runner.run(
-                    spec, Path(folder) / "run", threads=1, chunk_size=chunk_size,
-                    scheduler=scheduler,
-                )  # fmt: skip
-            best = min(best, info["timings"]["seconds"])
-        return spec.games / best
-
-    _warm_up(spec)
-    result = {"local_1_thread": games_per_s(None)}
-    for workers in (1, 2):
-        with (
-            LocalCluster(
-                n_workers=workers, threads_per_worker=1, processes=True,
-                dashboard_address=None, host="127.0.0.1",
-            ) as local_cluster,
-            Client(local_cluster) as client,
-        ):  # fmt: skip
-            client.run(_warm_up, spec)
-            result[f"dask_{workers}_workers"] = games_per_s(local_cluster.scheduler_address)
-    n_chunks = -(-spec.games // chunk_size)
-    local_s, dask_s = 1 / result["local_1_thread"], 1 / result["dask_1_workers"]
-    result["scaling_2_vs_1_workers"] = result["dask_2_workers"] / result["dask_1_workers"]
-    result["dask_overhead_share"] = dask_s / local_s - 1
-    result["dask_overhead_ms_per_chunk"] = (dask_s - local_s) * spec.games / n_chunks * 1000
-    result.update(games=spec.games, chunk_size=chunk_size, chunks=n_chunks)
-    return {k: round(v, 3) if isinstance(v, float) else v for k, v in result.items()}

@@ -10,10 +10,11 @@ number of games.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import functools
 import hashlib
-import re
+import multiprocessing
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -25,8 +26,18 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from simcore import registry
-from simcore.kernel.chunk import ENDED_BY, ENDINGS, LINEUP_SLOT, TURNS, WINNER, WON
-from simcore.workflows import files, storage
+from simcore.kernel.chunk import (
+    ENDED_BY,
+    ENDINGS,
+    LINEUP_SLOT,
+    TURNS,
+    WINNER,
+    WON,
+    arcs_sample,
+    lineup_slot,
+    standing_rows,
+)
+from simcore.workflows import cluster, files, storage
 from simcore.workflows.storage import MAX_GAMES, MAX_SEED
 
 DEFAULT_CHUNK_SIZE = 100_000
@@ -180,7 +191,7 @@ def check_out_dir(spec: RunSpec, out: Path, shard: tuple[int, int] | None = None
             f"{_share(spec.arcs)}; give the same --arcs or use another --out"
         )
     stored_shard = info.get("shard")
-    wanted_shard = shard_info(shard, *shard_range(spec.games, shard))
+    wanted_shard = shard_info(shard, *cluster.shard_range(spec.games, shard))
     if stored_shard is not None and shard is not None:
         stored_shard = {k: stored_shard[k] for k in ("index", "count")}
         wanted_shard = {"index": shard[0], "count": shard[1]}
@@ -221,8 +232,6 @@ def to_table(game: registry.Game, lineup, first_index, game_out, seat_out) -> pa
 def arcs_table(arcs: registry.Arcs, traces: list[tuple[int, np.ndarray]]) -> pa.Table:
     """The standing rows of the sampled games' traces (``(game index, trace)``) as the arcs
     Parquet columns: game_index, turn, seat, then the game's standing (docs/arcs.md)."""
-    from simcore.kernel.chunk import standing_rows
-
     n_values = len(arcs.standing)
     blocks = [standing_rows(trace, arcs.event, n_values) for _, trace in traces]
     rows = np.concatenate(blocks) if blocks else np.zeros((0, 2 + n_values), dtype=np.int64)
@@ -305,9 +314,14 @@ KERNEL_ENTRY_POINTS = {
 def kernel_compiled(game: registry.Game, strategies: list[dict] | None = None) -> bool:
     """Whether numba's cache already holds the game's compiled entry points (else the first
     call compiles them: 1-5 minutes on 2 cores): those a lineup of ``strategies`` plays (the
-    searching path if a seat is ``ismcts``), or without a lineup all of them."""
+    searching path if a seat is ``ismcts``), or without a lineup all of them. As plain Python
+    (``NUMBA_DISABLE_JIT=1``) nothing is compiled, so nothing is missing."""
     import os
 
+    import numba
+
+    if numba.config.DISABLE_JIT:
+        return True
     chunks = game.kernel().CHUNKS
     if strategies is None:
         paths = (False, True)
@@ -357,6 +371,48 @@ def warm_up_alone(game_id: str, notify: Callable[[str], None] = _quiet) -> tuple
     started = time.perf_counter()
     compiled = warm_up(registry.make(game_id), notify)
     return game_id, compiled, time.perf_counter() - started
+
+
+def warm_up_games(
+    game_ids: list[str], jobs: int, notify: Callable[[str], None]
+) -> Iterator[tuple[str, bool, float]]:
+    """``warm_up_alone`` of every game, in order, ``jobs`` at a time: with more than one, each
+    game in a spawned process of its own. Closing the iterator waits for the processes."""
+    if jobs == 1:
+        for game_id in game_ids:
+            yield warm_up_alone(game_id, notify)
+        return
+    notify(
+        f"warming up {len(game_ids)} games, {jobs} at a time: a game not yet compiled takes "
+        "1-5 minutes"
+    )
+    with concurrent.futures.ProcessPoolExecutor(
+        jobs, mp_context=multiprocessing.get_context("spawn")
+    ) as pool:
+        yield from pool.map(warm_up_alone, game_ids)
+
+
+def replay(spec: RunSpec, game_index: int, notify: Callable[[str], None]) -> list[str]:
+    """The turn-by-turn log of exactly the game a run of ``spec`` stores at ``game_index``: a
+    heading, then the game's ``describe_trace`` lines with each seat's strategy label."""
+    game = registry.make(spec.game)
+    if not kernel_compiled(game, spec.strategies):
+        notify(compile_notice(game))
+    kernel = game.kernel()
+    prepared = kernel.prepare(spec.rules, spec.players)
+    ids, params = game.encode_strategies(spec.seat_strategies())
+    trace = kernel.trace_game(
+        prepared, spec.players, ids, params, spec.seed, game_index, spec.rotate_seats
+    )
+    labels = spec.lineup() if len(spec.strategies) > 1 else spec.lineup() * spec.players
+    seat_labels = [
+        labels[lineup_slot(game_index, seat, spec.players, spec.rotate_seats)]
+        for seat in range(spec.players)
+    ]
+    return [
+        f"{game.title}, game {game_index} of seed {spec.seed}",
+        *kernel.describe_trace(trace, seat_labels),
+    ]
 
 
 def set_threads(threads: int | None) -> int:
@@ -409,8 +465,6 @@ def play_chunk(spec: RunSpec, start: int, n: int) -> Chunk:
     games = to_table(game, lineup, start, *play_arrays(spec, start, n, inputs))
     if not spec.arcs:
         return Chunk(games)
-    from simcore.kernel.chunk import arcs_sample
-
     traces = [
         (index, kernel.trace_game(prepared, spec.players, ids, params, spec.seed, index,
                                   spec.rotate_seats))
@@ -425,31 +479,6 @@ def chunk_plan(ranges: list[tuple[int, int]], chunk_size: int) -> Iterator[tuple
     for first, stop in ranges:
         for start in range(first, stop, chunk_size):
             yield start, min(chunk_size, stop - start)
-
-
-def parse_count(text: str) -> int | None:
-    """The value of ``text`` if it is a plain decimal number in ASCII digits, else None (int()
-    also takes Unicode digits, signs, spaces and underscores)."""
-    return int(text) if re.fullmatch(r"[0-9]{1,19}", text) else None
-
-
-def parse_shard(text: str, games: int) -> tuple[int, int]:
-    """``K/N`` (1 <= K <= N <= games) → (K, N)."""
-    k, slash, n = text.partition("/")
-    k_value, n_value = parse_count(k), parse_count(n)
-    if not slash or k_value is None or n_value is None or not 1 <= k_value <= n_value <= games:
-        raise registry.SpecError(
-            f"--shard expects K/N with 1 <= K <= N <= --games ({games}), not {text!r}"
-        )
-    return k_value, n_value
-
-
-def shard_range(games: int, shard: tuple[int, int] | None) -> tuple[int, int]:
-    """The [first, stop) game indices of shard K of N: consecutive, near-equal slices."""
-    if shard is None:
-        return 0, games
-    k, n = shard
-    return games * (k - 1) // n, games * k // n
 
 
 def run(
@@ -485,12 +514,10 @@ def run(
             play_chunks = _play_here
         else:
             # Connect before writing anything: an unreachable scheduler leaves OUT untouched.
-            from simcore.workflows import cluster
-
             used_threads = threads or 1
             client = stack.enter_context(cluster.connect(scheduler))
             play_chunks = functools.partial(
-                cluster.play_chunks, client=client, threads=used_threads
+                cluster.play_chunks, client=client, threads=used_threads, play=play_chunk
             )
         info = _run_chunks(spec, out, chunk_size, progress, shard, play_chunks, notify)
         info["timings"].update(threads=used_threads, chunk_size=chunk_size, scheduler=scheduler)
@@ -504,7 +531,7 @@ def _play_here(spec: RunSpec, chunks: Iterator[tuple[int, int]]):
 
 def _run_chunks(spec, out, chunk_size, progress, shard, play_chunks, notify) -> dict:
     """Write run.json, then every missing chunk of the shard; returns run.json with timings."""
-    first, stop = shard_range(spec.games, shard)
+    first, stop = cluster.shard_range(spec.games, shard)
     storage.games_dir(out).mkdir(parents=True, exist_ok=True)
     info = load_info(out) or run_info(spec)
     info["spec"]["games"] = spec.games

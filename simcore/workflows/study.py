@@ -666,6 +666,23 @@ def until_ci_done(out: Path, focal: str, until_ci: float) -> Callable[[], bool]:
     return lambda: focal_half_width(load_run(out), focal) <= until_ci
 
 
+def run_until_ci(
+    spec: runner.RunSpec,
+    out: Path,
+    focal: str,
+    until_ci: float,
+    step: int,
+    max_games: int,
+    run_one: Callable[[runner.RunSpec, Path], None],
+) -> dict:
+    """``powerlab run --until-ci``: ``run_sequential`` of one run, stopped by ``until_ci_done``,
+    holding OUT's writer lock for every look, not only while a look's games run; returns the
+    finished run.json."""
+    with storage.locked(out):
+        run_sequential([spec], [out], step, max_games, until_ci_done(out, focal, until_ci), run_one)
+        return storage.read_run_json(out)
+
+
 def sprt_llr(diffs, margin: float) -> float:
     """Log-likelihood ratio of mean difference ``margin`` against 0, for paired per-game
     differences under the normal approximation (the GSPRT of chess-engine testing)."""

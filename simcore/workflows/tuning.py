@@ -45,7 +45,7 @@ import numpy as np
 from simcore import registry
 from simcore.kernel.chunk import ENDED_BY, ENDED_CAP, LINEUP_SLOT, WON
 from simcore.registry import SpecError
-from simcore.workflows import runner, storage
+from simcore.workflows import cluster, runner, storage
 
 SAMPLERS = ("tpe", "cmaes")
 REDUCTION = 3  # successive halving keeps the best third of the candidates at each rung
@@ -380,8 +380,6 @@ class Player:
                 for start, n in runner.chunk_plan([(first, stop)], MAX_CHUNK)
             ]
         else:
-            from simcore.workflows import cluster
-
             workers = max(1, len(self.client.nthreads()))
             size = max(1_000, -(-(stop - first) // (2 * workers)))
             chunks = runner.chunk_plan([(first, stop)], min(size, MAX_CHUNK))
@@ -396,8 +394,6 @@ def player(threads: int | None, scheduler: str | None) -> Iterator[Player]:
     if scheduler is None:
         yield Player(threads=threads)
         return
-    from simcore.workflows import cluster
-
     with cluster.connect(scheduler) as client:
         yield Player(client, threads)
 
