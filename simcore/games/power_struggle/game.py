@@ -15,22 +15,22 @@ scripted.py (the straight-line scripted game), search.py (the search compiled fo
 import numpy as np
 from numba import njit
 
-from simcore.games.power_struggle import search as power_struggle_search
 from simcore.games.power_struggle import state as ps
 from simcore.games.power_struggle.components import load_data
-from simcore.games.power_struggle.rules import apply, legal, new_game
-from simcore.games.power_struggle.scripted import play_game
-from simcore.games.power_struggle.state import (
-    D_NONE,
+
+# What the glue calls by name (simcore/kernel/glue.py, NEEDS).
+from simcore.games.power_struggle.rules import apply, is_over, legal, new_game, to_move  # noqa: F401
+from simcore.games.power_struggle.scripted import play_game  # noqa: F401
+from simcore.games.power_struggle.search import choose  # noqa: F401
+from simcore.games.power_struggle.state import (  # noqa: F401  (MAX_MOVES, P_DECISIONS: the glue)
     DEPT_TURNS,
     DIVISIONS,
     GAME_STATS,
+    MAX_MOVES,
     N_GAME_STATS,
     N_SEAT_STATS,
-    P_DECISION,
     P_DECISIONS,
     P_OUTCOME,
-    P_SEAT,
     P_WINNER,
     P_WINNERS,
     PRIVILEGES,
@@ -39,7 +39,7 @@ from simcore.games.power_struggle.state import (
     TRACE_WIDTH,
 )
 from simcore.games.power_struggle.transitions import stat
-from simcore.kernel import chunk
+from simcore.kernel import chunk, glue
 from simcore.kernel.chunk import (
     ENDED_BY,
     ENDED_CAP,
@@ -49,11 +49,8 @@ from simcore.kernel.chunk import (
     TURNS,
     WINNER,
     WON,
-    seat_lineup,
 )
-from simcore.kernel.rng import seed_game_stream
 from simcore.registry import (
-    SEARCH_ID,
     SEARCH_PARAM_NAMES,
     Arcs,
     Column,
@@ -208,46 +205,16 @@ def prepare(rules: dict, players: int) -> np.ndarray:
 # --- lineups with a searching seat (``ismcts``, docs/ismcts.md) --------------------------------
 
 
-@njit(cache=True)
-def play_protocol_game(players, st, rules, sids, prm, rng, trace):
-    """``play_game`` for a lineup with a searching seat (the search allocates its tree, so this
-    one may allocate: the scripted path may not)."""
-    new_game(players, st, rules, rng, trace)
-    while st[P_DECISION] != D_NONE:
-        seat = st[P_SEAT]
-        move = power_struggle_search.choose(sids, prm, seat, st, rules, rng)
-        apply(st, rules, move, rng, trace)
+@njit(cache=True, _nrt=False)
+def protocol_result(st):
+    """(winner, winners, Department Turns, truncated) of a game the protocol played to its end,
+    as ``play_game`` returns them."""
     return st[P_WINNER], st[P_WINNERS], st[DEPT_TURNS], st[P_OUTCOME] == 2
 
 
-@njit(cache=True, nogil=True)
-def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
-    """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
-    searches run: decisions of a searching seat with more than one option)."""
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    sids = np.zeros(players, dtype=np.int64)
-    prm = np.zeros((players, lineup_params.shape[1]), dtype=np.float64)
-    rng = np.zeros(4, dtype=np.uint64)
-    moves = np.zeros(ps.MAX_MOVES, dtype=np.int64)
-    no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
-    labels = np.zeros((1, players, N_STANDARD_SEAT_COLUMNS), dtype=np.int64)
-    decisions = 0
-    searches = 0
-    for game_index in range(n_games):
-        seat_lineup(lineup_ids, lineup_params, game_index, players, True, sids, prm, labels, 0)
-        seed_game_stream(seed, game_index, rng)
-        new_game(players, st, rules, rng, no_trace)
-        while st[P_DECISION] != D_NONE:
-            seat = st[P_SEAT]
-            searches += sids[seat] == SEARCH_ID and legal(st, rules, moves) > 1
-            apply(st, rules, power_struggle_search.choose(sids, prm, seat, st, rules, rng), rng,
-                  no_trace)  # fmt: skip
-        decisions += st[P_DECISIONS]
-    return decisions, searches
-
-
 @njit(cache=True, _nrt=False)
-def write_row(players, winner, winners, turns, truncated, st, g, game_out, seat_out):
+def write_row(players, result, st, g, game_out, seat_out):
+    winner, winners, turns, truncated = result
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = turns
     # A shared win is an ending by the rules too: every sharer's seat is marked won.
@@ -260,38 +227,16 @@ def write_row(players, winner, winners, turns, truncated, st, g, game_out, seat_
             seat_out[g, seat, N_STANDARD_SEAT_COLUMNS + k] = st[stat(seat, k)]
 
 
-@njit(cache=True, _nrt=False)
-def play_indexed(
-    players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
-):  # fmt: skip
-    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
-    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
-    seed_game_stream(seed, game_index, rng)
-    winner, winners, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
-    write_row(players, winner, winners, turns, truncated, st, g, game_out, seat_out)
-
-
-@njit(cache=True)
-def play_indexed_protocol(
-    players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
-):  # fmt: skip
-    """``play_indexed`` for a lineup with a searching seat."""
-    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
-    seed_game_stream(seed, game_index, rng)
-    winner, winners, turns, truncated = play_protocol_game(
-        players, st, rules, sids, prm, rng, trace
-    )
-    write_row(players, winner, winners, turns, truncated, st, g, game_out, seat_out)
-
+# The glue written once (simcore/kernel/glue.py), compiled here.
+GLUE = glue.specialise(globals())
+bench_protocol = GLUE.bench_protocol
 
 FIRST_TRACE_ROWS = 8192  # a longer game is played again with a bigger buffer
 
 CHUNKS = chunk.GameChunks(
     __name__,
-    play=play_indexed,
-    play_searching=play_indexed_protocol,
+    play=GLUE.play_indexed,
+    play_searching=GLUE.play_indexed_protocol,
     state_size=STATE_SIZE,
     trace_width=TRACE_WIDTH,
     trace_len_at=TRACE_LEN,
