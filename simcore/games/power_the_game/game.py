@@ -17,16 +17,12 @@ import functools
 import numpy as np
 from numba import njit
 
-from simcore.games.power_the_game import search as power_the_game_search
 from simcore.games.power_the_game.components import NAMES_BY_FINGERPRINT, load_board
-from simcore.games.power_the_game.rules import (
-    apply,
-    is_over,
-    legal,
-    new_game,
-    to_move,
-)
-from simcore.games.power_the_game.scripted import play_game
+
+# What the glue calls by name (simcore/kernel/glue.py, NEEDS).
+from simcore.games.power_the_game.rules import apply, is_over, legal, new_game, to_move  # noqa: F401
+from simcore.games.power_the_game.scripted import play_game  # noqa: F401
+from simcore.games.power_the_game.search import MAX_MOVES, choose  # noqa: F401
 from simcore.games.power_the_game.state import (
     BUILD,
     BUY,
@@ -42,14 +38,13 @@ from simcore.games.power_the_game.state import (
     KIND_NAMES,
     LAUNCH,
     MAX_MISSILE_COST,
-    MAX_OPTIONS,
     MAX_PLANNERS,
     MAX_PLAYERS,
     MOVE,
     N_RULES,
     N_SEAT_STATS,
     OUTCOMES,
-    P_DECISIONS,
+    P_DECISIONS,  # noqa: F401
     P_REASON,
     P_WINNER,
     POWER_UNIT,
@@ -63,7 +58,7 @@ from simcore.games.power_the_game.state import (
     TRACE_WIDTH,
     UPGRADE,
 )
-from simcore.kernel import chunk
+from simcore.kernel import chunk, glue
 from simcore.kernel.chunk import (
     ENDED_BY,
     ENDED_DRAW,
@@ -74,9 +69,7 @@ from simcore.kernel.chunk import (
     TURNS,
     WINNER,
     WON,
-    seat_lineup,
 )
-from simcore.kernel.rng import seed_game_stream
 from simcore.registry import (
     PRESET_PREFIX,
     SEARCH_ID,
@@ -218,80 +211,16 @@ N_PARAMS = len(strategy.PARAM_NAMES)
 ROLLOUT = N_PARAMS + SEARCH_PARAM_NAMES.index("rollout")
 
 
-@njit(cache=True)
-def play_protocol_game(players, st, game, sids, prm, rng, trace):
-    """The same game through the decision-point protocol: each seat's orders answered by its
-    ``strategies.power_the_game.decide`` or searched. Games with a searching seat are played this
-    way; tests/test_power_the_game_protocol.py plays scripted ones too (the same games as
-    ``play_game``)."""
-    new_game(players, st, game, rng, trace)
-    while not is_over(st):
-        seat = to_move(st)
-        apply(st, game, power_the_game_search.choose(sids, prm, seat, st, game, rng), rng, trace)
+@njit(cache=True, _nrt=False, inline="always")
+def protocol_result(st):
+    """(winner or -1, rounds, end reason) of a game the protocol played to its end, as
+    ``play_game`` returns them."""
     return st[P_WINNER], st[ROUND], st[P_REASON]
 
 
-def bench_protocol(prepared, players, lineup_ids, lineup_params, seed, n_games):
-    """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
-    searches run: decisions of a searching seat with more than one option)."""
-    game = protocol_game(prepared, lineup_ids, lineup_params)
-    return bench_protocol_games(game, players, lineup_ids, lineup_params, seed, n_games)
-
-
-@njit(cache=True, nogil=True)
-def bench_protocol_games(game, players, lineup_ids, lineup_params, seed, n_games):
-    """``bench_protocol`` on the protocol's ``game`` tuple."""
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    sids = np.zeros(players, dtype=np.int64)
-    prm = np.zeros((players, lineup_params.shape[1]), dtype=np.float64)
-    rng = np.zeros(4, dtype=np.uint64)
-    moves = np.zeros(MAX_OPTIONS, dtype=np.int64)
-    no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
-    scratch = np.zeros((1, players, N_STANDARD_SEAT_COLUMNS), dtype=np.int64)
-    decisions = 0
-    searches = 0
-    for game_index in range(n_games):
-        seat_lineup(lineup_ids, lineup_params, game_index, players, True, sids, prm, scratch, 0)
-        seed_game_stream(seed, game_index, rng)
-        new_game(players, st, game, rng, no_trace)
-        while not is_over(st):
-            seat = to_move(st)
-            searches += sids[seat] == SEARCH_ID and legal(st, game, moves) > 1
-            move = power_the_game_search.choose(sids, prm, seat, st, game, rng)
-            apply(st, game, move, rng, no_trace)
-        decisions += st[P_DECISIONS]
-    return decisions, searches
-
-
-@njit(cache=True, _nrt=False)
-def play_indexed(
-    players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, game, sids, prm, rng, trace, g, game_out, seat_out,
-):  # fmt: skip
-    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g`` (of
-    ``game``, the protocol's tuple, it reads the rules, the board and the distances)."""
-    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
-    seed_game_stream(seed, game_index, rng)
-    rules, board, dist = game[0], game[1], game[2]
-    winner, rounds, reason = play_game(players, st, rules, board, dist, sids, prm, rng, trace)
-    write_row(players, winner, rounds, reason, st, g, game_out, seat_out)
-
-
-@njit(cache=True)
-def play_indexed_protocol(
-    players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, game, sids, prm, rng, trace, g, game_out, seat_out,
-):  # fmt: skip
-    """``play_indexed`` through the decision-point protocol: for lineups with a searching seat
-    (the search allocates its tree, so this one may allocate: the scripted path may not)."""
-    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
-    seed_game_stream(seed, game_index, rng)
-    winner, rounds, reason = play_protocol_game(players, st, game, sids, prm, rng, trace)
-    write_row(players, winner, rounds, reason, st, g, game_out, seat_out)
-
-
 @njit(cache=True, _nrt=False, inline="always")
-def write_row(players, winner, rounds, reason, st, g, game_out, seat_out):
+def write_row(players, result, st, g, game_out, seat_out):
+    winner, rounds, reason = result
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = rounds
     # The last round is the rulebook's time limit, which decides a winner (or a tie).
@@ -355,12 +284,17 @@ def protocol_game(prepared, lineup_ids=None, lineup_params=None) -> tuple:
     return (rules, board, dist, *planner_table(lineup_ids, lineup_params))
 
 
+# The glue written once (simcore/kernel/glue.py), compiled here; its games read the protocol's
+# tuple (``protocol_game``).
+GLUE = glue.specialise(globals(), game_of=protocol_game)
+bench_protocol = GLUE.bench_protocol
+
 FIRST_TRACE_ROWS = 8192  # a longer game is played again with a bigger buffer
 
 CHUNKS = chunk.GameChunks(
     __name__,
-    play=play_indexed,
-    play_searching=play_indexed_protocol,
+    play=GLUE.play_indexed,
+    play_searching=GLUE.play_indexed_protocol,
     state_size=STATE_SIZE,
     trace_width=TRACE_WIDTH,
     trace_len_at=TRACE_LEN,

@@ -25,10 +25,11 @@ def play_round(st, rules, board, dist, sids, prm, rng, trace):
 
 
 @njit(cache=True, _nrt=False)
-def play_game(players, st, rules, board, dist, sids, prm, rng, trace):
+def play_game(players, st, game, sids, prm, rng, trace):
     """Set up and play one game, each seat's pads by its own strategy: (winner or -1, rounds,
-    end reason). The protocol's steps (simcore/games/power_the_game/rules.py) run the same
-    helpers."""
+    end reason). Of ``game``, the protocol's tuple, it reads the rules, the board and the
+    distances. The protocol's steps (rules.py) run the same helpers."""
+    rules, board, dist = game[0], game[1], game[2]
     setup(players, st, rules, board, rng, trace)
     while goes_on(st, rules):
         play_round(st, rules, board, dist, sids, prm, rng, trace)
