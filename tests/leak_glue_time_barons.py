@@ -1,12 +1,12 @@
 """How the information-leak check (tests/leak_check.py) reaches Time Barons' decisions."""
 
 import simcore.games.time_barons.search  # noqa: F401  (loaded, so that its search can be wrapped)
-from simcore.games.time_barons.game import redraw_unseen
+from simcore.games.time_barons.rules import determinize
 from tests.leak_check import Glue
 
 
 def redraw(args: dict, seat: int, rng) -> None:
-    redraw_unseen(args["st"], seat, rng)
+    determinize(args["st"], seat, rng)
 
 
 GLUE = Glue(

@@ -172,7 +172,7 @@ def test_results_are_consistent(played):
     assert np.array_equal(winner[stacks], expected)
     assert np.all((level >= 1) & (level <= 4))
     assert np.all(followers.sum(axis=1) <= rules["followers"]) and np.all(followers >= 0)
-    assert np.all(seat_out[:, :, col(kernel.ST_SITES)] >= (followers > 0))
+    assert np.all(seat_out[:, :, col(ST_SITES)] >= (followers > 0))
     for seat in range(2):
         drawn = seat_out[:, seat, col(ST_DRAWN_MASK)]
         played_mask = seat_out[:, seat, col(ST_PLAYED_MASK)]

@@ -16,6 +16,7 @@ from clitools import part_files
 from simcore import registry
 from simcore.games.time_barons import game as kernel
 from simcore.games.time_barons import search as search_module
+from simcore.games.time_barons.rules import apply, determinize, is_over, new_game, to_move
 from simcore.games.time_barons.state import STATE_SIZE, TRACE_WIDTH
 from simcore.kernel.rng import seed_game_stream
 from simcore.workflows import runner
@@ -94,17 +95,17 @@ def test_the_searching_seat_reads_only_what_it_may_know():
         st = np.zeros(STATE_SIZE, dtype=np.int64)
         rng = np.zeros(4, dtype=np.uint64)
         seed_game_stream(np.uint64(3), index, rng)
-        kernel.new_game(2, st, prepared, rng, no_trace)
-        while not kernel.is_over(st):
-            seat = kernel.to_move(st)
+        new_game(2, st, prepared, rng, no_trace)
+        while not is_over(st):
+            seat = to_move(st)
             if ids[seat] == registry.SEARCH_ID:
                 twin, twin_rng, redraw = st.copy(), rng.copy(), rng.copy()
-                kernel.redraw_unseen(twin, seat, redraw)
+                determinize(twin, seat, redraw)
                 informative += not np.array_equal(twin, st)
                 answer = search_module.choose(ids, params, seat, twin, prepared, twin_rng)
             move = search_module.choose(ids, params, seat, st, prepared, rng)
             if ids[seat] == registry.SEARCH_ID:
                 assert move == answer and np.array_equal(rng, twin_rng)
                 checked += 1
-            kernel.apply(st, prepared, move, rng, no_trace)
+            apply(st, prepared, move, rng, no_trace)
     assert checked > 20 and informative > 10, (checked, informative)

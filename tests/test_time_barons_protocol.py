@@ -1,12 +1,11 @@
-"""Time Barons' decision-point protocol (docs/protocol.md, simcore/games/time_barons/game.py).
+"""Time Barons' decision-point protocol (docs/protocol.md, simcore/games/time_barons/rules.py).
 
 - Scripted games played through the protocol (``new_game``/``apply``, each decision answered by
   ``strategies.time_barons.decide``) are the games of the scripted kernel: same rows, same
   traces, in every configuration of the referee's sweep (tests/test_time_barons_referee.py).
 - Random legal play keeps every invariant: followers, damage counters and cards are conserved,
   every option applied was in ``legal``, and games end.
-- ``redraw_unseen`` (the protocol's ``determinize``) redraws only what the seat cannot see, and
-  ``infoset_key`` is blind to it.
+- ``determinize`` redraws only what the seat cannot see, and ``infoset_key`` is blind to it.
 """
 
 from __future__ import annotations
@@ -16,6 +15,16 @@ import pytest
 
 from simcore import registry
 from simcore.games.time_barons import game as kernel
+from simcore.games.time_barons.rules import (
+    apply,
+    determinize,
+    infoset_key,
+    is_over,
+    legal,
+    new_game,
+    returns,
+    to_move,
+)
 from simcore.games.time_barons.state import (
     D_NONE,
     DAMAGE,
@@ -36,6 +45,7 @@ from simcore.games.time_barons.state import (
     N_SEAT_STATS,
     OWNER,
     P_DECISION,
+    P_WINNER,
     POOL,
     SHOWN,
     SITES,
@@ -142,22 +152,22 @@ def test_random_legal_play_keeps_the_invariants(settings):
     kinds = set()
     for index in range(30):
         st, rng = _fresh(3, index)
-        kernel.new_game(2, st, prepared, rng, NO_TRACE)
+        new_game(2, st, prepared, rng, NO_TRACE)
         decisions = 0
-        while not kernel.is_over(st):
-            seat = kernel.to_move(st)
+        while not is_over(st):
+            seat = to_move(st)
             assert st[P_DECISION] != D_NONE and seat in (0, 1)
-            n = kernel.legal(st, prepared, moves)
+            n = legal(st, prepared, moves)
             assert 1 <= n < MAX_MOVES and len(set(moves[:n])) == n
             kinds.add(DECISION_KINDS[st[P_DECISION]])
             move = moves[rand_below(rng, n)]
-            kernel.apply(st, prepared, move, rng, NO_TRACE)
+            apply(st, prepared, move, rng, NO_TRACE)
             _conserved(st, rules)
             decisions += 1
-        assert decisions > 0 and kernel.to_move(st) == -1
+        assert decisions > 0 and to_move(st) == -1
         out = np.zeros(2)
-        kernel.returns(st, out)
-        winner = int(st[kernel.P_WINNER])
+        returns(st, out)
+        winner = int(st[P_WINNER])
         assert out.sum() == (winner >= 0) and (winner < 0 or out[winner] == 1)
     assert kinds == set(DECISION_KINDS[1:]), kinds  # every kind of decision came up
 
@@ -169,13 +179,13 @@ def test_scripted_answers_are_legal_options():
         moves = np.zeros(MAX_MOVES, dtype=np.int64)
         for index in range(8):
             st, rng = _fresh(seed, index)
-            kernel.new_game(2, st, prepared, rng, NO_TRACE)
-            while not kernel.is_over(st):
-                seat = kernel.to_move(st)
-                n = kernel.legal(st, prepared, moves)
+            new_game(2, st, prepared, rng, NO_TRACE)
+            while not is_over(st):
+                seat = to_move(st)
+                n = legal(st, prepared, moves)
                 move = strategy.decide(ids[index % 2 ^ seat], params, seat, st, prepared, rng)
                 assert move in moves[:n], (DECISION_KINDS[st[P_DECISION]], move, moves[:n])
-                kernel.apply(st, prepared, move, rng, NO_TRACE)
+                apply(st, prepared, move, rng, NO_TRACE)
 
 
 def test_determinize_redraws_only_the_unseen_and_the_key_cannot_tell():
@@ -184,14 +194,14 @@ def test_determinize_redraws_only_the_unseen_and_the_key_cannot_tell():
     changed = 0
     for index in range(10):
         st, rng = _fresh(9, index)
-        kernel.new_game(2, st, prepared, rng, NO_TRACE)
-        while not kernel.is_over(st):
-            seat = kernel.to_move(st)
+        new_game(2, st, prepared, rng, NO_TRACE)
+        while not is_over(st):
+            seat = to_move(st)
             other = 1 - seat
             twin = st.copy()
-            kernel.redraw_unseen(twin, seat, rng)
-            key = kernel.infoset_key(st, seat)
-            assert kernel.infoset_key(twin, seat) == key
+            determinize(twin, seat, rng)
+            key = infoset_key(st, seat)
+            assert infoset_key(twin, seat) == key
             own = slice(HAND + MAX_IDS * seat, HAND + MAX_IDS * (seat + 1))
             assert np.array_equal(twin[own], st[own])
             hand = slice(HAND + MAX_IDS * other, HAND + MAX_IDS * other + st[HAND_N + other])
@@ -200,7 +210,7 @@ def test_determinize_redraws_only_the_unseen_and_the_key_cannot_tell():
                 assert not st[SHOWN + a] or a == b  # a shown card stays
             changed += not np.array_equal(twin[hand], st[hand])
             if not np.array_equal(twin[hand], st[hand]):  # the other seat sees its own hand
-                assert kernel.infoset_key(twin, other) != kernel.infoset_key(st, other)
-            n = kernel.legal(st, prepared, moves)
-            kernel.apply(st, prepared, moves[rand_below(rng, n)], rng, NO_TRACE)
+                assert infoset_key(twin, other) != infoset_key(st, other)
+            n = legal(st, prepared, moves)
+            apply(st, prepared, moves[rand_below(rng, n)], rng, NO_TRACE)
     assert changed > 100

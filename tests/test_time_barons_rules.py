@@ -25,6 +25,17 @@ from scipy.stats import binomtest
 
 from simcore import registry
 from simcore.games.time_barons import game as kernel
+from simcore.games.time_barons.components import card_labels, load_cards
+from simcore.games.time_barons.effects import (
+    CHOOSE_NOW,
+    attach,
+    destroy_site,
+    hand_add,
+    place_from_supply,
+    set_followers,
+    site_add,
+)
+from simcore.games.time_barons.scripted import apply_effect, apply_move, resolve, take_turn
 from simcore.games.time_barons.state import (
     A_EFFECTS,
     A_FOLLOWERS,
@@ -110,9 +121,10 @@ from simcore.games.time_barons.state import (
 from simcore.games.time_barons.state import (
     EVENT as EVENT_TYPE,
 )
+from simcore.games.time_barons.turns import end_reason, setup, start_of_turn, winner_of
 from simcore.kernel.rng import seed_game_stream
 from simcore.registry import SpecError
-from strategies import time_barons as strategy
+from strategies.time_barons import values
 
 GAME = registry.make("time-barons")
 
@@ -384,13 +396,13 @@ class Table:
             {"cards": card_file, "hand_size": 0, **(rules or {})}
         )
         self.rules, self.cards = kernel.prepare(self.rules_dict, 2)
-        self.names = kernel.load_cards(card_file).names
+        self.names = load_cards(card_file).names
         entries = [registry.parse_strategy(GAME, text) for text in strategies]
         self.sids, self.prm = GAME.encode_strategies(entries)
         self.rng = stream(seed)
         self.trace = np.zeros((20_000, TRACE_WIDTH), np.int64)
         self.st = np.zeros(STATE_SIZE, np.int64)
-        kernel.setup(self.st, self.cards, self.rules, self.rng, self.trace)
+        setup(self.st, self.cards, self.rules, self.rng, self.trace)
         self.st[ACTIVE] = 0
         self.st[ACTIONS] = 3
         self.check()
@@ -414,13 +426,13 @@ class Table:
 
     def give(self, seat: int, name: str) -> int:
         card = self.pull(name)
-        kernel.hand_add(self.st, seat, card)
+        hand_add(self.st, seat, card)
         return card
 
     def build(self, seat: int, name: str, followers: int = 0, damage: int = 0) -> int:
         site = self.pull(name)
-        kernel.site_add(self.st, seat, site)
-        kernel.place_from_supply(seat, site, followers, self.st, self.trace)
+        site_add(self.st, seat, site)
+        place_from_supply(seat, site, followers, self.st, self.trace)
         self.st[DAMAGE + site] = damage
         self.st[POOL] -= damage
         self.check()
@@ -431,11 +443,11 @@ class Table:
         kernel's one writer so that its cached totals stay true."""
         seat = self.st[OWNER + site]
         self.st[N_FOLLOWERS + seat] += count - self.st[FOLLOW + site]
-        kernel.set_followers(self.st, site, count)
+        set_followers(self.st, site, count)
 
     def attach(self, name: str, site: int, by: int) -> int:
         card = self.pull(name)
-        kernel.attach(card, site, by, self.st, self.cards, self.trace)
+        attach(card, site, by, self.st, self.cards, self.trace)
         self.check()
         return card
 
@@ -446,7 +458,7 @@ class Table:
 
     def move(self, seat: int, kind: int, a: int = -1, b: int = -1) -> None:
         assert self.legal(seat, kind, a, b), "the scenario's move should be legal"
-        kernel.apply_move(
+        apply_move(
             seat, kind, a, b, self.st, self.cards, self.rules, self.sids, self.prm, self.rng,
             self.trace,
         )  # fmt: skip
@@ -454,14 +466,14 @@ class Table:
 
     def effect(self, seat: int, text: str) -> None:
         op, _, n = text.partition(" ")
-        kernel.apply_effect(
-            seat, OPS.index(op), int(n or 1), kernel.CHOOSE_NOW, self.st, self.cards, self.rules,
+        apply_effect(
+            seat, OPS.index(op), int(n or 1), CHOOSE_NOW, self.st, self.cards, self.rules,
             self.sids, self.prm, self.rng, self.trace,
         )  # fmt: skip
         self.check()
 
     def turn(self, seat: int, turn: int = 5) -> None:
-        kernel.take_turn(
+        take_turn(
             seat, turn, self.st, self.cards, self.rules, self.sids, self.prm, self.rng, self.trace
         )
         self.check()
@@ -508,23 +520,19 @@ class Table:
             assert listed == with_abilities, "the kernel's list of ability sites is stale"
             fresh = st.copy()
             fresh[SITES_BOUND + seat] = NO_BOUND
-            bounds = [
-                strategy.value_bound(self.prm, seat, st.copy(), self.cards, s) for s in listed
-            ]
-            assert strategy.sites_value_bound(self.prm, seat, fresh, self.cards) == max(
-                bounds + [0]
-            )
+            bounds = [values.value_bound(self.prm, seat, st.copy(), self.cards, s) for s in listed]
+            assert values.sites_value_bound(self.prm, seat, fresh, self.cards) == max(bounds + [0])
             assert st[SITES_BOUND + seat] in (NO_BOUND, fresh[SITES_BOUND + seat]), "stale bound"
             events = [card for card in self.hand(seat) if self.cards[card, C_TYPE] == EVENT_TYPE]
             attachments = [c for c in self.hand(seat) if self.cards[c, C_TYPE] == ATTACHMENT]
             for card in self.sites(seat) + events + attachments:
                 fresh = st.copy()
                 fresh[VALUE_BOUND + card] = NO_BOUND
-                bound = strategy.value_bound(self.prm, seat, fresh, self.cards, card)
+                bound = values.value_bound(self.prm, seat, fresh, self.cards, card)
                 cached = st[VALUE_BOUND + card]
                 assert cached in (NO_BOUND, fresh[VALUE_BOUND + card]), "a value bound is stale"
                 if card in events:
-                    value = strategy.effects_value(
+                    value = values.effects_value(
                         self.prm,
                         seat,
                         st,
@@ -534,12 +542,12 @@ class Table:
                         self.cards[card, C_N_EFFECTS],
                     )
                 elif card in attachments:
-                    value, _ = strategy.attachment_choice(self.prm, seat, st, self.cards, card)
+                    value, _ = values.attachment_choice(self.prm, seat, st, self.cards, card)
                 else:
                     value = max(
                         [0.0]
                         + [
-                            strategy.effects_value(
+                            values.effects_value(
                                 self.prm,
                                 seat,
                                 st,
@@ -585,7 +593,7 @@ def test_setup_follows_the_rulebook():
     prepared = kernel.prepare(rules, 2)
     st = np.zeros(STATE_SIZE, np.int64)
     trace = np.zeros((100, TRACE_WIDTH), np.int64)
-    kernel.setup(st, prepared[1], prepared[0], stream(), trace)
+    setup(st, prepared[1], prepared[0], stream(), trace)
     cards = prepared[1]
     for seat in range(2):
         home = HOMELAND + seat
@@ -611,9 +619,7 @@ def test_stacks_are_shuffled_per_game():
     orders = set()
     for index in range(20):
         st = np.zeros(STATE_SIZE, np.int64)
-        kernel.setup(
-            st, prepared[1], prepared[0], stream(3, index), np.zeros((0, TRACE_WIDTH), np.int64)
-        )
+        setup(st, prepared[1], prepared[0], stream(3, index), np.zeros((0, TRACE_WIDTH), np.int64))
         orders.add(tuple(st[DECK : DECK + 50]))
     assert len(orders) == 20
 
@@ -626,7 +632,7 @@ def test_first_player_is_seat_0_or_random():
         firsts = []
         for index in range(400):
             st = np.zeros(STATE_SIZE, np.int64)
-            kernel.setup(st, prepared[1], prepared[0], stream(7, index), np.zeros((0, 8), np.int64))
+            setup(st, prepared[1], prepared[0], stream(7, index), np.zeros((0, 8), np.int64))
             firsts.append(int(st[FIRST]))
         if expected is not None:
             assert set(firsts) == {expected}
@@ -759,9 +765,9 @@ def test_one_ability_per_site_per_turn(table):
     t.move(0, ABILITY, tower, 1)  # gain 1, no action
     assert t.st[FOLLOW + tower] == 2 and t.st[ACTIONS] == 3
     assert not t.legal(0, ABILITY, tower, 0) and not t.legal(0, ABILITY, tower, 1)
-    kernel.start_of_turn(1, t.st, t.cards, t.trace)
+    start_of_turn(1, t.st, t.cards, t.trace)
     assert not t.legal(0, ABILITY, tower, 0), "the opponent's turn does not reset it"
-    kernel.start_of_turn(0, t.st, t.cards, t.trace)
+    start_of_turn(0, t.st, t.cards, t.trace)
     assert t.legal(0, ABILITY, tower, 0)
 
 
@@ -791,7 +797,7 @@ def test_a_disabled_site_has_no_passives(table):
     t = table
     farm = t.build(0, "Farm")
     t.attach("Jam", farm, by=1)
-    kernel.start_of_turn(0, t.st, t.cards, t.trace)
+    start_of_turn(0, t.st, t.cards, t.trace)
     assert t.st[FOLLOW + farm] == 0
 
 
@@ -800,7 +806,7 @@ def test_start_of_turn_passives(table):
     farm = t.build(0, "Farm")
     t.build(0, "Mill")
     t.st[ACTIONS] = 3
-    kernel.start_of_turn(0, t.st, t.cards, t.trace)
+    start_of_turn(0, t.st, t.cards, t.trace)
     t.check()
     assert t.st[FOLLOW + farm] == 2 and t.st[ACTIONS] == 4
 
@@ -809,9 +815,9 @@ def test_decay_damages_its_site_at_the_start_of_the_owners_turn(table):
     t = table
     tower = t.build(0, "Tower", followers=2)
     t.attach("Rot", tower, by=1)
-    kernel.start_of_turn(1, t.st, t.cards, t.trace)
+    start_of_turn(1, t.st, t.cards, t.trace)
     assert t.st[DAMAGE + tower] == 0, "only at the start of the site owner's turn"
-    kernel.start_of_turn(0, t.st, t.cards, t.trace)
+    start_of_turn(0, t.st, t.cards, t.trace)
     t.check()
     assert t.st[DAMAGE + tower] == 1 and t.st[FOLLOW + tower] == 1
 
@@ -1052,8 +1058,8 @@ def test_a_named_site_gone_at_resolution_takes_nothing(card_file):
     t.st[ATTACK] = t.id("Strike")
     t.st[ATTACK_ABILITY] = -1
     t.st[TARGETS] = tower
-    kernel.destroy_site(tower, -1, t.st, t.cards, t.trace)
-    kernel.resolve(
+    destroy_site(tower, -1, t.st, t.cards, t.trace)
+    resolve(
         0, t.id("Strike"), C_EFFECTS, 1, True, t.st, t.cards, t.rules, t.sids, t.prm, t.rng,
         t.trace,
     )  # fmt: skip
@@ -1090,8 +1096,8 @@ def test_a_player_without_followers_loses_at_once(table):
     t.st[SUPPLY] += 9
     cull = t.give(0, "Cull")
     t.move(0, PLAY, cull)
-    assert t.st[OVER] == 1 and kernel.end_reason(t.st, t.rules) == END_WIPEOUT
-    assert kernel.winner_of(t.st, END_WIPEOUT) == 0
+    assert t.st[OVER] == 1 and end_reason(t.st, t.rules) == END_WIPEOUT
+    assert winner_of(t.st, END_WIPEOUT) == 0
 
 
 def test_effects_stop_when_the_game_is_over(table):
@@ -1100,7 +1106,7 @@ def test_effects_stop_when_the_game_is_over(table):
     t.st[SUPPLY] += 9
     offering = t.give(0, "Offering")  # sacrifice 1 (the last), then gain 3: never happens
     t.move(0, PLAY, offering)
-    assert t.followers(0) == 0 and kernel.winner_of(t.st, END_WIPEOUT) == 1
+    assert t.followers(0) == 0 and winner_of(t.st, END_WIPEOUT) == 1
 
 
 def test_nobody_left_is_a_draw(table):
@@ -1109,35 +1115,35 @@ def test_nobody_left_is_a_draw(table):
     t.set_followers(HOMELAND + 1, 1)
     t.st[SUPPLY] += 18
     t.effect(0, "kill_everywhere 1")
-    assert kernel.winner_of(t.st, END_WIPEOUT) == -1
+    assert winner_of(t.st, END_WIPEOUT) == -1
 
 
 def test_three_empty_stacks_end_the_game_with_most_followers_then_level(table):
     t = table
-    assert kernel.end_reason(t.st, t.rules) == -1
+    assert end_reason(t.st, t.rules) == -1
     for level in (2, 3):
         t.st[STACK_TOP + level - 1] = t.st[STACK_END + level - 1]
-    assert kernel.end_reason(t.st, t.rules) == -1, "two empty stacks are not enough"
+    assert end_reason(t.st, t.rules) == -1, "two empty stacks are not enough"
     t.st[STACK_TOP] = t.st[STACK_END]
-    assert kernel.end_reason(t.st, t.rules) == END_STACKS
-    assert kernel.winner_of(t.st, END_STACKS) == -1, "same followers, same level: a draw"
+    assert end_reason(t.st, t.rules) == END_STACKS
+    assert winner_of(t.st, END_STACKS) == -1, "same followers, same level: a draw"
     t.st[LEVEL + 1] = 2
-    assert kernel.winner_of(t.st, END_STACKS) == 1
+    assert winner_of(t.st, END_STACKS) == 1
     t.st[N_FOLLOWERS] += 1
-    assert kernel.winner_of(t.st, END_STACKS) == 0
+    assert winner_of(t.st, END_STACKS) == 0
 
 
 def test_stacks_to_end_is_a_rule_parameter(card_file):
     t = Table(card_file, rules={"stacks_to_end": 1})
     t.st[STACK_TOP + 3] = t.st[STACK_END + 3]
-    assert kernel.end_reason(t.st, t.rules) == END_STACKS
+    assert end_reason(t.st, t.rules) == END_STACKS
 
 
 # --- the card file ----------------------------------------------------------------------------
 
 
 def test_shipped_sample_set():
-    cards = kernel.load_cards("")
+    cards = load_cards("")
     table = cards.table
     levels = [int(table[c, 0]) for c in range(50)]
     assert table[-1, 0] == 50 and [levels.count(level) for level in (1, 2, 3, 4)] == [16, 13, 12, 9]
@@ -1153,14 +1159,14 @@ def test_shipped_sample_set():
     assert table[card("Catapult"), 0] == 1 and table[card("Doomsday Laser"), 0] == 4
     for name in ("Archaeology", "Bubonic Plague", "Robotics Lab", "Computer Network", "Church"):
         assert name in cards.names
-    assert kernel.card_labels(GAME.rules_with_defaults({}))[:2] == ("Catapult", "Church")
+    assert card_labels(GAME.rules_with_defaults({}))[:2] == ("Catapult", "Church")
 
 
 def test_duplicate_names_get_numbered_labels(tmp_path):
     path = tmp_path / "dup.toml"
     first_card = TEST_CARDS.split("[[card]]")[1]
     path.write_text(TEST_CARDS + "[[card]]" + first_card)
-    labels = kernel.card_labels(GAME.rules_with_defaults({"cards": str(path)}))
+    labels = card_labels(GAME.rules_with_defaults({"cards": str(path)}))
     assert labels[0] == "Tower" and labels[-1] == "Tower (2)"
 
 
@@ -1215,14 +1221,14 @@ def test_a_bad_card_file_is_one_line_naming_file_card_and_field(tmp_path, text, 
     path = tmp_path / "bad.toml"
     path.write_text(text)
     with pytest.raises(SpecError) as error:
-        kernel.load_cards(str(path))
+        load_cards(str(path))
     assert str(path) in str(error.value) and message in str(error.value)
     assert "\n" not in str(error.value)
 
 
 def test_a_missing_card_file_is_a_clear_error(tmp_path):
     with pytest.raises(SpecError, match="cannot read the card file"):
-        kernel.load_cards(str(tmp_path / "nope.toml"))
+        load_cards(str(tmp_path / "nope.toml"))
 
 
 def test_the_cli_refuses_a_bad_card_file_with_exit_2(tmp_path):

@@ -18,8 +18,13 @@ from scipy.stats import chisquare
 
 from simcore import registry
 from simcore.games.time_barons import game as kernel
+from simcore.games.time_barons.components import SHIPPED_CARDS, card_labels
+from simcore.games.time_barons.effects import discard_add
+from simcore.games.time_barons.rules import determinize
 from simcore.games.time_barons.state import (
     C_LEVEL,
+    DAMAGE,
+    DECK,
     DISCARD,
     DISCARD_N,
     EV_ARRANGE,
@@ -39,14 +44,19 @@ from simcore.games.time_barons.state import (
     IN_STACK,
     LOC,
     MAX_IDS,
+    N_SEAT_STATS,
     OWNER,
     PLAY,
+    POOL,
     RELOCATE,
     SHOWN,
     SITES,
     SITES_N,
+    ST_DRAWN_MASK,
     STACK_END,
     STACK_TOP,
+    STATS,
+    VALUE_BOUND,
 )
 from tests.fair_play import (
     play,
@@ -77,8 +87,8 @@ def test_shelter_spreads_when_concentrating_loses_more(card_file, attack_targets
     that the site the attacker then picks holds few (on resolution)."""
     t = Table(card_file, rules={"attack_targets": attack_targets})
     home = HOMELAND + 1
-    t.st[kernel.DAMAGE + home] = 4  # integrity 6: 2 left
-    t.st[kernel.POOL] -= 4
+    t.st[DAMAGE + home] = 4  # integrity 6: 2 left
+    t.st[POOL] -= 4
     t.build(1, "Tower", damage=1)  # integrity 3: 2 left
     t.build(1, "Farm", damage=1)
     hide = t.give(1, "Hide")
@@ -144,7 +154,7 @@ def builder_games(opponent: str) -> dict[str, float]:
     ids, params = game.encode_strategies(
         [registry.parse_strategy(game, name) for name in ("builder", opponent)]
     )
-    shelter = list(kernel.card_labels(rules)).index("Shelter")
+    shelter = list(card_labels(rules)).index("Shelter")
     totals = Counter()
     for index in range(PLAY_GAMES):
         trace = kernel.trace_game(prepared, 2, ids, params, 5, index, True)
@@ -196,13 +206,13 @@ def test_builder_staffs_its_sites_relocates_and_shelters_safely(opponent):
 
 def midgame(seed: int) -> Table:
     """A shipped-set game a few turns in, seat 1 holding a card it took back from the pile."""
-    t = Table(str(kernel.SHIPPED_CARDS), strategies=("builder", "attacker"), seed=seed,
+    t = Table(str(SHIPPED_CARDS), strategies=("builder", "attacker"), seed=seed,
               rules={"hand_size": 5})  # fmt: skip
     for turn in range(6):
         t.turn(turn % 2, turn)
     if t.st[DISCARD_N] == 0:  # nothing discarded yet: a card from a stack goes there
         card = next(c for c in range(MAX_IDS) if t.st[LOC + c] == IN_STACK)
-        kernel.discard_add(t.st, t.pull(t.names[card]))
+        discard_add(t.st, t.pull(t.names[card]))
     t.effect(1, "recover 1")
     return t
 
@@ -219,7 +229,7 @@ def visible(t: Table, st: np.ndarray, seat: int) -> dict:
             list(st[SITES + MAX_IDS * s : SITES + MAX_IDS * s + st[SITES_N + s]]) for s in (0, 1)
         ],
         "followers": list(st[FOLLOW : FOLLOW + MAX_IDS]),
-        "damage": list(st[kernel.DAMAGE : kernel.DAMAGE + MAX_IDS]),
+        "damage": list(st[DAMAGE : DAMAGE + MAX_IDS]),
         "pile": list(st[DISCARD : DISCARD + st[DISCARD_N]]),
         "stacks": [(st[STACK_TOP + k], st[STACK_END + k]) for k in range(4)],
         "in play": [c for c in range(MAX_IDS) if st[LOC + c] not in (IN_STACK, IN_HAND)],
@@ -244,17 +254,17 @@ def test_determinize_redraws_only_what_the_seat_cannot_see(seed):
     assert shown, "the scenario shows seat 1 a recovered card"
     for seat in (0, 1):
         st = t.st.copy()
-        kernel.determinize(st, t.cards, seat, stream(99, seed))
+        determinize(st, seat, stream(99, seed))
         assert visible(t, st, seat) == visible(t, t.st, seat)
         assert hidden(t, st, seat) == hidden(t, t.st, seat)
         changed = np.flatnonzero(st != t.st)
         assert all(
-            kernel.DECK <= i < kernel.DECK + 64
+            DECK <= i < DECK + 64
             or HAND + MAX_IDS * (1 - seat) <= i < HAND + MAX_IDS * (2 - seat)
             or LOC <= i < LOC + MAX_IDS
             or OWNER <= i < OWNER + MAX_IDS
-            or kernel.VALUE_BOUND <= i < kernel.VALUE_BOUND + MAX_IDS
-            or i == kernel.STATS + kernel.N_SEAT_STATS * (1 - seat) + kernel.ST_DRAWN_MASK
+            or VALUE_BOUND <= i < VALUE_BOUND + MAX_IDS
+            or i == STATS + N_SEAT_STATS * (1 - seat) + ST_DRAWN_MASK
             for i in changed
         )
         t.st[:] = st  # the redrawn state is a state the rules accept (conservation, caches)
@@ -264,13 +274,13 @@ def test_determinize_redraws_only_what_the_seat_cannot_see(seed):
 
 def test_determinize_is_uniform_over_the_unseen_cards():
     """Each unseen Level I card is in seat 1's hand as often as any other."""
-    t = Table(str(kernel.SHIPPED_CARDS), rules={"hand_size": 5})
+    t = Table(str(SHIPPED_CARDS), rules={"hand_size": 5})
     level_one = [c for c in hidden(t, t.st, 0) if t.cards[c, C_LEVEL] == 1]
     counts = Counter()
     rng = stream(5)
     for _ in range(3000):
         st = t.st.copy()
-        kernel.determinize(st, t.cards, 0, rng)
+        determinize(st, 0, rng)
         counts.update(int(c) for c in st[HAND + MAX_IDS : HAND + MAX_IDS + 5])
     assert set(counts) == set(level_one) and len(level_one) == 11
     assert chisquare([counts[c] for c in level_one]).pvalue > 0.001
@@ -285,12 +295,12 @@ SCRIPTED = ["builder", "tech_rush", "swarm", "attacker"]
 def permuted_card_file(folder, seed: int) -> str:
     """The shipped card file with its cards in another order: every level card gets another id
     (the path rule ``cards``), nothing else changes."""
-    head, *cards = kernel.SHIPPED_CARDS.read_text().split("\n[[card]]\n")
+    head, *cards = SHIPPED_CARDS.read_text().split("\n[[card]]\n")
     order = np.random.default_rng(seed).permutation(len(cards))
     path = folder / "permuted_cards.toml"
     path.write_text("\n[[card]]\n".join([head] + [cards[k].rstrip() + "\n" for k in order]))
     assert sorted(c["name"] for c in tomllib.loads(path.read_text())["card"]) == sorted(
-        c["name"] for c in tomllib.loads(kernel.SHIPPED_CARDS.read_text())["card"]
+        c["name"] for c in tomllib.loads(SHIPPED_CARDS.read_text())["card"]
     )
     return str(path)
 

@@ -1,14 +1,13 @@
 """ISMCTS for Time Barons: the generic search of simcore/kernel/ismcts.py, compiled here against
-Time
-Barons' protocol (simcore/games/time_barons/game.py) and scripted strategies (rollouts), with its
-own cache
-entries (docs/protocol.md, "Generic code over the protocol")."""
+Time Barons' protocol (simcore/games/time_barons/rules.py) and scripted strategies (rollouts),
+with its own cache entries (docs/protocol.md, "Generic code over the protocol")."""
 
 import numpy as np
 from numba import njit
 
-from simcore.games.time_barons.game import (
+from simcore.games.time_barons.rules import (
     apply,
+    determinize,
     infoset_key,
     is_over,
     legal,
@@ -16,7 +15,6 @@ from simcore.games.time_barons.game import (
     returns,
     to_move,
 )
-from simcore.games.time_barons.game import redraw_unseen as determinize
 from simcore.games.time_barons.state import (
     MAX_MOVES,
     MOVE_CODES,

@@ -1,12 +1,12 @@
 """Time Barons' codes, card-table and state layouts, trace events and read-only state queries.
 
-Kept apart from the kernel so that ``strategies/time_barons.py`` can use them while the kernel
-imports the strategies (no import cycle).
+Kept apart from the kernel so that the strategies (``strategies/time_barons/``) can use them while
+the kernel imports the strategies (no import cycle).
 
 Cards are data (``simcore/data/time_barons_cards.toml``, read by
-``simcore/games/time_barons/game.py``).
-Level cards have ids 0 .. n-1 in file order (at most MAX_CARDS, so that a seat's drawn and played
-cards fit one int64 bitmask each); the two Homelands have the fixed ids HOMELAND + seat.
+``simcore/games/time_barons/components.py``). Level cards have ids 0 .. n-1 in file order (at most
+MAX_CARDS, so that a seat's drawn and played cards fit one int64 bitmask each); the two Homelands
+have the fixed ids HOMELAND + seat.
 
 The card table ``cards`` is ``int64[MAX_IDS + 1, CARD_WIDTH]``: one row per card id (unused ids
 have type NO_TYPE), and a last row SET_ROW with facts about the whole set. A card's effects are
@@ -108,8 +108,8 @@ S_FINGERPRINT = 1  # a hash of the card table, repeated in the trace (EV_SETUP)
 S_LEVEL_COUNT = 2  # + level - 1: cards of that level
 
 # Rule parameter positions in the encoded rules vector (order of
-# simcore.games.time_barons.game.RULES; the
-# card file path comes first and is not encoded as a number).
+# simcore.games.time_barons.game.RULES; the card file path comes first and is not encoded as a
+# number).
 R_FIRST_TURN_ACTIONS = 1
 R_ACTIONS = 2
 R_STARTING_FOLLOWERS = 3
@@ -258,8 +258,7 @@ THREAT = THREAT_N + 1
 # ``determinize`` and ``infoset_key`` need only the state.
 CARD_LEVEL = THREAT + THREAT_WIDTH * MAX_THREATS
 
-# --- the decision-point protocol (docs/protocol.md; steps in simcore/games/time_barons/game.py)
-# -------
+# --- the decision-point protocol (docs/protocol.md; steps in simcore/games/time_barons/rules.py) --
 # Decision kinds (st[P_DECISION]) and their move codes (docs/games/time-barons.md lists them):
 # D_MOVE the player on turn's move, move_code(kind, a, b); D_RESPONSE the other player's answer
 # to a trigger, response_code(kind, a, b) (0: pass); D_SITE a site for st[P_PURPOSE] (PICK_*)
