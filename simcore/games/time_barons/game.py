@@ -12,10 +12,12 @@ search. Decisions come from strategies/time_barons/; the kernel only applies rul
 import numpy as np
 from numba import njit
 
-from simcore.games.time_barons import search as time_barons_search
 from simcore.games.time_barons.components import card_labels, card_names, check_rules, load_cards
-from simcore.games.time_barons.rules import apply, is_over, new_game, to_move
-from simcore.games.time_barons.scripted import play_game
+
+# What the glue calls by name (simcore/kernel/glue.py, NEEDS).
+from simcore.games.time_barons.rules import apply, is_over, legal, new_game, to_move  # noqa: F401
+from simcore.games.time_barons.scripted import play_game  # noqa: F401
+from simcore.games.time_barons.search import MAX_MOVES, choose  # noqa: F401
 from simcore.games.time_barons.state import (
     END_REASONS,
     END_TURN_CAP,
@@ -25,6 +27,7 @@ from simcore.games.time_barons.state import (
     MOVES,
     N_SEAT_STATS,
     OPS,
+    P_DECISIONS,  # noqa: F401  (the glue reads it by name)
     P_REASON,
     P_TURNS,
     P_WINNER,
@@ -35,7 +38,7 @@ from simcore.games.time_barons.state import (
     TRACE_WIDTH,
     TRIGGERS,
 )
-from simcore.kernel import chunk
+from simcore.kernel import chunk, glue
 from simcore.kernel.chunk import (
     ENDED_BY,
     ENDED_CAP,
@@ -46,9 +49,7 @@ from simcore.kernel.chunk import (
     TURNS,
     WINNER,
     WON,
-    seat_lineup,
 )
-from simcore.kernel.rng import seed_game_stream
 from simcore.registry import (
     SEARCH_PARAM_NAMES,
     Arcs,
@@ -198,70 +199,36 @@ def prepare(rules: dict, players: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 @njit(cache=True, _nrt=False)
-def play_indexed(
-    players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, game, sids, prm, rng, trace, g, game_out, seat_out,
-):  # fmt: skip
-    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``
-    (``game``: the prepared rules and card table)."""
-    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
-    seed_game_stream(seed, game_index, rng)
-    rules, cards = game
-    winner, turns, truncated, reason = play_game(st, cards, rules, sids, prm, rng, trace)
-    write_row(winner, turns, truncated, reason, st, g, game_out, seat_out)
+def protocol_result(st):
+    """(winner or -1, turns, truncated, end reason) of a game the protocol played to its end, as
+    ``play_game`` returns them."""
+    return st[P_WINNER], st[P_TURNS], st[P_REASON] == END_TURN_CAP, st[P_REASON]
 
 
 @njit(cache=True, _nrt=False)
-def write_row(winner, turns, truncated, reason, st, g, game_out, seat_out):
+def write_row(players, result, st, g, game_out, seat_out):
+    winner, turns, truncated, reason = result
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = turns
     game_out[g, ENDED_BY] = ENDED_CAP if truncated else (ENDED_DRAW if winner < 0 else ENDED_RULES)
     game_out[g, FIRST_PLAYER_COLUMN] = st[FIRST]
     game_out[g, END_COLUMN] = reason
-    for seat in range(2):
+    for seat in range(2):  # ``players`` is always 2
         seat_out[g, seat, WON] = seat == winner
         for k in range(N_SEAT_STATS):
             seat_out[g, seat, N_STANDARD_SEAT_COLUMNS + k] = st[STATS + N_SEAT_STATS * seat + k]
 
 
-@njit(cache=True)
-def play_protocol_game(st, game, sids, prm, rng, trace):
-    """One game through the decision-point protocol, each decision answered by the search
-    module's ``choose``: (winner or -1, turns, truncated, end reason)."""
-    new_game(2, st, game, rng, trace)
-    while not is_over(st):
-        seat = to_move(st)
-        apply(st, game, time_barons_search.choose(sids, prm, seat, st, game, rng), rng, trace)
-    return st[P_WINNER], st[P_TURNS], st[P_REASON] == END_TURN_CAP, st[P_REASON]
-
-
-@njit(cache=True)
-def play_indexed_protocol(
-    players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, game, sids, prm, rng, trace, g, game_out, seat_out,
-):  # fmt: skip
-    """``play_indexed`` through the decision-point protocol: for lineups with a searching seat
-    (the search allocates its tree, so this one may allocate: the scripted path may not)."""
-    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
-    seed_game_stream(seed, game_index, rng)
-    winner, turns, truncated, reason = play_protocol_game(st, game, sids, prm, rng, trace)
-    write_row(winner, turns, truncated, reason, st, g, game_out, seat_out)
-
-
-def bench_protocol(prepared, players, lineup_ids, lineup_params, seed, n_games):
-    """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
-    searches run)."""
-    return time_barons_search.bench_protocol(
-        prepared, lineup_ids, lineup_params, np.uint64(seed), n_games
-    )
-
+# The glue written once (simcore/kernel/glue.py), compiled here.
+GLUE = glue.specialise(globals())
+bench_protocol = GLUE.bench_protocol
 
 FIRST_TRACE_ROWS = 4096  # a longer game is played again with a bigger buffer
 
 CHUNKS = chunk.GameChunks(
     __name__,
-    play=play_indexed,
-    play_searching=play_indexed_protocol,
+    play=GLUE.play_indexed,
+    play_searching=GLUE.play_indexed_protocol,
     state_size=STATE_SIZE,
     trace_width=TRACE_WIDTH,
     trace_len_at=TRACE_LEN,

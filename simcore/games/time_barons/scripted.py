@@ -300,8 +300,10 @@ def take_turn(seat, turn, st, cards, rules, sids, prm, rng, trace):
 
 
 @njit(cache=True, _nrt=False)
-def play_game(st, cards, rules, sids, prm, rng, trace):
-    """Set up and play one game: (winner or -1, turns, truncated, end reason)."""
+def play_game(players, st, game, sids, prm, rng, trace):
+    """Set up and play one game (``players`` is always 2; ``game``: the prepared rules and card
+    table): (winner or -1, turns, truncated, end reason)."""
+    rules, cards = game
     setup(st, cards, rules, rng, trace)
     seat = st[FIRST]
     turns = np.int64(0)  # not the literal 0, which would compile take_turn twice
