@@ -16,7 +16,7 @@ import random
 import pytest
 
 from analyses.stats import wilson_interval
-from simcore.games.power_barons import game as kernel
+from simcore.games.power_barons.components import _components_text
 from tests.fair_play import play, rate_differences, seat_and_strategy_rates
 
 # Colours that differ, so that a rotation of the colours is a real relabelling.
@@ -38,7 +38,7 @@ def components(deck: dict, spaces: list[str]) -> str:
 def shipped_board() -> list[str]:
     import tomllib
 
-    text = kernel._components_text("")[1]
+    text = _components_text("")[1]
     return tomllib.loads(text)["board"]["spaces"]
 
 

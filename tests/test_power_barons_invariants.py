@@ -7,8 +7,8 @@
 * ``trace_game`` replays: every card's location is rebuilt from the ``card`` and ``reshuffle``
   rows alone, and every ``snapshot``, ``result``, ``buy``, ``move`` and the final per-seat
   columns of the chunk kernel must agree with it (cards and bases conserved throughout);
-* determinism: a chunk split in two, or played on one thread, gives the same arrays, and the
-  traced game is the game of the chunk.
+* the traced game is the game of the chunk, its flush attempts too (that a chunk split in two,
+  or played on one thread, gives the same games is tests/contract/test_determinism.py's).
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections import Counter
-from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
-import numba
 import numpy as np
 import pytest
 
 from simcore import registry
+from simcore.games.power_barons import actions, components
 from simcore.games.power_barons import game as kernel
 from simcore.games.power_barons.state import (
     BANK,
@@ -61,7 +61,8 @@ from simcore.kernel.chunk import (
     WON,
     lineup_slot,
 )
-from strategies.power_barons import FLUSH_BELOW, P_FLUSH
+from strategies.power_barons.common import FLUSH_BELOW, P_FLUSH
+from tests.contract.common import Batch
 
 GAME = registry.make("power-barons")
 SEED = 20_260_401
@@ -88,32 +89,7 @@ def game_col(k: int) -> int:
     return N_STANDARD_GAME_COLUMNS + k
 
 
-@dataclass(frozen=True)
-class Config:
-    players: int
-    lineup: tuple[str, ...]
-    games: int
-    traced: int
-    rules: dict = field(default_factory=dict)
-    rotate: bool = True
-
-    def encoded(self, tmp_path_factory=None):
-        rules = dict(self.rules)
-        if rules.get("components") == "SMALL":
-            path = tmp_path_factory.mktemp("components") / "small.toml"
-            path.write_text(SMALL_COMPONENTS)
-            rules["components"] = str(path)
-        rules = GAME.rules_with_defaults(rules)
-        prepared = kernel.prepare(rules, self.players)
-        entries = [registry.parse_strategy(GAME, text) for text in self.lineup]
-        if len(entries) == 1:
-            entries = entries * self.players
-        ids, params = GAME.encode_strategies(entries)
-        return rules, prepared, ids, params
-
-    def __str__(self) -> str:
-        rules = ",".join(f"{k}={v}" for k, v in self.rules.items())
-        return f"{self.players}p-{'+'.join(self.lineup)}" + (f"-{rules}" if rules else "")
+Config = partial(Batch, "power-barons", files={"SMALL": SMALL_COMPONENTS})
 
 
 MIXED = ("flusher:flush_below=1.05", "baron", "random", "flusher:flush_below=0.9,p_flush=0.5")
@@ -147,13 +123,8 @@ CONFIG_IDS = [str(c) for c in CONFIGS]
 
 
 @pytest.fixture(scope="module", params=CONFIGS, ids=CONFIG_IDS)
-def results(request, tmp_path_factory):
-    config: Config = request.param
-    rules, prepared, ids, params = config.encoded(tmp_path_factory)
-    game_out, seat_out = kernel.run_chunk(
-        prepared, config.players, ids, params, SEED, 0, config.games, config.rotate
-    )
-    return config, rules, prepared, ids, params, game_out, seat_out
+def results(request):
+    return request.param.played(SEED)
 
 
 def seat_strategies(config: Config, seat_out: np.ndarray) -> np.ndarray:
@@ -176,7 +147,7 @@ def test_result_invariants(results):
     won = seat_out[:, :, WON].astype(bool)
 
     def column(name: str) -> np.ndarray:
-        return seat_out[:, :, seat_col(getattr(kernel, name))]
+        return seat_out[:, :, seat_col(getattr(actions, name))]
 
     # A winner exactly when not truncated; the cap exactly when truncated.
     assert (truncated == (winner < 0)).all()
@@ -200,7 +171,7 @@ def test_result_invariants(results):
     assert (column("CHALLENGES_WON").sum(1) == turns).all()
     assert (column("CHALLENGES_LOST").sum(1) == turns).all()
     # Banks: what was banked less what purchases paid (at least the price, under price + max).
-    colours, values, _, _ = kernel.load_components(rules["components"])
+    colours, values, _, _ = components.load_components(rules["components"])
     bank = column("BANK_AT_END")
     paid = column("CREDITS_BANKED") - bank
     bought = column("BASES_BOUGHT")
@@ -233,10 +204,10 @@ def test_variants_are_exercised(results):
     else:
         assert not truncated.any()
     if "flusher" in config.lineup[0] and config.players == 4 and not config.rules:
-        assert seat_out[:, :, seat_col(kernel.FLUSHES)].sum() > 0
+        assert seat_out[:, :, seat_col(actions.FLUSHES)].sum() > 0
     if config.lineup == ("random",):
         for name in ("BASES_REMOVED", "BASES_BOUGHT", "BASES_WON"):
-            assert seat_out[:, :, seat_col(getattr(kernel, name))].sum() > 0
+            assert seat_out[:, :, seat_col(getattr(actions, name))].sum() > 0
         assert game_out[:, game_col(0)].sum() > 0  # reshuffles happen
 
 
@@ -249,7 +220,7 @@ class Replay:
     (flush_below, p_flush) if it plays flusher, else None), and their play (every flush)."""
 
     def __init__(self, players: int, rules: dict, flush_params=None):
-        colours, values, kinds, territories = kernel.load_components(rules["components"])
+        colours, values, kinds, territories = components.load_components(rules["components"])
         self.players = players
         self.rules = rules
         self.colour = colours.tolist()
@@ -435,8 +406,8 @@ def test_a_flush_attempt_is_won_only_when_the_defender_gives_up_first():
     for g in range(300):
         trace = kernel.trace_game(prepared, 4, ids, params, SEED, g, True)
         wins.update(replay(trace, 4, rules).flush_wins)
-    attempts = seat_out[:, :, seat_col(kernel.FLUSH_ATTEMPTS)].sum()
-    flushes = seat_out[:, :, seat_col(kernel.FLUSHES)].sum()
+    attempts = seat_out[:, :, seat_col(actions.FLUSH_ATTEMPTS)].sum()
+    flushes = seat_out[:, :, seat_col(actions.FLUSHES)].sum()
     assert attempts - flushes == sum(wins.values()) > 0
     assert set(wins) <= {"defender surrendered", "no surrender option"}
 
@@ -469,11 +440,11 @@ def test_traces_replay_and_agree_with_the_chunk_results(results):
                     have = {k for o, t, k in state.bases if o == winner and t == territory}
                     assert len(have) >= need
         for seat in range(players):
-            assert seat_out[g, seat, seat_col(kernel.BANK_AT_END)] == state.credits(BANK + seat)
+            assert seat_out[g, seat, seat_col(actions.BANK_AT_END)] == state.credits(BANK + seat)
             mine = sum(1 for base in state.bases if base[0] == seat)
-            assert seat_out[g, seat, seat_col(kernel.BASES_AT_END)] == mine
+            assert seat_out[g, seat, seat_col(actions.BASES_AT_END)] == mine
             for name, counts in state.stats.items():
-                assert seat_out[g, seat, seat_col(getattr(kernel, name))] == counts[seat], name
+                assert seat_out[g, seat, seat_col(getattr(actions, name))] == counts[seat], name
         # Every card is somewhere: hands, banks, piles (none left on the table).
         assert sum(1 for loc in state.loc if PLAYED <= loc < PLAYED + 4) == 0
     if config.lineup == ("random",) and players == 4:
@@ -513,30 +484,12 @@ def test_powerlab_replay_says_when_a_surrender_was_forced():
     assert marked == [bool(flag) for flag in surrenders[:, 5]]
 
 
-# --- determinism ----------------------------------------------------------------------------
+# --- the traced game ------------------------------------------------------------------------
 
 
 def encoded(players: int, lineup: list[str]):
     prepared = kernel.prepare(GAME.rules_with_defaults({}), players)
     return prepared, *GAME.encode_strategies([registry.parse_strategy(GAME, t) for t in lineup])
-
-
-def test_a_chunk_split_in_two_or_on_one_thread_gives_the_same_games():
-    prepared, ids, params = encoded(4, ["flusher", "baron", "random", "baron"])
-    whole = kernel.run_chunk(prepared, 4, ids, params, 99, 1_000, 3_000, True)
-    first = kernel.run_chunk(prepared, 4, ids, params, 99, 1_000, 1_234, True)
-    second = kernel.run_chunk(prepared, 4, ids, params, 99, 2_234, 1_766, True)
-    for k in range(2):
-        assert np.array_equal(whole[k], np.concatenate([first[k], second[k]]))
-    threads = numba.get_num_threads()
-    try:
-        numba.set_num_threads(1)
-        single = kernel.run_chunk(prepared, 4, ids, params, 99, 1_000, 3_000, True)
-    finally:
-        numba.set_num_threads(threads)
-    assert all(np.array_equal(whole[k], single[k]) for k in range(2))
-    other_seed = kernel.run_chunk(prepared, 4, ids, params, 100, 1_000, 3_000, True)
-    assert not np.array_equal(whole[0], other_seed[0])
 
 
 def test_the_traced_game_is_the_chunk_game():
@@ -547,4 +500,4 @@ def test_the_traced_game_is_the_chunk_game():
         end = trace[-1]
         assert end[0] == EV_END and list(end[1:4]) == list(game_out[g, :3])
         flags = [int(x) for x in trace[trace[:, 0] == EV_CHALLENGE][:, 5]]
-        assert sum(flags) == seat_out[g, :, seat_col(kernel.FLUSH_ATTEMPTS)].sum()
+        assert sum(flags) == seat_out[g, :, seat_col(actions.FLUSH_ATTEMPTS)].sum()

@@ -20,7 +20,9 @@ import pytest
 from scipy.stats import chisquare
 
 from simcore import registry
+from simcore.games.power_barons import actions, components, scripted
 from simcore.games.power_barons import game as kernel
+from simcore.games.power_barons.rules import determinize
 from simcore.games.power_barons.state import (
     BANK,
     BANK_WORDS,
@@ -71,6 +73,8 @@ from simcore.games.power_barons.state import (
     N_LOCATIONS,
     N_TYPES,
     ON_BOARD,
+    P_N_CARDS,
+    P_N_SPACES,
     PAWN,
     PLAYED,
     PROGRESS,
@@ -84,6 +88,7 @@ from simcore.games.power_barons.state import (
     TRACE_WIDTH,
     VALUE,
     bank_credits,
+    can_place,
     hand_count,
     hand_value,
     has_base,
@@ -94,7 +99,17 @@ from simcore.games.power_barons.state import (
 )
 from simcore.kernel.rng import seed_game_stream
 from simcore.registry import SpecError
-from strategies import power_barons as barons
+from strategies.power_barons.banking import bank_choice
+from strategies.power_barons.challenge import choose_challenge, pi_choice, surrender_choice
+from strategies.power_barons.common import (
+    BANKINGS,
+    BARON,
+    FLUSHER,
+    GIVE_AWAYS,
+    PI_USES,
+    unseen_mean,
+)
+from strategies.power_barons.spaces import give_choice
 
 GAME = registry.make("power-barons")
 T, C, F, E, PI = range(5)  # Transportation, Communications, Finance, Energy, Political Influence
@@ -119,7 +134,7 @@ class Table:
         self.rng = stream(seed)
         self.trace = np.zeros((5000, TRACE_WIDTH), np.int64)
         self.st = np.zeros(STATE_SIZE, np.int64)
-        kernel.set_up(self.players, self.st, self.rules, self.rng, self.trace)
+        actions.set_up(self.players, self.st, self.rules, self.rng, self.trace)
         self.per_type = self.st[SUPPLY]
         self.st[LOC : LOC + self.st[N_CARDS]] = DRAWPILE
         recount(self.st)
@@ -194,7 +209,7 @@ class Table:
         return [(int(r[2]), int(r[3]), int(r[4]), int(r[5])) for r in rows if r[6] == reason]
 
     def stat(self, seat: int, column: int) -> int:
-        return int(self.st[kernel.stat(self.st, seat, column)])
+        return int(self.st[actions.stat(self.st, seat, column)])
 
     def assert_conserved(self, in_challenge: bool = False) -> None:
         st = self.st
@@ -237,24 +252,24 @@ class Table:
 
     def restore(self, seat):
         return self.call(
-            kernel.restore, seat, self.st, self.rules, self.sids, self.prm, self.rng, self.trace
+            scripted.restore, seat, self.st, self.rules, self.sids, self.prm, self.rng, self.trace
         )
 
     def challenge(self, attacker, limited=0):
         return self.call(
-            kernel.challenge, attacker, self.players, limited, self.st, self.rules, self.sids,
+            scripted.challenge, attacker, self.players, limited, self.st, self.rules, self.sids,
             self.prm, self.rng, self.trace,
         )  # fmt: skip
 
     def take(self, seat, kind):
         return self.call(
-            kernel.take, seat, kind, self.players, self.st, self.rules, self.sids, self.prm,
+            scripted.take, seat, kind, self.players, self.st, self.rules, self.sids, self.prm,
             self.rng, self.trace,
         )  # fmt: skip
 
     def buy(self, seat):
         return self.call(
-            kernel.buy,
+            scripted.buy,
             seat,
             self.players,
             self.st,
@@ -267,7 +282,7 @@ class Table:
 
     def turn(self, seat):
         return self.call(
-            kernel.take_turn, seat, self.players, self.st, self.rules, self.sids, self.prm,
+            scripted.take_turn, seat, self.players, self.st, self.rules, self.sids, self.prm,
             self.rng, self.trace,
         )  # fmt: skip
 
@@ -280,7 +295,7 @@ WEAK = [(T, 5), (C, 5), (F, 5), (E, 5), (T, 10), (C, 10), (F, 10), (E, 10)]
 
 
 def test_shipped_components_load_from_the_package():
-    colours, values, kinds, territories = kernel.load_components("")
+    colours, values, kinds, territories = components.load_components("")
     assert len(values) == 72 and len(kinds) == 32
     assert [int((colours == c).sum()) for c in range(5)] == [16, 16, 16, 16, 8]
     assert values[colours < PI].sum() == 4 * 440 and values[colours == PI].sum() == 270
@@ -294,7 +309,7 @@ def test_set_up_deals_hands_places_pawns_and_bases(players, per_type):
     prepared = kernel.prepare(GAME.rules_with_defaults({}), players)
     st = np.zeros(STATE_SIZE, np.int64)
     trace = np.zeros((500, TRACE_WIDTH), np.int64)
-    kernel.set_up(players, st, prepared, stream(), trace)
+    actions.set_up(players, st, prepared, stream(), trace)
     for seat in range(players):
         assert hand_count(st, seat) == 8 and bank_credits(st, seat) == 0
         assert st[PAWN + seat] == 8 * seat  # its territory's INVESTMENTS PAY OFF space
@@ -358,7 +373,7 @@ def test_missing_components_file_and_too_small_deck_are_refused(tmp_path):
     prepared = kernel.prepare(
         GAME.rules_with_defaults({"components": str(path), "hand_size": 2}), 4
     )
-    assert prepared[kernel.P_N_CARDS] == 9 and prepared[kernel.P_N_SPACES] == 8
+    assert prepared[P_N_CARDS] == 9 and prepared[P_N_SPACES] == 8
 
 
 def test_a_designers_components_file_is_played(tmp_path):
@@ -417,11 +432,11 @@ def test_draws_are_uniform_over_the_drawpile():
     counts = np.zeros(72)
     st = np.zeros(STATE_SIZE, np.int64)
     no_trace = np.zeros((0, TRACE_WIDTH), np.int64)
-    kernel.set_up(3, st, prepared, stream(3), no_trace)
+    actions.set_up(3, st, prepared, stream(3), no_trace)
     for index in range(3600):
         st[LOC : LOC + 72] = DRAWPILE
         recount(st)
-        kernel.draw_card(0, M_DRAW, st, stream(4, index), no_trace)
+        actions.draw_card(0, M_DRAW, st, stream(4, index), no_trace)
         counts[np.nonzero(st[LOC : LOC + 72] == HAND)[0][0]] += 1
     assert chisquare(counts).pvalue > 1e-3
 
@@ -440,7 +455,7 @@ def test_a_turn_draws_banks_rolls_moves_challenges_in_order():
     _, seat, die1, die2, start, to, kind, _ = move
     assert seat == 0 and 1 <= die1 <= 6 and 1 <= die2 <= 6 and start == 0
     assert to == (start + die1 + die2) % 32 and table.st[PAWN] == to
-    assert table.stat(0, kernel.CHALLENGES_MADE) == 1
+    assert table.stat(0, actions.CHALLENGES_MADE) == 1
 
 
 # --- board spaces -----------------------------------------------------------------------------
@@ -454,7 +469,7 @@ def test_investments_pay_the_owner_one_and_each_base_one():
     table.base(2, EUROPE, F)
     table.base(3, AMERICAS, F)
     table.call(
-        kernel.investments,
+        scripted.investments,
         EUROPE,
         4,
         table.st,
@@ -475,7 +490,7 @@ def test_investments_in_an_unowned_territory_pay_nobody():
     table = Table(["baron"] * 3)
     table.fill_hands()
     table.call(
-        kernel.investments,
+        scripted.investments,
         ASIA,
         3,
         table.st,
@@ -536,19 +551,19 @@ def test_remove_a_power_base_hits_the_leader_and_returns_the_base():
     table.base(2, AMERICAS, F)
     table.base(2, EUROPE, C)
     table.base(0, EUROPE, F)  # its own base is never removed
-    table.call(kernel.remove, 0, 4, table.st, table.sids, table.rng, table.trace)
+    table.call(scripted.remove, 0, 4, table.st, table.sids, table.rng, table.trace)
     # Seat 2 leads; it has the most bases in the Americas; of those, a type drawn at random.
     (removed,) = table.events(EV_REMOVE)[:, 1:5].tolist()
     assert removed[:3] == [0, 2, AMERICAS] and removed[3] in (C, F)
     assert not has_base(table.st, 2, AMERICAS, removed[3])
     assert table.st[SUPPLY + 4 * 2 + removed[3]] == 3
-    assert table.stat(0, kernel.BASES_REMOVED) == 1 and table.stat(2, kernel.BASES_LOST) == 1
+    assert table.stat(0, actions.BASES_REMOVED) == 1 and table.stat(2, actions.BASES_LOST) == 1
 
 
 def test_remove_with_no_opponent_base_does_nothing():
     table = Table(["baron"] * 3)
     table.base(0, EUROPE, F)
-    table.call(kernel.remove, 0, 3, table.st, table.sids, table.rng, table.trace)
+    table.call(scripted.remove, 0, 3, table.st, table.sids, table.rng, table.trace)
     assert table.events(EV_REMOVE)[:, 1:5].tolist() == [[0, -1, -1, -1]]
     assert has_base(table.st, 0, EUROPE, F)
 
@@ -562,8 +577,8 @@ def test_declared_colour_counts_double_the_rulebook_example():
     defender = table.hand(1, [(T, 35), (F, 30), (C, 20), (E, 40)])
     table.start_challenge(0, 1, C)
     for a, d in zip(attacker, defender, strict=True):
-        kernel.play_card(0, 0, a, table.st, table.rules, table.trace)
-        kernel.play_card(1, 1, d, table.st, table.rules, table.trace)
+        actions.play_card(0, 0, a, table.st, table.rules, table.trace)
+        actions.play_card(1, 1, d, table.st, table.rules, table.trace)
     assert (table.st[CH_TOTAL], table.st[CH_TOTAL + 1]) == (150, 145)
     assert (table.st[CH_PLAYED], table.st[CH_PLAYED + 1]) == (4, 4)
 
@@ -572,7 +587,7 @@ def test_declared_multiplier_is_a_rule_parameter():
     table = Table(["baron"] * 3, {"declared_multiplier": 3})
     card = table.hand(0, [(C, 25)])[0]
     table.start_challenge(0, 1, C)
-    kernel.play_card(0, 0, card, table.st, table.rules, table.trace)
+    actions.play_card(0, 0, card, table.st, table.rules, table.trace)
     assert table.st[CH_TOTAL] == 75
 
 
@@ -580,17 +595,17 @@ def test_the_attacker_must_lead_a_card_of_a_new_colour_when_it_holds_one():
     table = Table(["baron"] * 3)
     t30, pi20 = table.hand(0, [(T, 30), (PI, 20)])
     table.start_challenge(0, 1, T, done=1 << C)
-    kernel.check_lead(0, T, t30, table.st)  # legal
+    actions.check_lead(0, T, t30, table.st)  # legal
     with pytest.raises(ValueError, match="did not lead a card"):
-        kernel.check_lead(0, F, -1, table.st)  # calls out while holding a Transportation card
+        actions.check_lead(0, F, -1, table.st)  # calls out while holding a Transportation card
     with pytest.raises(ValueError, match="already had its round"):
-        kernel.check_lead(0, C, -1, table.st)
+        actions.check_lead(0, C, -1, table.st)
     with pytest.raises(ValueError, match="did not lead a card"):
-        kernel.check_lead(0, T, pi20, table.st)  # a PI card never leads a round
+        actions.check_lead(0, T, pi20, table.st)  # a PI card never leads a round
     table.st[CH_DONE] = (1 << T) | (1 << C)
-    kernel.check_lead(0, E, -1, table.st)  # holds only PI: calls out a remaining colour
+    actions.check_lead(0, E, -1, table.st)  # holds only PI: calls out a remaining colour
     with pytest.raises(ValueError, match="without holding"):
-        kernel.check_lead(0, E, pi20, table.st)
+        actions.check_lead(0, E, pi20, table.st)
 
 
 def test_surrender_options_lower_total_first_ties_attacker_first():
@@ -601,13 +616,17 @@ def test_surrender_options_lower_total_first_ties_attacker_first():
     # Defender behind with nothing left to play: it surrenders at once, before the attacker.
     st[CH_TOTAL], st[CH_TOTAL + 1] = 100, 50
     assert (
-        kernel.surrender_options(3, st, table.rules, table.sids, table.prm, table.rng, table.trace)
+        scripted.surrender_options(
+            3, st, table.rules, table.sids, table.prm, table.rng, table.trace
+        )
         == 1
     )
     # Tied: the attacker has the first option (the flushing attacker takes it).
     st[CH_TOTAL + 1] = 100
     assert (
-        kernel.surrender_options(3, st, table.rules, table.sids, table.prm, table.rng, table.trace)
+        scripted.surrender_options(
+            3, st, table.rules, table.sids, table.prm, table.rng, table.trace
+        )
         == 0
     )
     # The attacker leads: the defender (lower) is asked first and is not hopeless here.
@@ -615,7 +634,9 @@ def test_surrender_options_lower_total_first_ties_attacker_first():
     st[CH_TOTAL], st[CH_TOTAL + 1] = 60, 50
     table.hand(1, [(C, 50), (F, 50), (E, 50)])
     assert (
-        kernel.surrender_options(0, st, table.rules, table.sids, table.prm, table.rng, table.trace)
+        scripted.surrender_options(
+            0, st, table.rules, table.sids, table.prm, table.rng, table.trace
+        )
         == -1
     )
     rows = table.events(EV_SURRENDER)
@@ -663,7 +684,7 @@ def test_political_influence_round_sequence_and_forced_surrender():
     table.start_challenge(0, 1, C)
     table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 150, 145
     loser = table.call(
-        kernel.influence_round, table.st, table.rules, table.sids, table.prm, table.rng,
+        scripted.influence_round, table.st, table.rules, table.sids, table.prm, table.rng,
         table.trace, in_challenge=True,
     )  # fmt: skip
     # The defender (lower) plays first and only needs to draw level; each player plays until it
@@ -690,7 +711,7 @@ def test_a_player_may_play_more_pi_cards_than_it_needs_and_baron_does_not():
             table.start_challenge(0, 1, C)
             table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 100, 110
             table.call(
-                kernel.influence_round, table.st, table.rules, table.sids, table.prm, table.rng,
+                scripted.influence_round, table.st, table.rules, table.sids, table.prm, table.rng,
                 table.trace, in_challenge=True,
             )  # fmt: skip
             pis = table.events(EV_PI)
@@ -711,7 +732,7 @@ def test_a_tie_going_into_political_influence_makes_the_attacker_play_first():
     table.start_challenge(0, 1, C)
     table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 100, 100
     loser = table.call(
-        kernel.influence_round, table.st, table.rules, table.sids, table.prm, table.rng,
+        scripted.influence_round, table.st, table.rules, table.sids, table.prm, table.rng,
         table.trace, in_challenge=True,
     )  # fmt: skip
     # Attacker 120 > 100; the defender's 20 draws level at 120, which wins it the tie.
@@ -730,7 +751,7 @@ def test_limited_challenge_tie_goes_to_the_defender():
     defender = table.events(EV_CHALLENGE)[0, 2]
     assert table.events(EV_RESULT)[:, 1:6].tolist() == [[defender, 0, 0, 0, 0]]
     table.start_challenge(0, 1, T)
-    assert kernel.behind_by(table.st, 0) == 1 and kernel.behind_by(table.st, 1) == 0
+    assert actions.behind_by(table.st, 0) == 1 and actions.behind_by(table.st, 1) == 0
 
 
 def test_winning_a_challenge_banks_the_losers_cards_and_places_the_base():
@@ -752,8 +773,8 @@ def test_winning_a_challenge_banks_the_losers_cards_and_places_the_base():
     assert hand_count(table.st, 2) == 8 and loser_hand == hand_value(table.st, 2)  # refilled
     assert all(dst == HAND for _, _, _, dst in table.moves(M_RETURN))  # the winner's cards back
     assert hand_count(table.st, 0) == 8
-    assert table.stat(0, kernel.BASES_WON) == 1 and table.stat(0, kernel.CHALLENGES_WON) == 1
-    assert table.stat(2, kernel.CHALLENGES_LOST) == 1
+    assert table.stat(0, actions.BASES_WON) == 1 and table.stat(0, actions.CHALLENGES_WON) == 1
+    assert table.stat(2, actions.CHALLENGES_LOST) == 1
 
 
 def test_the_loser_replaces_the_cards_it_lost_and_no_more():
@@ -762,10 +783,10 @@ def test_the_loser_replaces_the_cards_it_lost_and_no_more():
     table = Table(["baron"] * 3)
     t50, t5 = table.hand(0, [(T, 50)])[0], table.hand(1, [(T, 5), (C, 5), (F, 5)])[0]
     table.start_challenge(0, 1, C)
-    kernel.play_card(0, 0, t50, table.st, table.rules, table.trace)
-    kernel.play_card(1, 1, t5, table.st, table.rules, table.trace)
+    actions.play_card(0, 0, t50, table.st, table.rules, table.trace)
+    actions.play_card(1, 1, t5, table.st, table.rules, table.trace)
     table.call(
-        kernel.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
+        actions.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
     )  # fmt: skip
     assert hand_count(table.st, 1) == 3  # lost 1 of 3, drew 1: not 8
     assert [reason for reason in table.events(EV_CARD)[:, 6] if reason == M_REFILL] == [M_REFILL]
@@ -776,17 +797,17 @@ def test_the_defender_never_wins_a_base_and_a_placed_type_is_not_placed_twice():
     t50, t5 = table.hand(0, [(T, 50)])[0], table.hand(1, [(T, 5)])[0]
     table.base(0, EUROPE, T)
     table.start_challenge(0, 1, T)
-    kernel.play_card(0, 0, t50, table.st, table.rules, table.trace)
-    kernel.play_card(1, 1, t5, table.st, table.rules, table.trace)
+    actions.play_card(0, 0, t50, table.st, table.rules, table.trace)
+    actions.play_card(1, 1, t5, table.st, table.rules, table.trace)
     placed = table.call(
-        kernel.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
+        actions.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
     )  # fmt: skip
     assert placed == 0 and bank_credits(table.st, 0) == 5  # credits only: T is already there
     table.start_challenge(1, 0, F)
-    kernel.play_card(1, 0, table.first(HAND + 1), table.st, table.rules, table.trace)
-    kernel.play_card(0, 1, t50, table.st, table.rules, table.trace)
+    actions.play_card(1, 0, table.first(HAND + 1), table.st, table.rules, table.trace)
+    actions.play_card(0, 1, t50, table.st, table.rules, table.trace)
     placed = table.call(
-        kernel.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
+        actions.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
     )  # fmt: skip
     assert placed == 0 and table.st[BASES : BASES + 64].sum() == 1  # the defender won: no base
 
@@ -799,7 +820,7 @@ def test_a_flush_loses_the_lowest_cards_to_the_poorest_opponent():
     table.bank(2, [(T, 40)])
     table.fill_hands()
     before = hand_value(table.st, 0)  # 120, under 8 x the mean unseen card (flush_below 1)
-    assert before < 8 * barons.unseen_mean(table.st, 0)
+    assert before < 8 * unseen_mean(table.st, 0)
     table.challenge(0, limited=1)
     _, attacker, defender, declared, _, flush, hand, _ = table.events(EV_CHALLENGE)[0]
     assert (attacker, defender, flush, hand) == (0, 1, 1, before)  # seat 1's bank is empty
@@ -812,10 +833,10 @@ def test_a_flush_loses_the_lowest_cards_to_the_poorest_opponent():
     assert table.events(EV_SURRENDER)[:, 1:3].tolist() == [[0, 3]]  # after the fourth round
     result = table.events(EV_RESULT)[0]
     assert result[1:3].tolist() == [1, 0] and result[4] == 4
-    assert table.stat(0, kernel.FLUSH_ATTEMPTS) == table.stat(0, kernel.FLUSHES) == 1
-    assert table.stat(0, kernel.FLUSH_CREDITS_GIVEN) == result[3]
-    assert table.stat(0, kernel.FLUSH_HAND_BEFORE) == before
-    assert table.stat(0, kernel.FLUSH_HAND_AFTER) == hand_value(table.st, 0) == result[6]
+    assert table.stat(0, actions.FLUSH_ATTEMPTS) == table.stat(0, actions.FLUSHES) == 1
+    assert table.stat(0, actions.FLUSH_CREDITS_GIVEN) == result[3]
+    assert table.stat(0, actions.FLUSH_HAND_BEFORE) == before
+    assert table.stat(0, actions.FLUSH_HAND_AFTER) == hand_value(table.st, 0) == result[6]
 
 
 def test_a_flush_stops_before_its_next_card_could_put_it_ahead():
@@ -829,9 +850,9 @@ def test_a_flush_stops_before_its_next_card_could_put_it_ahead():
     table.st[CH_PLAYED], table.st[CH_PLAYED + 1] = 1, 1
     table.st[CH_ROUND] = 0
     # 5 to 30: its next lead, C40, could put it ahead (if the defender holds less): surrender.
-    assert barons.surrender_choice(barons.FLUSHER, 0.0, 0, 0, table.st, table.rules, table.rng)
+    assert surrender_choice(FLUSHER, 0.0, 0, 0, table.st, table.rules, table.rng)
     table.st[CH_TOTAL + 1] = 45  # 5 to 45: C40 cannot put it ahead, play on
-    assert not barons.surrender_choice(barons.FLUSHER, 0.0, 0, 0, table.st, table.rules, table.rng)
+    assert not surrender_choice(FLUSHER, 0.0, 0, 0, table.st, table.rules, table.rng)
 
 
 def test_a_flusher_above_its_threshold_or_with_p_flush_0_plays_to_win():
@@ -841,7 +862,7 @@ def test_a_flusher_above_its_threshold_or_with_p_flush_0_plays_to_win():
         table.fill_hands()
         table.challenge(0, limited=1)
         assert table.events(EV_CHALLENGE)[0, 5] == 0
-        assert table.stat(0, kernel.FLUSH_ATTEMPTS) == 0
+        assert table.stat(0, actions.FLUSH_ATTEMPTS) == 0
 
 
 # --- strategy parameters -------------------------------------------------------------------
@@ -863,7 +884,7 @@ def targeting_table(spec: str) -> Table:
 
 
 def challenge_of_seat_0(table: Table) -> tuple[int, int, int]:
-    defender, declared, flush = barons.choose_challenge(
+    defender, declared, flush = choose_challenge(
         table.sids[0], table.prm, 0, table.players, table.st, table.rng
     )
     return int(defender), int(declared), int(flush)
@@ -954,9 +975,9 @@ def test_banking_and_give_away_reach_the_kernel():
 
 
 def bank_of(table: Table, banking: str, late_bases: float = 6.0) -> tuple[int, int]:
-    card = barons.bank_choice(
-        barons.BARON,
-        barons.BANKINGS.index(banking),
+    card = bank_choice(
+        BARON,
+        BANKINGS.index(banking),
         late_bases,
         0,
         table.st,
@@ -1004,9 +1025,7 @@ def test_give_away_lowest_highest_random():
     table.hand(0, [(E, 10), (E, 40), (E, 25), (T, 35)])
 
     def give(how):
-        card = barons.give_choice(
-            barons.BARON, barons.GIVE_AWAYS.index(how), 0, E, table.st, table.rng
-        )
+        card = give_choice(BARON, GIVE_AWAYS.index(how), 0, E, table.st, table.rng)
         return int(table.st[VALUE + card])
 
     assert give("lowest") == 10 and give("highest") == 40
@@ -1019,8 +1038,8 @@ def surrender_table(attacker_hand, attacker_lead, defender_follow) -> Table:
     table.hand(0, attacker_hand + [attacker_lead])
     table.hand(1, [defender_follow, (C, 20), (F, 20), (E, 20)])
     table.start_challenge(0, 1, T, limited=1)
-    kernel.play_card(0, 0, table.card(*attacker_lead, HAND), table.st, table.rules, table.trace)
-    kernel.play_card(1, 1, table.card(*defender_follow, HAND + 1), table.st, table.rules,
+    actions.play_card(0, 0, table.card(*attacker_lead, HAND), table.st, table.rules, table.trace)
+    actions.play_card(1, 1, table.card(*defender_follow, HAND + 1), table.st, table.rules,
                      table.trace)  # fmt: skip
     table.st[CH_DONE], table.st[CH_ROUND] = 0b0001, 0
     return table
@@ -1028,10 +1047,10 @@ def surrender_table(attacker_hand, attacker_lead, defender_follow) -> Table:
 
 def surrenders(table: Table, seat: int, margin: float, pi_use: str = "smallest") -> bool:
     return bool(
-        barons.surrender_choice(
-            barons.BARON,
+        surrender_choice(
+            BARON,
             margin,
-            barons.PI_USES.index(pi_use),
+            PI_USES.index(pi_use),
             seat,
             table.st,
             table.rules,
@@ -1062,7 +1081,7 @@ def test_pi_use_smallest_largest_never():
     table.st[CH_TOTAL], table.st[CH_TOTAL + 1] = 100, 115  # the attacker needs 16
 
     def pi_card(how):
-        card = barons.pi_choice(barons.BARON, barons.PI_USES.index(how), 0, table.st, table.rng)
+        card = pi_choice(BARON, PI_USES.index(how), 0, table.st, table.rng)
         return int(table.st[VALUE + card])
 
     assert pi_card("smallest") == 20 and pi_card("largest") == 50
@@ -1086,7 +1105,7 @@ def test_buying_pays_the_smallest_total_of_at_least_the_price():
     assert paid == [10, 45, 45, 50, 50, 50, 50]  # exactly 300; F40 stays
     assert table.events(EV_BUY)[0, 4:7].tolist() == [300, 7, 40]
     assert table.at(DISCARD) == sorted((c, v) for c, v, _, _ in table.moves(M_PAY))
-    assert table.stat(0, kernel.BASES_BOUGHT) == 1
+    assert table.stat(0, actions.BASES_BOUGHT) == 1
 
 
 def test_among_payments_of_the_same_total_the_game_stream_chooses_not_the_card_id():
@@ -1133,11 +1152,11 @@ def test_the_scripted_buyer_places_a_needed_base_in_its_weakest_colour():
 def test_a_type_goes_once_into_a_territory_and_never_into_ones_own():
     table = Table(["baron"] * 4)
     table.base(0, EUROPE, T)
-    assert not kernel.can_place(table.st, 4, 0, EUROPE, T)
-    assert kernel.can_place(table.st, 4, 0, EUROPE, C)
-    assert not kernel.can_place(table.st, 4, 0, AMERICAS, C)  # its own territory
+    assert not can_place(table.st, 4, 0, EUROPE, T)
+    assert can_place(table.st, 4, 0, EUROPE, C)
+    assert not can_place(table.st, 4, 0, AMERICAS, C)  # its own territory
     three = Table(["baron"] * 3)
-    assert not kernel.can_place(three.st, 3, 0, ASIA, C)  # nobody's territory at 3 players
+    assert not can_place(three.st, 3, 0, ASIA, C)  # nobody's territory at 3 players
 
 
 @pytest.mark.parametrize("players, need", [(3, 4), (4, 3)])
@@ -1198,7 +1217,7 @@ def test_determinize_redeals_only_what_the_seat_cannot_see():
     flush_seen, moved = set(), 0
     for seed in range(20):
         twin = st.copy()
-        kernel.determinize(twin, 0, stream(seed))
+        determinize(twin, 0, stream(seed))
         for loc in (HAND, BANK + 2, DISCARD, PLAYED + 1, PLAYED + 3):
             assert where(twin, (loc,)) == where(st, (loc,))  # open: unchanged
         assert [hand_count(twin, seat) for seat in range(4)] == [8] * 4
@@ -1218,7 +1237,7 @@ def test_determinize_keeps_a_hand_being_shown_and_the_seats_own_intent():
     table.fill_hands()
     table.start_challenge(0, 1, T, flush=1)
     twin = table.st.copy()
-    kernel.determinize(twin, 0, stream(), 2)
+    determinize(twin, 0, stream(), 2)
     assert (twin[LOC : LOC + 72] == table.st[LOC : LOC + 72])[
         [c for c in range(72) if table.st[LOC + c] in (HAND, HAND + 2)]
     ].all()
@@ -1249,7 +1268,7 @@ def test_determinize_deals_uniformly_among_the_deals_consistent_with_the_challen
     rng = stream(5)
     for _ in range(4500):
         twin = table.st.copy()
-        kernel.determinize(twin, 0, rng)
+        determinize(twin, 0, rng)
         deal = (tuple(table_values(twin, HAND + 1)), tuple(table_values(twin, HAND + 2)))
         counts[deal] = counts.get(deal, 0) + 1
     assert len(counts) == 9

@@ -1,132 +1,55 @@
-"""Power Barons (../shared/rules/power-barons.md): the rules as a numba kernel over one state array.
+"""Power Barons (../shared/rules/power-barons.md): the registry entry (rule parameters, result
+columns, arcs), ``prepare``, the chunk glue and ``describe_trace``.
 
-The deck and the board are not in the rulebook: they come from a components file (TOML; the
-shipped one is simcore/data/power_barons_default.toml, a designer's own is the rule parameter
-``components``). Every choice the rulebook leaves open is a rule parameter below or a documented
-convention in docs/games/power-barons.md. Decisions come from ``strategies/power_barons.py``;
-this module only applies rules.
+The deck and the board are not in the rulebook: they come from a components file
+(simcore/games/power_barons/components.py). Every choice the rulebook leaves open is a rule
+parameter below or a documented convention in docs/games/power-barons.md. The rules are
+actions.py (one helper per rule) and rules.py (the decision points), the scripted games
+scripted.py; decisions come from ``strategies/power_barons/``. This module only applies rules.
 """
-
-import tomllib
-from importlib import resources
 
 import numpy as np
 from numba import njit
 
 from simcore.games.power_barons import search as power_barons_search
-from simcore.games.power_barons.rules import (  # noqa: F401  (tests reach the rules from here too)
-    BANK_AT_END,
-    BASES_AT_END,
-    BASES_BOUGHT,
-    BASES_LOST,
-    BASES_REMOVED,
-    BASES_WON,
-    CHALLENGES_LOST,
-    CHALLENGES_MADE,
-    CHALLENGES_WON,
-    CREDITS_BANKED,
-    FLUSH_ATTEMPTS,
-    FLUSH_CREDITS_GIVEN,
-    FLUSH_HAND_AFTER,
-    FLUSH_HAND_BEFORE,
-    FLUSHES,
-    any_opponent_base,
+from simcore.games.power_barons.actions import stat
+from simcore.games.power_barons.components import load_components
+from simcore.games.power_barons.rules import (
     apply,
-    bank_chosen,
-    behind_by,
-    buy_base,
-    can_follow,
-    check_asked,
-    check_lead,
-    check_taken,
-    check_victim,
-    determinize,
-    draw_card,
-    draw_to_size,
-    end_round,
-    first_to_surrender,
-    follow,
-    game_ends,
-    invest_owner,
-    invest_pays,
     is_over,
-    lead,
     legal,
-    limited_loser,
-    may_buy,
-    must_surrender,
     new_game,
-    open_challenge,
-    open_influence,
-    over_size,
-    pay,
-    play_card,
-    play_pi,
-    record_standing,
-    remove_base,
-    resolve,
-    returns,
-    roll,
-    set_up,
-    stat,
-    surrenders,
-    take_card,
-    takes_something,
     to_move,
-    turn_begins,
-    turn_ends,
-    wins,
 )
-from simcore.games.power_barons.state import (  # noqa: F401
+from simcore.games.power_barons.scripted import play_game
+from simcore.games.power_barons.state import (
     BANK,
-    CH_ATTACKER,
-    CH_DEFENDER,
-    CH_ROUND,
     COLOURS,
     DISCARD,
     DRAWPILE,
     EV_STANDING,
     EVENT_NAMES,
     HAND,
-    INVESTMENTS,
-    LIMITED,
     MAX_BASE_COST,
-    MAX_CARD_VALUE,
-    MAX_CARDS,
     MAX_HAND_SIZE,
     MAX_MOVES,
     MAX_PLAYERS,
-    MAX_SPACES,
     MOVE_REASONS,
     N_GAME_STATS,
     N_RULES,
     N_SEAT_STATS,
-    N_TERRITORIES,
     N_TYPES,
     P_DECISIONS,
-    P_N_CARDS,
-    P_N_SPACES,
     P_TRUNCATED,
     P_TURN,
     P_WINNER,
-    PAWN,
-    PI,
     PLAYED,
-    R_MAX_TURNS,
-    REMOVE,
     RESHUFFLES,
-    SPACE_TERRITORY,
     SPACES,
-    SPY,
     STATE_SIZE,
-    TAKE_PI,
-    TAKE_POWER,
     TERRITORIES,
     TRACE_LEN,
     TRACE_WIDTH,
-    can_place,
-    colour_count,
-    has_won,
 )
 from simcore.kernel import chunk
 from simcore.kernel.chunk import (
@@ -151,7 +74,6 @@ from simcore.registry import (
     SpecError,
     search_strategy,
 )
-from simcore.workflows import files
 from strategies import power_barons as strategy
 
 RULES = (
@@ -203,9 +125,7 @@ SEAT_COLUMNS = (
         "flush_hand_after", "sum over flushes of the hand's value after it was refilled", "int32"
     ),
 )
-assert N_SEAT_STATS == len(
-    SEAT_COLUMNS
-)  # the statistics simcore/games/power_barons/rules.py counts
+assert N_SEAT_STATS == len(SEAT_COLUMNS)  # the statistics that actions.py counts
 
 GAME_COLUMNS = (
     Column("reshuffles", "times the discard pile became the new drawpile", "int16"),
@@ -242,101 +162,10 @@ GAME = Game(
 )
 
 
-# --- components -----------------------------------------------------------------------------
-
-DEFAULT_COMPONENTS = "power_barons_default.toml"
-DECK_KEYS = tuple(name.lower().replace(" ", "_") for name in COLOURS)
-TERRITORY_KEYS = tuple(name.lower() for name in TERRITORIES)
-
-
-def _components_text(path: str) -> tuple[str, str]:
-    """(name for messages, TOML text) of the components file (the shipped one for "")."""
-    if path == "":
-        shipped = resources.files("simcore").joinpath("data", DEFAULT_COMPONENTS)
-        return f"simcore/data/{DEFAULT_COMPONENTS}", shipped.read_text()
-    return path, files.read_text(path, "components file")
-
-
-def _table(where: str, data: dict, key: str, keys: tuple[str, ...]) -> dict:
-    table = data.get(key)
-    if not isinstance(table, dict):
-        raise SpecError(f"{where}: [{key}]: missing, expected a table with {', '.join(keys)}")
-    for name in table:
-        if name not in keys:
-            raise SpecError(f"{where}: {key}.{name}: unknown key (expected {', '.join(keys)})")
-    for name in keys:
-        if name not in table:
-            raise SpecError(f"{where}: {key}.{name}: missing")
-    return table
-
-
-def load_components(path: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """(card colours, card values, space kinds, space territories) of a components file, or a
-    one-line SpecError naming the file and the field."""
-    name, text = _components_text(path)
-    where = f"power-barons: components {name}"
-    try:
-        data = tomllib.loads(text)
-    except (tomllib.TOMLDecodeError, RecursionError) as error:
-        raise SpecError(f"{where}: not valid TOML ({error})") from None
-    for key in data:
-        if key not in ("deck", "board"):
-            raise SpecError(f"{where}: {key}: unknown key (expected deck, board)")
-    deck = _table(where, data, "deck", DECK_KEYS)
-    colours, values = [], []
-    for card_colour, key in enumerate(DECK_KEYS):
-        cards = deck[key]
-        if not isinstance(cards, list):
-            raise SpecError(f"{where}: deck.{key}: expected a list of card values")
-        for k, credits in enumerate(cards):
-            if isinstance(credits, bool) or not isinstance(credits, int):
-                raise SpecError(f"{where}: deck.{key}[{k}]: expected an integer, got {credits!r}")
-            if not 1 <= credits <= MAX_CARD_VALUE:
-                raise SpecError(
-                    f"{where}: deck.{key}[{k}]: {credits} is not in [1, {MAX_CARD_VALUE}]"
-                )
-            colours.append(card_colour)
-            values.append(credits)
-    if not 1 <= len(values) <= MAX_CARDS:
-        raise SpecError(f"{where}: deck: {len(values)} cards, expected 1 to {MAX_CARDS}")
-    spaces = _table(where, data, "board", ("spaces",))["spaces"]
-    if not isinstance(spaces, list) or not N_TERRITORIES <= len(spaces) <= MAX_SPACES:
-        raise SpecError(
-            f"{where}: board.spaces: expected a list of {N_TERRITORIES} to {MAX_SPACES} spaces"
-        )
-    kinds, territories = [], []
-    for k, space in enumerate(spaces):
-        kind, _, territory = str(space).partition(":")
-        if not isinstance(space, str) or kind not in SPACES:
-            raise SpecError(
-                f"{where}: board.spaces[{k}]: {space!r} is not one of {', '.join(SPACES)}"
-            )
-        if (kind == SPACES[INVESTMENTS]) != (territory in TERRITORY_KEYS):
-            raise SpecError(
-                f"{where}: board.spaces[{k}]: {space!r}: only investments_pay_off names a "
-                f"territory, as investments_pay_off:TERRITORY ({', '.join(TERRITORY_KEYS)})"
-            )
-        kinds.append(SPACES.index(kind))
-        territories.append(TERRITORY_KEYS.index(territory) if territory else -1)
-    for territory, key in enumerate(TERRITORY_KEYS):
-        if territories.count(territory) != 1:
-            raise SpecError(
-                f"{where}: board.spaces: investments_pay_off:{key} appears "
-                f"{territories.count(territory)} times, expected once (a starting space)"
-            )
-    as_array = np.array
-    return (
-        as_array(colours, np.int64),
-        as_array(values, np.int64),
-        as_array(kinds, np.int64),
-        as_array(territories, np.int64),
-    )
-
-
 def prepare(rules: dict, players: int) -> np.ndarray:
     """The kernel's read-only input: the numeric rules in RULES order (the components path's slot
     is 0), then n_cards, n_spaces, the deck's mean value per Power Card colour and the components
-    tables (layout: power_barons_state P_*)."""
+    tables (layout: P_* of simcore/games/power_barons/state.py)."""
     colours, values, kinds, territories = load_components(rules["components"])
     if len(values) <= players * rules["hand_size"]:
         raise SpecError(
@@ -351,192 +180,6 @@ def prepare(rules: dict, players: int) -> np.ndarray:
     return np.concatenate(
         [np.array([*numbers, len(values), len(kinds), *means]), colours, values, kinds, territories]
     ).astype(np.float64)
-
-
-# --- scripted games -------------------------------------------------------------------------
-# A scripted game asks the strategies straight from a turn's code: the same rule helpers as the
-# decision-point protocol (simcore/games/power_barons/rules.py) in the order the protocol's steps
-# take
-# them. tests/test_power_barons_protocol.py plays every referee configuration both ways and finds
-# identical games. Every function takes the game as (st, rules, sids, prm, rng, trace): the
-# state, the prepared rules, each seat's strategy id and parameter row, the game's random stream,
-# the trace buffer.
-
-
-@njit(cache=True, _nrt=False)
-def restore(seat, st, rules, sids, prm, rng, trace):
-    """Back to hand_size: bank (the owner's choice) while over it, draw while under it and a card
-    is left."""
-    while over_size(seat, st, rules):
-        bank_chosen(seat, strategy.choose_bank_card(sids[seat], prm, seat, st, rules, rng), st,
-                    trace)  # fmt: skip
-    draw_to_size(seat, st, rules, rng, trace)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def buy(seat, players, st, rules, sids, prm, rng, trace):
-    """Step 4: with base_cost credits banked the player must buy one Power Base; True if it did."""
-    if not may_buy(seat, players, st, rules):
-        return False
-    territory, base_type = strategy.choose_purchase(sids[seat], seat, players, st, rng)
-    buy_base(seat, players, territory, base_type, st, rules, rng, trace)
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def investments(territory, players, st, rules, sids, prm, rng, trace):
-    """INVESTMENTS PAY OFF: the territory's owner draws 1, then every player with bases there
-    (clockwise from the owner) draws 1 per base; each banks back down to hand_size."""
-    owner = invest_owner(territory, players, st, trace)
-    if owner < 0:
-        return
-    for k in range(players):
-        seat = (owner + k) % players
-        if invest_pays(seat, owner, territory, st, rng, trace) > 0:
-            restore(seat, st, rules, sids, prm, rng, trace)
-
-
-@njit(cache=True, _nrt=False)
-def take(seat, kind, players, st, rules, sids, prm, rng, trace):
-    """TAKE A POWER CARD (the victim picks which card of the asked colour), TAKE POLITICAL
-    INFLUENCE (the victim picks which), SPY AND STEAL (the taker picks from the shown hand)."""
-    victim = strategy.choose_victim(sids[seat], seat, players, st, rng)
-    check_victim(seat, victim, players)
-    asked = -1
-    if kind == TAKE_POWER:
-        asked = strategy.choose_colour_to_ask(sids[seat], seat, st, rng)
-        check_asked(asked)
-    elif kind == TAKE_PI:
-        asked = PI
-    card = -1
-    if takes_something(victim, asked, kind, st):
-        if kind == SPY:
-            card = strategy.choose_steal(sids[seat], seat, victim, st, rng)
-        else:
-            card = strategy.choose_give(sids[victim], prm, victim, asked, st, rng)
-        check_taken(victim, asked, kind, card, st)
-    take_card(seat, victim, asked, card, kind, st, trace)
-    if card >= 0:
-        restore(seat, st, rules, sids, prm, rng, trace)
-        restore(victim, st, rules, sids, prm, rng, trace)
-
-
-@njit(cache=True, _nrt=False)
-def remove(seat, players, st, sids, rng, trace):
-    """REMOVE A POWER BASE: an opponent's base of the player's choice goes back to its owner."""
-    if any_opponent_base(seat, players, st, trace):
-        owner, territory, base_type = strategy.choose_removal(sids[seat], seat, players, st, rng)
-        remove_base(seat, owner, territory, base_type, players, st, trace)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def surrender_options(rnd, st, rules, sids, prm, rng, trace):
-    """After a round: the lower total may surrender, then the higher (ties: attacker first).
-    Returns the seat that surrendered, or -1."""
-    first = first_to_surrender(st)
-    for k in range(2):
-        seat = first if k == 0 else st[CH_ATTACKER] + st[CH_DEFENDER] - first
-        if strategy.wants_to_surrender(sids[seat], prm, seat, st, rules, rng):
-            surrenders(seat, rnd, 0, st, trace)
-            return seat
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def influence_round(st, rules, sids, prm, rng, trace):
-    """The Political Influence round of a full challenge: the player who is not winning either
-    surrenders or plays "one or more" PI cards, at least until it is winning and then as many
-    more as it likes; then the other does the same; a player whose PI cards cannot put it ahead
-    must surrender. Returns the loser."""
-    side = open_influence(st)
-    while True:
-        seat = st[CH_ATTACKER + side]
-        forced = must_surrender(side, st)
-        if forced or strategy.wants_to_surrender(sids[seat], prm, seat, st, rules, rng):
-            surrenders(seat, N_TYPES, forced, st, trace)
-            return seat
-        while colour_count(st, HAND + seat, PI) > 0:
-            card = strategy.choose_pi_card(sids[seat], prm, seat, st, rng)
-            if card < 0 and behind_by(st, side) <= 0:
-                break  # winning, it plays no more
-            play_pi(seat, side, card, st, rules, trace)
-        side = 1 - side
-    return -1  # not reached
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
-    """Step 3, the compulsory challenge. Returns 1 if the attacker placed a Power Base."""
-    defender, declared, flush = strategy.choose_challenge(
-        sids[attacker], prm, attacker, players, st, rng
-    )
-    hand_before = open_challenge(attacker, defender, declared, limited, flush, players, st, trace)
-    loser = -1
-    for rnd in range(N_TYPES):
-        st[CH_ROUND] = rnd
-        lead_colour, lead_card = strategy.choose_lead(sids[attacker], attacker, st, rules, rng)
-        lead(attacker, lead_colour, lead_card, st, rules, trace)
-        follow_card = -1
-        if can_follow(defender, lead_colour, st):
-            follow_card = strategy.choose_follow(sids[defender], defender, lead_colour, st, rng)
-            follow(defender, lead_colour, follow_card, st, rules, trace)
-        if end_round(rnd, lead_colour, lead_card, follow_card, st, trace):
-            loser = surrender_options(rnd, st, rules, sids, prm, rng, trace)
-            if loser >= 0:
-                break
-    if loser < 0:
-        if limited == 1:
-            loser = limited_loser(st)
-        else:
-            loser = influence_round(st, rules, sids, prm, rng, trace)
-    return resolve(attacker + defender - loser, loser, players, hand_before, st, rng, trace)
-
-
-@njit(cache=True, _nrt=False)
-def take_turn(seat, players, st, rules, sids, prm, rng, trace):
-    """The four steps of a turn; returns ``seat`` if it won, else -1."""
-    # 1. Draw a card, bank a card.
-    turn_begins(seat, st, rng, trace)
-    restore(seat, st, rules, sids, prm, rng, trace)
-    # 2. Roll, move clockwise, follow the directions.
-    kind = roll(seat, st, rng, trace)
-    if kind == INVESTMENTS:
-        territory = st[SPACE_TERRITORY + st[PAWN + seat]]
-        investments(territory, players, st, rules, sids, prm, rng, trace)
-    elif kind == TAKE_POWER or kind == TAKE_PI or kind == SPY:
-        take(seat, kind, players, st, rules, sids, prm, rng, trace)
-    elif kind == REMOVE:
-        remove(seat, players, st, sids, rng, trace)
-    # 3. Challenge; 4. buy a Power Base. A placed base may complete the win.
-    limited = 1 if kind == LIMITED else 0
-    if challenge(seat, players, limited, st, rules, sids, prm, rng, trace) and has_won(
-        st, players, seat
-    ):
-        wins(seat, st, trace)
-        return seat
-    if buy(seat, players, st, rules, sids, prm, rng, trace) and has_won(st, players, seat):
-        wins(seat, st, trace)
-        return seat
-    return -1
-
-
-@njit(cache=True, _nrt=False)
-def play_game(players, st, rules, sids, prm, rng, trace):
-    """Set up and play one game to a win or the turn cap: (winner or -1, turns, truncated)."""
-    set_up(players, st, rules, rng, trace)
-    winner = -1
-    # int64, not the literal 0: a literal argument makes numba compile take_turn (and all it
-    # calls with the seat) a second time, for seat 0 alone.
-    turns = np.int64(0)
-    seat = np.int64(0)
-    max_turns = np.int64(rules[R_MAX_TURNS])
-    while winner < 0 and turns < max_turns:
-        winner = take_turn(seat, players, st, rules, sids, prm, rng, trace)
-        turns += 1
-        turn_ends(players, turns, st, trace)
-        seat = (seat + 1) % players
-    game_ends(players, winner, turns, st, trace)
-    return winner, turns, winner < 0
 
 
 # --- games through the protocol (a searching seat) -----------------------------------------

@@ -1,8 +1,6 @@
 """ISMCTS for Power Barons: the generic search of simcore/kernel/ismcts.py, compiled here against
-the
-game's protocol (simcore/games/power_barons/rules.py) and scripted strategies (rollouts), with its
-own
-cache entries (docs/protocol.md, "Generic code over the protocol")."""
+the game's protocol (simcore/games/power_barons/rules.py) and scripted strategies (rollouts), with
+its own cache entries (docs/protocol.md, "Generic code over the protocol")."""
 
 from simcore.games.power_barons.rules import (
     apply,

@@ -1,15 +1,15 @@
 """Power Barons' codes, state layout, trace events and read-only state queries.
 
-Kept apart from the kernel so that ``strategies/power_barons.py`` can use them while the kernel
-imports the strategies (no import cycle).
+Kept apart from the kernel so that the strategies (``strategies/power_barons/``) can use them
+while the kernel imports the strategies (no import cycle).
 
 A game's whole state is one int64 array ``st`` (one array, not several, because every array a
 numba function touches costs reference counting on each call). It has two parts:
 
-* the **table**, copied at set-up from the prepared components
-(``simcore.games.power_barons.game.prepare``)
-  and constant during a game: the number of players, cards and board spaces, each card's colour and
-  value, each space's kind and territory, and the deck's count and total value per colour;
+* the **table**, copied at set-up from the prepared components (``prepare`` of
+  simcore/games/power_barons/game.py) and constant during a game: the number of players, cards
+  and board spaces, each card's colour and value, each space's kind and territory, and the deck's
+  count and total value per colour;
 * the **play** state: each card's location (``LOC``: every card is in exactly one place, so cards
   are conserved by construction) with, kept in step by ``relocate``, each location's count,
   credits and list of cards (queries read a hand, not the deck; a bank keeps a set of card ids
@@ -60,9 +60,8 @@ MOVE_REASONS = (
 (M_DEAL, M_DRAW, M_REFILL, M_BANK, M_GIVE, M_STEAL, M_INVEST, M_PLAY, M_WON, M_RETURN,
  M_PAY) = range(11)  # fmt: skip
 
-# Rule parameter positions in the prepared vector (order of simcore.games.power_barons.game.RULES);
-# the
-# components tables follow the rules (P_ offsets).
+# Rule parameter positions in the prepared vector (order of RULES in
+# simcore/games/power_barons/game.py); the components tables follow the rules (P_ offsets).
 R_COMPONENTS = 0  # a path: its slot is 0, the file's contents follow as tables
 R_HAND_SIZE = 1
 R_BASE_COST = 2
@@ -176,12 +175,12 @@ P_HAND_BEFORE = P_DECISION + 21  # the attacker's hand value when it challenged 
 N_PROTOCOL = 22
 # Scratch areas, written before they are read (set-up does not clear them).
 SCRATCH = P_DECISION + N_PROTOCOL
-# Purchase scratch (simcore.games.power_barons.game.pay): the bank's cards shuffled (st[PAY_CARDS +
-# k]),
-# and the totals reached before the first card and after each as bitsets of 64-bit words (the
-# int64 entries hold the bit patterns; pay shifts bits between words as uint64): total s is
-# reached after k cards when bit s % 64 of st[PAY_REACHED + words * k + s // 64] is set,
-# ``words`` (up to PAY_WORDS) being what the price needs.
+# Purchase scratch (``pay`` of simcore/games/power_barons/actions.py): the bank's cards shuffled
+# (st[PAY_CARDS + k]), and the totals reached before the first card and after each as bitsets of
+# 64-bit words (the int64 entries hold the bit patterns; pay shifts bits between words as
+# uint64): total s is reached after k cards when bit s % 64 of
+# st[PAY_REACHED + words * k + s // 64] is set, ``words`` (up to PAY_WORDS) being what the price
+# needs.
 WORD_BITS = 64
 PAY_WORDS = (MAX_BASE_COST + MAX_CARD_VALUE + WORD_BITS - 1) // WORD_BITS
 PAY_CARDS = SCRATCH  # st[PAY_CARDS + k]
