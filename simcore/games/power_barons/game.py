@@ -11,17 +11,13 @@ scripted.py; decisions come from ``strategies/power_barons/``. This module only 
 import numpy as np
 from numba import njit
 
-from simcore.games.power_barons import search as power_barons_search
 from simcore.games.power_barons.actions import stat
 from simcore.games.power_barons.components import load_components
-from simcore.games.power_barons.rules import (
-    apply,
-    is_over,
-    legal,
-    new_game,
-    to_move,
-)
-from simcore.games.power_barons.scripted import play_game
+
+# What the glue calls by name (simcore/kernel/glue.py, NEEDS).
+from simcore.games.power_barons.rules import apply, is_over, legal, new_game, to_move  # noqa: F401
+from simcore.games.power_barons.scripted import play_game  # noqa: F401
+from simcore.games.power_barons.search import MAX_MOVES, choose  # noqa: F401
 from simcore.games.power_barons.state import (
     BANK,
     COLOURS,
@@ -32,14 +28,13 @@ from simcore.games.power_barons.state import (
     HAND,
     MAX_BASE_COST,
     MAX_HAND_SIZE,
-    MAX_MOVES,
     MAX_PLAYERS,
     MOVE_REASONS,
     N_GAME_STATS,
     N_RULES,
     N_SEAT_STATS,
     N_TYPES,
-    P_DECISIONS,
+    P_DECISIONS,  # noqa: F401  (the glue reads it by name)
     P_TRUNCATED,
     P_TURN,
     P_WINNER,
@@ -51,7 +46,7 @@ from simcore.games.power_barons.state import (
     TRACE_LEN,
     TRACE_WIDTH,
 )
-from simcore.kernel import chunk
+from simcore.kernel import chunk, glue
 from simcore.kernel.chunk import (
     ENDED_BY,
     ENDED_CAP,
@@ -61,11 +56,8 @@ from simcore.kernel.chunk import (
     TURNS,
     WINNER,
     WON,
-    seat_lineup,
 )
-from simcore.kernel.rng import seed_game_stream
 from simcore.registry import (
-    SEARCH_ID,
     SEARCH_PARAM_NAMES,
     Arcs,
     Column,
@@ -185,77 +177,16 @@ def prepare(rules: dict, players: int) -> np.ndarray:
 # --- games through the protocol (a searching seat) -----------------------------------------
 
 
-@njit(cache=True)
-def play_protocol_game(players, st, rules, sids, prm, rng, trace):
-    """The same game through the decision-point protocol: each decision answered by the deciding
-    seat's ``strategies.power_barons.decide``, or searched. Games with a searching seat are
-    played this way; tests/test_power_barons_protocol.py plays scripted ones too (the same games
-    as ``play_game``)."""
-    new_game(players, st, rules, rng, trace)
-    while not is_over(st):
-        seat = to_move(st)
-        apply(st, rules, power_barons_search.choose(sids, prm, seat, st, rules, rng), rng, trace)
+@njit(cache=True, _nrt=False, inline="always")
+def protocol_result(st):
+    """(winner or -1, turns, truncated) of a game the protocol played to its end, as
+    ``play_game`` returns them."""
     return st[P_WINNER], st[P_TURN], st[P_TRUNCATED] != 0
 
 
-@njit(cache=True, nogil=True)
-def bench_protocol(rules, players, lineup_ids, lineup_params, seed, n_games):
-    """``n_games`` games through the protocol (``powerlab bench``): (decisions answered,
-    searches run: decisions of a searching seat with more than one option)."""
-    st = np.zeros(STATE_SIZE, dtype=np.int64)
-    sids = np.zeros(players, dtype=np.int64)
-    prm = np.zeros((players, lineup_params.shape[1]), dtype=np.float64)
-    rng = np.zeros(4, dtype=np.uint64)
-    moves = np.zeros(MAX_MOVES, dtype=np.int64)
-    no_trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)
-    scratch = np.zeros((1, players, N_STANDARD_SEAT_COLUMNS), dtype=np.int64)
-    decisions = 0
-    searches = 0
-    for game_index in range(n_games):
-        seat_lineup(lineup_ids, lineup_params, game_index, players, True, sids, prm, scratch, 0)
-        seed_game_stream(seed, game_index, rng)
-        new_game(players, st, rules, rng, no_trace)
-        while not is_over(st):
-            seat = to_move(st)
-            searches += sids[seat] == SEARCH_ID and legal(st, rules, moves) > 1
-            apply(
-                st,
-                rules,
-                power_barons_search.choose(sids, prm, seat, st, rules, rng),
-                rng,
-                no_trace,
-            )
-        decisions += st[P_DECISIONS]
-    return decisions, searches
-
-
-@njit(cache=True, _nrt=False)
-def play_indexed(
-    players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
-):  # fmt: skip
-    """Seat the lineup for ``game_index``, play it from its own stream, write row ``g``."""
-    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
-    seed_game_stream(seed, game_index, rng)
-    winner, turns, truncated = play_game(players, st, rules, sids, prm, rng, trace)
-    write_row(players, winner, turns, truncated, st, g, game_out, seat_out)
-
-
-@njit(cache=True)
-def play_indexed_protocol(
-    players, lineup_ids, lineup_params, seed, game_index, rotate,
-    st, rules, sids, prm, rng, trace, g, game_out, seat_out,
-):  # fmt: skip
-    """``play_indexed`` through the decision-point protocol: for lineups with a searching seat
-    (the search allocates its tree, so this one may allocate: the scripted path may not)."""
-    seat_lineup(lineup_ids, lineup_params, game_index, players, rotate, sids, prm, seat_out, g)
-    seed_game_stream(seed, game_index, rng)
-    winner, turns, truncated = play_protocol_game(players, st, rules, sids, prm, rng, trace)
-    write_row(players, winner, turns, truncated, st, g, game_out, seat_out)
-
-
 @njit(cache=True, _nrt=False, inline="always")
-def write_row(players, winner, turns, truncated, st, g, game_out, seat_out):
+def write_row(players, result, st, g, game_out, seat_out):
+    winner, turns, truncated = result
     game_out[g, WINNER] = winner
     game_out[g, TURNS] = turns
     game_out[g, ENDED_BY] = ENDED_CAP if truncated else ENDED_RULES
@@ -267,12 +198,16 @@ def write_row(players, winner, turns, truncated, st, g, game_out, seat_out):
             seat_out[g, seat, N_STANDARD_SEAT_COLUMNS + k] = st[stat(st, seat, k)]
 
 
+# The glue written once (simcore/kernel/glue.py), compiled here.
+GLUE = glue.specialise(globals())
+bench_protocol = GLUE.bench_protocol
+
 FIRST_TRACE_ROWS = 2048  # about 45 turns; a longer game is played again with a bigger buffer
 
 CHUNKS = chunk.GameChunks(
     __name__,
-    play=play_indexed,
-    play_searching=play_indexed_protocol,
+    play=GLUE.play_indexed,
+    play_searching=GLUE.play_indexed_protocol,
     state_size=STATE_SIZE,
     trace_width=TRACE_WIDTH,
     trace_len_at=TRACE_LEN,
