@@ -8,7 +8,7 @@ games (``run_chunk``) and, where the tree has the protocol (``bench_protocol``, 
 one decision at a time through it; prints one JSON line with the CPU time per decision of each,
 best and median of REPEATS, at 1 thread. Decisions are counted by the protocol
 (``P_DECISIONS``); for an older tree without it, give DECISIONS_PER_GAME from a newer tree's run:
-every tree plays the same games (tests/test_power_reference.py). docs/performance.md, issue 22,
+every tree plays the same games (tests/contract/test_reference.py). docs/performance.md, issue 22,
 "The protocol's 4× against the scripted game".
 """
 

@@ -1,6 +1,6 @@
-"""Shared pieces of the fair-play tests (tests/test_fair_play.py and each game's relabelling
-test): lineups every strategy must handle, games played in memory, and comparisons of win rates
-with confidence intervals."""
+"""Shared pieces of the fair-play tests (tests/contract/test_fair_play.py and each game's
+relabelling test): lineups every strategy must handle, games played in memory, and comparisons of
+win rates with confidence intervals."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Power Barons' own fair-play tests (the generic ones are in tests/test_fair_play.py).
+"""Power Barons' own fair-play tests (the generic ones are in tests/contract/test_fair_play.py).
 
 - Relabelling: colours, card ids and board positions carry no meaning. The same deck with its
   Power Card colours rotated, each colour's cards listed in another order (new card ids) and

@@ -1,28 +1,25 @@
 """The Power Barons kernel against an independent pure-Python referee
 (tests/power_barons_referee.py).
 
-Every trace the kernel writes is replayed by the referee, which checks each decision and chance
-outcome is legal and computes every consequence itself. The sweep covers 3 and 4 players, every
+Every trace of the sweep (``REFEREE`` in tests/contract/games/power_barons.py) is replayed by
+the referee, which checks each decision and chance outcome is legal and computes every
+consequence itself (tests/contract/test_referees.py). The sweep covers 3 and 4 players, every
 strategy (alone and in mixed lineups, the flusher with its flush on and off) and rule settings
 that reach the corners of the rules: a low turn cap, a small deck whose piles run dry (reshuffles
 and empty draws), a deck with a colour missing and few Power Cards (called-out colours, rounds
 the defender cannot follow, 0-0 ties), cheap and dear bases, multipliers 1 and 5, hands of 1 and
-12 cards. The tamper tests prove the referee can fail.
+12 cards; here, that it meets them, that chance follows the rules, and the tamper tests that
+prove the referee can fail.
 """
 
-import atexit
-import shutil
-import tempfile
 from collections import Counter
-from functools import cache
-from pathlib import Path
+from functools import partial
 
 import numpy as np
 import pytest
 from power_barons_referee import describe_row, replay
 from scipy.stats import chisquare
 
-from simcore import registry
 from simcore.games.power_barons.state import (
     EV_BUY,
     EV_CARD,
@@ -42,189 +39,17 @@ from simcore.games.power_barons.state import (
     M_PLAY,
     N_COLOURS,
 )
-from simcore.workflows import runner
+from tests.contract import referees
+from tests.contract.games.power_barons import REFEREE_CONFIGS as CONFIGS
+from tests.contract.referees import caught, first
 
-GAME = registry.make("power-barons")
-KERNEL = GAME.kernel()
-
-SMALL_DECK = """
-[deck]
-transportation = [5, 10, 20, 30, 40, 50]
-communications = [5, 15, 25, 35, 45]
-finance = [10, 20, 30, 40]
-energy = [50, 45, 40, 35, 30, 25, 20]
-political_influence = [25, 50]
-[board]
-spaces = ["investments_pay_off:asia", "remove_a_power_base", "take_a_power_card",
-          "investments_pay_off:africa", "spy_and_steal", "take_political_influence",
-          "investments_pay_off:europe", "limited_challenge", "investments_pay_off:americas"]
-"""
-# No Transportation at all and few Power Cards: called-out colours, rounds nobody can follow,
-# challenges where nobody plays a Power Card (no surrender option, 0-0 ties to the defender).
-COLOURLESS_DECK = """
-[deck]
-transportation = []
-communications = [10, 20, 30, 40]
-finance = [15, 25, 35]
-energy = [40, 45]
-political_influence = [10, 20, 30, 40, 50, 60, 70, 80]
-[board]
-spaces = ["investments_pay_off:americas", "limited_challenge", "investments_pay_off:europe",
-          "spy_and_steal", "investments_pay_off:africa", "limited_challenge",
-          "investments_pay_off:asia", "take_political_influence", "remove_a_power_base"]
-"""
-DECKS = {"SMALL": SMALL_DECK, "COLOURLESS": COLOURLESS_DECK}
-
-MIXED4 = ["flusher:flush_below=1.05", "baron", "random", "flusher:flush_below=0.9,p_flush=0.5"]
-# id: (players, lineup, rule settings, seed, games)
-CONFIGS = {
-    "3p baron": (3, ["baron"], [], 1, 90),
-    "3p random": (3, ["random"], [], 2, 90),
-    "3p flusher flush on vs barons": (
-        3,
-        ["flusher:p_flush=1.0,flush_below=1.1", "baron", "baron"],
-        [],
-        3,
-        80,
-    ),
-    "3p flusher flush off vs barons": (3, ["flusher:p_flush=0.0", "baron", "baron"], [], 3, 60),
-    "3p random, turn cap 5": (3, ["random"], ["max_turns=5"], 4, 50),
-    "3p mixed, hand 12, base 1000, x5, cap 80": (
-        3,
-        ["random", "baron", "flusher:flush_below=2.0"],
-        ["hand_size=12", "base_cost=1000", "declared_multiplier=5", "max_turns=80"],
-        5,
-        50,
-    ),
-    "3p mixed, colourless deck": (
-        3,
-        ["random", "baron", "flusher"],
-        ["components=COLOURLESS", "hand_size=4", "base_cost=150"],
-        6,
-        70,
-    ),
-    "4p baron": (4, ["baron"], [], 7, 80),
-    "4p random": (4, ["random"], [], 8, 80),
-    "4p mixed": (4, MIXED4, [], 9, 100),
-    "4p flushers always flushing, turn cap 25": (
-        4,
-        ["flusher:flush_below=2.0"],
-        ["max_turns=25"],
-        10,
-        50,
-    ),
-    "4p mixed, small deck and board": (
-        4,
-        ["random", "flusher", "random", "baron"],
-        ["components=SMALL", "hand_size=4", "base_cost=150"],
-        11,
-        70,
-    ),
-    "4p mixed, base 5, x1": (
-        4,
-        ["baron", "random", "flusher", "random"],
-        ["base_cost=5", "declared_multiplier=1"],
-        12,
-        50,
-    ),
-    "4p random, hand of 1": (4, ["random"], ["hand_size=1", "base_cost=100"], 13, 50),
-    "4p mixed colourless, flush on": (
-        4,
-        ["flusher:flush_below=2.0", "random", "baron", "random"],
-        ["components=COLOURLESS", "hand_size=3", "max_turns=200"],
-        14,
-        50,
-    ),
-    "4p barons, other targeting and declare": (
-        4,
-        [
-            "baron:targeting=poorest,declare=random,banking=lowest,pi_use=largest",
-            "baron:targeting=needed,give_away=random,surrender_margin=-40,banking=decoys",
-            "flusher:targeting=rechallenge,late_bases=3,declare=random,banking=highest_late",
-            "baron:targeting=rechallenge,late_bases=2,pi_use=never,give_away=highest",
-        ],
-        [],
-        15,
-        60,
-    ),
-    "3p barons, other targeting, base 150": (
-        3,
-        [
-            "baron:targeting=needed,declare=random",
-            "flusher:targeting=poorest",
-            "baron:targeting=rechallenge,late_bases=0",
-        ],
-        ["base_cost=150"],
-        16,
-        50,
-    ),
-}
+kernel_traces = partial(referees.traced, "power-barons")
+refereed = partial(referees.refereed, "power-barons")
 
 
-@cache
-def components_dir() -> Path:
-    """The corner decks as files (kept for the whole session)."""
-    directory = Path(tempfile.mkdtemp(prefix="power_barons_referee_"))
-    atexit.register(shutil.rmtree, directory, True)
-    for name, text in DECKS.items():
-        (directory / f"{name.lower()}.toml").write_text(text)
-    return directory
-
-
-def settings_for(settings: list[str]) -> list[str]:
-    out = []
-    for item in settings:
-        key, _, value = item.partition("=")
-        if key == "components":
-            value = str(components_dir() / f"{value.lower()}.toml")
-        out.append(f"{key}={value}")
-    return out
-
-
-@cache
-def kernel_traces(config: str) -> tuple:
-    """(rules, players, [(label, trace), ...]) for one configuration, written by the kernel."""
-    players, lineup, settings, seed, games = CONFIGS[config]
-    spec = runner.build_spec(
-        "power-barons", players, lineup, settings_for(settings), seed, games, True
-    )
-    prepared = KERNEL.prepare(spec.rules, spec.players)
-    ids, params = GAME.encode_strategies(spec.seat_strategies())
-    traces = [
-        (
-            f"{config} (seed {seed}, game {index})",
-            KERNEL.trace_game(prepared, players, ids, params, spec.seed, index, spec.rotate_seats),
-        )
-        for index in range(games)
-    ]
-    return spec.rules, players, traces
-
-
-@cache
-def refereed(config: str) -> list:
-    """The referee's final table of every game of a configuration."""
-    rules, players, traces = kernel_traces(config)
-    return [replay(trace, rules, players, label) for label, trace in traces]
-
-
-def test_sweep_covers_at_least_1000_games():
-    assert sum(games for *_, games in CONFIGS.values()) >= 1000
-    assert {players for players, *_ in CONFIGS.values()} == {3, 4}
-    strategies = {s.split(":")[0] for _, lineup, *_ in CONFIGS.values() for s in lineup}
-    assert strategies == {"random", "baron", "flusher"}
+def test_the_sweep_plays_the_flusher_with_its_flush_on_and_off():
     flush = {s for _, lineup, *_ in CONFIGS.values() for s in lineup if s.startswith("flusher")}
     assert "flusher:p_flush=0.0" in flush and any("p_flush=1.0" in s for s in flush)
-
-
-@pytest.mark.parametrize("config", list(CONFIGS))
-def test_referee_agrees_with_every_kernel_transition(config):
-    tables = refereed(config)
-    rules, players, traces = kernel_traces(config)
-    for table, (label, trace) in zip(tables, traces, strict=True):
-        end = trace[-1]
-        assert end[0] == EV_END and end[2] == table.turns, label
-        assert end[1] == (-1 if table.truncated else table.winner), label
-        assert table.turns <= rules["max_turns"]
 
 
 def test_sweep_reaches_the_corners_of_the_rules():
@@ -291,20 +116,8 @@ def a_game():
     raise AssertionError("no suitable game")
 
 
-def first(trace, event, condition=lambda row: True) -> int:
-    return next(i for i, row in enumerate(trace) if row[0] == event and condition(row))
-
-
 def assert_caught(trace, rules, players, index):
-    with pytest.raises(AssertionError, match=rf"trace row {index}: expected") as caught:
-        replay(trace, rules, players, "tampered")
-    assert "the kernel wrote" in str(caught.value)
-    return str(caught.value)
-
-
-def test_untampered_game_passes():
-    rules, players, label, trace = a_game()
-    replay(trace, rules, players, label)
+    return caught(lambda: replay(trace, rules, players, "tampered"), index)
 
 
 def test_tampered_totals_are_caught():

@@ -1,21 +1,18 @@
-"""Reproducibility of POWER runs through ``simcore.workflows.runner``, and the random streams
-behind it.
+"""A run directory's identity through ``simcore.workflows.runner`` (with POWER's games), and the
+random streams behind every game.
 
-A game's result is a pure function of (game, rules, seat strategies, seed, game index): the same
-spec gives the same table whatever the thread count, the chunk size or the number of invocations
-it took (resume), and a different spec is refused on an existing run directory without touching it.
+An interrupted run resumes to the same content, and a different spec is refused on an existing
+run directory without touching it. That a game's result is a pure function of (game, rules, seat
+strategies, seed, game index), whatever the thread count, the chunk size or the number of
+invocations, is every game's (tests/contract/test_determinism.py).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 from pathlib import Path
 
-import numba
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
 from clitools import part_files
 from scipy.stats import chisquare
@@ -23,6 +20,7 @@ from scipy.stats import chisquare
 from simcore import registry
 from simcore.kernel.rng import next_u64, rand_below, rand_bool, rand_float, seed_game_stream
 from simcore.workflows import runner, storage
+from tests.contract.common import table
 
 LINEUP = ["counter", "bluffer", "honest", "random"]
 GAMES = 20_000
@@ -35,13 +33,6 @@ def spec(games: int = GAMES, seed: int = SEED, lineup=None, settings=(), players
     )
 
 
-def table(out: Path) -> pa.Table:
-    """Every part of a run, concatenated and sorted by game index."""
-    parts = [pq.read_table(path) for _, _, path in part_files(out)]
-    assert parts, f"no parts in {out}"
-    return pa.concat_tables(parts).sort_by("game_index")
-
-
 def file_hashes(out: Path) -> dict[str, str]:
     return {
         str(path.relative_to(out)): hashlib.sha256(path.read_bytes()).hexdigest()
@@ -50,58 +41,9 @@ def file_hashes(out: Path) -> dict[str, str]:
     }
 
 
-def timings(out: Path) -> dict:
-    return json.loads((Path(out) / "run.json").read_text())["timings"]
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> pa.Table:
-    """The reference run: GAMES games, 1 thread, chunks of 1000."""
-    out = tmp_path_factory.mktemp("reference")
-    runner.run(spec(), out, threads=1, chunk_size=1000)
-    result = table(out)
-    assert result.num_rows == GAMES
-    assert result.column("game_index").to_pylist() == list(range(GAMES))
-    return result
-
-
-def test_same_spec_twice_gives_identical_tables(reference, tmp_path):
-    runner.run(spec(), tmp_path, threads=1, chunk_size=1000)
-    assert table(tmp_path).equals(reference)
-
-
-def test_thread_count_does_not_change_results(reference, tmp_path):
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("needs 2 numba threads")
-    info = runner.run(spec(), tmp_path, threads=2, chunk_size=1000)
-    assert info["timings"]["threads"] == 2
-    assert table(tmp_path).equals(reference)
-
-
-def test_chunk_size_does_not_change_results(reference, tmp_path):
-    runner.run(spec(), tmp_path, threads=None, chunk_size=7_777)
-    assert len(part_files(tmp_path)) == -(-GAMES // 7_777)
-    assert table(tmp_path).equals(reference)
-
-
-def test_half_run_then_resume_equals_one_run(reference, tmp_path):
-    half = GAMES // 2
-    first = runner.run(spec(games=half), tmp_path, chunk_size=1000)
-    assert first["timings"]["games_computed"] == half
-    assert table(tmp_path).equals(reference.slice(0, half))
-    second = runner.run(spec(games=GAMES), tmp_path, chunk_size=1000)
-    assert second["timings"]["games_computed"] == GAMES - half
-    assert second["spec"]["games"] == GAMES
-    assert table(tmp_path).equals(reference)
-    # A third run of the complete spec computes nothing and changes nothing.
-    before = {k: v for k, v in file_hashes(tmp_path).items() if k != "run.json"}
-    third = runner.run(spec(games=GAMES), tmp_path, chunk_size=1000)
-    assert third["timings"]["games_computed"] == 0
-    assert {k: v for k, v in file_hashes(tmp_path).items() if k != "run.json"} == before
-
-
-def test_interrupted_run_resumes_to_identical_content(reference, tmp_path):
+def test_interrupted_run_resumes_to_identical_content(tmp_path):
     runner.run(spec(), tmp_path, chunk_size=1000)
+    whole = table(tmp_path)
     parts = part_files(tmp_path)
     first, count, path = parts[len(parts) // 2]
     path.unlink()
@@ -110,7 +52,7 @@ def test_interrupted_run_resumes_to_identical_content(reference, tmp_path):
     info = runner.run(spec(), tmp_path, chunk_size=1000)
     assert info["timings"]["games_computed"] == count
     assert [p[:2] for p in part_files(tmp_path)] == [p[:2] for p in parts]
-    assert table(tmp_path).equals(reference)
+    assert table(tmp_path).equals(whole)
 
 
 @pytest.mark.parametrize(
@@ -140,26 +82,6 @@ def test_rotation_flag_is_part_of_the_identity(tmp_path):
     with pytest.raises(registry.SpecError):
         runner.run(fixed, tmp_path)
     assert file_hashes(tmp_path) == before
-
-
-def test_different_seeds_give_different_games(reference, tmp_path):
-    runner.run(spec(seed=SEED + 1), tmp_path, chunk_size=1000)
-    other = table(tmp_path)
-    assert not other.equals(reference)
-    same_turns = np.mean(other.column("turns").to_numpy() == reference.column("turns").to_numpy())
-    assert same_turns < 0.5
-
-
-def test_results_depend_on_the_game_index_alone(reference, tmp_path):
-    # Games 7,000-7,999 recomputed on their own, in odd-sized chunks, equal those of the full run.
-    runner.run(spec(games=8_000), tmp_path, chunk_size=1000)
-    for first, _, path in part_files(tmp_path):
-        if first >= 4_000:
-            path.unlink()
-    info = runner.run(spec(games=8_000), tmp_path, chunk_size=333)
-    assert info["timings"]["games_computed"] == 4_000
-    assert {count for first, count, _ in part_files(tmp_path) if first >= 4_000} == {333, 4}
-    assert table(tmp_path).equals(reference.slice(0, 8_000))
 
 
 # --- random streams -------------------------------------------------------------------------

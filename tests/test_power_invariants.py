@@ -14,7 +14,7 @@ Two layers:
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from functools import partial
 
 import numpy as np
 import pytest
@@ -56,6 +56,7 @@ from simcore.kernel.chunk import (
     WINNER,
     WON,
 )
+from tests.contract.common import Batch
 
 GAME = registry.make("power")
 SEED = 20_260_101
@@ -66,27 +67,7 @@ def col(stat: int) -> int:
     return N_STANDARD_SEAT_COLUMNS + stat
 
 
-@dataclass(frozen=True)
-class Config:
-    players: int
-    lineup: tuple[str, ...]
-    games: int
-    traced: int
-    rules: dict = field(default_factory=dict)
-    rotate: bool = True
-
-    def encoded(self):
-        rules = GAME.rules_with_defaults(self.rules)
-        prepared = kernel.prepare(rules, self.players)
-        entries = [registry.parse_strategy(GAME, text) for text in self.lineup]
-        if len(entries) == 1:
-            entries = entries * self.players
-        ids, params = GAME.encode_strategies(entries)
-        return rules, prepared, ids, params
-
-    def __str__(self) -> str:
-        rules = ",".join(f"{k}={v}" for k, v in self.rules.items())
-        return f"{self.players}p-{'+'.join(self.lineup)}" + (f"-{rules}" if rules else "")
+Config = partial(Batch, "power")
 
 
 HONEST_EVERY_OTHER_SEAT = ("random", "honest", "random", "honest", "random")
@@ -115,12 +96,7 @@ CONFIG_IDS = [str(c) for c in CONFIGS]
 
 @pytest.fixture(scope="module", params=CONFIGS, ids=CONFIG_IDS)
 def results(request):
-    config: Config = request.param
-    rules, prepared, ids, params = config.encoded()
-    game_out, seat_out = kernel.run_chunk(
-        prepared, config.players, ids, params, SEED, 0, config.games, config.rotate
-    )
-    return config, rules, prepared, ids, params, game_out, seat_out
+    return request.param.played(SEED)
 
 
 def test_game_counts_are_large_enough():

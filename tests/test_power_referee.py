@@ -1,23 +1,22 @@
 """The POWER kernel against an independent pure-Python referee (tests/power_referee.py).
 
-Every trace the kernel writes is replayed by the referee, which checks each decision is legal and
-computes every consequence itself. The sweep covers 3-6 players, every strategy (alone and in
+Every trace of the sweep (``REFEREE`` in tests/contract/games/power.py) is replayed by the
+referee, which checks each decision is legal and computes every consequence itself
+(tests/contract/test_referees.py). The sweep covers 3-6 players, every strategy (alone and in
 mixed lineups) and rule settings that reach the corners of the rules: a Safe that runs dry, no
 refunds, eliminated players keeping their Dollars, random challenge order, a deck with no spare
-card, cheap or free actions, and a turn cap that truncates games. The tamper tests prove the
-referee can fail.
+card, cheap or free actions, and a turn cap that truncates games; here, that it meets them, that
+the draws follow the deck, and the tamper tests that prove the referee can fail.
 """
 
 from collections import Counter
-from functools import cache
+from functools import partial
 
 import numpy as np
 import pytest
 from power_referee import describe_row, replay
 from scipy.stats import chisquare
 
-from simcore import registry
-from simcore.games.power import game as kernel
 from simcore.games.power.state import (
     CEO,
     EV_ACTION,
@@ -35,131 +34,12 @@ from simcore.games.power.state import (
     FIRE,
     N_CHARACTERS,
 )
-from simcore.workflows import runner
+from tests.contract import referees
+from tests.contract.games.power import REFEREE as CONFIGS
+from tests.contract.referees import caught, first
 
-MIXED = ["counter", "bluffer", "honest", "random"]
-# id: (players, lineup, rule settings, seed, games)
-CONFIGS = {
-    "3p random": (3, ["random"], [], 1, 90),
-    "3p honest, truncated at 8 turns": (3, ["honest"], ["max_turns=8", "overthrow_cost=6"], 2, 60),
-    "3p mixed, everything free": (
-        3,
-        ["bluffer", "counter", "random"],
-        ["ceo_cost=0", "overthrow_cost=0", "forced_overthrow_at=1"],
-        3,
-        60,
-    ),
-    "3p random, nothing to take": (
-        3,
-        ["random"],
-        ["income=0", "aid=0", "banker_take=0", "steal=0", "starting_coins=0", "safe_size=3"],
-        4,
-        40,
-    ),
-    "4p mixed, defaults": (4, MIXED, [], 5, 120),
-    "4p counter, Safe of 12": (4, ["counter"], ["safe_size=12"], 6, 90),
-    "4p random, coins kept, random order": (
-        4,
-        ["random"],
-        ["eliminated_coins_to_safe=false", "challenge_order=random"],
-        7,
-        90,
-    ),
-    "4p mixed, forced at 4, rich start": (
-        4,
-        ["random", "bluffer", "random", "counter"],
-        ["forced_overthrow_at=4", "starting_coins=5"],
-        8,
-        60,
-    ),
-    "5p bluffer, Safe of 12, no refunds": (
-        5,
-        ["bluffer"],
-        ["safe_size=12", "refund_failed_action=false"],
-        9,
-        90,
-    ),
-    "5p mixed, 2 copies (empty deck)": (
-        5,
-        ["random", "honest", "bluffer", "counter", "random"],
-        ["copies_per_character=2"],
-        10,
-        90,
-    ),
-    "5p mixed, every non-default at once": (
-        5,
-        ["random", "honest", "bluffer", "counter", "random"],
-        [
-            "safe_size=10",
-            "eliminated_coins_to_safe=false",
-            "refund_failed_action=false",
-            "challenge_order=random",
-            "copies_per_character=2",
-            "overthrow_cost=6",
-            "max_turns=40",
-        ],
-        11,
-        60,
-    ),
-    "6p random, no refunds": (6, ["random"], ["refund_failed_action=false"], 12, 90),
-    "6p honest": (6, ["honest"], [], 13, 60),
-    "6p bluffer, big numbers": (
-        6,
-        ["bluffer"],
-        ["copies_per_character=10", "steal=5", "aid=4", "banker_take=6", "max_turns=60"],
-        14,
-        40,
-    ),
-    "6p mixed, Safe of 12, random order": (
-        6,
-        MIXED + ["counter", "bluffer"],
-        ["safe_size=12", "challenge_order=random"],
-        15,
-        90,
-    ),
-}
-
-
-@cache
-def kernel_traces(config: str) -> tuple:
-    """(rules, players, [(label, trace), ...]) for one configuration, written by the kernel."""
-    players, lineup, settings, seed, games = CONFIGS[config]
-    spec = runner.build_spec("power", players, lineup, settings, seed, games, rotate_seats=True)
-    game = registry.make("power")
-    prepared = kernel.prepare(spec.rules, spec.players)
-    ids, params = game.encode_strategies(spec.seat_strategies())
-    traces = [
-        (
-            f"{config} (seed {seed}, game {index})",
-            kernel.trace_game(prepared, players, ids, params, spec.seed, index, spec.rotate_seats),
-        )
-        for index in range(games)
-    ]
-    return spec.rules, players, traces
-
-
-@cache
-def refereed(config: str) -> list:
-    """The referee's final table of every game of a configuration."""
-    rules, players, traces = kernel_traces(config)
-    return [replay(trace, rules, players, label) for label, trace in traces]
-
-
-def test_sweep_covers_at_least_1000_games():
-    assert sum(games for *_, games in CONFIGS.values()) >= 1000
-    assert {players for players, *_ in CONFIGS.values()} == {3, 4, 5, 6}
-    strategies = {s for _, lineup, *_ in CONFIGS.values() for s in lineup}
-    assert strategies == {"random", "honest", "bluffer", "counter"}
-
-
-@pytest.mark.parametrize("config", list(CONFIGS))
-def test_referee_agrees_with_every_kernel_transition(config):
-    tables = refereed(config)
-    rules, players, traces = kernel_traces(config)
-    for table, (label, trace) in zip(tables, traces, strict=True):
-        end = trace[-1]
-        assert end[0] == EV_END and end[1] == table.winner and end[2] == table.turns, label
-        assert table.turns <= rules["max_turns"]
+kernel_traces = partial(referees.traced, "power")
+refereed = partial(referees.refereed, "power")
 
 
 def test_sweep_reaches_the_corners_of_the_rules():
@@ -226,20 +106,8 @@ def a_game(min_turns: int = 6):
     raise AssertionError("no suitable game")
 
 
-def first(trace, event, condition=lambda row: True) -> int:
-    return next(i for i, row in enumerate(trace) if row[0] == event and condition(row))
-
-
 def assert_caught(trace, rules, players, index):
-    with pytest.raises(AssertionError, match=rf"trace row {index}: expected") as caught:
-        replay(trace, rules, players, "tampered")
-    assert "the kernel wrote" in str(caught.value)
-    return str(caught.value)
-
-
-def test_untampered_game_passes():
-    rules, players, label, trace = a_game()
-    replay(trace, rules, players, label)
+    return caught(lambda: replay(trace, rules, players, "tampered"), index)
 
 
 def test_tampered_coin_amount_is_caught():

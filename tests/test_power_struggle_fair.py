@@ -4,7 +4,7 @@ experiment by chance beside the observational Communications page, and ``determi
 exactly what a seat cannot see.
 
 The generic contracts (games end by the rules, every strategy beats random, no strategy reads
-what its seat cannot see) are in tests/test_fair_play.py; the relabelling tests are here.
+what its seat cannot see) are in tests/contract/test_fair_play.py; the relabelling tests are here.
 """
 
 from __future__ import annotations
@@ -271,16 +271,16 @@ def test_the_run_report_has_a_chance_set_communications_page():
 
 @pytest.mark.slow
 def test_the_event_orders_read_only_what_the_sorter_may_know():
-    """The generic leak check (tests/test_fair_play.py) plays the default ``order=random``; the
-    ``self`` and ``adversarial`` orders judge events by ``event_worth`` and ``leader_of``, which
-    read the others' money and Victory Points. Before issue 15 they read the secret ones (8
-    disagreements in these 40 games, all in ``order_events``); now every decision on a redrawn
-    copy is the same."""
+    """The generic leak check (tests/contract/test_fair_play.py) plays the default
+    ``order=random``; the ``self`` and ``adversarial`` orders judge events by ``event_worth`` and
+    ``leader_of``, which read the others' money and Victory Points. Before issue 15 they read the
+    secret ones (8 disagreements in these 40 games, all in ``order_events``); now every decision
+    on a redrawn copy is the same."""
     lineup = ["builder:order=self", "investor:order=adversarial", "corrupter:order=self",
               "board:order=adversarial"]  # fmt: skip
     result = subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "leak_check.py"), "power-struggle", "4", "40",
-         *lineup],
+        [sys.executable, str(ROOT / "tests" / "contract" / "leak_check.py"), "power-struggle",
+         "4", "40", *lineup],
         capture_output=True, text=True, cwd=ROOT, timeout=1200,
         env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
     )  # fmt: skip

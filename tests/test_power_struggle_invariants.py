@@ -1,4 +1,4 @@
-"""Power Struggle invariants over many games, trace replays, and reproducibility.
+"""Power Struggle invariants over many games, trace replays, and its data file.
 
 * ``run_chunk`` results (random, archetype and mixed lineups at 3, 4 and 5 players, every
   event-ordering policy, rule variants and a designer's data file): a winner exactly when the
@@ -10,15 +10,16 @@
   snapshot and with the chunk kernel's columns; Employees and money never negative, at most 6
   Employees per office, no open Department without Employees, share blocks conserved, and the
   game ends with the Department Turn of the first declaration;
-* determinism: a chunk split in two, or played on one thread, gives the same arrays, and the
-  traced game is the game of the chunk.
+* a designer's bad data file is one line naming the file and the field.
+
+That a chunk split in two, or played on one thread, gives the same games and that the traced
+game is the chunk's is tests/contract/test_determinism.py's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from functools import partial
 
-import numba
 import numpy as np
 import pytest
 
@@ -36,6 +37,7 @@ from simcore.kernel.chunk import (
     WON,
 )
 from simcore.registry import SpecError
+from tests.contract.common import Batch
 
 GAME = registry.make("power-struggle")
 SEED = 20_260_405
@@ -104,31 +106,7 @@ def game_col(name: str) -> int:
     return N_STANDARD_GAME_COLUMNS + GAME_COLUMNS.index(name)
 
 
-@dataclass(frozen=True)
-class Config:
-    players: int
-    lineup: tuple[str, ...]
-    games: int
-    traced: int
-    rules: dict = field(default_factory=dict)
-
-    def encoded(self, tmp_path_factory):
-        rules = dict(self.rules)
-        if rules.get("data") == "SMALL":
-            path = tmp_path_factory.mktemp("data") / "small.toml"
-            path.write_text(SMALL_DATA)
-            rules["data"] = str(path)
-        rules = GAME.rules_with_defaults(rules)
-        prepared = kernel.prepare(rules, self.players)
-        entries = [registry.parse_strategy(GAME, text) for text in self.lineup]
-        if len(entries) == 1:
-            entries = entries * self.players
-        ids, params = GAME.encode_strategies(entries)
-        return rules, prepared, ids, params
-
-    def __str__(self) -> str:
-        rules = ",".join(f"{k}={v}" for k, v in self.rules.items())
-        return f"{self.players}p-{'+'.join(self.lineup)}" + (f"-{rules}" if rules else "")
+Config = partial(Batch, "power-struggle", files={"SMALL": SMALL_DATA})
 
 
 ARCHETYPES = ("board", "investor", "builder", "corrupter", "consultant")
@@ -155,13 +133,8 @@ CONFIGS = [
 
 
 @pytest.fixture(scope="module", params=CONFIGS, ids=str)
-def played(request, tmp_path_factory):
-    config = request.param
-    rules, prepared, ids, params = config.encoded(tmp_path_factory)
-    game_out, seat_out = kernel.run_chunk(
-        prepared, config.players, ids, params, SEED, 0, config.games, True
-    )
-    return config, rules, prepared, ids, params, game_out, seat_out
+def played(request):
+    return request.param.played(SEED)
 
 
 def test_results_are_consistent(played):
@@ -351,33 +324,13 @@ def test_traces_replay(played):
 
 def test_describe_trace_reads_every_row():
     config = CONFIGS[5]
-    _, prepared, ids, params = config.encoded(None)
+    _, prepared, ids, params = config.encoded()
     trace = kernel.trace_game(prepared, config.players, ids, params, SEED, 3, True)
     lines = kernel.describe_trace(trace, list(config.lineup))
     assert lines[0] == "   3 blocks of 1 shares at 100,000"
     assert any(line.startswith("seat 0 (board): 800,000 Pinats, Archenemy") for line in lines)
     assert lines[-1].startswith("== after ")
     assert any("Directors' Meeting" in line for line in lines)
-
-
-def test_chunks_threads_and_traces_agree():
-    config = CONFIGS[6]
-    _, prepared, ids, params = config.encoded(None)
-    whole = kernel.run_chunk(prepared, 5, ids, params, SEED, 100, 300, True)
-    first = kernel.run_chunk(prepared, 5, ids, params, SEED, 100, 117, True)
-    second = kernel.run_chunk(prepared, 5, ids, params, SEED, 217, 183, True)
-    for k in range(2):
-        assert (np.concatenate([first[k], second[k]]) == whole[k]).all()
-    threads = numba.get_num_threads()
-    numba.set_num_threads(1)
-    try:
-        single = kernel.run_chunk(prepared, 5, ids, params, SEED, 100, 300, True)
-    finally:
-        numba.set_num_threads(threads)
-    assert (single[0] == whole[0]).all() and (single[1] == whole[1]).all()
-    for index in (100, 250, 399):
-        end = kernel.trace_game(prepared, 5, ids, params, SEED, index, True)[-1]
-        assert end[2] == whole[0][index - 100, TURNS]
 
 
 @pytest.mark.parametrize(

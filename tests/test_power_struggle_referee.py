@@ -1,21 +1,18 @@
 """The Power Struggle kernel against an independent pure-Python referee
 (tests/power_struggle_referee.py).
 
-First the referee's own rules against the rulebook's worked examples; then every trace the kernel
-writes for a sweep of games (3, 4 and 5 players, every strategy alone and in mixed lineups, every
-event-sorting policy, the longer 5-VP game, a low department-turn cap and a corner data file that
-reaches golden spaces, Motivation 0, the Moron's Bank shortfall and the event vocabulary the
-shipped cards do not use) is replayed by the referee, which checks each decision is legal and
-computes every consequence itself; whole-game outcomes are compared with ``run_chunk``. The
-tamper tests prove the referee can fail.
+First the referee's own rules against the rulebook's worked examples; then the sweep
+(``REFEREE`` in tests/contract/games/power_struggle.py: 3, 4 and 5 players, every strategy alone
+and in mixed lineups, every event-sorting policy, the longer 5-VP game, a low department-turn cap
+and a corner data file that reaches golden spaces, Motivation 0, the Moron's Bank shortfall and
+the event vocabulary the shipped cards do not use), whose every trace the referee replays,
+checking each decision is legal and computing every consequence itself, and whose whole-game
+outcomes it compares with ``run_chunk`` (tests/contract/test_referees.py): here, that the sweep
+meets those corners, that chance follows the rulebook, and the tamper tests that prove the
+referee can fail.
 """
 
-import atexit
-import shutil
-import tempfile
 from collections import Counter
-from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -38,7 +35,6 @@ from power_struggle_referee import (
     Department,
     GameData,
     IllegalMove,
-    Outcome,
     PowerStruggle,
     PrivilegeCard,
     describe_row,
@@ -47,7 +43,6 @@ from power_struggle_referee import (
 )
 from scipy.stats import chisquare
 
-from simcore import registry
 from simcore.games.power_struggle.state import (
     A_BUY_CONSULTANT,
     A_HIRE,
@@ -60,7 +55,6 @@ from simcore.games.power_struggle.state import (
     EV_DEAL,
     EV_DECLARE,
     EV_EMPLOYEE,
-    EV_END,
     EV_HEAD,
     EV_INFLUENCE,
     EV_ORDER,
@@ -70,8 +64,9 @@ from simcore.games.power_struggle.state import (
     EV_SNAP_SEAT,
     PAY_CAUSES,
 )
-from simcore.kernel.chunk import ENDED_BY, ENDED_CAP, TURNS, WINNER, WON
-from simcore.workflows import runner
+from tests.contract import referees
+from tests.contract.games.power_struggle import REFEREE_CONFIGS as CONFIGS
+from tests.contract.referees import caught, first
 
 BLUE, YELLOW, GREEN, RED = range(4)  # the rulebook's 4-player examples, clockwise
 RULEBOOK = GameData(golden={}, competence_cards=((INFLUENCE, SHARES, COUNSEL),) * 6)
@@ -486,222 +481,16 @@ def test_the_shipped_data_file_prints_the_rulebook_numbers(players):
 
 # --- the kernel's traces, replayed ----------------------------------------------------------
 
-GAME = registry.make("power-struggle")
-KERNEL = GAME.kernel()
 
-#: Reaches what the shipped file does not: golden spaces just above the Victory Point
-#: thresholds, single Blocks of Shares, Motivation crashing to 0 (the privileges' best rows), a
-#: Moron the Head cannot pay, and the effects `who = board / least_money / head`, `per =
-#: board_member / main_department / divisional_head / consultant`, a Chairman's card face down,
-#: Employees lost in one Division.
-CORNER_DATA = """
-[tracks]
-influence = 8
-shares = 19
-main_departments = 4
-corruption = 9
-
-[shares]
-prices = [100000, 200000, 400000, 600000, 900000, 1200000, 1600000]
-players_3 = [1, 1, 1, 1, 1, 1, 1]
-players_4 = [1, 1, 1, 1, 1, 2, 2]
-players_5 = [2, 1, 1, 1, 1, 1, 1]
-
-[bonus_payment]
-share_block = 100000
-department = 100000
-main_department = 200000
-board_member = 150000
-chairman = 300000
-
-[[archenemy_competence]]
-competences = ["counsel", "shares", "main_departments"]
-players = 3
-[[archenemy_competence]]
-competences = ["influence", "corruption", "counsel"]
-players = 3
-[[archenemy_competence]]
-competences = ["shares", "main_departments", "corruption"]
-players = 3
-[[archenemy_competence]]
-competences = ["influence", "shares", "counsel"]
-players = 3
-[[archenemy_competence]]
-competences = ["main_departments", "corruption", "counsel"]
-players = 4
-[[archenemy_competence]]
-competences = ["influence", "main_departments", "counsel"]
-players = 5
-
-[[events]]
-name = "Crash"
-count = 3
-effects = [{ kind = "motivation", amount = -3 }]
-[[events]]
-name = "Expensive moron"
-count = 2
-effects = [{ kind = "moron", amount = 700000 }]
-[[events]]
-name = "Board fees"
-count = 1
-effects = [
-    { kind = "receive", who = "board", per = "board_member", amount = 100000 },
-    { kind = "pay", who = "least_money", per = "flat", amount = 50000 },
-]
-[[events]]
-name = "Mass layoffs in Controlling"
-count = 1
-effects = [
-    { kind = "motivation", amount = -2 },
-    { kind = "lose_employees", who = "all", amount = 2, division = "controlling" },
-]
-[[events]]
-name = "Head of Accounting fined"
-count = 1
-effects = [
-{kind = "pay", who = "head", division = "accounting", per = "divisional_head", amount = 300000},
-    { kind = "face_down", division = "chairman" },
-]
-[[events]]
-name = "Main department levy"
-count = 1
-effects = [
-    { kind = "pay", who = "all", per = "main_department", amount = 400000 },
-    { kind = "receive", who = "chairman", per = "consultant", amount = 100000 },
-]
-[[events]]
-name = "Richest layoffs"
-count = 1
-effects = [{ kind = "lose_employees", who = "most_money", amount = 3 }]
-[[events]]
-name = "Development freeze"
-count = 1
-effects = [
-    { kind = "face_down", division = "development" },
-    { kind = "face_down", division = "human_resources" },
-    { kind = "motivation", amount = 1 },
-]
-[[events]]
-name = "Share split"
-count = 1
-effects = [{ kind = "receive", who = "all", per = "share_block", amount = 150000 }]
-"""
-
-SCRIPTED = ["board", "investor", "builder", "corrupter", "consultant"]
-# id: (players, lineup, rule settings, seed, games)
-CONFIGS = {
-    "3p random": (3, ["random"], [], 1, 110),
-    "4p random": (4, ["random"], [], 2, 110),
-    "5p random": (5, ["random"], [], 3, 90),
-    "3p investor builder consultant": (3, ["investor", "builder", "consultant"], [], 4, 80),
-    "4p board investor builder corrupter": (4, SCRIPTED[:4], [], 5, 130),  # a shared win: 129
-    "5p every scripted strategy": (5, SCRIPTED, [], 6, 70),
-    "4p sorting policies": (
-        4,
-        ["random:order=max", "board:order=min", "investor:order=self",
-         "corrupter:order=adversarial"],
-        [],
-        7,
-        70,
-    ),
-    "5p bribers who never accept": (
-        5,
-        ["corrupter:ask_extra=10000000,offer_extra=250000", "random", "builder",
-         "board:p_bribe=0.5,departments=6,offer_extra=-1000000", "consultant:ask_extra=300000"],
-        [],
-        8,
-        60,
-    ),  # fmt: skip
-    "4p longer game (5 VP)": (
-        4, ["random", "builder", "random", "investor"], ["victory_points=5"], 9, 50
-    ),
-    "3p turn cap 6": (3, ["random"], ["max_turns=6"], 10, 60),
-    "3p corner data": (3, ["random"], ["data=CORNER"], 11, 80),
-    "4p corner data scripted": (
-        4, ["investor", "builder", "corrupter", "random"], ["data=CORNER"], 12, 70
-    ),
-    "5p corner data": (
-        5, ["random", "board", "random", "consultant", "random"], ["data=CORNER"], 13, 70
-    ),
-}  # fmt: skip
-
-
-@cache
-def corner_file() -> str:
-    directory = Path(tempfile.mkdtemp(prefix="power_struggle_referee_"))
-    atexit.register(shutil.rmtree, directory, True)
-    path = directory / "corner.toml"
-    path.write_text(CORNER_DATA)
-    return str(path)
-
-
-def settings_for(settings: list[str]) -> list[str]:
-    return [item.replace("=CORNER", f"={corner_file()}") for item in settings]
-
-
-@cache
 def kernel_traces(config: str) -> tuple:
-    """(spec, [(label, trace), ...]) for one configuration, written by the kernel."""
-    players, lineup, settings, seed, games = CONFIGS[config]
-    spec = runner.build_spec(
-        "power-struggle", players, lineup, settings_for(settings), seed, games, True
-    )
-    prepared = KERNEL.prepare(spec.rules, spec.players)
-    ids, params = GAME.encode_strategies(spec.seat_strategies())
-    traces = [
-        (
-            f"{config} (seed {seed}, game {index})",
-            KERNEL.trace_game(prepared, players, ids, params, spec.seed, index, spec.rotate_seats),
-        )
-        for index in range(games)
-    ]
-    return spec, traces
+    """(spec, [(label, trace), ...]) of a set-up of the sweep."""
+    games = referees.sweep("power-struggle", config)
+    return games.spec, games.traces
 
 
-@cache
-def refereed(config: str) -> list[Outcome]:
-    spec, traces = kernel_traces(config)
-    return [replay(trace, spec.rules, spec.players, label) for label, trace in traces]
-
-
-def test_sweep_covers_at_least_1000_games_and_every_strategy():
-    assert sum(games for *_, games in CONFIGS.values()) >= 1000
-    assert {players for players, *_ in CONFIGS.values()} == {3, 4, 5}
-    used = {s.split(":")[0] for _, lineup, *_ in CONFIGS.values() for s in lineup}
-    assert used == {s.name for s in GAME.strategies}
-
-
-@pytest.mark.parametrize("config", list(CONFIGS))
-def test_referee_agrees_with_every_kernel_transition(config):
-    outcomes = refereed(config)
-    spec, traces = kernel_traces(config)
-    for outcome, (label, trace) in zip(outcomes, traces, strict=True):
-        assert trace[-1][0] == EV_END, label
-        assert (
-            outcome.truncated
-            or max(outcome.game.victory_points(p) for p in range(spec.players))
-            >= spec.rules["victory_points"]
-        ), label
-
-
-def test_whole_game_outcomes_agree_with_run_chunk():
-    """The chunk kernel (no trace) plays the same games to the same end: winner (-1 when shared
-    or truncated), department turns, truncation, and which seats won."""
-    for config in CONFIGS:
-        spec, _ = kernel_traces(config)
-        prepared = KERNEL.prepare(spec.rules, spec.players)
-        ids, params = GAME.encode_strategies(spec.seat_strategies())
-        game_out, seat_out = KERNEL.run_chunk(
-            prepared, spec.players, ids, params, spec.seed, 0, spec.games, spec.rotate_seats
-        )
-        for index, outcome in enumerate(refereed(config)):
-            winner = outcome.winners[0] if len(outcome.winners) == 1 else -1
-            assert game_out[index, WINNER] == winner, (config, index)
-            assert game_out[index, TURNS] == outcome.turns, (config, index)
-            cut_off = game_out[index, ENDED_BY] == ENDED_CAP
-            assert cut_off == outcome.truncated, (config, index)
-            won = [int(seat in outcome.winners) for seat in range(spec.players)]
-            assert list(seat_out[index, :, WON]) == won, (config, index)
+def refereed(config: str) -> list:
+    """The referee's outcome of every game of a set-up."""
+    return referees.refereed("power-struggle", config)
 
 
 def test_sweep_reaches_the_corners_of_the_rules():
@@ -786,20 +575,8 @@ def a_game() -> tuple:
     raise AssertionError("no suitable game")
 
 
-def first(trace, event: int, condition=lambda row: True) -> int:
-    return next(i for i, row in enumerate(trace) if row[0] == event and condition(row))
-
-
 def assert_caught(trace, spec, index: int) -> str:
-    with pytest.raises(AssertionError, match=rf"trace row {index}: expected") as caught:
-        replay(trace, spec.rules, spec.players, "tampered")
-    assert "the kernel wrote" in str(caught.value)
-    return str(caught.value)
-
-
-def test_untampered_game_passes():
-    spec, label, trace = a_game()
-    replay(trace, spec.rules, spec.players, label)
+    return caught(lambda: replay(trace, spec.rules, spec.players, "tampered"), index)
 
 
 def test_a_tampered_payment_is_caught():

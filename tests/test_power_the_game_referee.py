@@ -1,19 +1,21 @@
 """The POWER: The Game kernel against an independent pure-Python referee
 (tests/power_the_game_referee.py).
 
-Every trace the kernel writes is replayed by the referee, which checks each command is judged as
-the rulebook says (carried out, or cancelled and why) and computes every consequence itself:
-movements, exchanges, Mega-Missile strikes, penalties, bounces, battles, captures, Power Units,
-Flag captures, eliminations, the official's rotation and the end. The sweep covers 2, 3 and 4
-players, every strategy (alone and in mixed lineups) and rule settings that reach the corners of
-the rules (cheap Mega-Missiles, no blockade, a random first official, short and long games, fewer
-commands and Power Units). The game results ``run_chunk`` writes must equal the referee's. Then the
-rulebook's own examples, played on hand-built positions; the kernel's move tables against the
-referee's own search; and tampered traces, which prove the referee can fail.
+Every trace of the sweep (``REFEREE`` in tests/contract/games/power_the_game.py) is replayed by
+the referee, which checks each command is judged as the rulebook says (carried out, or cancelled
+and why) and computes every consequence itself: movements, exchanges, Mega-Missile strikes,
+penalties, bounces, battles, captures, Power Units, Flag captures, eliminations, the official's
+rotation and the end; the game results ``run_chunk`` writes must equal the referee's
+(tests/contract/test_referees.py). The sweep covers 2, 3 and 4 players, every strategy (alone and
+in mixed lineups) and rule settings that reach the corners of the rules (cheap Mega-Missiles, no
+blockade, a random first official, short and long games, fewer commands and Power Units): here,
+that it meets them. Then the rulebook's own examples, played on hand-built positions; the
+kernel's move tables against the referee's own search; and tampered traces, which prove the
+referee can fail.
 """
 
 from collections import Counter
-from functools import cache
+from functools import partial
 
 import numpy as np
 import pytest
@@ -45,7 +47,6 @@ from simcore.games.power_the_game.state import (
     EV_COMMAND,
     EV_CONFLICT,
     EV_DESTROYED,
-    EV_END,
     EV_EXEC,
     EV_FLAG,
     EV_OUT,
@@ -72,128 +73,20 @@ from simcore.games.power_the_game.state import (
     X_REACH,
     X_RESERVE,
 )
-from simcore.kernel import chunk
-from simcore.workflows import runner
+from tests.contract import referees
+from tests.contract.games.power_the_game import REFEREE_CONFIGS as CONFIGS
+from tests.contract.referees import caught, first
 
 GAME = registry.make("power-the-game")
 KERNEL = GAME.kernel()
-STRATEGIES = {"random", "opening", "raider", "turtle", "blitz", "balanced", "missile"}
-
-# id: (players, lineup, rule settings, seed, games)
-CONFIGS = {
-    "4p balanced": (4, ["balanced"], [], 1, 90),
-    "4p random": (4, ["random"], [], 2, 90),
-    "4p opening, raider, turtle, blitz": (4, ["opening", "raider", "turtle", "blitz"], [], 3, 90),
-    "4p missile, balanced, random, blitz": (
-        4,
-        ["missile", "balanced", "random", "blitz"],
-        [],
-        4,
-        80,
-    ),
-    "4p random exchanges, cheap missiles, 10 rounds": (
-        4,
-        ["random:p_move=0.3"],
-        ["missile_cost=20", "max_rounds=10"],
-        5,
-        60,
-    ),
-    "4p blitz, 60 rounds": (4, ["blitz"], ["max_rounds=60"], 6, 40),
-    "3p random": (3, ["random"], [], 7, 100),
-    "3p balanced, missile, blitz": (3, ["balanced", "missile", "blitz"], [], 8, 80),
-    "3p random, no blockade, random first official": (
-        3,
-        ["random"],
-        ["blockade=false", "first_official=random"],
-        9,
-        80,
-    ),
-    "3p random, no Power Units, cheap missiles": (
-        3,
-        ["random"],
-        ["max_power_units=0", "missile_cost=5"],
-        17,
-        40,
-    ),
-    "3p turtle, raider, opening, 60 rounds": (
-        3,
-        ["turtle", "raider", "opening"],
-        ["max_rounds=60"],
-        10,
-        40,
-    ),
-    "2p random": (2, ["random"], [], 11, 100),
-    "4p raider, opening, missile, turtle, no component limits": (
-        4,
-        ["raider", "opening", "missile", "turtle"],
-        ["component_limits=false"],
-        18,
-        40,
-    ),
-    "2p turtle vs raider": (2, ["turtle", "raider"], [], 12, 60),
-    "2p missile vs blitz, cheap missiles": (2, ["missile", "blitz"], ["missile_cost=30"], 13, 60),
-    "2p blitz vs balanced, 3 commands, 1 Power Unit, 60 rounds": (
-        2,
-        ["blitz", "balanced"],
-        ["commands=3", "max_power_units=1", "max_rounds=60"],
-        14,
-        40,
-    ),
-    # long enough for the last Flag to fall: the win by Flags
-    "4p blitz vs random, 150 rounds": (
-        4,
-        ["blitz", "random", "random", "random"],
-        ["max_rounds=150"],
-        15,
-        16,
-    ),
-    "2p blitz vs random, 150 rounds": (2, ["blitz", "random"], ["max_rounds=150"], 16, 16),
-}
 
 
-@cache
-def kernel_games(config: str) -> tuple:
-    """(rules, players, [(label, trace), ...], game_out, seat_out) of one configuration."""
-    players, lineup, settings, seed, games = CONFIGS[config]
-    spec = runner.build_spec("power-the-game", players, lineup, settings, seed, games, True)
-    prepared = KERNEL.prepare(spec.rules, spec.players)
-    ids, params = GAME.encode_strategies(spec.seat_strategies())
-    traces = [
-        (
-            f"{config} (seed {seed}, game {index})",
-            KERNEL.trace_game(prepared, players, ids, params, spec.seed, index, spec.rotate_seats),
-        )
-        for index in range(games)
-    ]
-    game_out, seat_out = KERNEL.run_chunk(
-        prepared, players, ids, params, spec.seed, 0, games, spec.rotate_seats
-    )
-    return spec.rules, players, traces, game_out, seat_out
+kernel_games = partial(referees.traced, "power-the-game")
 
 
-@cache
 def refereed(config: str) -> dict:
-    """The referee's final table of every game of a configuration, by game index."""
-    rules, players, traces, *_ = kernel_games(config)
-    return {
-        index: replay(trace, rules, players, label) for index, (label, trace) in enumerate(traces)
-    }
-
-
-def test_sweep_covers_at_least_1000_games_of_every_size_and_strategy():
-    assert sum(games for *_, games in CONFIGS.values()) >= 1000
-    assert {players for players, *_ in CONFIGS.values()} == {2, 3, 4}
-    used = {s.split(":")[0] for _, lineup, *_ in CONFIGS.values() for s in lineup}
-    assert used == STRATEGIES == {s.name for s in GAME.strategies}
-
-
-@pytest.mark.parametrize("config", list(CONFIGS))
-def test_referee_agrees_with_every_kernel_transition(config):
-    tables = refereed(config)
-    _, _, traces, *_ = kernel_games(config)
-    for index, table in tables.items():
-        label, trace = traces[index]
-        assert tuple(trace[-1][:4]) == (EV_END, table.winner, table.rounds, table.end_reason), label
+    """The referee's final table of every game of a set-up, by game index."""
+    return dict(enumerate(referees.refereed("power-the-game", config)))
 
 
 def test_no_shared_mercenary_move_after_a_cancelled_one():
@@ -203,25 +96,6 @@ def test_no_shared_mercenary_move_after_a_cancelled_one():
     rules, players, traces, *_ = kernel_games("3p random")
     label, trace = traces[36]
     assert replay(trace, rules, players, label).rounds > 17, label
-
-
-@pytest.mark.parametrize("config", list(CONFIGS))
-def test_run_chunk_results_agree_with_the_referee(config):
-    """The result columns of the same games, played by run_chunk without a trace."""
-    _, players, traces, game_out, seat_out = kernel_games(config)
-    columns = [c.name for c in GAME.seat_columns]
-    for g, table in refereed(config).items():
-        label = traces[g][0]
-        assert game_out[g, chunk.WINNER] == table.winner, label
-        assert game_out[g, chunk.TURNS] == table.rounds, label
-        assert game_out[g, chunk.ENDED_BY] != chunk.ENDED_CAP, label  # the round cap is a rule
-        assert game_out[g, chunk.N_STANDARD_GAME_COLUMNS] == table.end_reason, label
-        assert game_out[g, chunk.N_STANDARD_GAME_COLUMNS + 1] == table.first_official, label
-        for seat in range(players):
-            assert seat_out[g, seat, chunk.WON] == int(seat == table.winner), label
-            kernel = seat_out[g, seat, chunk.N_STANDARD_SEAT_COLUMNS :].tolist()
-            mine = [table.stats[seat][name] for name in columns]
-            assert kernel == mine, f"{label}, seat {seat}: {columns}"
 
 
 def test_sweep_reaches_the_corners_of_the_rules():
@@ -675,20 +549,8 @@ def a_game(config: str, *events: int) -> tuple:
     raise AssertionError(f"no game of {config} has {events}")
 
 
-def first(trace, event, condition=lambda row: True) -> int:
-    return next(i for i, row in enumerate(trace) if row[0] == event and condition(row))
-
-
 def assert_caught(trace, rules, players, index) -> str:
-    with pytest.raises(AssertionError, match=rf"trace row {index}: expected") as caught:
-        replay(trace, rules, players, "tampered")
-    assert "the kernel wrote" in str(caught.value)
-    return str(caught.value)
-
-
-def test_untampered_game_passes():
-    rules, players, trace = a_game(FLAG_CONFIG, EV_FLAG, EV_BOUNCE)
-    replay(trace, rules, players, "untampered")
+    return caught(lambda: replay(trace, rules, players, "tampered"), index)
 
 
 def exec_row(trace, i_command: int) -> int:

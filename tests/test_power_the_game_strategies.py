@@ -6,7 +6,7 @@ number above the starting force; pieces of one kind at one place advance togethe
 outweigh the enemy. Then over many games: every archetype leaves Headquarters and plays its plan
 (the turtle takes Flags, the missile builder launches Mega-Missiles). Last, ``hide_pads``
 redraws exactly what a seat cannot see while it writes its pad, and the information-leak check
-(tests/leak_check.py) catches a pad that reads another seat's pad.
+(tests/contract/leak_check.py) catches a pad that reads another seat's pad.
 """
 
 from __future__ import annotations
@@ -42,8 +42,8 @@ from simcore.games.power_the_game.state import (
 from simcore.kernel.rng import seed_game_stream
 from strategies import power_the_game as strategy
 from strategies.power_the_game.planner import planned_power
+from tests.contract.leak_check import Glue, LeakCheck, glue_of
 from tests.fair_play import play
-from tests.leak_check import Glue, LeakCheck, glue_of
 from tests.test_power_the_game_rules import BOARD, Table, loc
 
 GAME = registry.make("power-the-game")

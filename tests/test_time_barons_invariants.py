@@ -1,6 +1,6 @@
-"""Time Barons invariants over many games, and the reproducibility of runs.
+"""Time Barons invariants over many games, and the columns its runs declare.
 
-Three layers:
+Two layers:
 
 * ``run_chunk`` results (over 150,000 games: random, mixed archetypes, rule variants): the winner
   agrees with the end reason and the final followers and levels, truncation only at the turn cap,
@@ -9,22 +9,18 @@ Three layers:
   (card locations, followers and damage per site, supply, damage pool, levels) and every
   snapshot must equal the replay, with followers conserved (board + supply = ``followers``),
   damage counters conserved (sites + pool = ``damage_counters``) and every card in exactly one
-  place; the chunk kernel's per-game and per-seat results must equal what the trace shows;
-* the runner: the same spec gives the same Parquet table whatever the thread count, the chunk
-  size or the number of invocations.
+  place; the chunk kernel's per-game and per-seat results must equal what the trace shows.
+
+That a run gives the same table whatever the thread count, the chunk size or the number of
+invocations is tests/contract/test_determinism.py's.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from pathlib import Path
+from functools import partial
 
-import numba
 import numpy as np
-import pyarrow as pa
-import pyarrow.parquet as pq
 import pytest
-from clitools import part_files
 
 from simcore import registry
 from simcore.games.time_barons import game as kernel
@@ -77,6 +73,7 @@ from simcore.kernel.chunk import (
     WON,
 )
 from simcore.workflows import runner
+from tests.contract.common import Batch, table
 
 GAME = registry.make("time-barons")
 SEED = 20_260_202
@@ -89,24 +86,7 @@ def col(stat: int) -> int:
     return N_STANDARD_SEAT_COLUMNS + stat
 
 
-@dataclass(frozen=True)
-class Config:
-    lineup: tuple[str, ...]
-    games: int
-    traced: int
-    rules: dict = field(default_factory=dict)
-    rotate: bool = True
-
-    def encoded(self):
-        rules = GAME.rules_with_defaults(self.rules)
-        prepared = kernel.prepare(rules, 2)
-        entries = [registry.parse_strategy(GAME, text) for text in self.lineup]
-        ids, params = GAME.encode_strategies(entries * (2 // len(entries)))
-        return rules, prepared, ids, params
-
-    def __str__(self) -> str:
-        rules = ",".join(f"{k}={v}" for k, v in self.rules.items())
-        return "+".join(self.lineup) + (f"-{rules}" if rules else "")
+Config = partial(Batch, "time-barons", 2)
 
 
 CONFIGS = [
@@ -126,12 +106,7 @@ CONFIGS = [
 
 @pytest.fixture(scope="module", params=CONFIGS, ids=str)
 def played(request):
-    config = request.param
-    rules, prepared, ids, params = config.encoded()
-    game_out, seat_out = kernel.run_chunk(
-        prepared, 2, ids, params, SEED, 0, config.games, config.rotate
-    )
-    return config, rules, prepared, ids, params, game_out, seat_out
+    return request.param.played(SEED)
 
 
 def popcount(masks: np.ndarray) -> np.ndarray:
@@ -352,45 +327,16 @@ def test_enough_games_are_checked():
     assert N_SEAT_STATS == len(kernel.SEAT_COLUMNS)
 
 
-# --- reproducibility through the runner -------------------------------------------------------
-
-GAMES = 6_000
+# --- the runner -------------------------------------------------------------------------------
 
 
-def spec(games: int = GAMES):
-    return runner.build_spec(
-        "time-barons", 2, ["builder", "random"], ["first_player=random"], 99, games, True
+def test_run_json_declares_the_card_impact_columns(tmp_path):
+    spec = runner.build_spec(
+        "time-barons", 2, ["builder", "random"], ["first_player=random"], 99, 100, True
     )
-
-
-def table(out: Path) -> pa.Table:
-    parts = [pq.read_table(path) for _, _, path in part_files(out)]
-    return pa.concat_tables(parts).sort_by("game_index")
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> pa.Table:
-    out = tmp_path_factory.mktemp("reference")
-    runner.run(spec(), out, threads=1, chunk_size=1000)
-    return table(out)
-
-
-def test_same_spec_twice_and_two_threads_give_identical_tables(reference, tmp_path):
-    if numba.config.NUMBA_NUM_THREADS < 2:
-        pytest.skip("needs 2 numba threads")
-    runner.run(spec(), tmp_path, threads=2, chunk_size=1000)
-    assert table(tmp_path).equals(reference)
-
-
-def test_chunk_size_and_resume_do_not_change_results(reference, tmp_path):
-    runner.run(spec(GAMES // 2), tmp_path, chunk_size=777)
-    runner.run(spec(), tmp_path, chunk_size=2_500)
-    assert table(tmp_path).equals(reference)
-
-
-def test_run_json_declares_the_card_impact_columns(reference, tmp_path):
-    info = runner.run(spec(100), tmp_path)
+    info = runner.run(spec, tmp_path)
     [entry] = info["card_impact"]
     assert entry["drawn_column"] == "drawn_mask" and entry["played_column"] == "played_mask"
     assert len(entry["labels"]) == 50 and entry["labels"][0] == "Catapult"
-    assert {"s0_drawn_mask", "s1_played_mask", "first_player", "end"} <= set(reference.column_names)
+    columns = set(table(tmp_path).column_names)
+    assert {"s0_drawn_mask", "s1_played_mask", "first_player", "end"} <= columns

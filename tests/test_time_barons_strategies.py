@@ -2,9 +2,9 @@
 
 Scenarios are built with the rules tests' ``Table`` on their small test card set; what is
 measured over many games uses the shipped sample set. Fair play (no peeking, games that end by
-the rules, beating ``random``) is checked for every game in tests/test_fair_play.py; here are
-the Time Barons parts: ``determinize`` (what a seat cannot see, redrawn), a relabelling of the
-card ids, and the default strategy's strength against every other one.
+the rules, beating ``random``) is checked for every game in tests/contract/test_fair_play.py;
+here are the Time Barons parts: ``determinize`` (what a seat cannot see, redrawn), a relabelling
+of the card ids, and the default strategy's strength against every other one.
 """
 
 from __future__ import annotations

@@ -11,8 +11,8 @@ decision (``ask``) or names the next step. Every rule is one helper below (``rev
 ``challenged``, ``pay``, ``gain``, ...), called by these steps and by the scripted games'
 straight-line turn in simcore/games/power/scripted.py, which asks the strategies directly (the
 state machine
-costs 0.73x the games/s there: docs/performance.md); tests/test_power_protocol.py proves that the
-two flows play identical games. Every function takes the game as (st, rules, rng, trace): the
+costs 0.73x the games/s there: docs/performance.md); tests/contract/test_protocol.py proves that
+the two flows play identical games. Every function takes the game as (st, rules, rng, trace): the
 state, the encoded rules, the game's random stream, the trace buffer.
 """
 
@@ -880,7 +880,7 @@ def _mix_word(h, word):
 @plain_njit(inline="always")
 def _field_bytes(st, first, n):
     """Fields ``first`` to ``first + n - 1`` (n at most 8), one byte each: each is a code from
-    -1 to 254 (tests/test_power_protocol.py checks them in every state of its random games)."""
+    -1 to 254 (tests/contract/test_protocol.py checks them in every state of random games)."""
     word = np.uint64(0)
     for field in range(first, first + n):
         word = (word << np.uint64(8)) | np.uint64(st[ix(field)] + 1)

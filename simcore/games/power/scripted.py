@@ -1,7 +1,7 @@
 """POWER's scripted games: each turn asks the seats' strategies straight from its code, calling
 the same rule helpers as the decision-point protocol (rules.py) in the order the protocol's steps
 take them; a protocol decision costs about 2.7x a scripted one (docs/performance.md).
-tests/test_power_protocol.py plays every reference configuration both ways and finds identical
+tests/contract/test_protocol.py plays every reference configuration both ways and finds identical
 games. ``play_out`` finishes a game begun through the protocol this way, for the search.
 """
 

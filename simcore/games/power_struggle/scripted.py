@@ -4,7 +4,7 @@ The steps (meeting.py, turns.py) stop at every decision; played through them, sc
 at 0.66x the games/s of this straight-line flow (docs/performance.md). So scripted games ask the
 strategies directly, in loops over the very same rule helpers the steps call (appoint, move_in,
 dismiss, place, entice, offer_made, offer_answered, action_begins, ...);
-tests/test_power_struggle_protocol.py proves the two flows play the same games."""
+tests/contract/test_protocol.py proves the two flows play the same games."""
 
 from numba import njit
 

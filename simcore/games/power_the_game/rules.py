@@ -6,7 +6,7 @@ Every rule is one helper: those of a round and of a game below (``write_pads``, 
 pieces' bookkeeping and carrying out one command in ``pieces.py``. The scripted games'
 straight-line loop (``scripted.py``) calls them in order; the protocol's steps (``advance``) call
 the same helpers, stopping where a seat writes its orders (one decision per seat and round,
-``D_ORDERS``); tests/test_power_the_game_protocol.py proves that the two flows play identical
+``D_ORDERS``); tests/contract/test_protocol.py proves that the two flows play identical
 games. The board and move tables are data that ``prepare`` loads (``components.py``); the pads
 are written by the planners of ``strategies/power_the_game/``.
 """
@@ -409,8 +409,8 @@ def hide_pads(st, rules, board, seat, rng):
     random pad, as the ``random`` strategy writes one: any orders are consistent with what the
     seat has seen. Everything else is on the table for every player (pieces, Reserves, Power
     Units, Flags, the round, the official) and stays. The leak check's redraw for the planners
-    (tests/leak_glue_power_the_game.py); the protocol's ``determinize`` hides the same things at
-    the decision, where the others' orders are still option codes.
+    (tests/contract/games/power_the_game.py); the protocol's ``determinize`` hides the same
+    things at the decision, where the others' orders are still option codes.
 
     Keeps the planning scratch consistent (a pad is written through the strategies' own
     planner, which lists the entries it touches), so a pad written afterwards starts

@@ -1,6 +1,6 @@
 """POWER: The Game's straight-line scripted game: every seat's pads by its own strategy, round
 after round, through the same rule helpers as the decision-point protocol's steps (``rules.py``);
-tests/test_power_the_game_protocol.py proves the two flows play identical games. Games with a
+tests/contract/test_protocol.py proves the two flows play identical games. Games with a
 searching seat are played through the protocol (``play_protocol_game`` in ``game.py``).
 """
 

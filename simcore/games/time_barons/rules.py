@@ -10,7 +10,7 @@ and ``infoset_key`` serve search. The rules never call a strategy.
 Between decisions the rules run as steps (``S_*`` in ``st[P_STEP]``, run by ``step``) over the
 rule helpers of simcore/games/time_barons/effects.py and turns.py, which the scripted games'
 straight-line turn (simcore/games/time_barons/scripted.py) calls too;
-tests/test_time_barons_protocol.py proves that the two flows play the same games.
+tests/contract/test_protocol.py proves that the two flows play the same games.
 """
 
 import numpy as np

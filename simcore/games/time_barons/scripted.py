@@ -2,7 +2,7 @@
 (strategies/time_barons/) straight from the code, over the same rule helpers
 (simcore/games/time_barons/effects.py, turns.py) as the decision-point protocol
 (simcore/games/time_barons/rules.py), whose steps pose the same questions as decisions;
-tests/test_time_barons_protocol.py proves that the two flows play the same games. Every function
+tests/contract/test_protocol.py proves that the two flows play the same games. Every function
 takes the game as (st, cards, rules, sids, prm, rng, trace) or a part of it: the state, the card
 table, the encoded rules, each seat's strategy id and parameter row, the game's random stream, the
 trace buffer.

@@ -1,5 +1,5 @@
-"""The information-leak check of tests/test_fair_play.py: a strategy decides only on what its seat
-may know.
+"""The information-leak check of tests/contract/test_fair_play.py: a strategy decides only on
+what its seat may know.
 
 Run as a child process with NUMBA_DISABLE_JIT=1, where the kernels are plain Python and call the
 strategies through module attributes, which this script wraps. At every decision, the wrapper
@@ -9,14 +9,14 @@ same question on the redrawn copy with a copy of the same random stream. A strat
 what its seat may know gives the same answer, draws the same random numbers, and writes the same
 values into every field the redraw left alone.
 
-    NUMBA_DISABLE_JIT=1 python tests/leak_check.py GAME PLAYERS GAMES STRATEGY...
+    NUMBA_DISABLE_JIT=1 python tests/contract/leak_check.py GAME PLAYERS GAMES STRATEGY...
 
 prints one JSON object: per decision function, the decisions checked, how many of them the redraw
 changed something hidden for, and the first few disagreements.
 
-Each game plugs in with a ``Glue`` in tests/leak_glue_<kernel module>.py: the strategies
-module, the decision functions the kernel calls with the name of their deciding-seat parameter,
-and how to redraw.
+Each game plugs in with a ``Glue``, ``LEAK`` in its contract glue (tests/contract/games/
+<package>.py): the strategies module, the decision functions the kernel calls with the name of
+their deciding-seat parameter, and how to redraw.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 MAX_REPORTED = 5
 
@@ -50,13 +50,13 @@ class Glue:
 
 
 def glue_of(game_id: str) -> Glue:
-    """The game's glue: ``GLUE`` in tests/leak_glue_<kernel module>.py (one file per game)."""
-    import importlib
+    """The game's glue: ``LEAK`` in tests/contract/games/<package>.py."""
+    from tests.contract.common import modules
 
-    from simcore import registry
-
-    registry.make(game_id)  # an unknown game is refused here, in one line
-    return importlib.import_module(f"tests.leak_glue_{game_id.replace('-', '_')}").GLUE
+    glue = modules(game_id).option("LEAK")  # an unknown game is refused here, in one line
+    if glue is None:
+        raise LookupError(f"{game_id} has no leak glue (LEAK in its tests/contract/games file)")
+    return glue
 
 
 class LeakCheck:

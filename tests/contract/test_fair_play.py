@@ -2,7 +2,8 @@
 
 - a strategy decides only on what its seat may know: at every decision of many games, redrawing
   what the seat cannot see leaves its decision, its random draws and its writes unchanged
-  (tests/leak_check.py, run in a child process with the JIT off);
+  (tests/contract/leak_check.py, run in a child process with the JIT off, for every game whose
+  contract glue says how to reach its decisions: ``LEAK``);
 - it ends games as a real player would: every strategy alone at the table and every pair of
   strategies, at every player count, ends at least 99.9% of games by the rules (or by a time limit
   the rules define) rather than at the simulation's cap, and every strategy wins some games by the
@@ -29,6 +30,8 @@ from pathlib import Path
 import pytest
 
 from simcore import registry
+from tests.contract.common import modules
+from tests.contract.leak_check import Glue, LeakCheck, glue_of
 from tests.fair_play import (
     ending_shares,
     mirrors_and_pairings,
@@ -37,9 +40,9 @@ from tests.fair_play import (
     strategy_wins,
     wilson_low,
 )
-from tests.leak_check import Glue, LeakCheck, glue_of
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
+LEAK_CHECK = Path(__file__).resolve().parent / "leak_check.py"
 GAMES_PER_LINEUP = 4000
 MAX_CUT_OFF_SHARE = 0.001
 BEAT_RANDOM_GAMES = 4000
@@ -142,7 +145,7 @@ def test_every_shipped_preset_plays_fair(game_id, name):
 # contract applies to it as to any strategy. The beat-``random`` margin does not: uniform
 # determinization expects opponents who play like its rollouts, not like random players
 # (docs/ismcts.md), so it is held to the fair share there, like a specialist. Its reading only
-# what its seat may know is each game's leak check (tests/test_<game>_ismcts.py).
+# what its seat may know is tests/contract/test_search.py.
 # Against random players it plays 400 games: POWER's search won 41 of 100 at 3 players (fair
 # share 33.3%), too few games to tell it from the fair share.
 SEARCH_GAMES = 100
@@ -202,6 +205,8 @@ def test_the_search_ends_games_by_the_rules_with_every_choice_of_opponents(game_
 def _leak_runs():
     runs = []
     for game_id in registry.game_ids():
+        if modules(game_id).option("LEAK") is None:
+            continue
         game = registry.make(game_id)
         names = [s.name for s in game.strategies]
         for players in sorted({game.min_players, game.max_players}):
@@ -217,7 +222,7 @@ def _leak_runs():
 @pytest.mark.parametrize(("game_id", "players", "lineup"), _leak_runs())
 def test_strategies_read_only_what_their_seat_may_know(game_id, players, lineup):
     result = subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "leak_check.py"), game_id, str(players),
+        [sys.executable, str(LEAK_CHECK), game_id, str(players),
          str(LEAK_GAMES), *lineup],
         capture_output=True, text=True, cwd=ROOT, timeout=1200,
         env={**os.environ, "NUMBA_DISABLE_JIT": "1"},
@@ -237,6 +242,7 @@ def test_the_leak_check_catches_a_strategy_that_peeks():
     import numpy as np
 
     from simcore.games.power import game as power
+    from simcore.games.power.rules import deal
     from simcore.games.power.state import STATE_SIZE, TRACE_WIDTH, card
     from simcore.kernel.rng import seed_game_stream
 
@@ -254,7 +260,7 @@ def test_the_leak_check_catches_a_strategy_that_peeks():
         st = np.zeros(STATE_SIZE, dtype=np.int64)
         rng = np.zeros(4, dtype=np.uint64)
         seed_game_stream(np.uint64(3), game_index, rng)
-        power.deal(4, st, rules, rng, np.zeros((0, TRACE_WIDTH), dtype=np.int64))
+        deal(4, st, rules, rng, np.zeros((0, TRACE_WIDTH), dtype=np.int64))
         looking(game_index % 4, st, rng)
         peeking(game_index % 4, st, rng)
     assert check.checked == {"peek": 30, "own": 30}
