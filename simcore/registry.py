@@ -1,14 +1,18 @@
 """The game registry: what each game offers, described as plain data.
 
-A game module (``simcore/<game>.py``) exposes ``GAME``, a :class:`Game`. The CLI, the runner,
-the analyses and the reports only ever see these descriptions, so adding a game means adding its
-kernel module, its strategies module, its docs page and one line in ``_GAME_MODULES``.
+A game module (``simcore/games/<game>/game.py``) exposes ``GAME``, a :class:`Game`, and the rest
+of the game contract (simcore/contract.py). The CLI, the runner, the analyses and the reports
+only ever see these descriptions, so adding a game means adding its package, its strategies
+module, its docs page and one line in ``_GAME_MODULES`` (docs/adding-a-game.md). A game outside
+the tree (a designer's own package, the tests' toy game) is registered by ``POWERLAB_GAMES``
+instead, or within one process by ``register``.
 """
 
 from __future__ import annotations
 
 import importlib
 import math
+import os
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -24,6 +28,12 @@ _GAME_MODULES = {
     "power-the-game": "simcore.games.power_the_game.game",
     "time-barons": "simcore.games.time_barons.game",
 }
+# Games outside the tree, for this process and every process it starts (the CLI's, a local Dask
+# cluster's workers): "ID=MODULE,ID=MODULE", each MODULE a game module's dotted name, importable
+# (installed, or on PYTHONPATH).
+GAMES_VARIABLE = "POWERLAB_GAMES"
+# Games ``register`` added in this process.
+_REGISTERED: dict[str, str] = {}
 
 
 # The search player every game on the decision-point protocol offers (docs/ismcts.md): its
@@ -382,15 +392,54 @@ def search_strategy(
     )
 
 
+def register(game_id: str, module: str) -> None:
+    """Register the game module ``module`` (a dotted name) as ``game_id`` in this process; the
+    processes it starts see only the games of ``POWERLAB_GAMES``."""
+    _REGISTERED[game_id] = _checked_entry(game_id, module, "register")
+
+
+def _game_modules() -> dict[str, str]:
+    """Every game's module by id: the tree's, ``POWERLAB_GAMES``', ``register``'s."""
+    modules = dict(_GAME_MODULES)
+    for item in os.environ.get(GAMES_VARIABLE, "").split(","):
+        if item.strip():
+            game_id, eq, module = item.partition("=")
+            if not eq:
+                raise SpecError(f"{GAMES_VARIABLE}: expected ID=MODULE, got {item.strip()!r}")
+            modules[game_id.strip()] = _checked_entry(game_id.strip(), module, GAMES_VARIABLE)
+    return modules | _REGISTERED
+
+
+def _checked_entry(game_id: str, module: str, where: str) -> str:
+    """``module``, stripped, unless the entry would hide a game of the tree or is empty."""
+    module = module.strip()
+    if not game_id or not module:
+        raise SpecError(f"{where}: a game needs an id and a module, got {game_id!r}={module!r}")
+    if _GAME_MODULES.get(game_id, module) != module:
+        raise SpecError(f"{where}: {game_id!r} is a game of the tree ({_GAME_MODULES[game_id]})")
+    return module
+
+
 def game_ids() -> list[str]:
-    return list(_GAME_MODULES)
+    return list(_game_modules())
 
 
 def make(game_id: str) -> Game:
-    """The registry entry of ``game_id`` (imports its kernel module)."""
-    if game_id not in _GAME_MODULES:
-        raise SpecError(f"unknown game {game_id!r} (known: {', '.join(_GAME_MODULES)})")
-    return importlib.import_module(_GAME_MODULES[game_id]).GAME
+    """The registry entry of ``game_id`` (imports its game module)."""
+    modules = _game_modules()
+    if game_id not in modules:
+        raise SpecError(f"unknown game {game_id!r} (known: {', '.join(modules)})")
+    try:
+        module = importlib.import_module(modules[game_id])
+    except ModuleNotFoundError as error:
+        name = modules[game_id]
+        if error.name is None or not (name == error.name or name.startswith(error.name + ".")):
+            raise  # the game's module was found: one of its own imports was not
+        raise SpecError(f"{game_id}: no module {modules[game_id]!r} to import") from None
+    game = module.GAME
+    if game.id != game_id:
+        raise SpecError(f"{modules[game_id]} is the game {game.id!r}, registered as {game_id!r}")
+    return game
 
 
 def presets(game_id: str) -> dict[str, dict]:

@@ -15,6 +15,7 @@ STATE_SIZE = 4
 MAX_SEATS = 2
 MAX_MOVES = 8
 TAKE_ONE, RANDOM = range(2)  # scripted strategies
+N_STRATEGY_PARAMS = 0  # they have no parameters
 
 
 @njit(cache=True)

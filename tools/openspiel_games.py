@@ -36,7 +36,7 @@ import pyspiel
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from simcore import registry
+from simcore import contract, registry
 from simcore.kernel import ismcts  # noqa: E402
 from simcore.kernel.rng import seed_game_stream  # noqa: E402
 from simcore.workflows import runner
@@ -63,7 +63,7 @@ def register(game_id: str) -> None:
         return
     game = registry.make(game_id)
     protocol = search_module(game)
-    by_code = hasattr(protocol, "MOVE_CODES")
+    by_code = contract.offers(protocol, "MOVE_CODES")
     default_players = max(game.min_players, min(4, game.max_players))
     game_type = pyspiel.GameType(
         short_name=openspiel_name(game_id),
@@ -92,7 +92,7 @@ def register(game_id: str) -> None:
             self.rules = kernel.prepare(game.rules_with_defaults({}), self.players)
             # A kernel whose protocol takes more than its prepared rules says how to build it
             # (POWER: The Game: the planner table of its orders decision).
-            if hasattr(kernel, "protocol_game"):
+            if contract.offers(kernel, "protocol_game"):
                 self.rules = kernel.protocol_game(self.rules)
             info = pyspiel.GameInfo(
                 num_distinct_actions=int(protocol.MOVE_CODES if by_code else protocol.MAX_MOVES),

@@ -35,21 +35,17 @@ toy Nim) each answering from its own rules.
 
 import numpy as np
 
+from simcore import contract
 from simcore.kernel.chunk import compile_in
 from simcore.kernel.rng import next_u64, rand_below, seed_game_stream
-from simcore.registry import OPPONENT_CHOICES
+from simcore.registry import OPPONENT_CHOICES, SEARCH_ID
 
-# What a game's thin module must provide (docs/protocol.md); MAX_SEATS and MAX_MOVES bound its
-# seats and the options of one decision. Here they are only names: ``specialise`` compiles the
-# functions below where they are the game's.
-PROTOCOL = (
-    "to_move", "legal", "apply", "is_over", "returns", "determinize", "infoset_key", "decide",
-    "MAX_SEATS", "MAX_MOVES", "STATE_SIZE",
-)  # fmt: skip
+# What a game's thin module provides is ``contract.SearchProtocol`` (docs/protocol.md), what it
+# may provide ``contract.SearchProtocolOptional``. Here they are only names: ``specialise``
+# compiles the functions below where they are the game's.
 to_move = legal = apply = is_over = returns = determinize = infoset_key = decide = None
-believe = None  # optional: a game with public claims offers it (simcore/games/power/rules.py)
-play_out = None  # optional: a faster rollout with the same games (simcore/games/power/scripted.py)
-MAX_SEATS = MAX_MOVES = STATE_SIZE = SEARCH_ID = N_STRATEGY_PARAMS = 0
+believe = play_out = None
+MAX_SEATS = MAX_MOVES = STATE_SIZE = N_STRATEGY_PARAMS = 0
 
 _EMPTY = -1
 # How the other seats choose inside the tree: the index of the ``opponents`` choice.
@@ -360,8 +356,8 @@ def choose(sids, prm, seat, st, rules, rng):
 
 def _search_seat(prm, seat, st, rules, rng):
     """The option of the searching ``seat``: its row holds the search's parameters after the
-    game's N_STRATEGY_PARAMS columns, the rollout strategy's own in those columns. Needs
-    SEARCH_ID and N_STRATEGY_PARAMS in the game's thin module."""
+    game's N_STRATEGY_PARAMS columns (the game's thin module's), the rollout strategy's own in
+    those columns."""
     rollout_prm = np.empty_like(prm)
     for other in range(prm.shape[0]):
         rollout_prm[other, :] = prm[seat, :]
@@ -392,16 +388,16 @@ _REFCOUNTS = {
 def specialise(namespace: dict):
     """Compile the search in a game's thin module ``namespace`` (its ``globals()``), each function
     with ``chunk.compile_in``. Returns the game's ``search``."""
-    missing = [name for name in PROTOCOL if name not in namespace]
-    if missing:
-        raise TypeError(f"{namespace['__name__']} lacks the protocol's {', '.join(missing)}")
+    contract.check_search_protocol(namespace, namespace["__name__"])
     namespace.update(
         _EMPTY=_EMPTY, SEARCHED=SEARCHED, MODELLED=MODELLED, OWN_VIEW=OWN_VIEW,
         next_u64=next_u64, rand_below=rand_below, seed_game_stream=seed_game_stream, np=np,
+        SEARCH_ID=SEARCH_ID,
     )  # fmt: skip
     # A game's optional functions, else the generic ones, compiled first: the others call them.
     defaults = {"believe": _believe_uniformly, "play_out": _rollout}
-    templates = tuple(defaults[name] for name in defaults if name not in namespace) + _TEMPLATES
+    own = [name for name in defaults if contract.offers(namespace, name)]
+    templates = tuple(defaults[name] for name in defaults if name not in own) + _TEMPLATES
     for template in templates:
         options = {"_nrt": _REFCOUNTS[template]} if template in _REFCOUNTS else {}
         compiled = compile_in(template, namespace, template.__name__, **options)
