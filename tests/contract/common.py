@@ -21,6 +21,7 @@ import importlib
 import shutil
 import sys
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -29,17 +30,47 @@ from types import ModuleType
 import numpy as np
 import pyarrow as pa
 import pyarrow.parquet as pq
+import pytest
 
 from simcore import registry
 from simcore.kernel.chunk import one_game_scratch, trace_one_game
 from simcore.kernel.rng import seed_game_stream
 from simcore.workflows import runner, storage
+from tests.liars_dice import REGISTRATION
 
 TESTS = Path(__file__).resolve().parent.parent
 # The referees and their trace cursor import one another as top-level modules of tests/ (as the
 # per-game test files, which pytest runs with tests/ on the path, import them).
 if str(TESTS) not in sys.path:
     sys.path.append(str(TESTS))
+
+
+@contextmanager
+def toy_registered():
+    """The toy game of tests/liars_dice/ registered as a designer registers a game of their own
+    (``POWERLAB_GAMES``, docs/adding-a-game.md), for as long as the block runs: the contract
+    suite runs over it as over every game of the tree, and no other test sees it."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(registry.GAMES_VARIABLE, REGISTRATION)
+        yield
+
+
+def contract_game_ids() -> list[str]:
+    """The games the contract suite runs over: every registered game and the toy game."""
+    with toy_registered():
+        return registry.game_ids()
+
+
+def contract_make(game_id: str) -> registry.Game:
+    """The registry entry of ``game_id``, the toy game's too (at collection, before the suite's
+    fixture registers it)."""
+    with toy_registered():
+        return registry.make(game_id)
+
+
+def contract_games() -> list[registry.Game]:
+    """The registry entries of ``contract_game_ids()``."""
+    return [contract_make(game_id) for game_id in contract_game_ids()]
 
 
 @dataclass(frozen=True)
@@ -59,7 +90,7 @@ class Modules:
 
 @cache
 def modules(game_id: str) -> Modules:
-    game = registry.make(game_id)
+    game = contract_make(game_id)
     package = game.module.rpartition(".")[0]
     glue_name = f"tests.contract.games.{package.rpartition('.')[2]}"
     try:
@@ -99,7 +130,7 @@ class Setup:
 
     def encoded(self, game_id: str) -> Encoded:
         spec = self.spec(game_id)
-        game = registry.make(game_id)
+        game = contract_make(game_id)
         prepared = game.kernel().prepare(spec.rules, spec.players)
         ids, params = game.encode_strategies(spec.seat_strategies())
         return Encoded(spec, prepared, ids, params)
@@ -152,7 +183,7 @@ class Batch:
 
     def encoded(self) -> tuple[dict, object, np.ndarray, np.ndarray]:
         """(rules, prepared rules, lineup ids, lineup parameter rows)."""
-        game = registry.make(self.game_id)
+        game = contract_make(self.game_id)
         rules = {k: inline_file(self.files[v]) if v in self.files else v
                  for k, v in self.rules.items()}  # fmt: skip
         rules = game.rules_with_defaults(rules)
@@ -165,7 +196,7 @@ class Batch:
         """(this batch, rules, prepared rules, ids, parameter rows, game_out, seat_out) of its
         games from index 0 under ``seed``."""
         rules, prepared, ids, params = self.encoded()
-        kernel = registry.make(self.game_id).kernel()
+        kernel = contract_make(self.game_id).kernel()
         game_out, seat_out = kernel.run_chunk(
             prepared, self.players, ids, params, seed, 0, self.games, self.rotate
         )

@@ -148,10 +148,10 @@ def main() -> None:
     game_id, players, games, *strategies = sys.argv[1:]
     import importlib
 
-    from simcore import registry
     from simcore.workflows import runner
+    from tests.contract.common import contract_make
 
-    game = registry.make(game_id)
+    game = contract_make(game_id)
     glue = glue_of(game_id)
     importlib.import_module(glue.strategies)
     check = LeakCheck(glue)

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from simcore import registry
-from tests.contract.common import Encoded, Setup, modules, play_one
+from tests.contract.common import Encoded, Setup, contract_make, modules, play_one
 
 
 @dataclass
@@ -74,7 +74,7 @@ def sweep(game_id: str, label: str) -> Sweep:
         game_row, seat_rows, trace, _ = play_one(game_id, encoded, index, searching)
         traces.append((f"{label} (seed {spec.seed}, game {index})", trace))
         rows.append((game_row[0], seat_rows[0]))
-    return Sweep(registry.make(game_id), label, setup, encoded, traces, rows)
+    return Sweep(contract_make(game_id), label, setup, encoded, traces, rows)
 
 
 def traced(game_id: str, label: str) -> tuple:

@@ -25,10 +25,17 @@ import numpy as np
 import pyarrow as pa
 import pytest
 
-from simcore import registry
 from simcore.kernel import chunk
 from simcore.workflows import runner, storage
-from tests.contract.common import Setup, default_lineup, lineup_slot, modules, play_one, table
+from tests.contract.common import (
+    Setup,
+    contract_game_ids,
+    default_lineup,
+    lineup_slot,
+    modules,
+    play_one,
+    table,
+)
 
 
 def determinism_setup(game_id: str) -> Setup:
@@ -46,7 +53,7 @@ def file_hashes(out: Path) -> dict[str, str]:
     }
 
 
-@pytest.fixture(scope="module", params=registry.game_ids())
+@pytest.fixture(scope="module", params=contract_game_ids())
 def reference(request, tmp_path_factory):
     """(game id, set-up, table) of the reference run: 1 thread, chunks of 1000."""
     game_id = request.param
@@ -152,7 +159,7 @@ def _kernel_run(game_id: str, games: int):
     return setup, encoded, game_out, seat_out
 
 
-@pytest.mark.parametrize("game_id", registry.game_ids())
+@pytest.mark.parametrize("game_id", contract_game_ids())
 def test_the_traced_game_is_the_chunk_game(game_id):
     setup, encoded, game_out, seat_out = _kernel_run(game_id, TRACED_GAMES)
     kernel = modules(game_id).kernel
@@ -173,7 +180,7 @@ def test_the_traced_game_is_the_chunk_game(game_id):
         assert kernel.describe_trace(trace, seats)[-1].startswith("== after")
 
 
-@pytest.mark.parametrize("game_id", registry.game_ids())
+@pytest.mark.parametrize("game_id", contract_game_ids())
 def test_the_standard_columns_hold_together(game_id):
     setup, encoded, game_out, seat_out = _kernel_run(game_id, KERNEL_GAMES)
     players, games = setup.players, len(game_out)

@@ -30,7 +30,7 @@ from pathlib import Path
 import pytest
 
 from simcore import registry
-from tests.contract.common import modules
+from tests.contract.common import contract_game_ids, contract_games, contract_make, modules
 from tests.contract.leak_check import Glue, LeakCheck, glue_of
 from tests.fair_play import (
     ending_shares,
@@ -53,15 +53,15 @@ LEAK_GAMES = 25  # per lineup, with the JIT off: at 40 the leak checks were 250 
 def _game_counts():
     return [
         (game_id, players)
-        for game_id in registry.game_ids()
-        for players in player_counts(registry.make(game_id))
+        for game_id in contract_game_ids()
+        for players in player_counts(contract_make(game_id))
     ]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "players"), _game_counts())
 def test_every_mirror_and_pairing_ends_by_the_rules(game_id, players):
-    game = registry.make(game_id)
+    game = contract_make(game_id)
     too_many = []
     rules_wins = {s.name: 0 for s in game.strategies}
     for lineup in mirrors_and_pairings(game, players):
@@ -82,10 +82,10 @@ def test_every_mirror_and_pairing_ends_by_the_rules(game_id, players):
 def _non_random():
     return [
         (game_id, strategy.name, players)
-        for game_id in registry.game_ids()
-        for strategy in registry.make(game_id).strategies
+        for game_id in contract_game_ids()
+        for strategy in contract_make(game_id).strategies
         if strategy.name != "random"
-        for players in player_counts(registry.make(game_id))
+        for players in player_counts(contract_make(game_id))
     ]
 
 
@@ -103,7 +103,7 @@ def test_every_strategy_beats_random(game_id, name, players):
 
 def _presets():
     return [
-        (game_id, name) for game_id in registry.game_ids() for name in registry.presets(game_id)
+        (game_id, name) for game_id in contract_game_ids() for name in registry.presets(game_id)
     ]
 
 
@@ -133,7 +133,7 @@ def test_every_shipped_preset_plays_fair(game_id, name):
         cut = ending_shares(games).get("cap", 0.0)
         assert cut <= MAX_CUT_OFF_SHARE, f"{' '.join(lineup)}: {100 * cut:.2f}% cut off"
     games = play(game_id, players, [preset] + ["random"] * (players - 1), PRESET_GAMES)
-    strategy = registry.parse_strategy(registry.make(game_id), preset)["name"]
+    strategy = registry.parse_strategy(contract_make(game_id), preset)["name"]
     wins, trials = strategy_wins(games, players, strategy)
     factor = 1 if (game_id, name) in SPECIALISTS else BEAT_RANDOM_FACTOR
     assert wilson_low(wins, trials) > factor / players, f"{name}: {wins} wins of {trials}"
@@ -156,11 +156,7 @@ SEARCH_SPEC = "ismcts:iterations=10"
 def _search_games():
     """Each game at its smallest table: a second player count doubled the test's time (about
     120 s of the suite) and found nothing the first did not."""
-    return [
-        (game.id, game.min_players)
-        for game in map(registry.make, registry.game_ids())
-        if game.search is not None
-    ]
+    return [(game.id, game.min_players) for game in contract_games() if game.search is not None]
 
 
 def _scripted_field(game: registry.Game, players: int) -> list[str]:
@@ -172,7 +168,7 @@ def _scripted_field(game: registry.Game, players: int) -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize(("game_id", "players"), _search_games())
 def test_the_search_player_ends_games_by_the_rules_and_beats_random(game_id, players):
-    game = registry.make(game_id)
+    game = contract_make(game_id)
     field = _scripted_field(game, players)
     for lineup in ([SEARCH_SPEC, *field], [SEARCH_SPEC] * players):
         games = play(game_id, players, lineup, SEARCH_GAMES)
@@ -192,7 +188,7 @@ OPPONENT_CHOICE_GAMES = 20
 def test_the_search_ends_games_by_the_rules_with_every_choice_of_opponents(game_id, players):
     """``own-view`` deals again for the opponent to move, inside the walk, and ``rollout`` asks
     the rollout strategy there (docs/ismcts.md, "Opponents"): each plays whole games."""
-    game = registry.make(game_id)
+    game = contract_make(game_id)
     choices = game.strategy(registry.SEARCH).param("opponents").choices
     field = _scripted_field(game, players)
     for choice in choices:
@@ -204,10 +200,10 @@ def test_the_search_ends_games_by_the_rules_with_every_choice_of_opponents(game_
 
 def _leak_runs():
     runs = []
-    for game_id in registry.game_ids():
+    for game_id in contract_game_ids():
         if modules(game_id).option("LEAK") is None:
             continue
-        game = registry.make(game_id)
+        game = contract_make(game_id)
         names = [s.name for s in game.strategies]
         for players in sorted({game.min_players, game.max_players}):
             # Every strategy at the table, cycling to fill the seats.

@@ -19,9 +19,16 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import registry
 from simcore.kernel.rng import rand_below
-from tests.contract.common import Determinize, Games, Setup, default_lineup, modules, play_one
+from tests.contract.common import (
+    Determinize,
+    Games,
+    Setup,
+    contract_game_ids,
+    default_lineup,
+    modules,
+    play_one,
+)
 
 
 def protocol_setups(game_id: str) -> dict[str, Setup]:
@@ -69,7 +76,7 @@ def _uniform(st, rng, n) -> int:
 def _protocol_cases():
     return [
         pytest.param(game_id, label, id=f"{game_id}-{label}")
-        for game_id in registry.game_ids()
+        for game_id in contract_game_ids()
         for label in protocol_setups(game_id)
     ]
 
@@ -99,7 +106,7 @@ def _cases(setups_of) -> list:
     """(game id, set-up) of every set-up of every game."""
     return [
         pytest.param(game_id, setup, id=f"{game_id}-{setup.players}p-{k}")
-        for game_id in registry.game_ids()
+        for game_id in contract_game_ids()
         for k, setup in enumerate(setups_of(game_id))
     ]
 
@@ -166,7 +173,7 @@ def test_scripted_answers_are_legal_options(game_id, setup):
 # --- determinize -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("game_id", registry.game_ids())
+@pytest.mark.parametrize("game_id", contract_game_ids())
 def test_determinize_keeps_what_the_seat_sees_and_redraws_what_it_cannot(game_id):
     m = modules(game_id)
     search = m.search

@@ -11,18 +11,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simcore import registry
-from tests.contract.common import modules
+from tests.contract.common import contract_game_ids, contract_make, modules
 from tests.contract.referees import refereed, setups, sweep
 
 
 def refereed_games() -> list[str]:
-    return [game_id for game_id in registry.game_ids() if setups(game_id)]
+    return [game_id for game_id in contract_game_ids() if setups(game_id)]
 
 
 @pytest.mark.parametrize("game_id", refereed_games())
 def test_the_sweep_covers_1000_games_every_player_count_and_every_strategy(game_id):
-    game = registry.make(game_id)
+    game = contract_make(game_id)
     configs = setups(game_id).values()
     assert sum(setup.games for setup in configs) >= 1000
     assert {setup.players for setup in configs} == set(

@@ -23,8 +23,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simcore import registry
-from tests.contract.common import modules
+from tests.contract.common import contract_game_ids, contract_make, modules
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 
@@ -34,7 +33,7 @@ def reference_setups(game_id: str) -> dict:
 
 
 def data_file(game_id: str) -> Path:
-    package = registry.make(game_id).module.split(".")[-2]
+    package = contract_make(game_id).module.split(".")[-2]
     return DATA / f"{package}_reference.json"
 
 
@@ -77,12 +76,12 @@ def reference(game_id: str) -> dict:
 
 
 def _games() -> list[str]:
-    return [game_id for game_id in registry.game_ids() if reference_setups(game_id)]
+    return [game_id for game_id in contract_game_ids() if reference_setups(game_id)]
 
 
 @pytest.mark.parametrize("game_id", _games())
 def test_reference_covers_every_strategy_player_count_and_fixed_seats(game_id):
-    game = registry.make(game_id)
+    game = contract_make(game_id)
     setups = [setup for setup, _ in reference_setups(game_id).values()]
     assert set(reference(game_id)) == set(reference_setups(game_id))
     assert {s.players for s in setups} == set(range(game.min_players, game.max_players + 1))

@@ -27,11 +27,19 @@ from simcore import registry
 from simcore.kernel.rng import seed_game_stream
 from simcore.workflows import runner
 from tests.clitools import in_process
-from tests.contract.common import Games, SearchLeak, SearchRun, Setup, modules, table
+from tests.contract.common import (
+    Games,
+    SearchLeak,
+    SearchRun,
+    Setup,
+    contract_games,
+    modules,
+    table,
+)
 
 
 def search_games() -> list[str]:
-    return [g for g in registry.game_ids() if registry.make(g).search is not None]
+    return [game.id for game in contract_games() if game.search is not None]
 
 
 def _field(game: registry.Game, players: int) -> tuple[str, ...]:

@@ -10,6 +10,7 @@ import pytest
 from simcore import registry
 from simcore.registry import SpecError
 from simcore.workflows import runner
+from tests.contract.common import contract_game_ids, contract_make
 
 
 def one_line(call) -> str:
@@ -36,9 +37,9 @@ def bad_values(param: registry.Param) -> list[str]:
     return []
 
 
-@pytest.mark.parametrize("game_id", registry.game_ids())
+@pytest.mark.parametrize("game_id", contract_game_ids())
 def test_unknown_names_are_one_line_errors(game_id):
-    game = registry.make(game_id)
+    game = contract_make(game_id)
     assert "nosuch" in one_line(lambda: registry.parse_strategy(game, "nosuch"))
     assert "nosuch" in one_line(lambda: registry.parse_strategy(game, "preset:nosuch"))
     assert "nosuch" in one_line(lambda: registry.parse_settings(game, ["nosuch=1"]))
@@ -48,9 +49,9 @@ def test_unknown_names_are_one_line_errors(game_id):
         assert "nosuch" in one_line(lambda text=text: registry.parse_strategy(game, text))
 
 
-@pytest.mark.parametrize("game_id", registry.game_ids())
+@pytest.mark.parametrize("game_id", contract_game_ids())
 def test_bad_values_of_every_rule_and_strategy_parameter_are_one_line_errors(game_id):
-    game = registry.make(game_id)
+    game = contract_make(game_id)
     for param in game.rules:
         for value in bad_values(param):
             setting = f"{param.name}={value}"
@@ -62,9 +63,9 @@ def test_bad_values_of_every_rule_and_strategy_parameter_are_one_line_errors(gam
                 assert param.name in one_line(lambda t=text: registry.parse_strategy(game, t))
 
 
-@pytest.mark.parametrize("game_id", registry.game_ids())
+@pytest.mark.parametrize("game_id", contract_game_ids())
 def test_player_counts_and_lineups_the_game_is_not_for_are_one_line_errors(game_id):
-    game = registry.make(game_id)
+    game = contract_make(game_id)
     for players in (game.min_players - 1, game.max_players + 1, 0):
         message = one_line(lambda p=players: runner.build_spec(game_id, p, [], [], 1, 10, True))
         assert game.player_counts() in message
@@ -96,12 +97,12 @@ def _search_specs(game: registry.Game) -> list[str]:
 def _search_cases():
     return [
         pytest.param(game_id, text, id=f"{game_id}-{text}")
-        for game_id in registry.game_ids()
-        if registry.make(game_id).search is not None
-        for text in _search_specs(registry.make(game_id))
+        for game_id in contract_game_ids()
+        if contract_make(game_id).search is not None
+        for text in _search_specs(contract_make(game_id))
     ]
 
 
 @pytest.mark.parametrize(("game_id", "text"), _search_cases())
 def test_bad_search_specs_are_one_line_errors(game_id, text):
-    one_line(lambda: registry.parse_strategy(registry.make(game_id), text))
+    one_line(lambda: registry.parse_strategy(contract_make(game_id), text))
