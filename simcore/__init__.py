@@ -20,13 +20,28 @@ os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 COMPILED_FOLDERS = ("simcore/kernel", "simcore/games", "strategies")
 
 
+def _registered_game_folders() -> list[Path]:
+    """The package folders of the games registered from outside the tree (``POWERLAB_GAMES``,
+    docs/adding-a-game.md), found on the path without importing them: their compiled code keys
+    the cache as the tree's games do."""
+    folders = []
+    for entry in os.environ.get("POWERLAB_GAMES", "").split(","):
+        package = entry.partition("=")[2].strip().rpartition(".")[0].split(".")
+        for base in sys.path if package != [""] else ():
+            folder = Path(base or ".").joinpath(*package)
+            if folder.is_dir():
+                folders.append(folder.resolve())
+                break
+    return folders
+
+
 def _kernel_sources_digest() -> str:
     """A digest of every kernel, game and strategy source file."""
     root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for folder in COMPILED_FOLDERS:
-        for path in sorted((root / folder).rglob("*.py")):
-            digest.update(str(path.relative_to(root)).encode() + path.read_bytes())
+    for folder in [root / f for f in COMPILED_FOLDERS] + _registered_game_folders():
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(str(path.relative_to(folder.parent)).encode() + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -102,3 +102,12 @@ def test_an_edit_of_any_kernel_file_refreshes_the_cache_and_a_workflow_edit_does
         names.append(folder_name())
     assert len(set(names[:4])) == 4  # each kernel edit: a new cache folder
     assert names[4] == names[3]  # the runner is plain Python: the same folder
+
+
+def test_a_game_registered_from_outside_the_tree_keys_the_cache():
+    # The toy game of tests/liars_dice/ registered as a designer registers their own game: its
+    # sources are compiled code too, so they key the cache like the tree's games.
+    from tests.liars_dice import REGISTRATION
+
+    assert cache_folder(POWERLAB_GAMES=REGISTRATION).name != cache_folder().name
+    assert simcore._registered_game_folders() == []
