@@ -175,7 +175,7 @@ def stationary(transitions: np.ndarray) -> np.ndarray:
     rhs = np.zeros(size)
     rhs[-1] = 1.0
     # A strongly selective chain is nearly absorbing, so the system is ill-conditioned, yet the
-    # solution matches OpenSpiel's eigenvector to 5 decimals (tests/test_meta.py).
+    # solution matches OpenSpiel's eigenvector to 5 decimals (tests/workflows/test_meta.py).
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", LinAlgWarning)
         pi = np.clip(solve(system, rhs), 0.0, None)

@@ -23,8 +23,8 @@ class TraceCursor:
         for i, row in enumerate(rows):
             assert len(row) == TRACE_WIDTH, f"game {game_label}: row {i} has width {len(row)}"
         # Standing rows (docs/arcs.md) are a reading of the state, not a rule: the referee skips
-        # them (tests/test_arcs.py checks them against the games table) and names the others by
-        # their row in the kernel's trace.
+        # them (tests/reports/test_arcs.py checks them against the games table) and names the
+        # others by their row in the kernel's trace.
         standing = event_names.index("standing") if "standing" in event_names else -1
         self.trace_rows = [i for i, row in enumerate(rows) if row[0] != standing]
         self.trace_length = len(rows)

@@ -1,5 +1,5 @@
 """Machine-level helpers the kernels share, each with a plain-Python body so that
-``NUMBA_DISABLE_JIT=1`` runs (tests/test_plain_python.py) play the same games."""
+``NUMBA_DISABLE_JIT=1`` runs (tests/kernel/test_plain_python.py) play the same games."""
 
 import numpy as np
 from numba import njit

@@ -29,7 +29,7 @@ protocol by name. A game's thin module (``simcore/games/power/search.py``) impor
 functions and calls ``specialise(globals())``, which compiles these functions *in that module*:
 their code objects take that module's file name, so numba's cache (keyed by file, name and
 line) keeps each game's compiled search apart, and their globals are that game's protocol.
-tests/test_ismcts.py checks both: cache hits in a second process, and two games (POWER and a
+tests/kernel/test_ismcts.py checks both: cache hits in a second process, and two games (POWER and a
 toy Nim) each answering from its own rules.
 """
 

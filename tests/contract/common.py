@@ -19,7 +19,6 @@ import atexit
 import hashlib
 import importlib
 import shutil
-import sys
 import tempfile
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -36,18 +35,13 @@ from simcore import registry
 from simcore.kernel.chunk import one_game_scratch, trace_one_game
 from simcore.kernel.rng import seed_game_stream
 from simcore.workflows import runner, storage
-from tests.liars_dice import REGISTRATION
-
-TESTS = Path(__file__).resolve().parent.parent
-# The referees and their trace cursor import one another as top-level modules of tests/ (as the
-# per-game test files, which pytest runs with tests/ on the path, import them).
-if str(TESTS) not in sys.path:
-    sys.path.append(str(TESTS))
+from tests.games.liars_dice import REGISTRATION
 
 
 @contextmanager
 def toy_registered():
-    """The toy game of tests/liars_dice/ registered as a designer registers a game of their own
+    """The toy game of tests/games/liars_dice/ registered as a designer registers a game of their
+    own
     (``POWERLAB_GAMES``, docs/adding-a-game.md), for as long as the block runs: the contract
     suite runs over it as over every game of the tree, and no other test sees it."""
     with pytest.MonkeyPatch.context() as patch:

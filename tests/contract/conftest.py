@@ -1,4 +1,4 @@
-"""Every test of the contract suite runs with the toy game of tests/liars_dice/ registered
+"""Every test of the contract suite runs with the toy game of tests/games/liars_dice/ registered
 (tests/contract/common.py, ``toy_registered``): its games are parametrized over it too."""
 
 import pytest

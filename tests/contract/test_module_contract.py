@@ -1,6 +1,7 @@
 """Every registered game meets the game contract (simcore/contract.py): its game module, its
 state module, and its search module when it has a search player. The toy game of
-tests/liars_dice/ is among them, registered by the environment alone (``POWERLAB_GAMES``); so is
+tests/games/liars_dice/ is among them, registered by the environment alone (``POWERLAB_GAMES``); so
+is
 any game a test or a designer registers that way. A module that does not meet the contract is
 refused with every member it lacks or offers in another form named, and so is a bad
 registration."""
@@ -11,7 +12,7 @@ import pytest
 
 from simcore import contract, registry
 from simcore.kernel import ismcts
-from tests.liars_dice import REGISTRATION
+from tests.games.liars_dice import REGISTRATION
 
 TOY = REGISTRATION.partition("=")[0]
 
@@ -108,7 +109,7 @@ def test_only_optional_members_are_asked_for():
     "entry, refusal",
     [
         ("liars-dice", "expected ID=MODULE, got 'liars-dice'"),
-        ("power=tests.liars_dice.game", "'power' is a game of the tree"),
+        ("power=tests.games.liars_dice.game", "'power' is a game of the tree"),
         ("dice=", "a game needs an id and a module"),
     ],
 )
@@ -122,7 +123,7 @@ def test_a_registered_module_must_exist_and_be_the_game_it_is_registered_as(monk
     monkeypatch.setenv(registry.GAMES_VARIABLE, "dice=tests.no_such_game.game")
     with pytest.raises(registry.SpecError, match="no module 'tests.no_such_game.game'"):
         registry.make("dice")
-    monkeypatch.setenv(registry.GAMES_VARIABLE, "dice=tests.liars_dice.game")
+    monkeypatch.setenv(registry.GAMES_VARIABLE, "dice=tests.games.liars_dice.game")
     with pytest.raises(registry.SpecError, match="is the game 'liars-dice', registered as 'dice'"):
         registry.make("dice")
 
@@ -130,6 +131,6 @@ def test_a_registered_module_must_exist_and_be_the_game_it_is_registered_as(monk
 def test_register_adds_a_game_in_this_process(monkeypatch):
     monkeypatch.delenv(registry.GAMES_VARIABLE)
     assert TOY not in registry.game_ids()
-    registry.register(TOY, "tests.liars_dice.game")
+    registry.register(TOY, "tests.games.liars_dice.game")
     assert registry.game_ids()[-1] == TOY
-    assert registry.make(TOY).module == "tests.liars_dice.game"
+    assert registry.make(TOY).module == "tests.games.liars_dice.game"

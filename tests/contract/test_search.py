@@ -26,7 +26,7 @@ import pytest
 from simcore import registry
 from simcore.kernel.rng import seed_game_stream
 from simcore.workflows import runner
-from tests.clitools import in_process
+from tests.cli.clitools import in_process
 from tests.contract.common import (
     Games,
     SearchLeak,

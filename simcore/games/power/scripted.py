@@ -187,7 +187,8 @@ def play_turns(seat, turns, players, st, rules, sids, prm, rng, trace):
 def play_out(st, rules, sids, prm, rng, no_trace):
     """The game from its pending decision to the end, each seat's strategy (``sids``, ``prm``)
     deciding: through the protocol up to the next action choice, then the turns as scripted games
-    play them, the same game in fewer steps (ismcts's rollouts; tests/test_power_protocol.py).
+    play them, the same game in fewer steps (ismcts's rollouts;
+    tests/games/power/test_power_protocol.py).
     Not traced: ``no_trace`` is the protocol's empty trace."""
     while not is_over(st) and st[P_DECISION] != D_ACTION:
         seat = to_move(st)

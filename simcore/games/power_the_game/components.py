@@ -3,7 +3,8 @@ encoded into the board table and the move tables the kernels read (layouts in ``
 
 The board is not in the rulebook: it is data (a TOML board file, the rule parameter ``board``;
 the shipped one is ``simcore/data/power_the_game_board.toml``), checked against the rulebook's
-constraints by tests/test_power_the_game_board.py. ``prepare`` (``game.py``) loads it; no kernel
+constraints by tests/games/power_the_game/test_power_the_game_board.py. ``prepare`` (``game.py``)
+loads it; no kernel
 reads a file.
 """
 

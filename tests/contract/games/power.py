@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from power_referee import replay as referee_replay
 
 from simcore.games.power import search
 from simcore.games.power.state import (
@@ -35,6 +34,7 @@ from simcore.games.power.state import (
 )
 from tests.contract.common import Determinize, SearchLeak, SearchRun, Setup
 from tests.contract.leak_check import Glue
+from tests.games.power.power_referee import replay as referee_replay
 
 # --- reference games (tests/contract/test_reference.py) -------------------------------------
 
@@ -184,7 +184,7 @@ SEARCH_LEAK = SearchLeak(
 
 DETERMINISM = Setup(4, ("counter", "bluffer", "honest", "random"), seed=424_242, games=20_000)
 
-# --- the referee (tests/power_referee.py, tests/contract/test_referees.py) ------------------
+# --- the referee (tests/games/power/power_referee.py, tests/contract/test_referees.py) ------------
 
 _REFEREE_MIXED = ["counter", "bluffer", "honest", "random"]
 # id: (players, lineup, rule settings, seed, games)

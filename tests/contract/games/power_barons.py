@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from power_barons_referee import replay as referee_replay
 
 from simcore.games.power_barons import search
 from simcore.games.power_barons.state import (
@@ -35,8 +34,10 @@ from simcore.games.power_barons.state import (
 from simcore.kernel.rng import rand_below
 from tests.contract.common import Determinize, SearchLeak, SearchRun, Setup
 from tests.contract.leak_check import Glue
+from tests.games.power_barons.power_barons_referee import replay as referee_replay
 
-# --- the referee (tests/power_barons_referee.py, tests/contract/test_referees.py) ----------
+# --- the referee (tests/games/power_barons/power_barons_referee.py,
+# tests/contract/test_referees.py)
 
 SMALL_DECK = """
 [deck]

@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from power_struggle_referee import replay as referee_replay
 
 from simcore.games.power_struggle import search
 from simcore.games.power_struggle import state as ps
@@ -33,6 +32,7 @@ from simcore.games.power_struggle.state import (
 from simcore.kernel.chunk import ENDED_BY, ENDED_CAP, TURNS, WINNER, WON
 from tests.contract.common import Determinize, SearchLeak, SearchRun, Setup
 from tests.contract.leak_check import Glue
+from tests.games.power_struggle.power_struggle_referee import replay as referee_replay
 
 # --- reference games (tests/contract/test_reference.py) -------------------------------------
 
@@ -164,7 +164,8 @@ DETERMINISM = Setup(
     games=300,
 )  # fmt: skip
 
-# --- the referee (tests/power_struggle_referee.py, tests/contract/test_referees.py) ---------
+# --- the referee (tests/games/power_struggle/power_struggle_referee.py,
+# tests/contract/test_referees.py)
 
 #: Reaches what the shipped file does not: golden spaces just above the Victory Point
 #: thresholds, single Blocks of Shares, Motivation crashing to 0 (the privileges' best rows), a

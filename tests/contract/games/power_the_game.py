@@ -6,9 +6,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from power_the_game_referee import replay as referee_replay
-from test_power_the_game_invariants import replay as replay_rounds
-
 from simcore.games.power_the_game.rules import determinize, hide_pads
 from simcore.games.power_the_game.state import (
     CHOSEN,
@@ -24,8 +21,11 @@ from simcore.games.power_the_game.state import (
 from simcore.kernel import chunk
 from tests.contract.common import SearchLeak, SearchRun, Setup
 from tests.contract.leak_check import Glue
+from tests.games.power_the_game.power_the_game_referee import replay as referee_replay
+from tests.games.power_the_game.test_power_the_game_invariants import replay as replay_rounds
 
-# --- the referee (tests/power_the_game_referee.py, tests/contract/test_referees.py) ---------
+# --- the referee (tests/games/power_the_game/power_the_game_referee.py,
+# tests/contract/test_referees.py)
 
 # id: (players, lineup, rule settings, seed, games)
 REFEREE_CONFIGS = {
@@ -135,7 +135,8 @@ RANDOM_PLAY = [
     Setup(3, ("balanced",), ("blockade=false", "missile_cost=20"), seed=3, games=12),
     Setup(2, ("balanced",), ("commands=3",), seed=3, games=12),
 ]
-# Each random game is traced and replayed round by round (tests/test_power_the_game_invariants.py).
+# Each random game is traced and replayed round by round
+# (tests/games/power_the_game/test_power_the_game_invariants.py).
 RANDOM_PLAY_TRACE_ROWS = 60_000
 
 

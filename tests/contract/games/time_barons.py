@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import numpy as np
-from time_barons_referee import replay as referee_replay
 
 from simcore.games.time_barons import search
 from simcore.games.time_barons.state import (
@@ -38,8 +37,9 @@ from simcore.games.time_barons.state import (
 )
 from tests.contract.common import Determinize, SearchLeak, SearchRun, Setup
 from tests.contract.leak_check import Glue
+from tests.games.time_barons.time_barons_referee import replay as referee_replay
 
-# --- the referee (tests/time_barons_referee.py, tests/contract/test_referees.py) ------------
+# --- the referee (tests/games/time_barons/time_barons_referee.py, tests/contract/test_referees.py)
 
 CORNER_CARDS = """
 # Corner cases of the effect vocabulary for the Time Barons referee (not a real card set).
