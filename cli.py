@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import sys
 import time
 from pathlib import Path
 from typing import Annotated
@@ -193,8 +192,15 @@ def run(
     rotate_seats: RotateOpt = True,
     threads: ThreadsOpt = None,
     chunk_size: Annotated[
-        int, typer.Option("--chunk-size", help="Games per Parquet part (also the resume unit).")
-    ] = 100_000,
+        int | None,
+        typer.Option(
+            "--chunk-size",
+            help="Games per Parquet part (also the resume unit). Default: 100,000, or for a "
+            "lineup with an ismcts seat about 5 seconds of play each, so that the progress bar "
+            "moves (the results are the same at any size).",
+            show_default=False,
+        ),
+    ] = None,
     until_ci: Annotated[
         float | None,
         typer.Option(
@@ -232,17 +238,8 @@ def run(
     Example: powerlab run power -p 4 -s counter -s bluffer -s honest -s random -n 1000000
     --seed 1 -o out/mix, then powerlab summary out/mix and powerlab report out/mix.
     """
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    from simcore.workflows import runner
-    from simcore.workflows.cluster import parse_shard
+    from simcore.workflows import console, runner
+    from simcore.workflows.cluster import parse_shard, shard_range
     from simcore.workflows.study import run_until_ci
 
     spec = _spec(game, players, strategy, settings, seed, games, rotate_seats, arcs)
@@ -252,45 +249,54 @@ def run(
         if shard_slice:
             raise BadInput("--until-ci needs the whole run: it cannot be combined with --shard")
         _check_stop(spec, out, until_ci, max_games, focal)
-    started = time.perf_counter()
-    first_done: list[int] = []
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[rate]}"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        transient=False,
-        disable=not sys.stderr.isatty() and os.environ.get("POWERLAB_PROGRESS") != "1",
-    ) as progress:
-        task = progress.add_task(f"{game} x{players}", total=spec.games, rate="")
+    progress = console.games_bar()
+    task = progress.add_task(f"{game} x{players}", total=spec.games, rate="", start=False)
+    first_report: list[tuple[int, float]] = []  # (games done, when)
+    first, stop = shard_range(spec.games, shard_slice)
+    total_games = [stop - first]  # as last reported: --until-ci grows it
 
-        def on_progress(done: int, total: int) -> None:
-            if not first_done:
-                first_done.append(done)
-            elapsed = time.perf_counter() - started
-            rate = (done - first_done[0]) / elapsed if elapsed > 0 else 0.0
-            progress.update(task, completed=done, rate=f"{rate:,.0f} games/s")
+    def on_progress(done: int, total: int) -> None:
+        # The runner reports first after any compile: the bar, its clock and its rate start
+        # here, so that they count playing only.
+        if not first_report:
+            first_report.append((done, time.perf_counter()))
+            progress.start()
+            progress.start_task(task)
+        first_done, since = first_report[0]
+        elapsed = time.perf_counter() - since
+        rate = (done - first_done) / elapsed if elapsed > 0 else 0.0
+        total_games[0] = total
+        progress.update(task, completed=done, total=total, rate=f"{rate:,.0f} games/s")
 
-        def run_spec(spec: runner.RunSpec, out: Path) -> dict:
-            progress.update(task, total=spec.games)
-            return runner.run(
-                spec, out, threads=threads, chunk_size=chunk_size, progress=on_progress,
-                shard=shard_slice, scheduler=dask_target, notify=notice,
-            )  # fmt: skip
+    def compiling(line: str):
+        # Drawn only before the bar: a later compile (--until-ci, were numba's cache unwritable)
+        # is a line above it.
+        return (runner.announce(notice) if progress.live.is_started else console.compile_status)(
+            line
+        )
 
+    def run_spec(spec: runner.RunSpec, out: Path) -> dict:
+        return runner.run(
+            spec, out, threads=threads, chunk_size=chunk_size, progress=on_progress,
+            shard=shard_slice, scheduler=dask_target, notify=notice, compiling=compiling,
+        )  # fmt: skip
+
+    interrupted = False
+    try:
         if until_ci is None:
             info = run_spec(spec, out)
         else:
             info = run_until_ci(spec, out, focal, until_ci, games, max_games, run_spec)
-    timings = info["timings"]
-    rate = timings["games_per_s"]
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        if progress.live.is_started:
+            progress.stop()
+    if interrupted:
+        fail(console.kept(out, total_games[0]), INTERRUPTED)
     typer.echo(
-        f"{out}: {spec.games} games ({timings['games_computed']} computed now"
-        + (f", {rate:,.0f} games/s" if rate else "")
-        + f"). Next: powerlab summary {out}"
+        f"{out}: {spec.games} games ({console.computed_now(info['timings'])}). "
+        f"Next: powerlab summary {out}"
     )
 
 
@@ -346,18 +352,38 @@ TablesOpt = Annotated[
 ]
 
 
-def _check_pdf(pdf: Path) -> None:
-    if pdf.suffix.lower() != ".pdf":
-        raise BadInput(f"--output {pdf} should end in .pdf")
-    if not pdf.parent.is_dir():
-        raise BadInput(f"--output {pdf}: folder {pdf.parent} does not exist")
+def _check_targets(
+    pdf: Path | None = None,
+    png: Path | None = None,
+    tables: Path | None = None,
+    pdf_option: str = "--output ",
+) -> None:
+    """Refuse, before anything is written, a report's PDF, PNG folder or tables folder that
+    cannot be written there (``pdf_option``: "" for a PDF the designer did not name)."""
+    from simcore.registry import SpecError
+    from simcore.workflows import files
+
+    if pdf is not None and pdf.suffix.lower() != ".pdf":
+        raise BadInput(f"{pdf_option}{pdf} should end in .pdf")
+    for option, target, check in (
+        (pdf_option, pdf, files.check_file_target),
+        ("--png ", png, files.check_folder_target),
+        ("--tables ", tables, files.check_folder_target),
+    ):
+        if target is not None:
+            try:
+                check(target)
+            except SpecError as error:
+                raise BadInput(f"{option}{error}") from None
 
 
-def _check_png(folder: Path | None, option: str = "--png") -> None:
-    if folder is None:
-        return
-    if folder.exists() and not folder.is_dir():
-        raise BadInput(f"{option} {folder} is a file, not a folder")
+def _check_threads(threads: int | None, dask_target: str | None) -> None:
+    """Refuse a bad --threads before anything is written (the workflows use it only once their
+    directory is claimed)."""
+    from simcore.workflows import runner
+
+    if dask_target is None and threads is not None:
+        runner.set_threads(threads)
 
 
 def _echo_pngs(folder: Path | None, pages: int) -> None:
@@ -377,13 +403,15 @@ def report(
 ) -> None:
     """Write the multi-page PDF report of a run (and, with --png, each page as a PNG; with
     --tables, every table as a CSV)."""
+    from analyses.dataset import load_run
     from reports.pdf import write_report
 
+    _check_targets(output, png, tables)
+    run = load_run(run_dir)
     pdf = output or Path(run_dir) / "report.pdf"
-    _check_pdf(pdf)
-    _check_png(png)
-    _check_png(tables, "--tables")
-    pages = write_report(run_dir, pdf, png, tables)
+    if output is None:  # into the run directory, now known to be one
+        _check_targets(pdf, pdf_option="")
+    pages = write_report(run, pdf, png, tables)
     typer.echo(f"Report written to {pdf} ({len(pages)} pages)")
     _echo_pngs(png, len(pages))
 
@@ -399,12 +427,12 @@ def replay(
     rotate_seats: RotateOpt = True,
 ) -> None:
     """Print a turn-by-turn log of exactly the game a run with this spec played at GAME_INDEX."""
-    from simcore.workflows import runner
+    from simcore.workflows import console, runner
 
     if not 0 <= game_index < runner.MAX_GAMES:
         raise BadInput(f"--game-index must be in [0, {runner.MAX_GAMES - 1}], not {game_index}")
     spec = _spec(game, players, strategy, settings, seed, game_index + 1, rotate_seats)
-    for line in runner.replay(spec, game_index, notice):
+    for line in runner.replay(spec, game_index, console.compile_status):
         typer.echo(line)
 
 
@@ -428,9 +456,9 @@ def games_of(
     that prints it turn by turn."""
     from analyses.dataset import load_run
     from analyses.selection import games_where, replay_command
+    from simcore.workflows import storage
 
-    if limit < 0:
-        raise BadInput(f"--limit must be at least 0, not {limit}")
+    storage.check_count(limit, "--limit", storage.MAX_GAMES, "no run holds more games", low=0)
     loaded = load_run(run_dir)
     games = games_where(loaded, where)
     typer.echo(f"{games.height:,} of the run's games meet {where!r}")
@@ -465,14 +493,16 @@ def warmup(
     first), or before timing anything. Scripted seats and the search player (ismcts) are both
     compiled; a game already compiled is only loaded (about a second)."""
     from simcore import registry
-    from simcore.workflows import runner
+    from simcore.workflows import console, runner
 
     cores = os.cpu_count() or 1
     if jobs is not None and not 1 <= jobs <= cores:
         fail(f"--jobs must be in [1, {cores}] (the cores of this machine), not {jobs}")
     ids = [registry.make(game_id).id for game_id in game_ids or registry.game_ids()]
     jobs = jobs or min(cores, len(ids))
-    with contextlib.closing(runner.warm_up_games(ids, jobs, notice)) as results:
+    with contextlib.closing(
+        runner.warm_up_games(ids, jobs, notice, console.compile_status)
+    ) as results:
         for game_id, compiled, seconds in results:
             what = "compiled" if compiled else "already compiled, loaded"
             typer.echo(f"{game_id}: {what} in {seconds:.1f} s")
@@ -566,10 +596,7 @@ def compare(
     from analyses.dataset import load_run
     from analyses.paired import check_pairable, compare_runs, default_focals
 
-    if output is not None:
-        _check_pdf(output)
-    _check_png(png)
-    _check_png(tables, "--tables")
+    _check_targets(output, png, tables)
     a, b = load_run(run_a), load_run(run_b)
     check_pairable(a, b)
     # Every focal first, so that a refusal comes before any line is printed.
@@ -705,7 +732,7 @@ def tune(
 
     if not strategy:
         raise BadInput("give --strategy, the strategy to tune")
-    _check_png(png)
+    _check_targets(png=png)
     dask_target = _dask_target(scheduler, cluster)
     spec = tuning.build_spec(
         game, players, strategy, against or [], settings or [], seed, budget,
@@ -762,10 +789,10 @@ def meta(
     from reports.meta import write_meta_report
     from simcore.workflows import meta as meta_game
 
-    if resamples < 0:
-        raise BadInput(f"--resamples must be at least 0, not {resamples}")
-    _check_png(png)
+    meta_game.check_resamples(resamples)
+    _check_targets(png=png)
     dask_target = _dask_target(scheduler, cluster)
+    _check_threads(threads, dask_target)
     spec = meta_game.build_spec(game, players, population, settings or [], seed, games)
     info = meta_game.run_meta(spec, out, threads=threads, scheduler=dask_target, notify=notice)
     solution = write_meta_report(out, resamples, png)
@@ -800,13 +827,11 @@ def balance(
 
     from reports.balance import headline, write_balance_report
     from simcore.workflows import balance as balance_search
-    from simcore.workflows import runner
     from simcore.workflows.balance_spec import load_balance
 
-    _check_png(png)
+    _check_targets(png=png)
     dask_target = _dask_target(scheduler, cluster)
-    if threads is not None:
-        runner.set_threads(threads)  # refused before anything is written
+    _check_threads(threads, dask_target)
     spec = load_balance(file)
 
     def progress(number: int, rung: int) -> None:
@@ -847,18 +872,19 @@ def study_run(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
     from reports.study import write_study_report
+    from simcore.workflows import console
     from simcore.workflows.study import cells, load_study, run_study
 
     dask_target = _dask_target(scheduler, cluster)
-    _check_png(png)
-    _check_png(tables, "--tables")
+    _check_threads(threads, dask_target)
+    _check_targets(png=png, tables=tables)
     study = load_study(file)
     n_cells = len(cells(study, games))
     with Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn(),
-        disable=not sys.stderr.isatty() and os.environ.get("POWERLAB_PROGRESS") != "1",
+        disable=not console.live_progress(),
     ) as progress:
         cell_task = progress.add_task("cells", total=n_cells)
         game_task = progress.add_task("games", total=None)
@@ -889,10 +915,12 @@ def study_report(
 ) -> None:
     """Rebuild OUT/summary.parquet and OUT/report.pdf of a study directory (and, with --png,
     each page as a PNG; with --tables, every table as a CSV)."""
+    from analyses.study import load_study_dir
     from reports.study import write_study_report
 
-    _check_png(png)
-    _check_png(tables, "--tables")
+    _check_targets(png=png, tables=tables)
+    load_study_dir(study_dir)
+    _check_targets(study_dir / "report.pdf", pdf_option="")  # into it, now known to be one
     titles = write_study_report(study_dir, png, tables)
     typer.echo(f"Report written to {study_dir / 'report.pdf'} ({len(titles)} pages)")
     _echo_pngs(png, len(titles))
@@ -914,6 +942,7 @@ def main(args: list[str] | None = None) -> None:
     line and exit code 130."""
     from analyses import AnalysisError
     from simcore.registry import SpecError
+    from simcore.workflows import files
 
     # Typer bundles its own click; its exception base is reached through a public class.
     click_exception = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "ClickException")
@@ -923,9 +952,10 @@ def main(args: list[str] | None = None) -> None:
         fail(error.format_message().splitlines()[0])
     except (typer.Abort, KeyboardInterrupt):
         code = INTERRUPTED
-    except (BadInput, SpecError, AnalysisError, OSError) as error:
-        # OSError covers unreadable or unwritable paths.
+    except (BadInput, SpecError, AnalysisError) as error:
         fail(str(error).splitlines()[0] if str(error) else type(error).__name__)
+    except OSError as error:  # a path that cannot be read or written, not met by a check first
+        fail(files.os_error_line(error))
     if code == INTERRUPTED:  # Typer turns Ctrl-C into this exit code, silently
         fail("interrupted; rerun the same command to resume", INTERRUPTED)
     raise SystemExit(code if isinstance(code, int) else 0)

@@ -15,7 +15,7 @@ import polars as pl
 
 from analyses import AnalysisError
 from analyses.dataset import CUT_OFF, Run
-from analyses.stats import mean_interval, wilson_interval
+from analyses.stats import mean_interval, score_interval
 
 
 def strategy_name(label: str) -> str:
@@ -85,7 +85,7 @@ def focal_half_width(run: Run, focal: str) -> float:
     """Half the width of the Wilson 95% interval of the focal's win rate over games with a
     result."""
     _, won, has_result = focal_outcomes(run, focal)
-    low, high = wilson_interval(round(float(won[has_result].sum())), int(has_result.sum()))
+    _, low, high = score_interval(won[has_result])
     return (high - low) / 2
 
 

@@ -19,6 +19,18 @@ def wilson_interval(wins: int, trials: int) -> tuple[float, float]:
     return float(interval.low), float(interval.high)
 
 
+def score_interval(scores) -> tuple[float, float, float]:
+    """Mean of per-game scores in [0, 1] (a win, or wins weighted over fields) with the Wilson
+    95% interval of their sum out of the games: a proportion's interval, always inside [0, 1];
+    (nan, nan, nan) without games. A score in [0, 1] with mean p varies no more than a win
+    with chance p, so the interval is at least as wide as the score's own."""
+    x = np.asarray(scores, dtype=float)
+    if not len(x):
+        return math.nan, math.nan, math.nan
+    low, high = wilson_interval(round(float(x.sum())), len(x))
+    return float(x.mean()), low, high
+
+
 def with_win_rate(table: pl.DataFrame, trials: str = "games") -> pl.DataFrame:
     """Add win_rate, ci_low and ci_high computed from the ``wins`` and ``trials`` columns."""
     bounds = [wilson_interval(w, n) for w, n in zip(table["wins"], table[trials], strict=True)]
@@ -32,7 +44,7 @@ def with_win_rate(table: pl.DataFrame, trials: str = "games") -> pl.DataFrame:
 
 def mean_interval(values) -> tuple[float, float, float]:
     """Mean of per-game ``values`` with its normal 95% interval (central limit theorem): for
-    scores that are not plain win counts, e.g. paired differences or wins weighted over fields;
+    values that are not scores in [0, 1] (``score_interval``), e.g. paired differences;
     (nan, nan, nan) for fewer than two values."""
     x = np.asarray(values, dtype=float)
     if len(x) < 2:

@@ -1,7 +1,6 @@
-"""Writing report pages: one PDF (atomically, fonts embedded, with its metadata) and, for
-slides, one PNG per page named after it."""
+"""Writing report pages: one PDF (fonts embedded, with its metadata) and, for slides, one PNG
+per page named after it, and for spreadsheets one CSV per table; all files or none."""
 
-import os
 import re
 from collections.abc import Iterable
 from datetime import UTC, datetime
@@ -11,6 +10,8 @@ from pathlib import Path
 import matplotlib
 from matplotlib.backends.backend_pdf import PdfPages
 from matplotlib.figure import Figure
+
+from simcore.workflows.files import Staged, all_or_nothing
 
 # TrueType (Type 42) fonts embedded in the PDF: text stays text (selectable, searchable, sharp
 # at any zoom) and the PDF prints the same everywhere.
@@ -28,27 +29,16 @@ def metadata(title: str, subject: str) -> dict:
     }
 
 
-def _atomic(path: Path, write) -> None:
-    """``write(temporary)`` in the same folder, then renamed to ``path``: a failure leaves any
-    previous file untouched. (Opened normally, so the file gets the usual permissions.)"""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        write(temporary)
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)
-
-
-def save_pdf(figures: Iterable[Figure], path: str | Path, info: dict) -> None:
-    """Write the figures as PDF pages, atomically: a temporary file in the same folder replaces
-    ``path`` only once complete, so a failure leaves any previous PDF untouched."""
+def save_pdf(figures: Iterable[Figure], path: str | Path, info: dict, staged: Staged) -> None:
+    """The figures as the pages of the PDF ``path``, among the ``staged`` files (written all or
+    none: a failure leaves any previous PDF untouched)."""
 
     def write(temporary: Path) -> None:
         with matplotlib.rc_context(REPORT_RC), PdfPages(temporary, metadata=info) as pdf:
             for figure in figures:
                 pdf.savefig(figure)
 
-    _atomic(Path(path), write)
+    staged.write(Path(path), write)
 
 
 def page_file_name(number: int, title: str) -> str:
@@ -58,17 +48,12 @@ def page_file_name(number: int, title: str) -> str:
     return f"{number:02d}-{words or 'page'}.png"
 
 
-def save_pngs(figures: list[Figure], titles: list[str], folder: str | Path) -> list[Path]:
-    """Each figure as ``folder/NN-<title>.png`` (each file written atomically); returns the
-    paths. The folder is created if missing."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
+def save_pngs(figures: list[Figure], titles: list[str], folder: str | Path, staged: Staged) -> None:
+    """Each figure as ``folder/NN-<title>.png`` among the ``staged`` files (the folder created
+    if missing)."""
     for number, (figure, title) in enumerate(zip(figures, titles, strict=True), start=1):
-        path = folder / page_file_name(number, title)
-        _atomic(path, lambda tmp, figure=figure: figure.savefig(tmp, format="png", dpi=PNG_DPI))
-        paths.append(path)
-    return paths
+        path = Path(folder) / page_file_name(number, title)
+        staged.write(path, lambda tmp, page=figure: page.savefig(tmp, format="png", dpi=PNG_DPI))
 
 
 def write_pages(
@@ -81,27 +66,23 @@ def write_pages(
 ) -> list[str]:
     """A report's pages (``reports.toolkit.ReportPage``) as a PDF with its metadata and/or as
     PNGs named after them, and with ``tables_dir`` the table of every page that has one as a
-    CSV; returns the page titles. Every report writes its pages this way."""
+    CSV; returns the page titles. Every report writes its pages this way, all files or none
+    (``files.all_or_nothing``): a failure half-way leaves the disk as it was."""
     titles = [page.title for page in pages]
-    if pdf_path is not None:
-        save_pdf(pages, pdf_path, metadata(title, subject))
-    if png_dir is not None:
-        save_pngs(pages, titles, png_dir)
-    if tables_dir is not None:
-        save_tables(pages, tables_dir)
+    with all_or_nothing() as staged:
+        if pdf_path is not None:
+            save_pdf(pages, pdf_path, metadata(title, subject), staged)
+        if png_dir is not None:
+            save_pngs(pages, titles, png_dir, staged)
+        if tables_dir is not None:
+            save_tables(pages, tables_dir, staged)
     return titles
 
 
-def save_tables(pages: list, folder: str | Path) -> list[Path]:
+def save_tables(pages: list, folder: str | Path, staged: Staged) -> None:
     """The table of each page that has one as ``folder/NN-<title>.csv`` (NN the page number, as
-    for PNGs), for spreadsheets; each file written atomically, the folder created if missing."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    paths = []
+    for PNGs), for spreadsheets, among the ``staged`` files (the folder created if missing)."""
     for number, page in enumerate(pages, start=1):
-        if page.table is None:
-            continue
-        path = folder / (page_file_name(number, page.title).removesuffix(".png") + ".csv")
-        _atomic(path, lambda tmp, table=page.table: table.write_csv(tmp))
-        paths.append(path)
-    return paths
+        if page.table is not None:
+            name = page_file_name(number, page.title).removesuffix(".png") + ".csv"
+            staged.write(Path(folder) / name, lambda tmp, table=page.table: table.write_csv(tmp))

@@ -134,16 +134,17 @@ def report_pages(run: Run) -> list[ReportPage]:
 
 
 def write_report(
-    run_dir: str | Path,
+    run: Run | str | Path,
     pdf_path: str | Path,
     png_dir: str | Path | None = None,
     tables_dir: str | Path | None = None,
 ) -> list[str]:
-    """Write the report of one run directory (and, with ``png_dir``, each page as a PNG);
-    return the page titles in order.
+    """Write the report of one run (loaded, or its directory): the PDF and, with ``png_dir``,
+    each page as a PNG, with ``tables_dir`` every table as a CSV, all files or none; return the
+    page titles in order.
 
     Raises ``analyses.AnalysisError`` for an invalid run directory, before touching ``pdf_path``.
     """
-    run = load_run(run_dir)
+    run = run if isinstance(run, Run) else load_run(run)
     title = f"powerlab report: {run.spec['game']}"
     return write_pages(report_pages(run), title, run.describe(), pdf_path, png_dir, tables_dir)

@@ -472,6 +472,7 @@ def parse_strategy(game: Game, text: str) -> dict:
             if at and rest[:at].rstrip()[-1:] != ",":
                 raise SpecError(f"{where}: expected key=value, got {rest[:at].strip()!r}")
             rest, rollout = rest[:at], value
+    given = set()
     for item in filter(None, (part.strip() for part in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq:
@@ -482,6 +483,9 @@ def parse_strategy(game: Game, text: str) -> dict:
             raise SpecError(
                 f"{where}: {strategy.name} has no parameter {key.strip()!r} (has: {known})"
             )
+        if param.name in given:  # which value was meant is not ours to guess
+            raise SpecError(f"{where}: {param.name} is given twice")
+        given.add(param.name)
         params[param.name] = param.parse(value, where)
     if rollout is not None:
         params["rollout"] = strategy.param("rollout").parse(rollout, where)

@@ -197,6 +197,7 @@ def meta(
     meta-game; see docs/meta.md."""
     from reports.meta import write_meta_report
 
+    meta_game.check_resamples(resamples)
     source = population if isinstance(population, list) else Path(population)
     spec = meta_game.build_spec(game, players, source, _settings(rules), seed, games)
     meta_game.run_meta(spec, Path(out), threads=threads, scheduler=scheduler)

@@ -22,6 +22,13 @@ from simcore.registry import SpecError
 from simcore.workflows import runner, storage
 
 MAX_PROFILES = 20_000  # the normal form the solvers read has k^n profiles
+# The solvers hold every lineup's games in memory, k + 1 bytes a game (the seats of each of the
+# k strategies that won, whether the game had a result), twice over while they are stacked.
+MAX_HELD_BYTES = 4 * 2**30
+# Each resample solves the game again: up to seconds each at today's speed (6 strategies at 4
+# players: 7 s), so a thousand of them can take hours.
+MAX_RESAMPLES = 1000
+RESAMPLES_WHY = "each resample solves the game again, up to seconds each"
 
 
 @dataclass
@@ -119,9 +126,20 @@ def build_spec(
             f"{len(spec.population)} strategies at {players} players make {profiles:,} profiles "
             f"for the solvers (at most {MAX_PROFILES:,}): use a smaller population"
         )
+    lineups = len(spec.lineups())
+    per_game = 2 * lineups * (len(spec.population) + 1)
+    storage.check_count(
+        games, "--games", MAX_HELD_BYTES // per_game,
+        f"the solvers hold the games of all {lineups} lineups in memory, {per_game} bytes a game",
+    )  # fmt: skip
     checked = runner.check_spec(spec.run_spec(spec.lineups()[0]))
     spec.rules = checked.rules
     return spec
+
+
+def check_resamples(resamples: int) -> int:
+    """The bootstrap resamples of a meta report, or SpecError before any lineup is played."""
+    return storage.check_count(resamples, "--resamples", MAX_RESAMPLES, RESAMPLES_WHY, low=0)
 
 
 def lineup_dir(out: Path, lineup: tuple[int, ...]) -> Path:

@@ -17,7 +17,7 @@ import hashlib
 import multiprocessing
 import shutil
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -44,6 +44,7 @@ DEFAULT_CHUNK_SIZE = 100_000
 # A chunk is held in memory whole: its kernel arrays (at most 1 KB a game, Power Struggle at 5
 # players), their column copies and the Arrow table (0.2 KB), so 1-2 GB at this cap.
 MAX_CHUNK_SIZE = 1_000_000
+SEARCHED_CHUNK_SECONDS = 5.0  # a searched run's chunks, without --chunk-size (Pace)
 IDENTITY_KEYS = ("game", "players", "strategies", "rules", "seed", "rotate_seats", "data_files")
 
 
@@ -130,10 +131,7 @@ def check_spec(spec: RunSpec) -> RunSpec:
         )
     if not 0 <= spec.seed <= MAX_SEED:
         raise registry.SpecError(f"--seed must be in [0, {MAX_SEED}], not {spec.seed}")
-    if not 1 <= spec.games <= MAX_GAMES:
-        raise registry.SpecError(
-            f"--games must be in [1, {MAX_GAMES}] (game indices are 64-bit), not {spec.games}"
-        )
+    storage.check_count(spec.games, "--games", MAX_GAMES, storage.GAMES_WHY)
     spec.strategies = [
         registry.check_strategy(game, s, f"strategy {s.get('name')!r}") for s in spec.strategies
     ]
@@ -302,20 +300,38 @@ def run_info(spec: RunSpec) -> dict:
     }
 
 
-# The compiled entry points of every kernel's chunks (simcore/kernel/chunk.py, ``GameChunks``) per
-# path:
-# the chunk's block loop and the one-game player that traces call, scripted and searching.
-KERNEL_ENTRY_POINTS = {
-    False: ("simulate_blocks", "play"),
-    True: ("simulate_searching_blocks", "play_searching"),
-}
+# The compiled entry points of a game's chunks (simcore/kernel/chunk.py, ``GameChunks``), each
+# cached by numba under an index of its own and compiled only when called: the chunk loop a run
+# calls (``run_chunk``) and the one-game player of replay and arcs (``trace_game``), scripted
+# (False) and searching (True). A command asks the cache only for those it calls: a plain run
+# never compiles a one-game player, so asking for one would announce a compile that never comes.
+CHUNK_LOOPS = {False: "simulate_blocks", True: "simulate_searching_blocks"}
+ONE_GAME_PLAYERS = {False: "play", True: "play_searching"}
+ALL_ENTRY_POINTS = (*CHUNK_LOOPS.values(), *ONE_GAME_PLAYERS.values())
+
+# What shows a compile while it lasts: called with the notice, it returns the context the compile
+# runs in (the CLI draws a spinner with the time elapsed; ``announce`` says it in one line).
+CompileStatus = Callable[[str], contextlib.AbstractContextManager]
 
 
-def kernel_compiled(game: registry.Game, strategies: list[dict] | None = None) -> bool:
-    """Whether numba's cache already holds the game's compiled entry points (else the first
-    call compiles them: 1-5 minutes on 2 cores): those a lineup of ``strategies`` plays (the
-    searching path if a seat is ``ismcts``), or without a lineup all of them. As plain Python
-    (``NUMBA_DISABLE_JIT=1``) nothing is compiled, so nothing is missing."""
+def searches(strategies: list[dict]) -> bool:
+    """Whether a lineup of ``strategies`` has a search seat (``ismcts``)."""
+    return any(s["name"] == registry.SEARCH for s in strategies)
+
+
+def entry_points(strategies: list[dict], chunks: bool, traced: bool) -> tuple[str, ...]:
+    """The entry points a lineup of ``strategies`` calls (the searching ones if a seat is
+    ``ismcts``): the chunk loop for ``chunks`` (a run), the one-game player for ``traced``
+    (replay, a run's arcs)."""
+    searching = searches(strategies)
+    return (CHUNK_LOOPS[searching],) * chunks + (ONE_GAME_PLAYERS[searching],) * traced
+
+
+def kernel_compiled(game: registry.Game, needed: Iterable[str] = ALL_ENTRY_POINTS) -> bool:
+    """Whether numba's cache already holds the ``needed`` entry points of the game's chunks
+    (``entry_points``; by default all of them), else the first call compiles them: 1-5 minutes
+    on 2 cores. As plain Python (``NUMBA_DISABLE_JIT=1``) nothing is compiled, so nothing is
+    missing."""
     import os
 
     import numba
@@ -323,64 +339,87 @@ def kernel_compiled(game: registry.Game, strategies: list[dict] | None = None) -
     if numba.config.DISABLE_JIT:
         return True
     chunks = game.kernel().CHUNKS
-    if strategies is None:
-        paths = (False, True)
-    else:
-        paths = (any(s["name"] == registry.SEARCH for s in strategies),)
     return all(
-        os.path.exists(getattr(chunks, name)._cache._cache_file._index_path)
-        for path in paths
-        for name in KERNEL_ENTRY_POINTS[path]
+        os.path.exists(getattr(chunks, name)._cache._cache_file._index_path) for name in needed
     )
 
 
 def compile_notice(game: registry.Game) -> str:
-    return f"compiling the {game.id} kernel once (1-5 minutes); later runs start at once"
+    return f"compiling the {game.id} kernel once (1-5 minutes)"
 
 
-def warm_up(game: registry.Game, notify: Callable[[str], None]) -> bool:
+def announce(notify: Callable[[str], None]) -> CompileStatus:
+    """The compile status of a caller that only has one-line notices: the notice, before."""
+
+    @contextlib.contextmanager
+    def status(line: str) -> Iterator[None]:
+        notify(line)
+        yield
+
+    return status
+
+
+def compile_kernel(spec: RunSpec, chunks: bool, traced: bool, compiling: CompileStatus) -> float:
+    """Seconds spent compiling the entry points of ``spec``'s kernel a command calls (``chunks``:
+    the chunk loop of a run; ``traced``: the one-game player of replay and arcs), by playing game
+    0 through them inside ``compiling(notice)``; 0 when numba's cache holds them. Compiling
+    before the first chunk keeps the compile out of the run's games/s."""
+    game = registry.make(spec.game)
+    if kernel_compiled(game, entry_points(spec.strategies, chunks, traced)):
+        return 0.0
+    started = time.perf_counter()
+    with compiling(compile_notice(game)):
+        inputs = _kernel_inputs(spec)
+        _, kernel, prepared, ids, params = inputs
+        if chunks:
+            play_arrays(spec, 0, 1, inputs)
+        if traced:
+            kernel.trace_game(prepared, spec.players, ids, params, spec.seed, 0, spec.rotate_seats)
+    return time.perf_counter() - started
+
+
+def warm_up(game: registry.Game, compiling: CompileStatus) -> bool:
     """Compile (or load) the game's kernel: one game through the chunk kernel and one traced,
     at its smallest table, with the default strategy in every seat and with the search player
-    (``ismcts``) in the first. Returns whether it compiled anything."""
-    compiling = not kernel_compiled(game)
-    if compiling:
-        notify(compile_notice(game))
+    (``ismcts``) in the first, inside ``compiling(notice)`` if anything is missing. Returns
+    whether it compiled anything."""
+    missing = not kernel_compiled(game)
     kernel = game.kernel()
     lineups = [[]]
     if game.search is not None:
         lineups.append(
             [f"{registry.SEARCH}:iterations=2"] + [game.default_strategy] * (game.min_players - 1)
         )
-    for lineup in lineups:
-        spec = build_spec(game.id, game.min_players, lineup, [], 0, 1, True)
-        play_chunk(spec, 0, 1)
-        ids, params = game.encode_strategies(spec.seat_strategies())
-        prepared = kernel.prepare(spec.rules, spec.players)
-        kernel.trace_game(prepared, spec.players, ids, params, 0, 0, True)
-    return compiling
+    with compiling(compile_notice(game)) if missing else contextlib.nullcontext():
+        for lineup in lineups:
+            spec = build_spec(game.id, game.min_players, lineup, [], 0, 1, True)
+            play_chunk(spec, 0, 1)
+            ids, params = game.encode_strategies(spec.seat_strategies())
+            prepared = kernel.prepare(spec.rules, spec.players)
+            kernel.trace_game(prepared, spec.players, ids, params, 0, 0, True)
+    return missing
 
 
-def _quiet(line: str) -> None:
-    pass
-
-
-def warm_up_alone(game_id: str, notify: Callable[[str], None] = _quiet) -> tuple[str, bool, float]:
+def warm_up_alone(
+    game_id: str, compiling: CompileStatus = contextlib.nullcontext
+) -> tuple[str, bool, float]:
     """``warm_up`` by game id, timed: (game id, whether it compiled, seconds). ``powerlab warmup
     --jobs`` runs it in processes of their own, because numba compiles on one core: games
     compile side by side only in separate processes, and the cache joins their work."""
     started = time.perf_counter()
-    compiled = warm_up(registry.make(game_id), notify)
+    compiled = warm_up(registry.make(game_id), compiling)
     return game_id, compiled, time.perf_counter() - started
 
 
 def warm_up_games(
-    game_ids: list[str], jobs: int, notify: Callable[[str], None]
+    game_ids: list[str], jobs: int, notify: Callable[[str], None], compiling: CompileStatus
 ) -> Iterator[tuple[str, bool, float]]:
     """``warm_up_alone`` of every game, in order, ``jobs`` at a time: with more than one, each
-    game in a spawned process of its own. Closing the iterator waits for the processes."""
+    game in a spawned process of its own (``notify`` hears of them in one line), else here,
+    each compile shown by ``compiling``. Closing the iterator waits for the processes."""
     if jobs == 1:
         for game_id in game_ids:
-            yield warm_up_alone(game_id, notify)
+            yield warm_up_alone(game_id, compiling)
         return
     notify(
         f"warming up {len(game_ids)} games, {jobs} at a time: a game not yet compiled takes "
@@ -392,12 +431,11 @@ def warm_up_games(
         yield from pool.map(warm_up_alone, game_ids)
 
 
-def replay(spec: RunSpec, game_index: int, notify: Callable[[str], None]) -> list[str]:
+def replay(spec: RunSpec, game_index: int, compiling: CompileStatus) -> list[str]:
     """The turn-by-turn log of exactly the game a run of ``spec`` stores at ``game_index``: a
     heading, then the game's ``describe_trace`` lines with each seat's strategy label."""
     game = registry.make(spec.game)
-    if not kernel_compiled(game, spec.strategies):
-        notify(compile_notice(game))
+    compile_kernel(spec, chunks=False, traced=True, compiling=compiling)
     kernel = game.kernel()
     prepared = kernel.prepare(spec.rules, spec.players)
     ids, params = game.encode_strategies(spec.seat_strategies())
@@ -473,32 +511,76 @@ def play_chunk(spec: RunSpec, start: int, n: int) -> Chunk:
     return Chunk(games, arcs_table(game.check_arcs(), traces))
 
 
-def chunk_plan(ranges: list[tuple[int, int]], chunk_size: int) -> Iterator[tuple[int, int]]:
+def chunk_plan(
+    ranges: list[tuple[int, int]], chunk_size: int, next_size: Callable[[], int] | None = None
+) -> Iterator[tuple[int, int]]:
     """(first index, count) of each chunk covering the [first, stop) ranges, lazily: planning
-    costs nothing however many games are asked for."""
+    costs nothing however many games are asked for. Chunks are of ``chunk_size`` games, or of
+    ``next_size()`` (at most ``chunk_size``), asked as each chunk is planned."""
     for first, stop in ranges:
-        for start in range(first, stop, chunk_size):
-            yield start, min(chunk_size, stop - start)
+        start = first
+        while start < stop:
+            count = min(next_size() if next_size else chunk_size, chunk_size, stop - start)
+            yield start, count
+            start += count
+
+
+@dataclass
+class Pace:
+    """The games a run has played so far and the seconds it took, from its first chunk on (the
+    compile before it excluded); with ``searched_first`` it sizes the chunks of a searched run
+    without --chunk-size (``searched_chunk``)."""
+
+    searched_first: int | None = None
+    games: int = 0
+    seconds: float = 0.0
+
+    def searched_chunk(self) -> int:
+        """The next chunk's games: ``searched_first`` before any was played, then about
+        SEARCHED_CHUNK_SECONDS of play at the pace so far. A searched game takes 0.03-0.6 s a
+        thread (docs/performance.md), so a DEFAULT_CHUNK_SIZE chunk would move the progress bar
+        once an hour or less, and Ctrl-C would lose all of it. A game's row depends only on its
+        index: the sizes never change the results."""
+        if not self.games or self.seconds <= 0:
+            return self.searched_first
+        games = int(self.games / self.seconds * SEARCHED_CHUNK_SECONDS)
+        return max(1, min(DEFAULT_CHUNK_SIZE, games))
+
+
+def run_timings(games: int, play_seconds: float, compile_seconds: float) -> dict:
+    """run.json's ``timings`` of a run's games (docs/architecture.md, "run.json"): ``seconds``
+    the run took, ``compile_seconds`` of them compiling the kernel before its first game, and
+    ``games_per_s`` the games computed over the seconds spent playing them (compile excluded)."""
+    return {
+        "seconds": round(compile_seconds + play_seconds, 3),
+        "compile_seconds": round(compile_seconds, 3),
+        "games_computed": games,
+        "games_per_s": round(games / play_seconds, 1) if games and play_seconds > 0 else None,
+    }
 
 
 def run(
     spec: RunSpec,
     out: Path,
     threads: int | None = None,
-    chunk_size: int = DEFAULT_CHUNK_SIZE,
+    chunk_size: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     shard: tuple[int, int] | None = None,
     scheduler: str | None = None,
     notify: Callable[[str], None] = lambda line: None,
+    compiling: CompileStatus | None = None,
 ) -> dict:
     """Compute every game of ``spec`` (of its ``shard``) that ``out`` lacks; returns run.json.
 
     ``scheduler`` runs the chunks as Dask tasks (``local:N`` or a scheduler address); without it
-    they run here on ``threads`` numba threads. The run holds OUT's writer lock throughout;
-    ``notify`` hears, one line each, of parts removed for recomputation.
+    they run here on ``threads`` numba threads, after compiling what numba's cache lacks inside
+    ``compiling(notice)`` (by default ``notify`` hears the notice). Chunks are of ``chunk_size``
+    games; without it DEFAULT_CHUNK_SIZE, or for a lineup with a search seat a few seconds' play
+    each (``Pace.searched_chunk``). The run holds OUT's writer lock throughout; ``notify`` hears,
+    one line each, of parts removed for recomputation.
     """
     out = Path(out)
-    if not 1 <= chunk_size <= MAX_CHUNK_SIZE:
+    if chunk_size is not None and not 1 <= chunk_size <= MAX_CHUNK_SIZE:
         raise registry.SpecError(
             f"--chunk-size must be in [1, {MAX_CHUNK_SIZE}] (a chunk is held in memory whole), "
             f"not {chunk_size}"
@@ -509,18 +591,27 @@ def run(
         check_out_dir(spec, out, shard)
         if scheduler is None:
             used_threads = set_threads(threads)  # bad --threads: refused before any notice
-            if not kernel_compiled(registry.make(spec.game), spec.strategies):
-                notify(compile_notice(registry.make(spec.game)))
+            compile_first = functools.partial(
+                compile_kernel, spec, True, bool(spec.arcs), compiling or announce(notify)
+            )
             play_chunks = _play_here
         else:
             # Connect before writing anything: an unreachable scheduler leaves OUT untouched.
             used_threads = threads or 1
             client = stack.enter_context(cluster.connect(scheduler))
+            compile_first = float  # the workers compile: 0.0 seconds here
             play_chunks = functools.partial(
                 cluster.play_chunks, client=client, threads=used_threads, play=play_chunk
             )
-        info = _run_chunks(spec, out, chunk_size, progress, shard, play_chunks, notify)
-        info["timings"].update(threads=used_threads, chunk_size=chunk_size, scheduler=scheduler)
+        paced = chunk_size is None and searches(spec.strategies)
+        chunk_size = chunk_size or DEFAULT_CHUNK_SIZE
+        pace = Pace(used_threads if paced else None)
+        info = _run_chunks(
+            spec, out, chunk_size, pace, progress, shard, compile_first, play_chunks, notify
+        )
+        info["timings"].update(
+            threads=used_threads, chunk_size=None if paced else chunk_size, scheduler=scheduler
+        )
         storage.write_json(out / "run.json", info)
         return info
 
@@ -529,8 +620,11 @@ def _play_here(spec: RunSpec, chunks: Iterator[tuple[int, int]]):
     return ((start, play_chunk(spec, start, n)) for start, n in chunks)
 
 
-def _run_chunks(spec, out, chunk_size, progress, shard, play_chunks, notify) -> dict:
-    """Write run.json, then every missing chunk of the shard; returns run.json with timings."""
+def _run_chunks(
+    spec, out, chunk_size, pace, progress, shard, compile_first, play_chunks, notify
+) -> dict:
+    """Write run.json, then every missing chunk of the shard, after ``compile_first()`` (its
+    seconds) if any is missing; returns run.json with timings."""
     first, stop = cluster.shard_range(spec.games, shard)
     storage.games_dir(out).mkdir(parents=True, exist_ok=True)
     info = load_info(out) or run_info(spec)
@@ -542,27 +636,25 @@ def _run_chunks(spec, out, chunk_size, progress, shard, play_chunks, notify) -> 
     parts = storage.repair(out, info, notify)
     missing = storage.missing_ranges([(p.first, p.count) for p in parts], first, stop)
     done = stop - first - sum(b - a for a, b in missing)
+    # Before the first progress report: a caller may draw the compile, then the progress bar.
+    compile_seconds = compile_first() if missing else 0.0
     if progress:
         progress(done, stop - first)
+    next_size = pace.searched_chunk if pace.searched_first else None
     started = time.perf_counter()
-    computed = 0
-    for start, played in play_chunks(spec, chunk_plan(missing, chunk_size)):
+    for start, played in play_chunks(spec, chunk_plan(missing, chunk_size, next_size)):
         storage.add_part(
             out, parts, start, played.games.num_rows,
             lambda tmp, table=played.games: pq.write_table(table, tmp, compression="zstd"),
             write_arcs=None if played.arcs is None else (
                 lambda tmp, table=played.arcs: pq.write_table(table, tmp, compression="zstd")),
         )  # fmt: skip
-        computed += played.games.num_rows
+        pace.games += played.games.num_rows
+        pace.seconds = time.perf_counter() - started
         if progress:
-            progress(done + computed, stop - first)
-    seconds = time.perf_counter() - started
+            progress(done + pace.games, stop - first)
     info["finished"] = storage.now()
-    info["timings"] = {
-        "seconds": round(seconds, 3),
-        "games_computed": computed,
-        "games_per_s": round(computed / seconds, 1) if computed and seconds > 0 else None,
-    }
+    info["timings"] = run_timings(pace.games, pace.seconds, compile_seconds)
     return info
 
 

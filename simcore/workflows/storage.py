@@ -13,9 +13,9 @@ import contextlib
 import fcntl
 import hashlib
 import json
+import numbers
 import os
 import re
-import secrets
 import socket
 import sys
 import tomllib
@@ -54,6 +54,17 @@ CELL_ID = re.compile(r"^(?!\.{1,2}$)[A-Za-z0-9._=+-]{1,200}$")
 # 10,000 parts (a billion games at the default chunk size) make a manifest of about 2 MB.
 MAX_MANIFEST_BYTES = 256 * 2**20
 REGENERATE = "rerun the command that made it with a new --out to regenerate it"
+GAMES_WHY = "game indices are 64-bit"
+
+
+def check_count(value, what: str, high: int, why: str, low: int = 1) -> int:
+    """``value`` if it is an integer in [low, high], else SpecError: the one bound check of a
+    count (games, budgets, rounds, resamples, limits). ``what`` names the option or the file's
+    key, ``why`` what the upper bound protects (memory, or time at today's speed)."""
+    whole = isinstance(value, numbers.Integral) and not isinstance(value, bool)
+    if not whole or not low <= value <= high:
+        raise SpecError(f"{what} must be in [{low}, {high:,}] ({why}), not {value!r}")
+    return value
 
 
 def games_dir(out: Path) -> Path:
@@ -73,7 +84,7 @@ def atomic_write_bytes(path: Path, write, before_rename: Callable[[Path], None] 
     """Call ``write(tmp_path)`` (then ``before_rename(tmp_path)``) and rename into ``path``:
     readers never see half a file. The file's mode follows the umask, as ``open`` would."""
     path = Path(path)
-    tmp = _temporary(path)
+    tmp = files.temporary_beside(path)
     try:
         write(tmp)
         if before_rename:
@@ -82,13 +93,6 @@ def atomic_write_bytes(path: Path, write, before_rename: Callable[[Path], None] 
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-
-
-def _temporary(path: Path) -> Path:
-    """A new empty file beside ``path`` that readers and the manifest ignore."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
-    os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666))
-    return tmp
 
 
 def write_json(path: Path, data: dict) -> None:
@@ -157,12 +161,11 @@ def locked(folder: Path) -> Iterator[None]:
         return
     if folder.exists() and not folder.is_dir():
         raise SpecError(f"--out {folder} is a file, not a directory")
-    created = [p for p in (folder, *folder.parents) if not p.exists()]
-    folder.mkdir(parents=True, exist_ok=True)
+    created = files.make_folder(folder)
     try:
         fd = _acquire(folder)
     except BaseException:
-        _remove_empty(created)
+        files.remove_empty_folders(created)
         raise
     _held[key] = 1
     try:
@@ -172,7 +175,7 @@ def locked(folder: Path) -> Iterator[None]:
         # Unlinked while still held, so a waiting opener of the old file sees that it is gone.
         (folder / LOCK_FILE).unlink(missing_ok=True)
         os.close(fd)
-        _remove_empty(created)
+        files.remove_empty_folders(created)
 
 
 def _acquire(folder: Path) -> int:
@@ -219,12 +222,6 @@ def _holder(fd: int) -> str:
         )
     except (ValueError, KeyError, TypeError, OSError):
         return "another powerlab process"
-
-
-def _remove_empty(folders: list[Path]) -> None:
-    for folder in folders:  # innermost first
-        with contextlib.suppress(OSError):
-            folder.rmdir()
 
 
 def is_empty(folder: Path) -> bool:
@@ -354,7 +351,7 @@ def add_part(
         arcs = None
         if write_arcs is not None:
             arcs_dir(out).mkdir(exist_ok=True)
-            arcs_tmp = _temporary(arcs_dir(out) / name)
+            arcs_tmp = files.temporary_beside(arcs_dir(out) / name)
             write_arcs(arcs_tmp)
             arcs = ArcsFile(pq.read_metadata(arcs_tmp).num_rows, file_sha256(arcs_tmp))
             if expected_arcs_sha256 and arcs.sha256 != expected_arcs_sha256:

@@ -232,9 +232,7 @@ def _stop(path: Path, table: dict, arm_names: list[str]) -> Stop:
     if until_ci is not None and not 0 < until_ci <= 0.5:
         raise _error(path, "stop.until_ci", f"expected a number in (0, 0.5], got {until_ci!r}")
     max_games = _get(path, table, "max_games", "stop.", (int,), "an integer", DEFAULT_MAX_GAMES)
-    if not 1 <= max_games <= storage.MAX_GAMES:
-        expected = f"expected an integer in [1, {storage.MAX_GAMES}], got {max_games}"
-        raise _error(path, "stop.max_games", expected)
+    storage.check_count(max_games, f"{path}: stop.max_games", storage.MAX_GAMES, storage.GAMES_WHY)
     focal = _get(path, table, "focal", "stop.", (str,), "a strategy name or seat:K", "seat:0")
     sprt_table = _get(path, table, "sprt", "stop.", (dict,), "a table", None)
     sprt = None if sprt_table is None else _sprt(path, sprt_table, arm_names)
@@ -306,14 +304,20 @@ def _opponents(path: Path, table, k: int) -> Opponents:
 
 
 def _restrict(path: Path, table: dict) -> Restrict:
+    from simcore.workflows import tuning
+
     _unknown_keys(path, table, RESTRICT_KEYS, "restrict.")
     strategy = _get(path, table, "strategy", "restrict.", (str,), "a strategy spec", _REQUIRED)
     fixed = _get(path, table, "fixed", "restrict.", (dict,), "a table of parameters", _REQUIRED)
     if not fixed:
         raise _error(path, "restrict.fixed", "expected at least one parameter to hold")
     budget = _get(path, table, "budget", "restrict.", (int,), "tuning games", _REQUIRED)
+    storage.check_count(budget, f"{path}: restrict.budget", tuning.MAX_BUDGET, tuning.BUDGET_WHY)
     params = _get(path, table, "params", "restrict.", (list,), "parameter names", [])
     min_games = _get(path, table, "min_games", "restrict.", (int,), "games", None)
+    if min_games is not None:
+        where = f"{path}: restrict.min_games"
+        storage.check_count(min_games, where, tuning.MAX_HELD_GAMES, tuning.HELD_WHY)
     search = _get(path, table, "search", "restrict.", (dict,), "a table of search parameters", None)
     if search is not None:
         games = search.get("games", 1)
@@ -727,31 +731,26 @@ def _identity(study_cells: list[Cell]) -> list[dict]:
     return [{"id": c.id, **c.spec.identity()} for c in study_cells]
 
 
-def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
-    """Restricted play: tune the focal per opponent setting and player count, with its options
-    free and with ``restrict.fixed`` holding one off, in OUT/tuning/<setting>_<n>p/<arm>/
-    (resumable tune directories). Each search starts from the strategy as given and plays seeds
-    the cells never play (``TUNING_SEED_OFFSET``); its winner replaces the start only if it beats
-    the start on the tuning's fresh games (paired 95% interval above 0, the rule self-play uses),
-    so a winner's-curse pick from a noisy search is not taken for skill. The free player may
-    also play what the restricted arm chose (its options include it), so when that plays better
-    on the free tuning's fresh games, the free arm takes it: a search that missed a region
-    cannot make the option look harmful (``free_takes_restricted``). With ``restrict.search``,
-    the search arms' specs: the search player with each tuned spec as its rollout. Returns
-    {(setting, players, arm): tuned spec}."""
+def restricted_tunings(study: Study) -> dict:
+    """The tuning spec of every (opponent setting, player count, arm) of a restricted-play study:
+    its options free, and with ``restrict.fixed`` holding one off. Every one is built, and so
+    checked, here: a bad ``[restrict]`` is refused before anything is written."""
     from simcore.workflows import tuning
 
     restrict = study.restrict
     game = registry.make(study.game)
-    fixed = [
-        f"{k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in restrict.fixed.items()
-    ]
-    tuned = {}
+    declared = game.strategy(registry.parse_strategy(game, restrict.strategy)["name"])
+    fixed = []
+    for key, value in restrict.fixed.items():
+        param = declared.param(key)
+        if param is not None:  # of the parameter's TOML kind: the text "0.5" is not the number
+            value = param.check(value, f"{study.path}: restrict.fixed")
+        fixed.append(f"{key}={str(value).lower() if isinstance(value, bool) else value}")
+    specs = {}
     for setting in study.opponents or (None,):
         if setting and setting.seats == "all":
             raise _error(study.path, "restrict", f"opponents {setting.name!r} fill every seat: "
                          "restricted play tunes one seat against the others")  # fmt: skip
-        name = setting.name if setting else ""
         for players in study.players:
             focal = [registry.parse_strategy(game, restrict.strategy)]
             fields = [
@@ -759,7 +758,6 @@ def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
                 for weight, lineup in _lineups(study, game, setting, focal, players)
             ]
             rules = {**study.rules, **(setting.rules if setting else {})}
-            folder = Path(out) / "tuning" / _cell_id({"players": players}, name, bool(name))
             for arm, held in zip(RESTRICT_ARMS, ([], fixed), strict=True):
                 only = [p for p in restrict.params if not held or p not in restrict.fixed]
                 build = functools.partial(
@@ -772,23 +770,44 @@ def tune_restricted(study: Study, out: Path, threads, scheduler) -> dict:
                     from_start=True,
                 )
                 seed = (study.seed + TUNING_SEED_OFFSET) % (runner.MAX_SEED + 1)
-                spec = _checked(
+                specs[setting.name if setting else "", players, arm] = _checked(
                     study.path, "restrict", build, study.game, players, restrict.strategy, [],
                     [], seed, restrict.budget,
                 )  # fmt: skip
-                summary = tuning.tune(spec, folder / arm.replace(" ", "-"), threads, scheduler)
-                better = summary["fresh"]["diff_ci_low"] > 0
-                tuned[name, players, arm] = summary["best"] if better else summary["baseline"]
-                if arm == RESTRICT_ARMS[0]:
-                    free_tuning = spec
-            free_spec, held_spec = (tuned[name, players, arm] for arm in RESTRICT_ARMS)
-            if free_takes_restricted(game, free_tuning, free_spec, held_spec, threads, scheduler):
-                tuned[name, players, RESTRICT_ARMS[0]] = held_spec
-            if restrict.search:
-                for search_arm, arm in zip(SEARCH_ARMS, RESTRICT_ARMS, strict=True):
-                    tuned[name, players, search_arm] = restrict.search_spec(
-                        tuned[name, players, arm]
-                    )
+    return specs
+
+
+def tune_restricted(study: Study, specs: dict, out: Path, threads, scheduler) -> dict:
+    """Restricted play: run the tunings ``specs`` (``restricted_tunings``) in
+    OUT/tuning/<setting>_<n>p/<arm>/ (resumable tune directories). Each search starts from the
+    strategy as given and plays seeds the cells never play (``TUNING_SEED_OFFSET``); its winner
+    replaces the start only if it beats the start on the tuning's fresh games (paired 95%
+    interval above 0, the rule self-play uses), so a winner's-curse pick from a noisy search is
+    not taken for skill. The free player may also play what the restricted arm chose (its
+    options include it), so when that plays better on the free tuning's fresh games, the free
+    arm takes it: a search that missed a region cannot make the option look harmful
+    (``free_takes_restricted``). With ``restrict.search``, the search arms' specs: the search
+    player with each tuned spec as its rollout. Returns {(setting, players, arm): tuned spec}."""
+    from simcore.workflows import tuning
+
+    restrict = study.restrict
+    game = registry.make(study.game)
+    tuned = {}
+    for name, players in dict.fromkeys((name, players) for name, players, _ in specs):
+        folder = Path(out) / "tuning" / _cell_id({"players": players}, name, bool(name))
+        for arm in RESTRICT_ARMS:
+            spec = specs[name, players, arm]
+            summary = tuning.tune(spec, folder / arm.replace(" ", "-"), threads, scheduler)
+            better = summary["fresh"]["diff_ci_low"] > 0
+            tuned[name, players, arm] = summary["best"] if better else summary["baseline"]
+        free_arm = RESTRICT_ARMS[0]
+        free_spec, held_spec = (tuned[name, players, arm] for arm in RESTRICT_ARMS)
+        free_tuning = specs[name, players, free_arm]
+        if free_takes_restricted(game, free_tuning, free_spec, held_spec, threads, scheduler):
+            tuned[name, players, free_arm] = held_spec
+        if restrict.search:
+            for search_arm, arm in zip(SEARCH_ARMS, RESTRICT_ARMS, strict=True):
+                tuned[name, players, search_arm] = restrict.search_spec(tuned[name, players, arm])
     return tuned
 
 
@@ -847,6 +866,7 @@ def run_study(
     study_cells = cells(study, games)
     step = study_cells[0].spec.games
     identity = _identity(study_cells)
+    tunings = restricted_tunings(study) if study.restrict else {}
     check_study_dir(study, [] if study.restrict else study_cells, out, identity)
     with storage.locked(out):
         tuned = {}
@@ -855,7 +875,7 @@ def run_study(
             if not (out / "study.json").exists():  # claim OUT before the first tuning writes
                 info = _study_info(study, study_cells, step, identity, tuned)
                 storage.write_json(out / "study.json", info)
-            tuned = tune_restricted(study, out, threads, scheduler)
+            tuned = tune_restricted(study, tunings, out, threads, scheduler)
             study_cells = cells(study, games, tuned)
         check_study_dir(study, study_cells, out, identity)
         info = _study_info(study, study_cells, step, identity, tuned)

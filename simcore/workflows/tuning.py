@@ -54,7 +54,14 @@ FINALISTS = 3
 SEARCH_SHARE = 0.75  # of the budget; the finalists play the rest
 MIN_FINISHERS = 4  # the budget must let at least this many candidates play every rung
 FRESH_SEED_OFFSET = 1  # the fresh games use root seed + 1: the search never plays them
-MAX_STARTS = 64
+# A tuning holds the scores of a racing rung, of a finalist's block and of the fresh games in
+# memory, with their copies while they are combined and paired: about 50 bytes a game.
+MAX_HELD_GAMES = 50_000_000
+HELD_WHY = "the games' scores are held in memory, about 50 bytes a game"
+MAX_BUDGET = 4 * MAX_HELD_GAMES
+BUDGET_WHY = "a quarter of it, the fresh games, is held in memory at about 50 bytes a game"
+MAX_SEARCHES = 64  # --seeds and --rounds
+SEARCHES_WHY = "each is a whole search of --budget games"
 MAX_CHUNK = runner.DEFAULT_CHUNK_SIZE
 JOURNAL_LOCK = "optuna.journal.lock"  # optuna's lock of the journal while it writes
 
@@ -284,12 +291,12 @@ def build_spec(
         if total <= 0 or any(weight < 0 for weight, _ in weighted):
             raise SpecError("field weights must be non-negative and not all zero")
         weighted = [(weight / total, lineup) for weight, lineup in weighted]
-    if budget < 1:
-        raise SpecError(f"--budget must be at least 1, not {budget}")
-    if rounds < 1:
-        raise SpecError(f"--rounds must be at least 1, not {rounds}")
-    if not 1 <= starts <= MAX_STARTS:
-        raise SpecError(f"--seeds must be in [1, {MAX_STARTS}], not {starts}")
+    storage.check_count(budget, "--budget", MAX_BUDGET, BUDGET_WHY)
+    storage.check_count(rounds, "--rounds", MAX_SEARCHES, SEARCHES_WHY)
+    storage.check_count(starts, "--seeds", MAX_SEARCHES, SEARCHES_WHY)
+    for option, games in (("--min-games", min_games), ("--final-games", final_games)):
+        if games is not None:
+            storage.check_count(games, option, MAX_HELD_GAMES, HELD_WHY)
     if starts > 1 and self_play:
         raise SpecError(
             "--seeds with --self-play is not supported: run the self-play with each --seed "
@@ -593,18 +600,19 @@ def finalists(spec: TuneSpec, study, play: Player, out: Path) -> list[dict]:
 
 def fresh_measure(spec: TuneSpec, play: Player, best: dict, baseline: dict) -> dict:
     """The winner and the baseline on the same fresh games (root seed + 1): each one's win rate
-    over the games with a result, with its 95% interval, their paired difference, and each one's
-    share of games cut off by the simulation's cap (which the search counted as lost)."""
+    over the games with a result, with its Wilson 95% interval (a proportion's, inside [0, 1]
+    however few the games), their paired difference, and each one's share of games cut off by
+    the simulation's cap (which the search counted as lost)."""
     from analyses.paired import paired_difference
-    from analyses.stats import mean_interval
+    from analyses.stats import score_interval
 
     seed = fresh_seed(spec.seed)
     a, result_a = field_scores(spec, play, best, seed, 0, spec.final_games)
     b, result_b = field_scores(spec, play, baseline, seed, 0, spec.final_games)
     both = result_a & result_b
     diff = paired_difference(a[both], b[both])
-    rate, low, high = mean_interval(a[both])
-    base_rate, base_low, base_high = mean_interval(b[both])
+    rate, low, high = score_interval(a[both])
+    base_rate, base_low, base_high = score_interval(b[both])
     return {
         "seed": seed,
         "games": int(both.sum()),
@@ -711,6 +719,8 @@ def tune(
 ) -> dict:
     """Tune ``spec`` into ``out`` (resumable); self-play iterates rounds. Returns summary.json."""
     out = Path(out)
+    if scheduler is None:  # a bad thread count is refused before tune.json and the journal
+        runner.set_threads(threads)
     check_dir(spec, out)
     if not spec.self_play and spec.starts == 1:
         with player(threads, scheduler) as play:
@@ -770,10 +780,11 @@ def _multi_start(spec: TuneSpec, out: Path, play: Player, progress) -> dict:
 
 def race_winners(spec: TuneSpec, play: Player, starts: list[dict]) -> dict:
     """The searches' winners (each distinct spec once) on the same ``final_games`` games of the
-    race seed: win rates over the games where every one had a result, best first, and the
-    runner-up's paired difference to the best (how far apart the searches' basins are)."""
+    race seed: win rates over the games where every one had a result (Wilson 95% intervals),
+    best first, and the runner-up's paired difference to the best (how far apart the searches'
+    basins are)."""
     from analyses.paired import paired_difference
-    from analyses.stats import mean_interval
+    from analyses.stats import score_interval
 
     seed = start_seed(spec.seed, spec.starts)
     distinct: dict[str, dict] = {}
@@ -789,7 +800,7 @@ def race_winners(spec: TuneSpec, play: Player, starts: list[dict]) -> dict:
         has_result &= result
     candidates = []
     for text, entry in distinct.items():
-        rate, low, high = mean_interval(scores[text][has_result])
+        rate, low, high = score_interval(scores[text][has_result])
         candidates.append(
             {"spec": text, "params": entry["params"], "starts": entry["starts"],
              "win_rate": rate, "ci_low": low, "ci_high": high}

@@ -112,7 +112,7 @@ BAD_STUDIES = [
     (BASE.replace("games = 20", f"games = {BIG}"), "cell", "--games"),
     (BASE.replace("seed = 7", f"seed = {BIG}"), "cell", "--seed"),
     (BASE.replace("players = 4", f"players = {BIG}"), "players", "players"),
-    (BASE + f"[stop]\nuntil_ci = 0.1\nmax_games = {BIG}\n", "stop.max_games", "expected"),
+    (BASE + f"[stop]\nuntil_ci = 0.1\nmax_games = {BIG}\n", "stop.max_games", "must be in"),
     (BASE + "[stop]\nuntil_ci = nan\n", "stop.until_ci", "nan"),
     (BASE + "title = " + "[" * 100_000 + "\n", "", "not valid TOML"),
     (BASE + '[[arms]]\nname = "x y"\n[[arms]]\nname = "x/y"\n', "cells", "cells/x-y"),

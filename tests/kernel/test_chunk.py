@@ -224,22 +224,3 @@ def test_each_games_block_loop_is_cached_apart_and_loads_in_a_second_process():
     for game_id, (digest, hits, misses) in second.items():
         assert (hits, misses) == (1, 0), second
         assert digest == scripted_chunk_digest(game_id)  # this process's games, its own rules
-
-
-def test_the_compile_notice_asks_only_for_the_path_a_lineup_plays(monkeypatch):
-    # A study whose every cell has a searching seat never compiles the scripted loop: the notice
-    # "compiling the kernel" must not then repeat for every cell.
-    from simcore.workflows import runner
-
-    game = registry.make("power")
-    chunks = game.kernel().CHUNKS
-    scripted = {
-        getattr(chunks, name)._cache._cache_file._index_path
-        for name in runner.KERNEL_ENTRY_POINTS[False]
-    }
-    monkeypatch.setattr("os.path.exists", lambda path: path in scripted)
-    counter = registry.parse_strategy(game, "counter")
-    search = registry.parse_strategy(game, "ismcts")
-    assert runner.kernel_compiled(game, [counter] * 3)
-    assert not runner.kernel_compiled(game, [search, counter, counter])
-    assert not runner.kernel_compiled(game)  # no lineup: every entry point

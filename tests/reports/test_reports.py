@@ -11,6 +11,7 @@ from analyses import AnalysisError
 from analyses.dataset import load_run
 from reports.export import save_pdf
 from reports.pdf import run_pages, write_report
+from simcore.workflows.files import all_or_nothing
 from tests.cli.fakerun import make_fake_run
 
 
@@ -80,7 +81,7 @@ def test_failure_while_rendering_leaves_no_half_pdf(tmp_path: Path) -> None:
         yield Figure()
         raise RuntimeError("analysis failed half-way")
 
-    with pytest.raises(RuntimeError, match="half-way"):
-        save_pdf(pages(), pdf_path, {"Title": "broken"})
+    with pytest.raises(RuntimeError, match="half-way"), all_or_nothing() as staged:
+        save_pdf(pages(), pdf_path, {"Title": "broken"}, staged)
     assert pdf_path.read_bytes() == b"%PDF-1.4 an older report"
     assert [path.name for path in tmp_path.iterdir()] == ["report.pdf"]

@@ -109,7 +109,7 @@ def test_two_shards_into_one_out_race_one_proceeds(tmp_path):
 def locked_elsewhere(*folders: Path):
     """The writer locks of ``folders`` held by another process (killed with SIGKILL after the
     block); yields its pid."""
-    code = "import contextlib, time\nfrom simcore import storage\n"
+    code = "import contextlib, time\nfrom simcore.workflows import storage\n"
     code += "with contextlib.ExitStack() as s:\n"
     code += "".join(f"    s.enter_context(storage.locked({str(f)!r}))\n" for f in folders)
     code += "    print('locked', flush=True)\n    time.sleep(300)\n"
@@ -196,7 +196,12 @@ def test_ctrl_c_during_run_exits_130_with_the_resume_line(tmp_path):
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
-    assert one_error_line(err) == "powerlab: error: interrupted; rerun the same command to resume"
+    parts = storage.read_manifest(out)
+    assert one_error_line(err) == (
+        f"powerlab: error: interrupted: {out} keeps {sum(p.count for p in parts):,} of 2,000,000 "
+        f"games ({len(parts)} part{'s' if len(parts) > 1 else ''}); rerun the same command to "
+        "resume"
+    )
     assert not (out / storage.LOCK_FILE).exists()
     code, stdout, _ = in_process("summary", out)
     assert code == 0 and "(unfinished)" in stdout

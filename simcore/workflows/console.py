@@ -1,0 +1,89 @@
+"""What a command shows on the terminal while its work runs: a compile's status with its time,
+the games bar of a run, and the closing lines that say what was computed or kept. Drawn on
+stderr, only on a terminal or with POWERLAB_PROGRESS=1; elsewhere plain lines."""
+
+import contextlib
+import os
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from simcore.workflows import storage
+
+
+def live_progress() -> bool:
+    """Whether to draw progress (bars, a compile's time) on stderr: on a terminal, or with
+    POWERLAB_PROGRESS=1."""
+    return sys.stderr.isatty() or os.environ.get("POWERLAB_PROGRESS") == "1"
+
+
+@contextlib.contextmanager
+def compile_status(line: str):
+    """A compile the command waits for (``runner.CompileStatus``): where progress is drawn, the
+    notice with a spinner and the time elapsed, left on screen with its final time; else the
+    notice in one line."""
+    if not live_progress():
+        typer.echo(f"powerlab: {line}", err=True)
+        yield
+        return
+    with Progress(
+        TextColumn("powerlab: {task.description}", markup=False),
+        SpinnerColumn(finished_text="done"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True),
+    ) as status:
+        task = status.add_task(line, total=None)
+        yield
+        status.update(task, total=1, completed=1)
+
+
+def clock(seconds: float) -> str:
+    """``seconds`` as minutes:seconds, e.g. 3:52."""
+    return f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
+
+
+def computed_now(timings: dict) -> str:
+    """What a run's invocation computed and how fast it played (run.json's ``timings``): the
+    games/s count the playing only, the compile before it is named apart."""
+    text = f"{timings['games_computed']} computed now"
+    if timings["games_per_s"]:
+        text += f", {timings['games_per_s']:,.0f} games/s"
+        if timings.get("compile_seconds"):
+            text += f", compile {clock(timings['compile_seconds'])} excluded"
+    return text
+
+
+def kept(out: Path, total: int) -> str:
+    """The Ctrl-C line of a run: what OUT keeps, and how to go on."""
+    parts = storage.read_manifest(out)
+    games = sum(part.count for part in parts)
+    return (
+        f"interrupted: {out} keeps {games:,} of {total:,} games ({len(parts)} "
+        f"part{'s' if len(parts) != 1 else ''}); rerun the same command to resume"
+    )
+
+
+def games_bar() -> Progress:
+    """A run's bar: games done of the total, the rate, the time elapsed and left."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]}"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=not live_progress(),
+    )
