@@ -143,7 +143,7 @@ CACHE_PROBE = """
 import json, sys
 import numpy as np
 sys.path.insert(0, {root!r})
-from tests import test_ismcts as t
+from tests.kernel import test_ismcts as t
 from simcore.kernel import ismcts
 from simcore.games.power import search as power_search
 from tests.kernel import nim_protocol as nim
