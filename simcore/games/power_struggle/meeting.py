@@ -2,7 +2,7 @@
 Meeting (the Chairman card, the Bribed Communications card's extra action, the new Chairman and
 Divisional Heads, Privilege cards, Influence, Motivation, sorting the event cards).
 
-Each ``step_*`` carries out one step of the rules (st[P_STEP], ST_* of state.py) and returns True
+Each ``step_*`` carries out one step of the rules (st[P_STEP], S_* of state.py) and returns True
 when a seat must decide (``ask``); each ``answer_*`` carries out that seat's answer (rules.py
 runs both). The other functions here are the rules the scripted meeting (scripted.py) calls too."""
 
@@ -45,17 +45,17 @@ from simcore.games.power_struggle.state import (
     PLAYERS,
     ROUND,
     ROWS,
-    S_COMM_ROUNDS,
-    ST_CHAIRMAN_CARD,
-    ST_CHAIRMAN_DONE,
-    ST_EXTRA,
-    ST_HEADS,
-    ST_HEADS_START,
-    ST_MEETING,
-    ST_MEETING_END,
-    ST_ORDER,
-    ST_SNAPSHOT,
-    ST_SORT,
+    S_CHAIRMAN_CARD,
+    S_CHAIRMAN_DONE,
+    S_EXTRA,
+    S_HEADS,
+    S_HEADS_START,
+    S_MEETING,
+    S_MEETING_END,
+    S_ORDER,
+    S_SNAPSHOT,
+    S_SORT,
+    ST_COMM_ROUNDS,
     TRACE_LEN,
     TRACK,
     TRACK_MAX,
@@ -89,7 +89,7 @@ def step_appoint(st):
     players = st[PLAYERS]
     k = st[P_K]
     if k == 3 * players:
-        st[P_STEP] = ST_MEETING
+        st[P_STEP] = S_MEETING
         return False
     return ask(st, D_APPOINT, appointing_seat(st, k))
 
@@ -132,7 +132,7 @@ def appoint(st, seat, appointment, division, trace):
 def step_meeting(st, trace):
     """Stage I, step 1: a new round; from round 2 on the Chairman is dismissed, then the Chairman
     card and the Bribed Communications card (face up) act, in that order."""
-    st[P_STEP] = ST_CHAIRMAN_CARD if meeting_begins(st, trace) else ST_HEADS_START
+    st[P_STEP] = S_CHAIRMAN_CARD if meeting_begins(st, trace) else S_HEADS_START
     return False
 
 
@@ -155,7 +155,7 @@ def step_chairman_card(st):
     Department point): D_CHAIRMAN."""
     holder = st[HOLDER + CHAIRMAN]
     if holder < 0 or st[FACE + CHAIRMAN] == 0:
-        st[P_STEP] = ST_EXTRA
+        st[P_STEP] = S_EXTRA
         return False
     return ask(st, D_CHAIRMAN, holder)
 
@@ -164,16 +164,16 @@ def step_chairman_card(st):
 def answer_chairman(st, move, trace):
     """Move 0: not used; else 1 + division + 6 * Employees it moves in (Division half)."""
     holder = st[P_SEAT]
-    st[P_STEP] = ST_EXTRA
+    st[P_STEP] = S_EXTRA
     if move == 0:
         return
     division = (move - 1) % N_DIVISIONS if move > 0 else -1
     office = chairman_card_office(st, holder, division, trace)
     st[P_X] = division
     st[P_OFFICE] = office
-    st[P_STEP] = ST_CHAIRMAN_DONE
+    st[P_STEP] = S_CHAIRMAN_DONE
     if st[HALF + CHAIRMAN] == 0:
-        found(st, holder, office, (move - 1) // N_DIVISIONS, ST_CHAIRMAN_DONE)
+        found(st, holder, office, (move - 1) // N_DIVISIONS, S_CHAIRMAN_DONE)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -199,17 +199,17 @@ def chairman_card_used(st, division, office, trace):
 @njit(cache=True, _nrt=False)
 def step_chairman_done(st, trace):
     chairman_card_used(st, st[P_X], st[P_OFFICE], trace)
-    st[P_STEP] = ST_EXTRA
+    st[P_STEP] = S_EXTRA
     return False
 
 
 @njit(cache=True, _nrt=False)
 def step_extra(st, trace):
     """The face-up Bribed Communications card: one extra action for its holder."""
-    st[P_STEP] = ST_HEADS_START
+    st[P_STEP] = S_HEADS_START
     holder = extra_action_holder(st, trace)
     if holder >= 0:
-        start_action(st, holder, ST_HEADS_START)
+        start_action(st, holder, S_HEADS_START)
     return False
 
 
@@ -229,7 +229,7 @@ def step_heads_start(st, trace):
     """Step 2 (a new Chairman), then step 3 from the left."""
     appoint_chairman(st, trace)
     st[P_K] = 0
-    st[P_STEP] = ST_HEADS
+    st[P_STEP] = S_HEADS
     return False
 
 
@@ -274,7 +274,7 @@ def step_heads(st, trace):
             return ask(st, D_DISPLACED, old)
         seat_head(st, division, new, old, 0 if old < 0 else 1, -1, by_card, trace)
         st[P_K] += 1
-    st[P_STEP] = ST_MEETING_END
+    st[P_STEP] = S_MEETING_END
     return False
 
 
@@ -309,7 +309,7 @@ def displace(st, old, division, to, trace):
 @njit(cache=True, _nrt=False)
 def step_meeting_end(st, trace):
     meeting_ends(st, trace)
-    st[P_STEP] = ST_SORT
+    st[P_STEP] = S_SORT
     return False
 
 
@@ -342,7 +342,7 @@ def step_sort(st, rng):
     draw_events(st, rng)
     st[P_ORDER_POLICY] = -1
     st[P_N] = 0
-    st[P_STEP] = ST_ORDER
+    st[P_STEP] = S_ORDER
     return False
 
 
@@ -365,7 +365,7 @@ def step_order(st, trace):
     if st[P_N] < ORDER_SIZE:
         return ask(st, D_ORDER, st[ps.SORTER])
     order_recorded(st, st[P_ORDER_POLICY], trace)
-    st[P_STEP] = ST_SNAPSHOT
+    st[P_STEP] = S_SNAPSHOT
     return False
 
 
@@ -376,7 +376,7 @@ def order_recorded(st, policy, trace):
     meeting_at = 0
     while st[ORDER + meeting_at] != st[MEETING_EVENT]:
         meeting_at += 1
-    st[stat(sorter, S_COMM_ROUNDS)] += 1
+    st[stat(sorter, ST_COMM_ROUNDS)] += 1
     st[GAME_STATS + G_ROUNDS_4 + meeting_at - ps.MIN_TURNS] += 1
     record_event(trace, st, TRACE_LEN, ps.EV_ORDER, sorter, meeting_at, policy)
     for position in range(ORDER_SIZE):

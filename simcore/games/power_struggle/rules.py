@@ -1,7 +1,7 @@
 """Power Struggle's rules as the decision-point protocol (docs/protocol.md): ``new_game``,
 ``legal``, ``apply``, ``to_move``, ``is_over``, ``returns``, ``determinize`` and ``infoset_key``.
 
-The rules run step by step (st[P_STEP], one of ST_*: the steps of meeting.py and turns.py, run by
+The rules run step by step (st[P_STEP], one of S_*: the steps of meeting.py and turns.py, run by
 ``advance``) until a seat must decide: the step asks (st[P_DECISION], st[P_SEAT]) and returns;
 ``apply`` answers it and runs on. The search and the tests answer with any option ``legal``
 lists, a scripted seat with ``strategies.power_struggle.decide``. A step that loops (Employees one
@@ -83,34 +83,34 @@ from simcore.games.power_struggle.state import (
     PILE,
     PLAYERS,
     ROWS,
-    ST_ACCEPT,
-    ST_ACTION,
-    ST_ACTIONS,
-    ST_AFTER_ACTION,
-    ST_APPOINT,
-    ST_BRIBE,
-    ST_BRIBE_LOSERS,
-    ST_CHAIRMAN_CARD,
-    ST_CHAIRMAN_DONE,
-    ST_CREATE_TWO,
-    ST_DEVELOP,
-    ST_DEVELOP_PLACE,
-    ST_EFFECT,
-    ST_END,
-    ST_EVENT,
-    ST_EXTRA,
-    ST_FOUND,
-    ST_HEADS,
-    ST_HEADS_START,
-    ST_HIRE,
-    ST_INFLUENCE,
-    ST_LEGAL,
-    ST_MEETING,
-    ST_MEETING_END,
-    ST_ORDER,
-    ST_SNAPSHOT,
-    ST_SORT,
-    ST_TURN,
+    S_ACCEPT,
+    S_ACTION,
+    S_ACTIONS,
+    S_AFTER_ACTION,
+    S_APPOINT,
+    S_BRIBE,
+    S_BRIBE_LOSERS,
+    S_CHAIRMAN_CARD,
+    S_CHAIRMAN_DONE,
+    S_CREATE_TWO,
+    S_DEVELOP,
+    S_DEVELOP_PLACE,
+    S_EFFECT,
+    S_END,
+    S_EVENT,
+    S_EXTRA,
+    S_FOUND,
+    S_HEADS,
+    S_HEADS_START,
+    S_HIRE,
+    S_INFLUENCE,
+    S_LEGAL,
+    S_MEETING,
+    S_MEETING_END,
+    S_ORDER,
+    S_SNAPSHOT,
+    S_SORT,
+    S_TURN,
     TRACK,
     TRACK_MAX,
     action_move,
@@ -166,64 +166,64 @@ from simcore.kernel.rng import rand_below
 def advance(st, rules, rng, trace):
     """Carry out the rules' next step; True once a decision is pending or the game is over."""
     step = st[P_STEP]
-    if step == ST_ACTION:
+    if step == S_ACTION:
         return ask(st, D_ACTION, st[P_ACTOR])
-    if step == ST_AFTER_ACTION:
+    if step == S_AFTER_ACTION:
         return step_after_action(st, rules, trace)
-    if step == ST_ACTIONS:
+    if step == S_ACTIONS:
         return step_actions(st, rules, trace)
-    if step == ST_HIRE:
+    if step == S_HIRE:
         return step_hire(st)
-    if step == ST_BRIBE:
+    if step == S_BRIBE:
         return step_bribe(st)
-    if step == ST_ACCEPT:
+    if step == S_ACCEPT:
         return ask(st, D_ACCEPT, st[P_TARGET])
-    if step == ST_BRIBE_LOSERS:
+    if step == S_BRIBE_LOSERS:
         return step_bribe_losers(st)
-    if step == ST_TURN:
+    if step == S_TURN:
         return step_turn(st, trace)
-    if step == ST_EVENT:
+    if step == S_EVENT:
         return step_event(st, trace)
-    if step == ST_EFFECT:
+    if step == S_EFFECT:
         return step_effect(st, trace)
-    if step == ST_FOUND:
+    if step == S_FOUND:
         return step_found(st)
-    if step == ST_CREATE_TWO:
+    if step == S_CREATE_TWO:
         return step_create_two(st, trace)
-    if step == ST_INFLUENCE:
+    if step == S_INFLUENCE:
         return step_influence(st, trace)
-    if step == ST_LEGAL:
+    if step == S_LEGAL:
         return step_legal(st, trace)
-    if step == ST_DEVELOP:
+    if step == S_DEVELOP:
         return step_develop(st)
-    if step == ST_DEVELOP_PLACE:
+    if step == S_DEVELOP_PLACE:
         return ask(st, D_EMPLOYEE, st[P_ACTOR])
-    if step == ST_ORDER:
+    if step == S_ORDER:
         return step_order(st, trace)
-    if step == ST_SORT:
+    if step == S_SORT:
         return step_sort(st, rng)
-    if step == ST_SNAPSHOT:
+    if step == S_SNAPSHOT:
         snapshot(st, trace)
         st[P_POS] = 0
-        st[P_STEP] = ST_TURN
+        st[P_STEP] = S_TURN
         return False
-    if step == ST_MEETING:
+    if step == S_MEETING:
         return step_meeting(st, trace)
-    if step == ST_CHAIRMAN_CARD:
+    if step == S_CHAIRMAN_CARD:
         return step_chairman_card(st)
-    if step == ST_CHAIRMAN_DONE:
+    if step == S_CHAIRMAN_DONE:
         return step_chairman_done(st, trace)
-    if step == ST_EXTRA:
+    if step == S_EXTRA:
         return step_extra(st, trace)
-    if step == ST_HEADS_START:
+    if step == S_HEADS_START:
         return step_heads_start(st, trace)
-    if step == ST_HEADS:
+    if step == S_HEADS:
         return step_heads(st, trace)
-    if step == ST_MEETING_END:
+    if step == S_MEETING_END:
         return step_meeting_end(st, trace)
-    if step == ST_APPOINT:
+    if step == S_APPOINT:
         return step_appoint(st)
-    if step == ST_END:
+    if step == S_END:
         return step_end(st, rules, trace)
     raise ValueError("the rules have no such step")
 
@@ -269,7 +269,7 @@ def new_game(players, st, rules, rng, trace):
     """Set up from the game's stream and run the rules to the first decision."""
     set_up(players, st, rules, rng, trace)
     st[P_K] = 0
-    st[P_STEP] = ST_APPOINT
+    st[P_STEP] = S_APPOINT
     while not advance(st, rules, rng, trace):
         pass
 
@@ -422,7 +422,7 @@ def order_known(st, seat):
     """How many places of the round's event order ``seat`` knows."""
     if st[ps.SORTER] != seat:
         return st[ps.REVEALED]
-    return st[P_N] if st[P_STEP] == ST_ORDER else ORDER_SIZE
+    return st[P_N] if st[P_STEP] == S_ORDER else ORDER_SIZE
 
 
 @njit(cache=True, _nrt=False)

@@ -268,13 +268,13 @@ N_SEAT_STATS = 23
 # SEAT_COLUMNS.
 G_ROUNDS, G_ROUNDS_4, G_WINNERS = 0, 1, 5
 (
-    S_VP, S_VP_INFLUENCE, S_VP_SHARES, S_VP_MAIN, S_VP_CORRUPTION, S_VP_COUNSEL, S_VP_ARCHENEMY,
-    S_MONEY, S_INFLUENCE, S_SHARES, S_MAIN, S_CORRUPTION, S_CONSULTANTS, S_COMM_ROUNDS,
-    S_BRIBES_OFFERED, S_BRIBES_ACCEPTED, S_BRIBES_TAKEN, S_DECLARED, S_ACTIONS, S_EMPLOYEES,
-    S_COMM_SHARE, S_DEALT_CARDS, S_DEALT_COMM,
+    ST_VP, ST_VP_INFLUENCE, ST_VP_SHARES, ST_VP_MAIN, ST_VP_CORRUPTION, ST_VP_COUNSEL,
+    ST_VP_ARCHENEMY, ST_MONEY, ST_INFLUENCE, ST_SHARES, ST_MAIN, ST_CORRUPTION, ST_CONSULTANTS,
+    ST_COMM_ROUNDS, ST_BRIBES_OFFERED, ST_BRIBES_ACCEPTED, ST_BRIBES_TAKEN, ST_DECLARED,
+    ST_ACTIONS, ST_EMPLOYEES, ST_COMM_SHARE, ST_DEALT_CARDS, ST_DEALT_COMM,
 ) = range(N_SEAT_STATS)  # fmt: skip
 # The decision-point protocol (docs/protocol.md): the pending decision (DECISION_KINDS; D_NONE
-# once the game is over) and its deciding seat, the rules' next step (ST_* below) and the fields
+# once the game is over) and its deciding seat, the rules' next step (S_* below) and the fields
 # of the meeting step, turn, event or action in progress.
 # All public but P_AMOUNT (a pending bribe's Pinats: the briber's and the target's).
 P_DECISION = STATS + N_SEAT_STATS * MAX_PLAYERS
@@ -323,11 +323,11 @@ DECISION_KINDS = (
  D_BRIBE, D_ACCEPT, D_VICTIM, D_ENTICE) = range(13)  # fmt: skip
 # The rules' steps (st[P_STEP]): simcore/games/power_struggle/meeting.py (Stage I) and turns.py
 # (Stage II), run by ``advance`` in rules.py.
-(ST_APPOINT, ST_MEETING, ST_CHAIRMAN_CARD, ST_CHAIRMAN_DONE, ST_EXTRA, ST_HEADS_START, ST_HEADS,
- ST_MEETING_END, ST_SORT, ST_ORDER, ST_SNAPSHOT, ST_TURN, ST_EVENT, ST_EFFECT, ST_ACTIONS,
- ST_ACTION, ST_AFTER_ACTION, ST_HIRE, ST_CREATE_TWO, ST_FOUND, ST_INFLUENCE, ST_LEGAL,
- ST_DEVELOP, ST_DEVELOP_PLACE, ST_BRIBE, ST_ACCEPT, ST_BRIBE_LOSERS, ST_END,
- ST_STOP) = range(29)  # fmt: skip
+(S_APPOINT, S_MEETING, S_CHAIRMAN_CARD, S_CHAIRMAN_DONE, S_EXTRA, S_HEADS_START, S_HEADS,
+ S_MEETING_END, S_SORT, S_ORDER, S_SNAPSHOT, S_TURN, S_EVENT, S_EFFECT, S_ACTIONS,
+ S_ACTION, S_AFTER_ACTION, S_HIRE, S_CREATE_TWO, S_FOUND, S_INFLUENCE, S_LEGAL,
+ S_DEVELOP, S_DEVELOP_PLACE, S_BRIBE, S_ACCEPT, S_BRIBE_LOSERS, S_END,
+ S_STOP) = range(29)  # fmt: skip
 # Action move codes pack the kind and its options (ACTION_ARGS) as kind + 16 * (x + 1) + ...
 ACTION_BASE = 16
 ARG_BASE = 64

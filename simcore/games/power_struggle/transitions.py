@@ -51,10 +51,10 @@ from simcore.games.power_struggle.state import (
     PLAYERS,
     PRICE,
     ROWS,
-    S_DEALT_CARDS,
-    S_DEALT_COMM,
-    S_DECLARED,
     SCRATCH,
+    ST_DEALT_CARDS,
+    ST_DEALT_COMM,
+    ST_DECLARED,
     STATS,
     STOCK,
     TRACE_LEN,
@@ -469,7 +469,7 @@ def declare(st, seat, trace):
     st[ps.ARCH_LOCKED + seat] = archenemy_now(st, seat)
     st[DECLARED + seat] = 1
     st[ENDING] = 1
-    st[stat(seat, S_DECLARED)] = 1
+    st[stat(seat, ST_DECLARED)] = 1
     record_event(trace, st, TRACE_LEN, ps.EV_DECLARE, seat, victory_points(st, seat),
                  st[ps.ARCH_LOCKED + seat], routes(st, seat))  # fmt: skip
 
@@ -558,15 +558,15 @@ def set_up(players, st, rules, rng, trace):
     shuffle_into(st, SCRATCH, N_PRIVILEGES, rng)
     shuffle_into(st, SCRATCH + N_PRIVILEGES, players, rng)
     for seat in range(players):
-        st[stat(seat, S_DEALT_CARDS)] = -1  # the column's code is cards - 1
+        st[stat(seat, ST_DEALT_CARDS)] = -1  # the column's code is cards - 1
     for k in range(N_PRIVILEGES):
         card = st[SCRATCH + k]
         seat = st[SCRATCH + N_PRIVILEGES + k % players]
         st[HOLDER + card] = seat
         st[FACE + card] = 1
-        st[stat(seat, S_DEALT_CARDS)] += 1
+        st[stat(seat, ST_DEALT_CARDS)] += 1
         record_event(trace, st, TRACE_LEN, ps.EV_DEAL, card, seat)
-    st[stat(st[HOLDER + COMMUNICATIONS], S_DEALT_COMM)] = 1
+    st[stat(st[HOLDER + COMMUNICATIONS], ST_DEALT_COMM)] = 1
 
 
 @njit(cache=True, _nrt=False)

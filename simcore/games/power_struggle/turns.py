@@ -2,7 +2,7 @@
 its effects, one action each), every action with its further decisions (hiring, founding
 Departments, Development, Legal & Patents, Influence, bribes) and the end of the game.
 
-Each ``step_*`` carries out one step of the rules (st[P_STEP], ST_* of state.py) and returns True
+Each ``step_*`` carries out one step of the rules (st[P_STEP], S_* of state.py) and returns True
 when a seat must decide (``ask``); each ``answer_*`` carries out that seat's answer (rules.py
 runs both). The other functions here are the rules the scripted turns (scripted.py) call too."""
 
@@ -78,37 +78,37 @@ from simcore.games.power_struggle.state import (
     PLAYERS,
     ROUND,
     ROWS,
+    S_ACCEPT,
+    S_ACTION,
     S_ACTIONS,
-    S_BRIBES_ACCEPTED,
-    S_BRIBES_OFFERED,
-    S_BRIBES_TAKEN,
-    S_COMM_ROUNDS,
-    S_COMM_SHARE,
-    S_CONSULTANTS,
-    S_EMPLOYEES,
+    S_AFTER_ACTION,
+    S_BRIBE,
+    S_BRIBE_LOSERS,
+    S_CREATE_TWO,
+    S_DEVELOP,
+    S_DEVELOP_PLACE,
+    S_EFFECT,
+    S_END,
+    S_EVENT,
+    S_FOUND,
+    S_HIRE,
     S_INFLUENCE,
-    S_MONEY,
-    S_VP,
-    S_VP_INFLUENCE,
-    ST_ACCEPT,
-    ST_ACTION,
+    S_LEGAL,
+    S_MEETING,
+    S_STOP,
+    S_TURN,
     ST_ACTIONS,
-    ST_AFTER_ACTION,
-    ST_BRIBE,
-    ST_BRIBE_LOSERS,
-    ST_CREATE_TWO,
-    ST_DEVELOP,
-    ST_DEVELOP_PLACE,
-    ST_EFFECT,
-    ST_END,
-    ST_EVENT,
-    ST_FOUND,
-    ST_HIRE,
+    ST_BRIBES_ACCEPTED,
+    ST_BRIBES_OFFERED,
+    ST_BRIBES_TAKEN,
+    ST_COMM_ROUNDS,
+    ST_COMM_SHARE,
+    ST_CONSULTANTS,
+    ST_EMPLOYEES,
     ST_INFLUENCE,
-    ST_LEGAL,
-    ST_MEETING,
-    ST_STOP,
-    ST_TURN,
+    ST_MONEY,
+    ST_VP,
+    ST_VP_INFLUENCE,
     TRACE_LEN,
     TRACK,
     action_of,
@@ -163,7 +163,7 @@ def found(st, seat, office, moved, then):
     st[P_N] = 0
     st[P_LIMIT] = moved
     st[P_THEN] = then
-    st[P_STEP] = ST_FOUND
+    st[P_STEP] = S_FOUND
 
 
 @njit(cache=True, _nrt=False)
@@ -198,7 +198,7 @@ def answer_source(st, move, trace):
     """An Employee of office ``move`` into the new Department (or, creating two Departments,
     taken from its office)."""
     seat = st[P_SEAT]
-    if st[P_STEP] == ST_FOUND:
+    if st[P_STEP] == S_FOUND:
         st[P_OFFICE] = move_in(st, seat, st[P_OFFICE], move, trace)
         st[P_EXCLUDE] = st[P_OFFICE]
     else:
@@ -222,12 +222,12 @@ def step_turn(st, trace):
     event = turn_begins(st, st[P_POS], trace)
     st[P_K] = 0
     if event == st[MEETING_EVENT]:
-        st[P_STEP] = ST_MEETING
+        st[P_STEP] = S_MEETING
     elif event == st[ps.BONUS_EVENT]:
-        st[P_STEP] = ST_ACTIONS
+        st[P_STEP] = S_ACTIONS
     else:
         st[P_EVENT] = event
-        st[P_STEP] = ST_EVENT
+        st[P_STEP] = S_EVENT
     return False
 
 
@@ -259,7 +259,7 @@ def step_event(st, trace):
     st[P_FX] = 0
     st[P_FX_SEAT] = 0
     st[P_N] = 0
-    st[P_STEP] = ST_EFFECT
+    st[P_STEP] = S_EFFECT
     return False
 
 
@@ -289,7 +289,7 @@ def step_effect(st, trace):
                 st[P_N] = 0
             st[P_FX_SEAT] = 0
         st[P_FX] += 1
-    st[P_STEP] = ST_ACTIONS
+    st[P_STEP] = S_ACTIONS
     return False
 
 
@@ -364,13 +364,13 @@ def step_actions(st, rules, trace):
     if somebody declared (or at the turn cap), else the next card turns up."""
     players = st[PLAYERS]
     if st[P_K] < players:
-        start_action(st, (st[ps.START_SEAT] + st[P_K]) % players, ST_AFTER_ACTION)
+        start_action(st, (st[ps.START_SEAT] + st[P_K]) % players, S_AFTER_ACTION)
         return False
     st[P_OUTCOME] = turn_ends(st, rules, trace)
-    st[P_STEP] = ST_END
+    st[P_STEP] = S_END
     if st[P_OUTCOME] == 0:
         st[P_POS] += 1
-        st[P_STEP] = ST_TURN
+        st[P_STEP] = S_TURN
     return False
 
 
@@ -391,7 +391,7 @@ def step_after_action(st, rules, trace):
     """A player with the Victory Points at the end of its own action declares."""
     declare_if_due(st, (st[ps.START_SEAT] + st[P_K]) % st[PLAYERS], rules, trace)
     st[P_K] += 1
-    st[P_STEP] = ST_ACTIONS
+    st[P_STEP] = S_ACTIONS
     return False
 
 
@@ -400,7 +400,7 @@ def start_action(st, seat, resume):
     """``seat`` takes an action (D_ACTION); the rules go on with step ``resume``."""
     st[P_ACTOR] = seat
     st[P_RESUME] = resume
-    st[P_STEP] = ST_ACTION
+    st[P_STEP] = S_ACTION
 
 
 @njit(cache=True, _nrt=False)
@@ -420,28 +420,28 @@ def answer_action(st, move, trace):
     if action_without_choices(seat, kind, x, y, z, st, trace):
         return
     if kind == ps.A_HIRE:
-        st[P_STEP] = ST_HIRE
+        st[P_STEP] = S_HIRE
     elif kind == ps.A_CREATE_TWO:
         st[P_LIMIT] = z + w
         st[P_EXCLUDE] = -1
-        st[P_STEP] = ST_CREATE_TWO
+        st[P_STEP] = S_CREATE_TWO
     elif kind == ps.A_CREATE_ONE:
         found(st, seat, create_one_office(seat, x, y, z, st, trace), y, st[P_RESUME])
     elif kind == ps.A_BRIBE:
         st[P_ATTEMPT] = 1
-        st[P_STEP] = ST_BRIBE
+        st[P_STEP] = S_BRIBE
     elif kind == ps.A_INFLUENCE:
         st[P_LIMIT] = 3
         st[P_DIVISION] = -1
         st[P_CAUSE] = ps.E_INFLUENCE
-        st[P_STEP] = ST_INFLUENCE
+        st[P_STEP] = S_INFLUENCE
     elif kind == ps.A_DEVELOPMENT:
         st[P_TAKEN] = 0
-        st[P_STEP] = ST_DEVELOP
+        st[P_STEP] = S_DEVELOP
     elif kind == ps.A_LEGAL:
         st[P_DIVISION] = -1
         st[P_CAUSE] = ps.E_LEGAL
-        st[P_STEP] = ST_LEGAL
+        st[P_STEP] = S_LEGAL
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -461,7 +461,7 @@ def action_begins(seat, kind, x, y, z, w, st, trace):
         x = 1 if usable(st, seat, LEGAL)[1] == 0 else 2
     record_event(trace, st, TRACE_LEN, ps.EV_ACTION, seat, kind, x, y, z, w)
     if kind != ps.A_PASS:
-        st[stat(seat, S_ACTIONS)] += 1
+        st[stat(seat, ST_ACTIONS)] += 1
     if kind == ps.A_CREATE_TWO:
         problem = create_two_problem(st, seat, x, y, z, w)
         if problem == 1:
@@ -534,11 +534,11 @@ def step_hire(st):
 def answer_employee(st, move, trace):
     """A new or enticed Employee into office ``move``."""
     st[P_N] += 1
-    if st[P_STEP] == ST_HIRE:
+    if st[P_STEP] == S_HIRE:
         place(st, st[P_SEAT], move, ps.E_HIRE, trace)
     else:
         place(st, st[P_SEAT], move, ps.E_ENTICE_IN, trace)
-        st[P_STEP] = ST_DEVELOP
+        st[P_STEP] = S_DEVELOP
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -594,7 +594,7 @@ def step_develop(st):
 def answer_entice(st, move, trace):
     """Move 0: from the supply; else from office move - 1."""
     st[P_TAKEN] = entice(st, st[P_SEAT], st[P_TAKEN], move - 1, trace)
-    st[P_STEP] = ST_DEVELOP_PLACE
+    st[P_STEP] = S_DEVELOP_PLACE
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -628,14 +628,14 @@ def answer_bribe(st, move, trace):
         st[P_SECOND] = -1
         st[P_ACCEPTED] = 0
         st[P_N] = 0
-        st[P_STEP] = ST_BRIBE_LOSERS
+        st[P_STEP] = S_BRIBE_LOSERS
         return
     card = (move - 1) % N_PRIVILEGES if move > 0 else -1
     amount = ((move - 1) // N_PRIVILEGES + 1) * ps.BRIBE_STEP
     st[P_TARGET] = offer_made(seat, attempt, card, amount, st, trace)
     st[P_CARD] = card
     st[P_AMOUNT] = amount
-    st[P_STEP] = ST_ACCEPT
+    st[P_STEP] = S_ACCEPT
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -648,7 +648,7 @@ def offer_made(seat, attempt, card, amount, st, trace):
         raise ValueError("strategy offered a bribe it cannot pay or below 50,000")
     if attempt == 1:
         gain(st, seat, ps.CORRUPTION, 1, ps.P_BRIBE, trace)
-    st[stat(seat, S_BRIBES_OFFERED)] += 1
+    st[stat(seat, ST_BRIBES_OFFERED)] += 1
     return st[HOLDER + card]
 
 
@@ -662,12 +662,12 @@ def answer_accept(st, move, trace):
     if attempt == 1:
         st[P_FIRST] = target
         st[P_ATTEMPT] = 2
-        st[P_STEP] = st[P_RESUME] if accepted else ST_BRIBE
+        st[P_STEP] = st[P_RESUME] if accepted else S_BRIBE
     else:
         st[P_SECOND] = target
         st[P_ACCEPTED] = accepted
         st[P_N] = 0
-        st[P_STEP] = ST_BRIBE_LOSERS
+        st[P_STEP] = S_BRIBE_LOSERS
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -683,8 +683,8 @@ def offer_answered(seat, target, card, amount, attempt, accepted, st, trace):
         st[HOLDER + card] = seat
         st[HALF + card] = 1
         record_event(trace, st, TRACE_LEN, ps.EV_PRIVILEGE, card, seat, 1, st[FACE + card])
-        st[stat(seat, S_BRIBES_ACCEPTED)] += 1
-        st[stat(target, S_BRIBES_TAKEN)] += 1
+        st[stat(seat, ST_BRIBES_ACCEPTED)] += 1
+        st[stat(target, ST_BRIBES_TAKEN)] += 1
         st[ps.BRIBE_COUNT + ps.MAX_PLAYERS * seat + target] += 1
         st[ps.BRIBE_PAID + ps.MAX_PLAYERS * seat + target] += amount
 
@@ -724,7 +724,7 @@ def answer_victim(st, move, trace):
 def step_end(st, rules, trace):
     """The game is over: winners, the seats' statistics, the last snapshot."""
     st[P_WINNER], st[P_WINNERS] = game_over(st, rules, st[P_OUTCOME], trace)
-    st[P_STEP] = ST_STOP
+    st[P_STEP] = S_STOP
     st[P_DECISION] = D_NONE
     st[P_SEAT] = -1
     return True
@@ -747,16 +747,16 @@ def game_over(st, rules, outcome, trace):
     st[GAME_STATS + G_WINNERS] = n_winners
     for seat in range(players):
         mask = routes(st, seat)
-        st[stat(seat, S_VP)] = victory_points(st, seat)
+        st[stat(seat, ST_VP)] = victory_points(st, seat)
         for r in range(ps.N_ROUTES):
-            st[stat(seat, S_VP_INFLUENCE + r)] = (mask >> r) & 1
-        st[stat(seat, S_MONEY)] = st[MONEY + seat]
+            st[stat(seat, ST_VP_INFLUENCE + r)] = (mask >> r) & 1
+        st[stat(seat, ST_MONEY)] = st[MONEY + seat]
         for which in range(N_TRACKS):
-            st[stat(seat, S_INFLUENCE + which)] = st[TRACK + N_TRACKS * seat + which]
-        st[stat(seat, S_CONSULTANTS)] = consultants(st, seat)
-        st[stat(seat, S_EMPLOYEES)] = employees(st, seat, -1)
-        held = st[stat(seat, S_COMM_ROUNDS)]
-        st[stat(seat, S_COMM_SHARE)] = 0 if held == 0 else (2 if 2 * held >= st[ROUND] else 1)
+            st[stat(seat, ST_INFLUENCE + which)] = st[TRACK + N_TRACKS * seat + which]
+        st[stat(seat, ST_CONSULTANTS)] = consultants(st, seat)
+        st[stat(seat, ST_EMPLOYEES)] = employees(st, seat, -1)
+        held = st[stat(seat, ST_COMM_ROUNDS)]
+        st[stat(seat, ST_COMM_SHARE)] = 0 if held == 0 else (2 if 2 * held >= st[ROUND] else 1)
     snapshot(st, trace)
     record_event(trace, st, TRACE_LEN, ps.EV_END, winner, st[DEPT_TURNS], outcome == 2,
                  st[ROUND], winners, best_vp)  # fmt: skip

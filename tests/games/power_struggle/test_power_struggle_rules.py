@@ -300,7 +300,7 @@ def test_sorting_draws_six_different_events_and_counts_the_round():
     scripted.sort_events(table.st, table.rules, table.sids, table.prm, table.rng, table.trace)
     drawn = [int(table.st[ps.PILE + i]) for i in range(6)]
     assert len(set(drawn)) == 6 and max(drawn) < 24
-    assert table.st[transitions.stat(YELLOW, ps.S_COMM_ROUNDS)] == 1
+    assert table.st[transitions.stat(YELLOW, ps.ST_COMM_ROUNDS)] == 1
 
 
 def test_chairman_card_founds_a_department_or_a_main_department():
