@@ -520,5 +520,7 @@ def parse_settings(game: Game, texts: list[str]) -> dict:
         if not eq:
             raise SpecError(f"--set expects key=value, got {text!r}")
         param = game.rule(key.strip())
+        if param.name in rules:
+            raise SpecError(f"--set: {param.name} is given twice")
         rules[param.name] = param.parse(value, "--set")
     return rules

@@ -259,7 +259,7 @@ def load_balance(path: str | Path) -> BalanceSpec:
         game=game_id, players=list(players), strategies=strategies, rules=rules, seed=seed,
         knobs=knobs, objectives=objectives, sampler=sampler, **settings,
         robust_tune=list(tune), robust_params=list(robust_params),
-        robust_budget=_count(path, robust, "budget", "robust.", 20_000),
+        robust_budget=_count(path, robust, "budget", "robust.", 20_000, high=tuning.MAX_BUDGET),
         robust_players=robust_players[0], source=source,
     )  # fmt: skip
     for n in players:  # every lineup is a valid run (rules, data files, strategies)

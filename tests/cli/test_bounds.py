@@ -110,6 +110,12 @@ def test_a_key_given_twice_in_a_strategy_spec_is_refused(tmp_path, text):
         registry.parse_strategy(registry.make("power"), text)
 
 
+def test_a_rule_set_twice_is_refused(tmp_path):
+    # Before: the last --set silently won and the run went ahead.
+    line = refused(tmp_path, "run", "power", "-n", 50, "--set", "income=1", "--set", "income=2")
+    assert "--set: income is given twice" in line, line
+
+
 @pytest.mark.parametrize(
     ("table", "needle"),
     [

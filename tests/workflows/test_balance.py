@@ -178,6 +178,7 @@ BAD = [
      "not a strategy of the lineup"),
     ('objectives = [{ kind = "variety", population = ["reroller"] }]', "at least 2"),
     ('robust = { tune = ["nobody"] }', "robust.tune"),
+    ('robust = { tune = ["reroller"], budget = 1000000000000000000 }', "robust.budget"),
 ]  # fmt: skip
 
 
