@@ -20,7 +20,6 @@ from simcore.games.power.scripted import play_out
 from simcore.games.power.state import MAX_MOVES, MOVE_CODES, STATE_SIZE
 from simcore.games.power.state import MAX_PLAYERS as MAX_SEATS
 from simcore.kernel import ismcts
-from simcore.registry import SEARCH_ID
 from strategies.power import PARAM_NAMES, decide
 
 N_STRATEGY_PARAMS = len(PARAM_NAMES)
@@ -37,7 +36,7 @@ __all__ = [
     "play_out",
 ]
 __all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE"]
-__all__ += ["SEARCH_ID", "N_STRATEGY_PARAMS", "choose", "search"]
+__all__ += ["N_STRATEGY_PARAMS", "choose", "search"]
 
 search = ismcts.specialise(globals())
 choose = globals()["choose"]

@@ -15,12 +15,11 @@ from simcore.games.power_struggle.rules import (
 from simcore.games.power_struggle.state import MAX_MOVES, STATE_SIZE
 from simcore.games.power_struggle.state import MAX_PLAYERS as MAX_SEATS
 from simcore.kernel import ismcts
-from simcore.registry import SEARCH_ID
 from strategies.power_struggle import PARAM_NAMES, decide
 
 N_STRATEGY_PARAMS = len(PARAM_NAMES)
 __all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "new_game"]
-__all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "STATE_SIZE", "SEARCH_ID"]
+__all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "STATE_SIZE"]
 __all__ += ["N_STRATEGY_PARAMS", "choose", "search"]
 
 search = ismcts.specialise(globals())

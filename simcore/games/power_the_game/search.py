@@ -17,14 +17,13 @@ from simcore.games.power_the_game.state import MAX_OPTIONS as MOVE_CODES
 from simcore.games.power_the_game.state import MAX_PLAYERS as MAX_SEATS
 from simcore.games.power_the_game.state import STATE_SIZE
 from simcore.kernel import ismcts
-from simcore.registry import SEARCH_ID
 from strategies.power_the_game import PARAM_NAMES, decide
 
 N_STRATEGY_PARAMS = len(PARAM_NAMES)
 
 __all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "new_game"]
 __all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE"]
-__all__ += ["SEARCH_ID", "N_STRATEGY_PARAMS", "choose", "search"]
+__all__ += ["N_STRATEGY_PARAMS", "choose", "search"]
 
 search = ismcts.specialise(globals())
 choose = globals()["choose"]

@@ -14,14 +14,13 @@ from simcore.games.time_barons.rules import (
 )
 from simcore.games.time_barons.state import MAX_MOVES, MOVE_CODES, STATE_SIZE
 from simcore.kernel import ismcts
-from simcore.registry import SEARCH_ID
 from strategies.time_barons import PARAM_NAMES, decide
 
 MAX_SEATS = 2
 N_STRATEGY_PARAMS = len(PARAM_NAMES)
 __all__ = ["apply", "decide", "determinize", "infoset_key", "is_over", "legal", "new_game"]
 __all__ += ["returns", "to_move", "MAX_MOVES", "MAX_SEATS", "MOVE_CODES", "STATE_SIZE"]
-__all__ += ["SEARCH_ID", "N_STRATEGY_PARAMS", "choose", "search"]
+__all__ += ["N_STRATEGY_PARAMS", "choose", "search"]
 
 search = ismcts.specialise(globals())
 
