@@ -82,23 +82,6 @@ FocalOpt = Annotated[
 ]
 
 
-def _check_stop(spec, out: Path, until_ci: float, max_games: int, focal: str) -> None:
-    """Refuse bad sequential-stopping options before anything is written."""
-    from analyses.paired import focal_problem
-    from simcore.workflows import runner
-    from simcore.workflows.study import first_look
-
-    if not 0 < until_ci <= 0.5:
-        raise BadInput(f"--until-ci must be in (0, 0.5], not {until_ci}")
-    if not 1 <= max_games <= runner.MAX_GAMES:
-        raise BadInput(f"--max-games must be in [1, {runner.MAX_GAMES}], not {max_games}")
-    problem = focal_problem(focal, spec.players, spec.lineup())
-    if problem:
-        raise BadInput(f"--focal: {problem}")
-    resumed = runner.RunSpec(**{**vars(spec), "games": min(first_look(out, spec.games), max_games)})
-    runner.check_out_dir(resumed, out)
-
-
 SchedulerOpt = Annotated[
     str | None,
     typer.Option(
@@ -248,7 +231,7 @@ def run(
     if until_ci is not None:
         if shard_slice:
             raise BadInput("--until-ci needs the whole run: it cannot be combined with --shard")
-        _check_stop(spec, out, until_ci, max_games, focal)
+        runner.check_sequential(spec, out, until_ci, max_games, focal)
     progress = console.games_bar()
     task = progress.add_task(f"{game} x{players}", total=spec.games, rate="", start=False)
     first_report: list[tuple[int, float]] = []  # (games done, when)
@@ -619,6 +602,76 @@ def compare(
 
 
 @app.command()
+def impact(
+    game: Annotated[str, typer.Argument(help="Game id (see `powerlab games`).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Impact directory to create or resume.")],
+    players: Annotated[
+        int | None,
+        typer.Option("--players", "-p", help="Number of players (default: 4, or the game's)."),
+    ] = None,
+    strategy: StrategyOpt = None,
+    games: Annotated[
+        int, typer.Option("--games", "-n", help="Games per component (and for the base game).")
+    ] = 5000,
+    seed: SeedOpt = 0,
+    settings: SetOpt = None,
+    rotate_seats: RotateOpt = True,
+    component: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--component",
+            "-c",
+            help="Measure only this component (repeatable; default: every one the game "
+            "declares: its ability switches and its data file's cards or events).",
+        ),
+    ] = None,
+    change: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--change",
+            help="KEY=VALUE: also measure this change to the rules, e.g. a designer's edited "
+            "card file (cards=my-cards.toml) or a price (banker_take=2); repeatable, one arm each.",
+        ),
+    ] = None,
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
+    png: PngOpt = None,
+    tables: TablesOpt = None,
+) -> None:
+    """What each component does: every card, character, privilege or event switched off (or
+    removed) in turn against the base game, on the same games (common random numbers).
+
+    Writes OUT/impact.csv (each component's paired change of every seat's and strategy's win
+    rate and of the game length, with 95% CIs), OUT/impact.pdf (ranked) and OUT/impact.toml,
+    the study that reproduces it. Resumable. Example: powerlab impact time-barons -o out/cards
+    """
+    from reports.impact import headline_lines, write_impact_outputs
+    from simcore.workflows import console
+    from simcore.workflows import impact as impact_run
+
+    dask_target = _dask_target(scheduler, cluster)
+    _check_threads(threads, dask_target)
+    _check_targets(png=png, tables=tables)
+    plan = impact_run.plan(
+        game, players, strategy or [], settings or [], seed, games, rotate_seats, out,
+        component or [], change or [],
+    )  # fmt: skip
+    impact_run.check_out(plan)
+    for line in plan.skipped:
+        notice(f"left out: {line}")
+    with console.cells_progress(len(plan.components) + 1) as on_progress:
+        impact_run.run(
+            plan, threads=threads, scheduler=dask_target, progress=on_progress, notify=notice
+        )
+    table, titles = write_impact_outputs(plan.out, png, tables)
+    typer.echo("\n".join(headline_lines(table)))
+    typer.echo(f"{out}: {len(plan.components)} components; {out / 'impact.csv'}, report "
+               f"{out / 'impact.pdf'} ({len(titles)} pages)")  # fmt: skip
+    _echo_pngs(png, len(titles))
+
+
+@app.command()
 def tune(
     game: Annotated[str, typer.Argument(help="Game id (see `powerlab games`).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Tune directory to create or resume.")],
@@ -869,8 +922,6 @@ def study_run(
     tables: TablesOpt = None,
 ) -> None:
     """Run every cell of a study, then write OUT/summary.parquet and OUT/report.pdf."""
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
     from reports.study import write_study_report
     from simcore.workflows import console
     from simcore.workflows.study import cells, load_study, run_study
@@ -880,27 +931,11 @@ def study_run(
     _check_targets(png=png, tables=tables)
     study = load_study(file)
     n_cells = len(cells(study, games))
-    with Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        disable=not console.live_progress(),
-    ) as progress:
-        cell_task = progress.add_task("cells", total=n_cells)
-        game_task = progress.add_task("games", total=None)
-        seen: list[str] = []
-
-        def on_progress(cell_id: str, done: int, total: int) -> None:
-            if cell_id not in seen:
-                seen.append(cell_id)
-                progress.update(cell_task, completed=len(seen) - 1)
-            progress.update(game_task, description=cell_id, completed=done, total=total)
-
+    with console.cells_progress(n_cells) as on_progress:
         run_study(
             study, out, games=games, threads=threads, progress=on_progress,
             scheduler=dask_target, notify=notice,
         )  # fmt: skip
-        progress.update(cell_task, completed=n_cells)
     titles = write_study_report(out, png, tables)
     typer.echo(f"{out}: {n_cells} cells; report {out / 'report.pdf'} ({len(titles)} pages)")
     _echo_pngs(png, len(titles))

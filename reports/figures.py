@@ -143,6 +143,41 @@ def impact_figure(group: ImpactGroup) -> ReportPage:
     return page
 
 
+def impact_by_strategy_figure(group: ImpactGroup, palette: Palette) -> ReportPage:
+    """Win rate per category value of one impact group for each strategy of the lineup: a dot
+    per strategy and value with its 95% interval, values in the pooled page's order."""
+    table = group.by_strategy
+    order = group.table.sort("win_rate", descending=True, nulls_last=True)["value"].to_list()
+    strategies = list(dict.fromkeys(table["strategy"]))
+    page = ReportPage(
+        f"Impact of {group.title}, by strategy",
+        takeaways.impact_by_strategy(group.title, table),
+        f"Each dot is the win rate of the seats of one strategy that had this {group.title}, "
+        "with its 95% confidence interval; the dashed line is the win rate of all seats. The "
+        "pooled page mixes the strategies that happened to hold each value; here each strategy "
+        "is apart. Compared across seats, not an intervention: what a component does to the "
+        "game is measured by `powerlab impact`.",
+    )
+    ax = page.axes_in_body(left=2.2, right=0.3, bottom=0.45, top=0.6)
+    spread = 0.6 / max(len(strategies), 1)
+    for k, strategy in enumerate(strategies):
+        rows = table.filter(pl.col("strategy") == strategy)
+        y = np.array([order.index(v) for v in rows["value"]]) - 0.3 + spread * (k + 0.5)
+        rate, low, high = (rows[c].to_numpy() for c in ("win_rate", "ci_low", "ci_high"))
+        color = palette.color(strategy)
+        ax.errorbar(rate, y, xerr=[rate - low, high - rate], fmt="o", color=color, capsize=2)
+    ax.axvline(group.overall_win_rate, color="black", linestyle="--", linewidth=1)
+    handles = [ax.plot([], [], "o", color=palette.color(name))[0] for name in strategies]
+    legend(ax, handles, strategies, loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=4)
+    ax.set_yticks(range(len(order)), [label(value, 1.9) for value in order], fontsize=TEXT_SIZE)
+    ax.set_ylim(len(order) - 0.5, -0.5)
+    ax.xaxis.set_major_formatter(PercentFormatter(1.0))
+    ax.tick_params(labelsize=TEXT_SIZE)
+    ax.set_xlabel("win rate (95% Wilson confidence interval)")
+    ax.set_ylabel(literal(group.title))
+    return page
+
+
 CARDS_PER_PAGE = 25
 
 

@@ -23,6 +23,7 @@ from reports.figures import (
     category_figure,
     convergence_figure,
     game_length_figure,
+    impact_by_strategy_figure,
     impact_figure,
     metrics_figures,
     seat_advantage_figures,
@@ -121,7 +122,10 @@ def run_pages(run: Run) -> list[ReportPage]:
     if len(stats.columns) > 2:  # the game declares numeric per-seat columns
         pages.extend(seat_stats_figures(stats, run.info["columns"]["seat"]))
         pages.extend(winner_stats_figures(winner_stat_means(run), run.info["columns"]["seat"]))
-    pages.extend(impact_figure(group) for group in impact(run))
+    for group in impact(run):
+        pages.append(impact_figure(group))
+        if group.by_strategy is not None:
+            pages.append(impact_by_strategy_figure(group, palette))
     for table in card_impact(run):
         pages.extend(card_impact_figures(table))
     pages.append(convergence_figure(convergence(run), palette))

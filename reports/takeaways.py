@@ -170,7 +170,26 @@ def impact(title: str, table: pl.DataFrame, overall: float, observational: bool)
         f"with {worst['value']} {percent(worst['win_rate'])} "
         f"({points(worst['win_rate'] - overall)})."
     )
-    return ("Observational: " + sentence) if observational else sentence
+    lead = "Observational: " if observational else "Compared across seats: "
+    return lead + sentence + " What it does to the game: `powerlab impact`."
+
+
+def impact_by_strategy(title: str, table: pl.DataFrame) -> str:
+    """Each strategy's best value of an impact group, and whether they agree."""
+    ranked = table.drop_nulls("win_rate").filter(~pl.col("win_rate").is_nan())
+    if ranked.is_empty():
+        return f"No seat with a {title} has a game with a result."
+    ranked = ranked.sort("win_rate", descending=True)
+    best = ranked.group_by("strategy", maintain_order=True).first()
+    parts = [
+        f"{row['strategy']} with {row['value']} ({percent(row['win_rate'])})"
+        for row in best.sort("strategy").iter_rows(named=True)
+    ]
+    agree = best["value"].n_unique() == 1
+    return (
+        ("Every strategy does best with the same value: " if agree else "The best value "
+         "depends on the strategy: ") + "; ".join(parts) + "."
+    )  # fmt: skip
 
 
 def card_impact(table: pl.DataFrame, first: int, last: int) -> str:
@@ -183,7 +202,7 @@ def card_impact(table: pl.DataFrame, first: int, last: int) -> str:
         f"Observational: of {table.height} cards, {sides.count('above')} clearly help when "
         f"drawn and {sides.count('below')} clearly hurt; most helpful {best['card']} "
         f"({points(best['iwd'])} points), least {worst['card']} ({points(worst['iwd'])}). "
-        f"This page: ranks {first} to {last}."
+        f"This page: ranks {first} to {last}. What a card does: `powerlab impact`."
     )
 
 

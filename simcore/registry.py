@@ -68,6 +68,10 @@ class Param:
     A 'path' names a data file (a designer's deck, board or card set); its default "" means the
     file the game ships, ``shipped`` (its name under simcore/data/). The game's ``prepare`` reads
     it: paths are never encoded as numbers.
+
+    ``component`` names the kind of component a 'bool' rule switches on ("character", "privilege
+    card"): its default (True) is the rulebook's, and ``powerlab impact`` measures each such
+    component by switching it off.
     """
 
     name: str
@@ -78,6 +82,7 @@ class Param:
     high: float | None = None
     choices: tuple[str, ...] = ()
     shipped: str = ""
+    component: str = ""
 
     def shipped_path(self) -> Path:
         """The data file the game plays when this path parameter is "" (the shipped one)."""
@@ -214,6 +219,19 @@ class CardImpact:
 
 
 @dataclass(frozen=True)
+class DataComponents:
+    """Components a data file lists, one entry each, that ``powerlab impact`` removes one at a
+    time: the array of tables ``table`` (e.g. "card") in the file the path rule ``rule`` names,
+    each entry named by its ``name`` key and called a ``kind`` (e.g. "event"); ``group`` names the
+    key whose value groups them for comparison (e.g. "level"), "" for none."""
+
+    rule: str
+    table: str
+    kind: str
+    group: str = ""
+
+
+@dataclass(frozen=True)
 class Arcs:
     """A game's *standing*: what a player at the table reads off to see who is ahead, per seat,
     recorded after every ``unit`` (a turn or a round) for the games ``--arcs`` samples
@@ -244,6 +262,7 @@ class Game:
     seat_columns: tuple[Column, ...]
     impact: tuple[ImpactGroup, ...] = ()
     card_impact: tuple[CardImpact, ...] = ()
+    data_components: tuple[DataComponents, ...] = ()
     arcs: Arcs | None = None
     # The ``ismcts`` strategy (``search_strategy``) of a game on the decision-point protocol.
     search: Strategy | None = None

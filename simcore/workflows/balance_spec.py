@@ -290,7 +290,7 @@ def _knob(path: Path, game: registry.Game, rules: dict, table, k: int) -> Knob:
         if not data_paths:
             raise _error(path, where + "path", f"{name} names a data file: give the path of "
                          'the numbers to change in it, e.g. "deck.*[0]"')  # fmt: skip
-        document = _data_document(game, rules, name)
+        document = data_document(game, rules, name)
         found = []
         for data_path in data_paths:
             try:
@@ -380,7 +380,7 @@ def _objective(path, game, players, strategies, table, k: int) -> Objective:
 _STEP = re.compile(r"([A-Za-z0-9_*-]+)((?:\[(?:\d+|\*)\])*)")
 
 
-def _data_document(game: registry.Game, rules: dict, rule: str) -> dict:
+def data_document(game: registry.Game, rules: dict, rule: str) -> dict:
     """The TOML document of the data file that ``rule`` names (the shipped one for "")."""
     param = game.rule(rule)
     where = rules[rule] or param.shipped_path()
@@ -437,7 +437,7 @@ def write_data_file(out: Path, game: registry.Game, rules: dict, rule: str, chan
     OUT/data/<rule>-<content digest>.toml (once: a resumed search finds it); returns its path."""
     import tomli_w
 
-    document = _data_document(game, rules, rule)
+    document = data_document(game, rules, rule)
     for data_path, value in changes:
         set_numbers(document, data_path, value)
     text = tomli_w.dumps(document)
@@ -472,7 +472,7 @@ def rulebook_values(spec: BalanceSpec) -> dict:
     values = {}
     for knob in spec.knobs:
         if knob.paths:
-            document = _data_document(game, spec.rules, knob.rule)
+            document = data_document(game, spec.rules, knob.rule)
             values[knob.name] = set_numbers(document, knob.paths[0], 0)[0]
         else:
             values[knob.name] = spec.rules[knob.rule]

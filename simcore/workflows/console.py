@@ -87,3 +87,27 @@ def games_bar() -> Progress:
         console=Console(stderr=True),
         disable=not live_progress(),
     )
+
+
+@contextlib.contextmanager
+def cells_progress(n_cells: int):
+    """Two progress bars, cells done and the current cell's games; yields the ``progress``
+    callback of ``run_study`` (cell id, games done, games in the cell)."""
+    with Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        disable=not live_progress(),
+    ) as progress:
+        cell_task = progress.add_task("cells", total=n_cells)
+        game_task = progress.add_task("games", total=None)
+        seen: list[str] = []
+
+        def on_progress(cell_id: str, done: int, total: int) -> None:
+            if cell_id not in seen:
+                seen.append(cell_id)
+                progress.update(cell_task, completed=len(seen) - 1)
+            progress.update(game_task, description=cell_id, completed=done, total=total)
+
+        yield on_progress
+        progress.update(cell_task, completed=n_cells)

@@ -14,6 +14,7 @@ import concurrent.futures
 import contextlib
 import functools
 import hashlib
+import math
 import multiprocessing
 import shutil
 import time
@@ -729,3 +730,31 @@ def merge(run_dirs: list[Path], out: Path) -> dict:
         info["finished"] = storage.now()
         storage.write_json(out / "run.json", info)
     return info
+
+
+def covered_games(out: Path) -> int:
+    """Games of ``out`` from index 0 on (the end of the last part its manifest lists)."""
+    if load_info(out) is None:  # checks run.json: a run of an older format is refused
+        return 0
+    return max((part.stop for part in storage.read_manifest(out)), default=0)
+
+
+def first_look(out: Path, step: int) -> int:
+    """Games at the first look of a sequential run: the stored games rounded up to a whole step,
+    so a resumed run looks at the same totals as an uninterrupted one."""
+    return max(step, math.ceil(covered_games(out) / step) * step)
+
+
+def check_sequential(spec: RunSpec, out: Path, until_ci: float, max_games: int, focal: str):
+    """Refuse bad sequential-stopping options (``run --until-ci``) before anything is written."""
+    from analyses.paired import focal_problem
+
+    if not 0 < until_ci <= 0.5:
+        raise registry.SpecError(f"--until-ci must be in (0, 0.5], not {until_ci}")
+    if not 1 <= max_games <= MAX_GAMES:
+        raise registry.SpecError(f"--max-games must be in [1, {MAX_GAMES}], not {max_games}")
+    problem = focal_problem(focal, spec.players, spec.lineup())
+    if problem:
+        raise registry.SpecError(f"--focal: {problem}")
+    resumed = RunSpec(**{**vars(spec), "games": min(first_look(out, spec.games), max_games)})
+    check_out_dir(resumed, out)

@@ -629,19 +629,6 @@ def _check_focal(study: Study, focal: str, cell: Cell) -> None:
 # --- running ----------------------------------------------------------------------------------
 
 
-def covered_games(out: Path) -> int:
-    """Games of ``out`` from index 0 on (the end of the last part its manifest lists)."""
-    if runner.load_info(out) is None:  # checks run.json: a run of an older format is refused
-        return 0
-    return max((part.stop for part in storage.read_manifest(out)), default=0)
-
-
-def first_look(out: Path, step: int) -> int:
-    """Games at the first look of a sequential run: the stored games rounded up to a whole step,
-    so a resumed run looks at the same totals as an uninterrupted one."""
-    return max(step, math.ceil(covered_games(out) / step) * step)
-
-
 def run_sequential(
     specs: list[runner.RunSpec],
     outs: list[Path],
@@ -652,7 +639,7 @@ def run_sequential(
 ) -> int:
     """Grow every spec by ``step`` games (resuming its run) until ``done()`` or ``max_games``;
     returns the final games per spec. The result equals a fixed run of that many games."""
-    games = min(max(first_look(out, step) for out in outs), max_games)
+    games = min(max(runner.first_look(out, step) for out in outs), max_games)
     while True:
         for spec, out in zip(specs, outs, strict=True):
             spec.games = games
@@ -842,7 +829,7 @@ def check_study_dir(study: Study, study_cells: list[Cell], out: Path, identity=N
     for cell in study_cells:
         folder = cell_dir(out, cell.id)
         if study.stop:  # a sequential cell resumes at its stored games
-            cell.spec.games = min(first_look(folder, cell.spec.games), study.stop.max_games)
+            cell.spec.games = min(runner.first_look(folder, cell.spec.games), study.stop.max_games)
         runner.check_out_dir(cell.spec, folder)
 
 

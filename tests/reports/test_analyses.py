@@ -327,6 +327,17 @@ def test_impact_counts_seats_holding_each_value_once(run: Run) -> None:
     assert_rates(group.table, "value", {k: tuple(v) for k, v in expected.items()}, "seat_rows")
     for row in group.table.iter_rows(named=True):
         assert row["diff"] == pytest.approx(row["win_rate"] - overall)
+    # Split by strategy: the same counts, per strategy label (the lineup has several).
+    assert len(set(run.lineup)) > 1
+    per_strategy: dict = {}
+    for row in rows:
+        for value in {row["start_card0"], row["start_card1"]}:
+            entry = per_strategy.setdefault((row["strategy"], value), [0, 0])
+            entry[0] += 1
+            entry[1] += row["won"]
+    split = group.by_strategy.with_columns(key=pl.concat_str("strategy", pl.lit("|"), "value"))
+    expected = {f"{s}|{v}": tuple(counts) for (s, v), counts in per_strategy.items()}
+    assert_rates(split, "key", expected, "seat_rows")
 
 
 def test_impact_without_groups_is_empty(tmp_path: Path) -> None:

@@ -1,0 +1,126 @@
+"""What each component does, from an impact directory (simcore/workflows/impact.py): each arm
+against the base arm, game by game on the same random streams.
+
+For every component and every measure — each seat's win rate, each strategy's win rate (any seat
+of that strategy won, as ``compare`` counts it) and the game length in turns — the paired
+difference (arm − base) with its 95% interval. A component's *headline* is its largest change:
+a win rate's in points or the game length's in percent of the base length (1 point ≙ 1%), so
+that one ranking covers both; its interval is that measure's.
+"""
+
+from pathlib import Path
+
+import numpy as np
+import polars as pl
+
+from analyses import AnalysisError
+from analyses.dataset import CUT_OFF, Run
+from analyses.paired import check_pairable, compare_runs, default_focals
+from analyses.stats import mean_interval
+from analyses.study import load_study_dir
+from simcore.workflows import impact as impact_files
+
+LENGTH = "game length"
+EFFECT_COLUMNS = (
+    "component", "kind", "group", "measure", "base", "changed", "diff", "ci_low", "ci_high",
+    "relative", "relative_low", "relative_high", "games",
+)  # fmt: skip
+
+
+def _length_effect(arm: Run, base: Run) -> dict:
+    """The paired change of the game length (turns) over games with a result in both runs."""
+    check_pairable(arm, base)
+    frames = [
+        run.scan()
+        .select("game_index", "turns", has_result=pl.col("ended_by").cast(pl.String) != CUT_OFF)
+        .sort("game_index")
+        .collect()
+        for run in (arm, base)
+    ]
+    both = (frames[0]["has_result"] & frames[1]["has_result"]).to_numpy()
+    changed = frames[0]["turns"].to_numpy()[both].astype(float)
+    before = frames[1]["turns"].to_numpy()[both].astype(float)
+    diff, low, high = mean_interval(changed - before)
+    mean = before.mean() if len(before) else np.nan
+    return {
+        "measure": LENGTH,
+        "base": mean,
+        "changed": changed.mean() if len(changed) else np.nan,
+        "diff": diff,
+        "ci_low": low,
+        "ci_high": high,
+        # The base length's own noise is left out of the percent's interval: it is shared.
+        "relative": diff / mean,
+        "relative_low": low / mean,
+        "relative_high": high / mean,
+        "games": int(both.sum()),
+    }
+
+
+def _win_effect(arm: Run, base: Run, focal: str) -> dict:
+    result = compare_runs(arm, base, focal)
+    return {
+        "measure": f"{focal.replace('seat:', 'seat ')} win rate",
+        "base": result["rate_b"],
+        "changed": result["rate_a"],
+        "diff": result["diff"],
+        "ci_low": result["ci_low"],
+        "ci_high": result["ci_high"],
+        "relative": result["diff"],
+        "relative_low": result["ci_low"],
+        "relative_high": result["ci_high"],
+        "games": result["games"],
+    }
+
+
+def effects(out: str | Path) -> pl.DataFrame:
+    """One row per component and measure (EFFECT_COLUMNS), in arm order."""
+    out = Path(out)
+    study = load_study_dir(out / impact_files.STUDY_DIR)
+    runs = {cell.arm: cell.run for cell in study.cells}
+    if impact_files.BASE_ARM not in runs:
+        raise AnalysisError(f"{out}: the study has no {impact_files.BASE_ARM!r} arm")
+    base = runs[impact_files.BASE_ARM]
+    focals = [f"seat:{k}" for k in range(base.players)]
+    strategies = default_focals(base.lineup, base.players)
+    focals += [name for name in strategies if not name.startswith("seat:")]
+    rows = []
+    for component in impact_files.read_components(out):
+        arm = runs.get(component["arm"])
+        if arm is None:
+            raise AnalysisError(f"{out}: no cell for component {component['arm']!r}")
+        who = {key: component[key] for key in ("kind", "group")}
+        for measured in [*(_win_effect(arm, base, f) for f in focals), _length_effect(arm, base)]:
+            rows.append({"component": component["name"], **who, **measured})
+    return pl.DataFrame(rows, schema_overrides={"games": pl.Int64}).select(EFFECT_COLUMNS)
+
+
+def headlines(table: pl.DataFrame) -> pl.DataFrame:
+    """Each component's largest change (by |relative|), ranked largest first, with its rank
+    among the components of its kind and group (``of`` of them)."""
+    ranked = (
+        table.sort(pl.col("relative").abs(), descending=True, nulls_last=True)
+        .group_by("component", maintain_order=True)
+        .first()
+        .sort(pl.col("relative").abs(), descending=True, nulls_last=True)
+    )
+    within = pl.col("relative").abs().rank("ordinal", descending=True).over("kind", "group")
+    return ranked.with_columns(
+        rank=pl.int_range(1, pl.len() + 1),
+        rank_in_group=within.cast(pl.Int64),
+        of=pl.len().over("kind", "group").cast(pl.Int64),
+    )
+
+
+def clear_of_rest(ranked: pl.DataFrame) -> bool:
+    """Whether the first component's headline interval lies wholly beyond every other's: its
+    interval's near end is larger (in size) than the others' far ends."""
+    if ranked.height < 2:
+        return False
+    first = ranked.row(0, named=True)
+    near = min(abs(first["relative_low"]), abs(first["relative_high"]))
+    if first["relative_low"] < 0 < first["relative_high"]:
+        return False
+    rest = ranked.slice(1)
+    far = np.maximum(rest["relative_low"].abs().to_numpy(), rest["relative_high"].abs().to_numpy())
+    return bool(near > far.max())
