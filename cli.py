@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import time
 from pathlib import Path
 from typing import Annotated
 
@@ -46,6 +45,9 @@ def notice(line: str) -> None:
 # --- shared options --------------------------------------------------------------------------
 
 PlayersOpt = Annotated[int, typer.Option("--players", "-p", help="Number of players.")]
+NearestPlayersOpt = Annotated[
+    int | None, typer.Option("--players", "-p", help="Players (default: 4, or the game's).")
+]
 StrategyOpt = Annotated[
     list[str] | None,
     typer.Option(
@@ -126,41 +128,9 @@ def games(
     ] = None,
 ) -> None:
     """List the games, or one game's rule parameters and strategies with their docs."""
-    from simcore import registry
+    from simcore.workflows import catalog
 
-    if game is None:
-        for game_id in registry.game_ids():
-            g = registry.make(game_id)
-            typer.echo(f"{g.id:<16} {g.title} ({g.player_counts()} players): {g.doc}")
-        typer.echo("\nDetails: powerlab games GAME")
-        return
-    g = registry.make(game)
-    typer.echo(f"{g.title} [{g.id}], {g.player_counts()} players: {g.doc}")
-    typer.echo(f"Rulebook: shared/rules/{g.rulebook}; modelling choices: docs/games/{g.id}.md\n")
-    typer.echo("Rule parameters (--set key=value):")
-    for p in g.rules:
-        typer.echo(f"  {p.name:<26} default {p.default!s:<10} {p.expected():<28} {p.doc}")
-    if g.arcs is None:
-        typer.echo("\nGame arcs (--arcs): this game does not record arcs yet (docs/arcs.md)")
-    else:
-        typer.echo(f"\nGame arcs (--arcs): the standing after every {g.arcs.unit}, in this order:")
-        for c in g.arcs.standing:
-            typer.echo(f"  {c.name:<26} {c.doc}")
-    typer.echo(f"\nStrategies (--strategy name:key=value,...; default {g.default_strategy}):")
-    for s in g.all_strategies():
-        typer.echo(f"  {s.name}: {s.doc}")
-        for p in s.params:
-            typer.echo(f"      {p.name:<16} default {p.default!s:<8} {p.expected():<24} {p.doc}")
-    presets = registry.presets(g.id)
-    if presets:
-        typer.echo("\nPresets (--strategy preset:NAME; made by the command shown):")
-        for name, preset in presets.items():
-            for line in (
-                f"{name}: {preset['spec']}",
-                f"    {preset['doc']}",
-                f"    {preset['command']}",
-            ):
-                typer.echo(f"  {line}")
+    typer.echo("\n".join(catalog.game_lines(game) if game else catalog.games_lines()))
 
 
 @app.command()
@@ -232,36 +202,13 @@ def run(
         if shard_slice:
             raise BadInput("--until-ci needs the whole run: it cannot be combined with --shard")
         runner.check_sequential(spec, out, until_ci, max_games, focal)
-    progress = console.games_bar()
-    task = progress.add_task(f"{game} x{players}", total=spec.games, rate="", start=False)
-    first_report: list[tuple[int, float]] = []  # (games done, when)
     first, stop = shard_range(spec.games, shard_slice)
-    total_games = [stop - first]  # as last reported: --until-ci grows it
-
-    def on_progress(done: int, total: int) -> None:
-        # The runner reports first after any compile: the bar, its clock and its rate start
-        # here, so that they count playing only.
-        if not first_report:
-            first_report.append((done, time.perf_counter()))
-            progress.start()
-            progress.start_task(task)
-        first_done, since = first_report[0]
-        elapsed = time.perf_counter() - since
-        rate = (done - first_done) / elapsed if elapsed > 0 else 0.0
-        total_games[0] = total
-        progress.update(task, completed=done, total=total, rate=f"{rate:,.0f} games/s")
-
-    def compiling(line: str):
-        # Drawn only before the bar: a later compile (--until-ci, were numba's cache unwritable)
-        # is a line above it.
-        return (runner.announce(notice) if progress.live.is_started else console.compile_status)(
-            line
-        )
+    bar = console.RunBar(f"{game} x{players}", stop - first, notice)
 
     def run_spec(spec: runner.RunSpec, out: Path) -> dict:
         return runner.run(
-            spec, out, threads=threads, chunk_size=chunk_size, progress=on_progress,
-            shard=shard_slice, scheduler=dask_target, notify=notice, compiling=compiling,
+            spec, out, threads=threads, chunk_size=chunk_size, progress=bar.update,
+            shard=shard_slice, scheduler=dask_target, notify=notice, compiling=bar.compiling,
         )  # fmt: skip
 
     interrupted = False
@@ -273,10 +220,9 @@ def run(
     except KeyboardInterrupt:
         interrupted = True
     finally:
-        if progress.live.is_started:
-            progress.stop()
+        bar.stop()
     if interrupted:
-        fail(console.kept(out, total_games[0]), INTERRUPTED)
+        fail(console.kept(out, bar.total), INTERRUPTED)
     typer.echo(
         f"{out}: {spec.games} games ({console.computed_now(info['timings'])}). "
         f"Next: powerlab summary {out}"
@@ -335,29 +281,10 @@ TablesOpt = Annotated[
 ]
 
 
-def _check_targets(
-    pdf: Path | None = None,
-    png: Path | None = None,
-    tables: Path | None = None,
-    pdf_option: str = "--output ",
-) -> None:
-    """Refuse, before anything is written, a report's PDF, PNG folder or tables folder that
-    cannot be written there (``pdf_option``: "" for a PDF the designer did not name)."""
-    from simcore.registry import SpecError
+def _check_targets(*targets, **options) -> None:
     from simcore.workflows import files
 
-    if pdf is not None and pdf.suffix.lower() != ".pdf":
-        raise BadInput(f"{pdf_option}{pdf} should end in .pdf")
-    for option, target, check in (
-        (pdf_option, pdf, files.check_file_target),
-        ("--png ", png, files.check_folder_target),
-        ("--tables ", tables, files.check_folder_target),
-    ):
-        if target is not None:
-            try:
-                check(target)
-            except SpecError as error:
-                raise BadInput(f"{option}{error}") from None
+    files.check_report_targets(*targets, **options)
 
 
 def _check_threads(threads: int | None, dask_target: str | None) -> None:
@@ -578,6 +505,7 @@ def compare(
 
     from analyses.dataset import load_run
     from analyses.paired import check_pairable, compare_runs, default_focals
+    from reports.compare import whatif_hint
 
     _check_targets(output, png, tables)
     a, b = load_run(run_a), load_run(run_b)
@@ -592,6 +520,7 @@ def compare(
             f"{100 * result['ci_high']:+.2f}] over {result['games']} paired games; variance "
             f"reduction vs unpaired x{result['variance_reduction']:.1f}"
         )
+    typer.echo(whatif_hint(a, b))
     if output is not None or png is not None or tables is not None:
         from reports.compare import write_compare_report
 
@@ -605,10 +534,7 @@ def compare(
 def impact(
     game: Annotated[str, typer.Argument(help="Game id (see `powerlab games`).")],
     out: Annotated[Path, typer.Option("--out", "-o", help="Impact directory to create or resume.")],
-    players: Annotated[
-        int | None,
-        typer.Option("--players", "-p", help="Number of players (default: 4, or the game's)."),
-    ] = None,
+    players: NearestPlayersOpt = None,
     strategy: StrategyOpt = None,
     games: Annotated[
         int, typer.Option("--games", "-n", help="Games per component (and for the base game).")
@@ -668,6 +594,90 @@ def impact(
     typer.echo("\n".join(headline_lines(table)))
     typer.echo(f"{out}: {len(plan.components)} components; {out / 'impact.csv'}, report "
                f"{out / 'impact.pdf'} ({len(titles)} pages)")  # fmt: skip
+    _echo_pngs(png, len(titles))
+
+
+@app.command()
+def whatif(
+    game: Annotated[str, typer.Argument(help="Game id (see `powerlab games`).")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="Whatif directory to create or resume.")],
+    settings: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--set",
+            help="KEY=VALUE: rule set A's value of a rule --vs changes (a rule only --set gives "
+            "holds for both); repeatable.",
+        ),
+    ] = None,
+    versus: Annotated[
+        list[str] | None,
+        typer.Option("--vs", help="KEY=VALUE: rule set B's value (a data file too); repeatable."),
+    ] = None,
+    players: NearestPlayersOpt = None,
+    strategy: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--strategy",
+            "-s",
+            help="The scripted field, one per seat (default: the "
+            "game's scripted strategies around the table).",
+        ),
+    ] = None,  # fmt: skip
+    seed: SeedOpt = 0,
+    budget: Annotated[
+        str,
+        typer.Option(
+            "--budget",
+            help="quick (a few minutes), default or thorough: games, "
+            "tuning and search budgets (docs/whatif.md).",
+        ),
+    ] = "default",  # fmt: skip
+    games: Annotated[
+        int | None, typer.Option("--games", "-n", help="Games per cell (overrides --budget).")
+    ] = None,
+    field: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--field", help="scripted, tuned, re-tuned or search (repeatable; default: all four)."
+        ),
+    ] = None,  # fmt: skip
+    threads: ThreadsOpt = None,
+    scheduler: SchedulerOpt = None,
+    cluster: ClusterOpt = None,
+    png: PngOpt = None,
+    tables: TablesOpt = None,
+) -> None:
+    """Is rule set A (--set) or B (--vs) better, and does the answer survive a change of players?
+
+    Plays both on the same games in four fields of players (the scripted strategies, the tuned
+    presets, the field re-tuned for each rule set, the search player in a seat) and says per
+    measure whether it keeps its sign in every field. Writes OUT/whatif.pdf (the answer first),
+    OUT/whatif.csv and OUT/whatif.toml (the study that reproduces it). Resumable.
+    Example: powerlab whatif power -p 5 --set banker_take=3 --vs banker_take=2 -o out/banker
+    """
+    from reports.whatif import robustness_lines, write_whatif_outputs
+    from simcore.workflows import console
+    from simcore.workflows import whatif as whatif_run
+
+    if budget not in whatif_run.BUDGETS:
+        raise BadInput(f"--budget must be one of {', '.join(whatif_run.BUDGETS)}, not {budget!r}")
+    dask_target = _dask_target(scheduler, cluster)
+    _check_threads(threads, dask_target)
+    _check_targets(png=png, tables=tables)
+    request = whatif_run.plan(
+        game, players, strategy or [], settings or [], versus or [], seed, budget, games,
+        field or [], out,
+    )  # fmt: skip
+    whatif_run.check_out(request)
+    for line in whatif_run.assumptions(request):
+        notice(line)
+    with console.cells_progress(2 * len(request.fields)) as on_progress:
+        whatif_run.run(
+            request, threads=threads, scheduler=dask_target, progress=on_progress, notify=notice
+        )
+    table, titles = write_whatif_outputs(request.out, png, tables)
+    typer.echo("\n".join(robustness_lines(table)))
+    typer.echo(f"{out}: report {out / 'whatif.pdf'} ({len(titles)} pages), {out / 'whatif.csv'}")
     _echo_pngs(png, len(titles))
 
 
@@ -778,9 +788,7 @@ def tune(
     Example: powerlab tune power -p 4 -s bluffer -a counter -a honest -a random -n 100000
     -o out/tune-bluffer; then use `--strategy "$(cat out/tune-bluffer/best.txt)"`.
     """
-    from reports.takeaways import multi_start
-    from reports.takeaways import tuning as headline
-    from reports.tune import write_tune_report
+    from reports.tune import closing_lines, write_tune_report
     from simcore.workflows import tuning
 
     if not strategy:
@@ -796,18 +804,7 @@ def tune(
     summary = tuning.tune(spec, out, threads=threads, scheduler=dask_target)
     titles = write_tune_report(out, png)
     _echo_pngs(png, len(titles))
-    if self_play:
-        last = summary["rounds"][-1]
-        typer.echo(
-            f"{out}: {len(summary['rounds'])} self-play rounds; stopped because "
-            f"{summary['stopped']} (last round {100 * last['diff']:+.1f} points)."
-        )
-    else:
-        typer.echo(f"{out}: {headline(summary)}")
-    if "starts" in summary:
-        typer.echo(multi_start(summary))
-    label = "The last incumbent" if summary.get("cycle") else "Best spec"
-    typer.echo(f"{label} in {out / 'best.txt'}: {summary['best']}; report {out / 'report.pdf'}")
+    typer.echo("\n".join(closing_lines(summary, out)))
 
 
 @app.command()

@@ -90,29 +90,35 @@ def _points(value: float) -> str:
     return f"{100 * value:+.1f}"
 
 
-def robustness_line(rows: pl.DataFrame) -> str:
-    """How the answer moves across opponent settings, in one line: its range and in how many
-    settings its 95% interval is above zero, below zero or across it."""
+def robustness_line(
+    rows: pl.DataFrame, settings=("opponent setting", "the opponents"), unit="points", scale=100
+) -> str:
+    """How the answer moves across opponent settings, in one line: its range (``scale`` times
+    the values, in ``unit``) and in how many settings its 95% interval is above zero, below zero
+    or across it. ``settings``: what a setting is called, and what a sign change depends on."""
+    setting, depends = settings
+    settings = f"{setting}s"
     n = rows.height
     positive = int((rows["ci_low"] > 0).sum())
     negative = int((rows["ci_high"] < 0).sum())
-    span = f"{_points(rows['answer'].min())} to {_points(rows['answer'].max())} points"
+    low, high = (f"{scale * value:+.1f}" for value in (rows["answer"].min(), rows["answer"].max()))
+    span = f"{low} to {high} {unit}"
     if n == 1:
-        return f"{span}; measured against one opponent setting only: robustness unknown"
+        return f"{span}; measured against one {setting} only: robustness unknown"
     if positive and negative:
         return (
             f"{span}; the sign changes (positive in {positive}, negative in {negative} of {n} "
-            "opponent settings): this answer depends on the opponents"
+            f"{settings}): this answer depends on {depends}"
         )
     if positive == n:
-        return f"{span}; positive in {n} of {n} opponent settings"
+        return f"{span}; positive in {n} of {n} {settings}"
     if negative == n:
-        return f"{span}; negative in {n} of {n} opponent settings"
+        return f"{span}; negative in {n} of {n} {settings}"
     unclear = n - positive - negative
     if unclear == n:
-        return f"{span}; indistinguishable from 0 in {n} of {n} opponent settings"
+        return f"{span}; indistinguishable from 0 in {n} of {n} {settings}"
     sign = f"positive in {positive}" if positive else f"negative in {negative}"
-    return f"{span}; {sign} and indistinguishable from 0 in {unclear} of {n} opponent settings"
+    return f"{span}; {sign} and indistinguishable from 0 in {unclear} of {n} {settings}"
 
 
 def headline(study: StudyDir, rows: pl.DataFrame) -> str:

@@ -27,7 +27,7 @@ EFFECT_COLUMNS = (
 )  # fmt: skip
 
 
-def _length_effect(arm: Run, base: Run) -> dict:
+def length_effect(arm: Run, base: Run) -> dict:
     """The paired change of the game length (turns) over games with a result in both runs."""
     check_pairable(arm, base)
     frames = [
@@ -57,7 +57,7 @@ def _length_effect(arm: Run, base: Run) -> dict:
     }
 
 
-def _win_effect(arm: Run, base: Run, focal: str) -> dict:
+def win_effect(arm: Run, base: Run, focal: str) -> dict:
     result = compare_runs(arm, base, focal)
     return {
         "measure": f"{focal.replace('seat:', 'seat ')} win rate",
@@ -90,7 +90,7 @@ def effects(out: str | Path) -> pl.DataFrame:
         if arm is None:
             raise AnalysisError(f"{out}: no cell for component {component['arm']!r}")
         who = {key: component[key] for key in ("kind", "group")}
-        for measured in [*(_win_effect(arm, base, f) for f in focals), _length_effect(arm, base)]:
+        for measured in [*(win_effect(arm, base, f) for f in focals), length_effect(arm, base)]:
             rows.append({"component": component["name"], **who, **measured})
     return pl.DataFrame(rows, schema_overrides={"games": pl.Int64}).select(EFFECT_COLUMNS)
 

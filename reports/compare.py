@@ -101,3 +101,23 @@ def write_compare_report(
     subject = f"A: {run_a.describe()} | B: {run_b.describe()}"
     pages = compare_pages(run_a, run_b, paired)
     return write_pages(pages, "powerlab compare", subject, pdf_path, png_dir, tables_dir)
+
+
+def whatif_hint(run_a: Run, run_b: Run) -> str:
+    """The line `compare` ends with: its answer holds for these players only, and the whatif
+    command that would test the rule change in other fields of players."""
+    rules_a, rules_b = run_a.spec.get("rules", {}), run_b.spec.get("rules", {})
+    changed = [key for key in rules_a if rules_a[key] != rules_b.get(key)]
+    if not changed:
+        return "These differences hold for these players only (the runs share their rules)."
+    sides = " ".join(
+        f"--set {key}={_text(rules_a[key])} --vs {key}={_text(rules_b[key])}" for key in changed
+    )
+    return (
+        "These differences hold for these players only; to test the rule change against other "
+        f"players: powerlab whatif {run_a.spec['game']} -p {run_a.players} {sides} -o OUT"
+    )
+
+
+def _text(value) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)

@@ -247,3 +247,20 @@ def write_tune_report(out: str | Path, png_dir: str | Path | None = None) -> lis
         out / "report.pdf",
         png_dir,
     )
+
+
+def closing_lines(summary: dict, out: Path) -> list[str]:
+    """What `powerlab tune` prints at the end: the headline, the starts raced, the best spec."""
+    if "rounds" in summary:
+        last = summary["rounds"][-1]
+        lines = [
+            f"{out}: {len(summary['rounds'])} self-play rounds; stopped because "
+            f"{summary['stopped']} (last round {100 * last['diff']:+.1f} points)."
+        ]
+    else:
+        lines = [f"{out}: {takeaways.tuning(summary)}"]
+    if "starts" in summary:
+        lines.append(takeaways.multi_start(summary))
+    label = "The last incumbent" if summary.get("cycle") else "Best spec"
+    best = f"{label} in {out / 'best.txt'}: {summary['best']}; report {out / 'report.pdf'}"
+    return [*lines, best]

@@ -5,6 +5,7 @@ stderr, only on a terminal or with POWERLAB_PROGRESS=1; elsewhere plain lines.""
 import contextlib
 import os
 import sys
+import time
 from pathlib import Path
 
 import typer
@@ -87,6 +88,39 @@ def games_bar() -> Progress:
         console=Console(stderr=True),
         disable=not live_progress(),
     )
+
+
+class RunBar:
+    """The games bar of ``powerlab run``. It starts at the runner's first report, after any
+    compile, so that its clock and rate count playing only; a compile before it is a status
+    line with its time, a later one (``--until-ci``; numba's cache unwritable) a line above it.
+    ``total`` is the games as last reported (``--until-ci`` grows it)."""
+
+    def __init__(self, title: str, total: int, notify) -> None:
+        self.progress = games_bar()
+        self.task = self.progress.add_task(title, total=total, rate="", start=False)
+        self.total = total
+        self.notify = notify
+        self.first: tuple[int, float] | None = None  # (games done, when) at the first report
+
+    def update(self, done: int, total: int) -> None:
+        if self.first is None:
+            self.first = (done, time.perf_counter())
+            self.progress.start()
+            self.progress.start_task(self.task)
+        elapsed = time.perf_counter() - self.first[1]
+        rate = (done - self.first[0]) / elapsed if elapsed > 0 else 0.0
+        self.total = total
+        self.progress.update(self.task, completed=done, total=total, rate=f"{rate:,.0f} games/s")
+
+    def compiling(self, line: str):
+        if self.progress.live.is_started:
+            return contextlib.nullcontext(self.notify(line))
+        return compile_status(line)
+
+    def stop(self) -> None:
+        if self.progress.live.is_started:
+            self.progress.stop()
 
 
 @contextlib.contextmanager

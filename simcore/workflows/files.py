@@ -249,3 +249,25 @@ def all_or_nothing() -> Iterator[Staged]:
             tmp.unlink(missing_ok=True)
         remove_empty_folders(staged.created)
         raise
+
+
+def check_report_targets(
+    pdf: Path | None = None,
+    png: Path | None = None,
+    tables: Path | None = None,
+    pdf_option: str = "--output ",
+) -> None:
+    """Refuse, before anything is written, a report's PDF, PNG folder or tables folder that
+    cannot be written there (``pdf_option``: "" for a PDF the designer did not name)."""
+    if pdf is not None and pdf.suffix.lower() != ".pdf":
+        raise SpecError(f"{pdf_option}{pdf} should end in .pdf")
+    for option, target, check in (
+        (pdf_option, pdf, check_file_target),
+        ("--png ", png, check_folder_target),
+        ("--tables ", tables, check_folder_target),
+    ):
+        if target is not None:
+            try:
+                check(target)
+            except SpecError as error:
+                raise SpecError(f"{option}{error}") from None

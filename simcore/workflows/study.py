@@ -27,7 +27,7 @@ TOP_KEYS = (
 )  # fmt: skip
 ARM_KEYS = ("name", "strategies", "rules")
 ANSWER_KEYS = ("focal", "arms")
-OPPONENT_KEYS = ("name", "strategies", "rules", "meta", "seats")
+OPPONENT_KEYS = ("name", "strategies", "rules", "meta", "seats", "games")
 RESTRICT_KEYS = ("strategy", "fixed", "budget", "params", "min_games", "search")
 RESTRICT_ARMS = ("tuned", "tuned without")  # the focal tuned freely / with the option off
 # With [restrict] search: the search player in the focal seat, its playouts by each tuned spec.
@@ -90,13 +90,15 @@ class Answer:
 class Opponents:
     """An opponent setting: the seats after the arm's focal entry (``seats = "others"``) or the
     whole table (``"all"``), as spec strings or the equilibrium mix of a meta directory, with
-    rule overrides (an assumption that goes with these opponents, e.g. a neutral deck)."""
+    rule overrides (an assumption that goes with these opponents, e.g. a neutral deck).
+    ``games`` (0: the study's) is its cells' games, fewer where a seat searches."""
 
     name: str
     strategies: tuple[str, ...]
     rules: dict
     meta: str | None
     seats: str
+    games: int = 0
 
 
 @dataclass(frozen=True)
@@ -300,7 +302,10 @@ def _opponents(path: Path, table, k: int) -> Opponents:
     if seats not in ("others", "all"):
         raise _error(path, where + "seats", f'expected "others" or "all", got {seats!r}')
     rules = _get(path, table, "rules", where, (dict,), "a table of rule parameters", {})
-    return Opponents(name, strategies, rules, meta, seats)
+    games = _get(path, table, "games", where, (int,), "a number of games per cell", 0)
+    if games < 0:
+        raise _error(path, where + "games", f"expected at least 1, got {games}")
+    return Opponents(name, strategies, rules, meta, seats, games)
 
 
 def _restrict(path: Path, table: dict) -> Restrict:
@@ -381,6 +386,8 @@ def load_study(path: str | Path) -> Study:
     setting_names = [o.name for o in opponents]
     if len(set(setting_names)) != len(setting_names):
         raise _error(path, "opponents", "expected distinct names")
+    if stop_table is not None and any(o.games for o in opponents):
+        raise _error(path, "stop", "stops every cell alike: give no [[opponents]] games with it")
     answer_table = _get(path, data, "answer", "", (dict,), "a table", None)
     answer = None if answer_table is None else _answer(path, answer_table, names)
     if restrict and answer is None:
@@ -529,7 +536,7 @@ def cells(study: Study, games: int | None = None, tuned: dict | None = None) -> 
                         strategies=copy.deepcopy(lineup),
                         rules=dict(rules),
                         seed=study.seed,
-                        games=arm_games,
+                        games=setting.games if setting and setting.games else arm_games,
                         rotate_seats=study.rotate_seats,
                         arcs=study.arcs,
                     )

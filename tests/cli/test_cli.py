@@ -87,6 +87,9 @@ def test_compare_writes_a_report_on_request(small_run, tmp_path):
     result = powerlab("compare", small_run, other, "-o", pdf, "--png", tmp_path / "slides")
     assert result.returncode == 0, result.stderr
     assert "bluffer: A " in result.stdout and f"Report written to {pdf}" in result.stdout
+    # The answer is about these players only: the line names the whatif that would test it.
+    hint = "powerlab whatif power -p 4 --set overthrow_cost=7 --vs overthrow_cost=8 -o OUT"
+    assert hint in result.stdout
     assert b"/Title (powerlab compare)" in pdf.read_bytes()
     assert sorted(path.name for path in (tmp_path / "slides").iterdir()) == [
         "01-powerlab-compare-a-against-b.png",
