@@ -468,15 +468,21 @@ def presets(game_id: str) -> dict[str, dict]:
 
 
 def parse_strategy(game: Game, text: str) -> dict:
-    """``name``, ``name:key=value,key=value`` or ``preset:NAME`` (a spec of the game's presets
-    file) → {"name", "params"} with defaults filled in."""
+    """``name``, ``name:key=value,key=value``, ``preset:NAME`` (a spec of the game's presets
+    file) or ``preset:NAME:key=value,...`` (the preset with those values changed) →
+    {"name", "params"} with defaults filled in."""
     if text.strip().startswith(PRESET_PREFIX):
-        name = text.strip().removeprefix(PRESET_PREFIX)
+        name, _, overrides = text.strip().removeprefix(PRESET_PREFIX).partition(":")
         known = presets(game.id)
         if name not in known:
             names = ", ".join(known) or "none"
             raise SpecError(f"{game.id}: unknown preset {name!r} (known: {names})")
-        text = known[name]["spec"]
+        preset = parse_strategy(game, known[name]["spec"])
+        if overrides.strip():
+            changed = parse_strategy(game, f"{preset['name']}:{overrides}")
+            keys = {item.partition("=")[0].strip() for item in overrides.split(",")}
+            preset["params"].update({key: changed["params"][key] for key in keys})
+        return preset
     name, _, rest = text.strip().partition(":")
     strategy = game.strategy(name.strip())
     params = strategy.defaults()

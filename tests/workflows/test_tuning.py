@@ -271,6 +271,22 @@ def test_an_unknown_preset_is_a_one_line_error():
         registry.parse_strategy(registry.make("power"), "preset:nope")
 
 
+def test_a_preset_takes_overrides_of_its_own_parameters():
+    from simcore import registry
+
+    game = registry.make("power")
+    preset = registry.parse_strategy(game, "preset:bluffer-vs-mixed")
+    changed = registry.parse_strategy(game, "preset:bluffer-vs-mixed:p_bluff=0.1,targeting=leader")
+    assert changed["params"] == {**preset["params"], "p_bluff": 0.1, "targeting": "leader"}
+    for bad, message in (
+        ("preset:bluffer-vs-mixed:nope=1", "has no parameter 'nope'"),
+        ("preset:bluffer-vs-mixed:p_bluff=2", "p_bluff=2"),
+        ("preset:bluffer-vs-mixed:p_bluff=0.1,p_bluff=0.2", "given twice"),
+    ):
+        with pytest.raises(SpecError, match=message):
+            registry.parse_strategy(game, bad)
+
+
 def test_a_tuning_on_dask_equals_the_local_one(tmp_path):
     spec = small_spec(final_games=400)
     local = tuning.tune(spec, tmp_path / "local")
