@@ -25,6 +25,7 @@ from reports.toolkit import (
     table_pages,
 )
 from simcore.workflows import storage
+from simcore.workflows.balance_spec import CATEGORICAL
 
 FRONT_COLOR = "#DD8452"
 RETUNED_COLOR = "#4C72B0"
@@ -37,6 +38,25 @@ def _number(value: float) -> str:
     return f"{value:.3g}" if abs(value) >= 1 else f"{value:.3f}"
 
 
+def _value(value) -> str:
+    """A searched value: a number, a switch as a balance file writes it, a choice by name."""
+    if isinstance(value, bool):
+        return str(value).lower()
+    return value if isinstance(value, str) else _number(value)
+
+
+def _categorical(param: dict) -> bool:
+    """Whether a searched value is a switch or a choice (summary.json's ``params`` entry)."""
+    return param["kind"] in CATEGORICAL
+
+
+def _searched(param: dict) -> str:
+    """What was searched: the range of a number, the values of a switch or choice."""
+    if _categorical(param):
+        return ", ".join(_value(choice) for choice in param["choices"])
+    return f"[{param['low']:g}, {param['high']:g}]"
+
+
 def _measured(row: dict, name: str) -> str:
     return (
         f"{_number(row[f'{name}_value'])} [{_number(row[f'{name}_low'])}, "
@@ -46,7 +66,7 @@ def _measured(row: dict, name: str) -> str:
 
 def _changes(row: dict, summary: dict) -> str:
     changed = [
-        f"{name} {_number(summary['rulebook'][name])} → {_number(row[f'param_{name}'])}"
+        f"{name} {_value(summary['rulebook'][name])} → {_value(row[f'param_{name}'])}"
         for name in (p["name"] for p in summary["params"])
         if row[f"param_{name}"] != summary["rulebook"][name]
     ]
@@ -220,10 +240,13 @@ def changes_pages(summary: dict, front: pl.DataFrame) -> list[ReportPage]:
         for param in summary["params"]:
             name = param["name"]
             old, new = summary["rulebook"][name], row[f"param_{name}"]
+            if _categorical(param):
+                change = "changed" if new != old else "none"
+            else:
+                change = f"{new - old:+.3g}"
             rows.append(
-                {"candidate": row["candidate"], "value": name, "rulebook": _number(old),
-                 "proposed": _number(new), "change": f"{new - old:+.3g}",
-                 "range searched": f"[{param['low']:g}, {param['high']:g}]"}
+                {"candidate": row["candidate"], "value": name, "rulebook": _value(old),
+                 "proposed": _value(new), "change": change, "searched": _searched(param)}
             )  # fmt: skip
     if not rows:
         return []
@@ -233,27 +256,49 @@ def changes_pages(summary: dict, front: pl.DataFrame) -> list[ReportPage]:
         f"{len(rows) // len(summary['params'])} proposed rule sets, each a study file in "
         "OUT/rulesets/ that reproduces its measured values (powerlab study run).",
         "Each row: a searched value of a proposed rule set against the rulebook's (the file's "
-        "rules; for a data file, the first number the path reaches in it).",
+        "rules; for a data file, the first number the path reaches in it), and what was searched: "
+        "a number's range, a switch's or choice's values.",
     )
+
+
+def _rank_correlation(param: dict, x: np.ndarray, y: np.ndarray) -> float:
+    """Spearman's rank correlation of objective ``y`` with searched value ``x``; a switch ranks
+    false below true; NaN for a choice (its values have no order) or a constant."""
+    if param["kind"] == "choice" or len(set(x)) < 2 or len(set(y)) < 2:
+        return np.nan
+    return spearmanr(x.astype(float), y).statistic
+
+
+def _scatter_x(param: dict, x: np.ndarray) -> np.ndarray:
+    """Where a candidate sits along a panel's x axis: its value, or for a switch or choice the
+    position of its value, spread sideways (the same spread every time) so that the candidates
+    of one value do not hide each other."""
+    if not _categorical(param):
+        return x
+    positions = np.array([param["choices"].index(v) for v in x], dtype=float)
+    return positions + 0.3 * ((np.arange(len(x)) * 0.618) % 1 - 0.5)
 
 
 def sensitivity_pages(summary: dict, trials: pl.DataFrame) -> list[ReportPage]:
     """Per searched value, every objective of every candidate against it, with the Spearman rank
-    correlation in the panel title."""
+    correlation in the panel title (none for a choice: its values have no order)."""
     done = trials.filter(pl.col("state") == "complete")
-    pairs = [(p["name"], o) for p in summary["params"] for o in summary["objectives"]]
+    pairs = [(p, o) for p in summary["params"] for o in summary["objectives"]]
     pages = []
     strongest = []
-    for name, objective in pairs:
-        x, y = done[f"param_{name}"].to_numpy(), done[f"obj_{objective}"].to_numpy()
-        rho = spearmanr(x, y).statistic if len(set(x)) > 1 and len(set(y)) > 1 else np.nan
-        strongest.append((abs(rho) if np.isfinite(rho) else -1, name, objective, rho))
+    for param, objective in pairs:
+        x, y = done[f"param_{param['name']}"].to_numpy(), done[f"obj_{objective}"].to_numpy()
+        rho = _rank_correlation(param, x, y)
+        strongest.append((abs(rho) if np.isfinite(rho) else -1, param["name"], objective, rho))
     best = max(strongest)
-    takeaway = (
-        f"{best[2]} follows {best[1]} most closely (Spearman rank correlation {best[3]:+.2f})."
-        if best[0] >= 0
-        else "No searched value moves any objective in this search."
-    )
+    if best[0] >= 0:
+        takeaway = (
+            f"{best[2]} follows {best[1]} most closely (Spearman rank correlation {best[3]:+.2f})."
+        )
+    elif all(p["kind"] == "choice" for p in summary["params"]):
+        takeaway = "Every searched value is a choice: compare the objectives of each choice."
+    else:
+        takeaway = "No searched value moves any objective in this search."
     for start in range(0, len(pairs), PANELS):
         chunk = pairs[start : start + PANELS]
         page = ReportPage(
@@ -261,19 +306,31 @@ def sensitivity_pages(summary: dict, trials: pl.DataFrame) -> list[ReportPage]:
             takeaway,
             "One panel per searched value and objective: every candidate's objective (distance "
             "to target, at the last rung it reached; larger dots played more games) against the "
-            "value; the title gives Spearman's rank correlation (near 0: the objective does not "
-            "follow this value within the searched range).",
+            "value (a switch's or choice's candidates spread sideways around each value); the "
+            "title gives Spearman's rank correlation (near 0: the objective does not follow this "
+            "value within the searched range; a switch ranks false below true; none for a "
+            "choice, whose values have no order).",
         )
         axes = page.panel_grid(len(chunk), min(3, len(chunk)), left=0.8, bottom=0.6,
                                sharey=False, wspace=0.35, hspace=0.8)  # fmt: skip
         sizes = 6 + 24 * done["games"].to_numpy() / max(1, done["games"].max())
-        for ax, (name, objective) in zip(axes, chunk, strict=True):
+        for ax, (param, objective) in zip(axes, chunk, strict=True):
+            name = param["name"]
             rho = next(r for _, n, o, r in strongest if n == name and o == objective)
-            ax.scatter(done[f"param_{name}"], done[f"obj_{objective}"], s=sizes, color=GREY)
-            ax.set_title(literal(f"{objective}: rho {rho:+.2f}"), fontsize=TEXT_SIZE)
+            x = _scatter_x(param, done[f"param_{name}"].to_numpy())
+            ax.scatter(x, done[f"obj_{objective}"], s=sizes, color=GREY)
+            shown = "by choice" if param["kind"] == "choice" else f"rho {rho:+.2f}"
+            ax.set_title(literal(f"{objective}: {shown}"), fontsize=TEXT_SIZE)
             ax.set_xlabel(literal(name), fontsize=SMALL_SIZE)
             ax.tick_params(labelsize=SMALL_SIZE)
-            ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
+            if _categorical(param):
+                choices = param["choices"]
+                width = ax.get_position().width * page.get_figwidth() / len(choices)
+                ticks = [label(_value(c), width, SMALL_SIZE, 2) for c in choices]
+                ax.set_xticks(range(len(choices)), ticks)
+                ax.set_xlim(-0.5, len(choices) - 0.5)
+            else:
+                ax.xaxis.set_major_locator(MaxNLocator(nbins=4))
         pages.append(page)
     return pages
 

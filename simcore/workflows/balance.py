@@ -1,15 +1,15 @@
 """`powerlab balance FILE --out DIR`: which values of the rules and components balance a game
 (docs/balance.md).
 
-A balance file (TOML) names the game, the player counts, the lineup that plays, the rule
-parameters and data-file numbers that may change (with their ranges) and the objectives. Every
-objective is a distance to minimise (0 = on target). The search is optuna's multi-objective
-sampler (NSGA-II or TPE) in batches: each batch of candidates plays the first rung of games, the
-best third by Pareto rank plays three times as many, and so on (successive halving); every
-candidate plays the same game indices of the root seed (common random numbers). The finalists
-(the non-dominated candidates of the last rung) and the rulebook's values are then measured on
-fresh games (root seed + 1) with bootstrap 95% intervals, and again, with ``[robust]``, after the
-lineup's strategies are re-tuned for each of them by ``powerlab tune``'s machinery.
+A balance file (TOML) names the game, the player counts, the lineup that plays, the rule parameters
+and data-file numbers that may change (numbers with their ranges; a bool or choice rule among its
+values) and the objectives. Every objective is a distance to minimise (0 = on target). The search is
+optuna's multi-objective sampler (NSGA-II or TPE) in batches: each batch of candidates plays the
+first rung of games, the best third by Pareto rank plays three times as many, and so on (successive
+halving); every candidate plays the same game indices of the root seed (common random numbers). The
+finalists (the non-dominated candidates of the last rung) and the rulebook's values are then
+measured on fresh games (root seed + 1) with bootstrap 95% intervals, and again, with ``[robust]``,
+after the lineup's strategies are re-tuned for each of them by ``powerlab tune``'s machinery.
 
 The balance file and the candidates' rules are in balance_spec.py, a candidate's games and
 objectives in balance_measure.py; this module searches, measures the finalists and writes the
@@ -197,10 +197,9 @@ def finalists(spec: BalanceSpec, study) -> list:
     rulebook = rulebook_values(spec)
 
     def changes(i: int) -> tuple:
-        """How far from the rulebook: values changed, then the changes over the ranges."""
-        moved = [
-            abs(top[i].params[k.name] - rulebook[k.name]) / (k.high - k.low) for k in spec.knobs
-        ]
+        """How far from the rulebook: values changed, then the changes over the ranges (a
+        bool or choice changed counts 1)."""
+        moved = [k.moved(top[i].params[k.name], rulebook[k.name]) for k in spec.knobs]
         return sum(m > 0 for m in moved), sum(moved)
 
     chosen, seen = [], set()
@@ -459,7 +458,7 @@ def write_ruleset(
     changed = {k: v for k, v in rules.items() if v != game.rule(k).default}
     strategies, held_strategies = lineups or (spec.strategies, None)
     texts = [game.strategy(s["name"]).label(s["params"]) for s in strategies]
-    summary = ", ".join(f"{k} = {v}" for k, v in values.items())
+    summary = ", ".join(f"{k} = {_text(v)}" for k, v in values.items())
     headline = "; ".join(
         f"{objective} {entry['value']:.4g} [{entry['low']:.4g}, {entry['high']:.4g}]"
         for objective, entry in measured.items()

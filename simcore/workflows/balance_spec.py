@@ -1,10 +1,10 @@
 """The balance file of `powerlab balance` (docs/balance.md) and the rules of its candidates.
 
-A balance file (TOML) names the game, the player counts, the lineup that plays, the rule
-parameters and data-file numbers that may change (with their ranges) and the objectives.
-``load_balance`` checks it whole into a ``BalanceSpec``, every mistake one line naming the key;
-``candidate_rules`` turns a candidate's searched values into rules, a changed data-file number
-through a copy of the data file written under the balance directory.
+A balance file (TOML) names the game, the player counts, the lineup that plays, the rule parameters
+and data-file numbers that may change (numbers with their ranges; a bool or choice rule among its
+values) and the objectives. ``load_balance`` checks it whole into a ``BalanceSpec``, every mistake
+one line naming the key; ``candidate_rules`` turns a candidate's searched values into rules, a
+changed data-file number through a copy of the data file written under the balance directory.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ SEARCH_KEYS = (
     "max_final_games", "resamples",
 )  # fmt: skip
 PARAM_KEYS = ("rule", "path", "name", "low", "high", "log")
+CATEGORICAL = ("bool", "choice")  # rule kinds searched as one of their values, not in a range
 ROBUST_KEYS = ("tune", "params", "budget", "players")
 KINDS = {
     "seat_fairness": (),
@@ -55,22 +56,38 @@ REDUCTION = 3  # successive halving keeps the best third of a batch at each rung
 class Knob:
     """A searched value: a rule parameter (``paths`` empty), or the numbers at ``paths`` inside
     the data file that the path rule ``rule`` names (every number the paths reach takes the
-    value). ``kind`` is int or float; ``label`` the name reports show (default rule:paths)."""
+    value). ``kind`` is int or float (searched in [low, high]), or bool or choice (a house rule
+    switched or chosen: one of ``choices``, (False, True) for a bool; no range); ``label`` the
+    name reports show (default rule:paths)."""
 
     rule: str
     paths: tuple[str, ...]
-    low: float
-    high: float
+    low: float | None
+    high: float | None
     kind: str
     log: bool = False
     label: str = ""
+    choices: tuple = ()
 
     @property
     def name(self) -> str:
         return self.label or (f"{self.rule}:{'|'.join(self.paths)}" if self.paths else self.rule)
 
+    @property
+    def categorical(self) -> bool:
+        return self.kind in CATEGORICAL
+
     def dimension(self) -> tuning.Dimension:
+        if self.categorical:
+            return tuning.Dimension(self.name, "choice", choices=self.choices)
         return tuning.Dimension(self.name, self.kind, self.low, self.high, self.log)
+
+    def moved(self, value, rulebook) -> float:
+        """How far ``value`` is from the rulebook's: the change over the searched range, for a
+        bool or choice 0 (the same) or 1 (another)."""
+        if self.categorical:
+            return float(value != rulebook)
+        return abs(value - rulebook) / (self.high - self.low)
 
 
 @dataclass(frozen=True)
@@ -127,6 +144,10 @@ class BalanceSpec:
     def identity(self) -> dict:
         data = asdict(self)
         data.pop("source")
+        # A number's knob as before bool and choice knobs: directories written then resume.
+        for knob in data["knobs"]:
+            if not knob["choices"]:
+                del knob["choices"]
         return storage.as_stored(data)
 
     def rung_games(self) -> list[int]:
@@ -284,6 +305,13 @@ def _knob(path: Path, game: registry.Game, rules: dict, table, k: int) -> Knob:
     data_paths = _get(path, table, "path", (str, list), "a path or a list of paths", "", where)
     data_paths = tuple(data_paths if isinstance(data_paths, list) else filter(None, [data_paths]))
     label = _get(path, table, "name", (str,), "a name", "", where)
+    if rule.kind in CATEGORICAL:
+        ranged = next((key for key in ("path", "low", "high", "log") if key in table), None)
+        if ranged:
+            raise _error(path, where + ranged, f"{name} is {rule.expected()}: each of its "
+                         "values is searched, without path, low, high or log")  # fmt: skip
+        choices = (False, True) if rule.kind == "bool" else tuple(rule.choices)
+        return Knob(name, (), None, None, rule.kind, label=label, choices=choices)
     low, high = _number(path, table, "low", where), _number(path, table, "high", where)
     log = _get(path, table, "log", (bool,), "true or false", False, where)
     if rule.kind == "path":
@@ -302,8 +330,9 @@ def _knob(path: Path, game: registry.Game, rules: dict, table, k: int) -> Knob:
         raise _error(path, where + "path", f"{name} is not a data file rule")
     elif rule.kind not in ("int", "float"):
         raise _error(
-            path, where + "rule", f"{name} is {rule.expected()}: only numbers are searched"
-        )
+            path, where + "rule",
+            f"{name} is {rule.expected()}: only numbers, true/false and choices are searched",
+        )  # fmt: skip
     else:
         kind = rule.kind
         if kind == "int" and (low != int(low) or high != int(high)):

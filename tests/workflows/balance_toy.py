@@ -1,10 +1,12 @@
-"""A test-only game for `powerlab balance`: a dice race whose rule ``head_start`` adds to seat 0's
-roll, so that its fair value (0) is known and a planted bias (head_start = 2) has to be undone.
+"""A test-only game for `powerlab balance`: a dice race whose rule ``head_start`` adds to the
+roll of seat 0 (or, with ``head_start_seat = "last"``, of the last seat), so that its fair value
+(0) is known and a planted bias (head_start = 2) has to be undone.
 
 Each seat rolls a d10 (a ``reroller`` rolls again below ``reroll_below`` and keeps the second
-roll; a ``steady`` never does); the highest total wins, ties broken by a draw from the game's own
-stream. A game is a pure function of (seed, game index): each game has its own numpy generator
-seeded by both. Plain numpy (no numba): the tests register it with ``register(monkeypatch)``.
+roll, unless ``rerolls_allowed`` is off; a ``steady`` never does); the highest total wins, ties
+broken by a draw from the game's own stream. A game is a pure function of (seed, game index):
+each game has its own numpy generator seeded by both. Plain numpy (no numba): the tests register
+it with ``register(monkeypatch)``.
 """
 
 import numpy as np
@@ -21,8 +23,16 @@ GAME = Game(
     min_players=2,
     max_players=4,
     rules=(
-        Param("head_start", "int", 0, "pips added to seat 0's roll", -5, 5),
+        Param("head_start", "int", 0, "pips added to one seat's roll", -5, 5),
         Param("sides", "int", 10, "sides of the die", 2, 100),
+        Param("rerolls_allowed", "bool", True, "a player may roll again and keep the second roll"),
+        Param(
+            "head_start_seat",
+            "choice",
+            "first",
+            "the seat that gets head_start",
+            choices=("first", "last"),
+        ),
     ),
     strategies=(
         Strategy(
@@ -50,12 +60,13 @@ def register(monkeypatch) -> None:
     monkeypatch.setattr(runner, "kernel_compiled", lambda game, strategies=None: True)
 
 
-def prepare(rules: dict, players: int) -> tuple[int, int]:
-    return int(rules["head_start"]), int(rules["sides"])
+def prepare(rules: dict, players: int) -> tuple[int, int, bool, int]:
+    ahead = 0 if rules["head_start_seat"] == "first" else players - 1
+    return int(rules["head_start"]), int(rules["sides"]), bool(rules["rerolls_allowed"]), ahead
 
 
 def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n_games, rotate):
-    head_start, sides = prepared
+    head_start, sides, rerolls_allowed, ahead = prepared
     game_out = np.zeros((n_games, 3), dtype=np.int64)
     seat_out = np.zeros((n_games, players, 2), dtype=np.int64)
     for g in range(n_games):
@@ -65,9 +76,9 @@ def run_chunk(prepared, players, lineup_ids, lineup_params, seed, first_index, n
         for seat in range(players):
             slot = lineup_slot(index, seat, players, rotate)
             roll = rng.integers(1, sides + 1)
-            if lineup_ids[slot] == 0 and roll < lineup_params[slot, 0]:
+            if rerolls_allowed and lineup_ids[slot] == 0 and roll < lineup_params[slot, 0]:
                 roll = rng.integers(1, sides + 1)
-            totals[seat] = roll + (head_start if seat == 0 else 0) + rng.random() * 1e-3
+            totals[seat] = roll + (head_start if seat == ahead else 0) + rng.random() * 1e-3
             seat_out[g, seat, LINEUP_SLOT] = slot
         winner = int(np.argmax(totals))
         seat_out[g, winner, WON] = 1

@@ -124,6 +124,111 @@ def test_cli_report_and_resume_equal_an_uninterrupted_search(tmp_path, monkeypat
     assert tree_digest(tmp_path / "resumed") == before
 
 
+SWITCHES = """
+title = "Toy: ban rerolls?"
+game = "toy-race"
+players = 2
+strategies = ["reroller:reroll_below=6", "steady"]
+seed = 2
+
+[search]
+trials = 4
+batch = 4
+min_games = 200
+rungs = 1
+finalists = 2
+final_games = 2000
+
+[[params]]
+rule = "rerolls_allowed"
+
+[[params]]
+name = "who gets the head start"
+rule = "head_start_seat"
+
+[[objectives]]
+kind = "option_value"
+focal = "reroller"
+fixed = { reroll_below = 1 }
+low = 0
+high = 0.02
+"""
+
+
+def test_bool_and_choice_rules_are_searched_as_their_values(tmp_path):
+    """A switch and a choice are searched among their values (false and true; the rule's
+    choices). Banning rerolls makes the option to roll again worth nothing (both arms play the
+    same games), so the search proposes it; with no head start, the seat that would get one
+    changes no game: of the candidates that play alike, the one that keeps the rulebook's seat
+    stands for them (a changed choice counts as a change against the rulebook; this seed's
+    batch holds every pair of values, rerolls banned with the head start last before first).
+    The report
+    shows both values by name and passes the legibility contract."""
+    spec = balance_spec.load_balance(write(tmp_path, SWITCHES))
+    switch, choice = spec.knobs
+    assert (switch.kind, switch.choices, switch.low, switch.high) == ("bool", (False, True),
+                                                                     None, None)  # fmt: skip
+    assert (choice.name, choice.choices) == ("who gets the head start", ("first", "last"))
+    code, out, err = in_process("balance", tmp_path / "balance.toml", "-o", tmp_path / "out")
+    assert code == 0, err
+    trials = pl.read_parquet(tmp_path / "out" / "trials.parquet")
+    assert set(trials["param_rerolls_allowed"]) == {False, True}
+    assert set(trials["param_who gets the head start"]) == {"first", "last"}
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["rulebook"] == {"rerolls_allowed": True, "who gets the head start": "first"}
+    assert summary["params"][0]["choices"] == [False, True]
+    front = pl.read_parquet(tmp_path / "out" / "front.parquet")
+    best = front.filter(pl.col("candidate") == summary["finalists"][0]).row(0, named=True)
+    assert best["param_rerolls_allowed"] is False
+    assert best["param_who gets the head start"] == "first"
+    assert best["option_value_value"] == 0.0 and best["option_value_vs_rulebook_high"] < 0
+    proposed = study.load_study(tmp_path / "out" / "rulesets" / f"{summary['finalists'][0]}.toml")
+    assert proposed.rules["rerolls_allowed"] is False
+    assert "rerolls_allowed = false" in proposed.title
+    assert "rerolls_allowed true → false" in out  # the headline names the change
+    from reports.balance import report_pages
+    from reports.legibility import check_page
+
+    _, pages = report_pages(tmp_path / "out")
+    assert [problem for page in pages for problem in check_page(page)] == []
+    sensitivity = next(page for page in pages if "sensitivity" in page.title)
+    titles = [ax.get_title() for ax in sensitivity.axes]
+    assert titles[0].startswith("option_value: rho +") and titles[1] == "option_value: by choice"
+    ticks = [[t.get_text() for t in ax.get_xticklabels()] for ax in sensitivity.axes]
+    assert ticks == [["false", "true"], ["first", "last"]]
+
+
+def test_a_study_sweeps_a_bool_rule(tmp_path):
+    """A study's [sweep] of a switch plays a cell per value: banning rerolls takes the reroller's
+    edge away (62.5% on a d10 with rerolls below 6, exactly 1/2 without)."""
+    path = write(tmp_path, """
+title = "Toy: rerolls on and off"
+game = "toy-race"
+players = 2
+games = 4000
+seed = 1
+strategies = ["reroller:reroll_below=6", "steady"]
+[sweep]
+rerolls_allowed = [true, false]
+""", "study.toml")  # fmt: skip
+    spec = study.load_study(path)
+    cells = study.cells(spec)
+    assert [cell.spec.rules["rerolls_allowed"] for cell in cells] == [True, False]
+    study.run_study(spec, tmp_path / "study")
+    from analyses.dataset import load_run, seats_long
+
+    for cell, expected in zip(cells, (0.625, 0.5), strict=True):
+        seats = seats_long(load_run(tmp_path / "study" / "cells" / cell.id)).collect()
+        reroller = seats.filter(pl.col("strategy").str.starts_with("reroller"))["won"]
+        assert abs(reroller.mean() - expected) < 0.025, cell.id
+    from analyses.study import load_study_dir
+    from reports import study as study_report
+    from reports.legibility import check_page
+
+    pages = study_report.report_pages(load_study_dir(tmp_path / "study"))
+    assert [problem for page in pages for problem in check_page(page)] == []
+
+
 def test_data_file_paths():
     document = {"deck": {"red": [5, 10, 15], "blue": [5, 20]}, "name": "x"}
     assert balance_spec.set_numbers(document, "deck.*[0]", 7) == [5, 5]
@@ -170,6 +275,10 @@ BAD = [
     ('params = [{ rule = "head_start", low = 0, high = 3, name = 1 }]', "params[0].name"),
     ('params = [{ rule = "nope", low = 0, high = 3 }]', "unknown rule parameter"),
     ('params = [{ rule = "head_start", path = "a.b", low = 0, high = 3 }]', "not a data file"),
+    ('params = [{ rule = "rerolls_allowed", low = 0, high = 1 }]',
+     "params[0].low: rerolls_allowed is true or false"),
+    ('params = [{ rule = "head_start_seat", high = 1 }]',
+     "params[0].high: head_start_seat is one of first, last"),
     ("params = []", "params: expected at least one"),
     ('objectives = [{ kind = "fun" }]', "objectives[0].kind"),
     ('objectives = [{ kind = "length", low = 5 }]', "objectives[0].high: missing"),
@@ -394,7 +503,8 @@ def test_an_edited_data_file_is_another_search(tmp_path):
 VALUES = st.one_of(
     st.integers(-(2**70), 2**70), st.floats(allow_nan=True, allow_infinity=True), st.booleans(),
     st.text(max_size=8), st.lists(st.integers(-5, 5), max_size=3),
-    st.sampled_from(["toy-race", "reroller", "head_start", "seat_fairness", "length", "nsga2"]),
+    st.sampled_from(["toy-race", "reroller", "head_start", "rerolls_allowed", "head_start_seat",
+                     "seat_fairness", "length", "nsga2"]),
 )  # fmt: skip
 TABLES = st.dictionaries(
     st.sampled_from(["rule", "path", "low", "high", "kind", "players", "focal", "fixed",
