@@ -32,8 +32,10 @@ from reports.figures import (
     strategy_winrate_figure,
     winner_stats_figures,
 )
+from reports.run_answer import answer_pages
 from reports.skill import run_skill_trace_pages
 from reports.toolkit import ReportPage, percent, table_pages
+from simcore import registry
 
 
 def _value(value: Any) -> str:
@@ -57,6 +59,21 @@ def run_takeaway(run: Run) -> str:
     )
 
 
+def _rule_rows(spec: dict) -> list[tuple[str, str]]:
+    """A row per rule that differs from the game's default, then one row for all the others:
+    the table stays one page however many house rules the game has. Every rule has a row for
+    a game this powerlab does not know (the run of a game registered elsewhere)."""
+    try:
+        defaults = {p.name: p.default for p in registry.make(spec["game"]).rules}
+    except registry.SpecError:
+        defaults = {}
+    rules = spec.get("rules", {})
+    changed = [(f"rule {name}", _value(v)) for name, v in rules.items() if defaults.get(name) != v]
+    others = len(rules) - len(changed)
+    return [*changed, ("other rules", f"{others} at the rulebook's defaults (powerlab games "
+                       f"{spec['game']})")]  # fmt: skip
+
+
 def title_pages(run: Run) -> list[ReportPage]:
     """The full spec (game, players, lineup, rule parameters, seed, games, rotation) and the
     provenance of the run, as a table."""
@@ -74,7 +91,7 @@ def title_pages(run: Run) -> list[ReportPage]:
         ("seed", spec.get("seed")),
         ("games", f"{spec.get('games'):,}" if spec.get("games") else spec.get("games")),
         ("seat rotation", "yes" if spec.get("rotate_seats") else "no"),
-        *((f"rule {name}", _value(value)) for name, value in spec.get("rules", {}).items()),
+        *_rule_rows(spec),
         ("games in the data", f"{length.games:,}"),
         *([("WARNING", warning)] if warning else []),
         ("powerlab version", run.info.get("powerlab_version")),
@@ -124,7 +141,7 @@ def run_pages(run: Run) -> list[ReportPage]:
         pages.extend(winner_stats_figures(winner_stat_means(run), run.info["columns"]["seat"]))
     for group in impact(run):
         pages.append(impact_figure(group))
-        if group.by_strategy is not None:
+        if group.by_strategy is not None and not group.by_strategy.is_empty():
             pages.append(impact_by_strategy_figure(group, palette))
     for table in card_impact(run):
         pages.extend(card_impact_figures(table))
@@ -133,8 +150,9 @@ def run_pages(run: Run) -> list[ReportPage]:
 
 
 def report_pages(run: Run) -> list[ReportPage]:
-    """Every page of the run's report, in order."""
-    return [*title_pages(run), *run_pages(run)]
+    """Every page of the run's report, in order: what the run says, what was played, then each
+    analysis."""
+    return [*answer_pages(run), *title_pages(run), *run_pages(run)]
 
 
 def write_report(

@@ -70,9 +70,11 @@ def test_report_writes_a_pdf_and_a_png_per_page(small_run, tmp_path):
     pages = int(result.stdout.split("(")[1].split()[0])
     pngs = sorted(path.name for path in (tmp_path / "slides").iterdir())
     assert len(pngs) == pages and all(PNG_NAME.match(name) for name in pngs), pngs
-    # The title table continues on a second page when its values wrap (a long run directory).
-    assert pngs[0].startswith("01-powerlab-report-power")
-    assert any(name.endswith("-win-rate-by-seat.png") for name in pngs[1:3])
+    # What the run says first; the title table after it continues on a second page when its
+    # values wrap (a long run directory).
+    assert pngs[0].startswith("01-what-this-run-says-power")
+    assert pngs[1].startswith("02-powerlab-report-power")
+    assert any(name.endswith("-win-rate-by-seat.png") for name in pngs[2:4])
     assert (tmp_path / "slides" / pngs[1]).read_bytes().startswith(b"\x89PNG")
 
 

@@ -4,6 +4,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 
+import polars as pl
 import pytest
 from matplotlib.figure import Figure
 
@@ -38,7 +39,9 @@ def test_write_report_has_one_page_per_title(tmp_path: Path, options: dict) -> N
     pdf = pdf_path.read_bytes()
     assert pdf.startswith(b"%PDF") and len(pdf) > 20_000
     assert pdf_pages(pdf) == len(titles)
-    assert titles[0] == "powerlab report: fake"
+    # The answer first, then what was played, then the analyses: the same pages for any lineup.
+    assert titles[0] == f"What this run says: fake, {options['players']} players"
+    assert titles[1] == "powerlab report: fake" and titles[2] == "Win rate by seat"
     for expected in ["Win rate by seat", "Seat advantage test", "Convergence"]:
         assert expected in titles
     assert "Impact of starting character" in titles
@@ -85,3 +88,25 @@ def test_failure_while_rendering_leaves_no_half_pdf(tmp_path: Path) -> None:
         save_pdf(pages(), pdf_path, {"Title": "broken"}, staged)
     assert pdf_path.read_bytes() == b"%PDF-1.4 an older report"
     assert [path.name for path in tmp_path.iterdir()] == ["report.pdf"]
+
+
+def test_the_answer_page_names_each_finding_with_its_interval_and_kind(tmp_path: Path) -> None:
+    from reports.run_answer import OBSERVATIONAL, SEATS_KIND, STRATEGIES_KIND, findings
+
+    run = load_run(make_fake_run(tmp_path, players=4, games=800))
+    table = findings(run)
+    kinds = table["kind"].to_list()
+    assert kinds[0] == SEATS_KIND and table["finding"][0].startswith("Seat furthest")
+    assert kinds.count(STRATEGIES_KIND) == 3  # strongest, weakest and the gap
+    assert OBSERVATIONAL in kinds  # the starting-character comparison
+    assert all(ci.startswith("[") for ci in table.filter(pl.col("kind") == SEATS_KIND)["95% CI"])
+
+
+def test_the_title_table_lists_only_the_rules_that_differ(tmp_path: Path) -> None:
+    from reports.pdf import _rule_rows
+
+    rows = dict(_rule_rows({"game": "power", "rules": {"overthrow_cost": 6, "income": 1}}))
+    assert rows["rule overthrow_cost"] == "6" and "rule income" not in rows
+    assert rows["other rules"].startswith("1 at the rulebook's defaults")
+    unknown = dict(_rule_rows({"game": "fake", "rules": {"a": 1}}))
+    assert unknown["rule a"] == "1"
