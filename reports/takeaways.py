@@ -446,6 +446,28 @@ def tuning(summary: dict) -> str:
     )
 
 
+def settling(summary: dict) -> str:
+    """Whether the search had settled when its budget ran out, and the budget that would tell."""
+    entry = summary.get("settling")
+    if entry is None:  # a tuning of an earlier powerlab
+        return ""
+    if entry["verdict"] == "too few":
+        return (
+            f"Only {entry['finished']} candidates played every rung: too few to tell whether the "
+            f"search had settled; --budget {entry['suggested_budget']:,} would tell."
+        )
+    if entry["verdict"] == "improving":
+        return (
+            f"Still improving: the last third of the {entry['finished']} finished candidates "
+            f"beat the earlier best by {points(entry['last_third_gain'])} points on the search "
+            f"games; --budget {entry['suggested_budget']:,} would tell whether it settles."
+        )
+    return (
+        f"Settled: the last third of the {entry['finished']} finished candidates found none "
+        f"better (the best was candidate {entry['best_at']})."
+    )
+
+
 def _value(value) -> str:
     return f"{value:.3g}" if isinstance(value, float) else str(value).lower()
 

@@ -45,7 +45,7 @@ def history_page(summary: dict, trials: pl.DataFrame, prefix: str = "") -> Repor
     """Every candidate's win rate at its last rung, by trial, and the best so far."""
     page = ReportPage(
         _title(summary, "search history", prefix),
-        takeaways.tuning(summary),
+        " ".join(filter(None, [takeaways.settling(summary), takeaways.tuning(summary)])),
         "Each dot is a candidate's win rate at the last rung it reached (grey: stopped early by "
         "successive halving, blue: played every rung); the line is the best finished candidate "
         "so far. Search games are shared by all candidates (common random numbers); the takeaway "
@@ -259,6 +259,7 @@ def closing_lines(summary: dict, out: Path) -> list[str]:
         ]
     else:
         lines = [f"{out}: {takeaways.tuning(summary)}"]
+        lines += filter(None, [takeaways.settling(summary)])
     if "starts" in summary:
         lines.append(takeaways.multi_start(summary))
     label = "The last incumbent" if summary.get("cycle") else "Best spec"

@@ -560,6 +560,31 @@ def trials_table(spec: TuneSpec, study):
     return pl.DataFrame(rows, infer_schema_length=None)
 
 
+# A search has settled when the last third of the candidates that played every rung found none
+# better than the first two thirds' best; fewer finishers than this cannot tell.
+MIN_SETTLING_FINISHERS = 6
+
+
+def settling(table, budget: int) -> dict:
+    """Whether the search was still improving when its budget ran out: the best win rate at the
+    last rung among the first two thirds of the finished candidates (in trial order) against the
+    last third's, and the budget that would tell (twice this one) when it was."""
+    finished = table.filter(table["state"] == "complete")["win_rate"].to_list()
+    entry = {"finished": len(finished), "budget": budget}
+    if len(finished) < MIN_SETTLING_FINISHERS:
+        return {**entry, "verdict": "too few", "suggested_budget": 2 * budget}
+    split = -(-2 * len(finished) // 3)  # ceil
+    early, late = max(finished[:split]), max(finished[split:])
+    improving = late > early
+    return {
+        **entry,
+        "best_at": finished.index(max(finished)) + 1,
+        "last_third_gain": late - early,
+        "verdict": "improving" if improving else "settled",
+        "suggested_budget": 2 * budget if improving else budget,
+    }
+
+
 def finalists(spec: TuneSpec, study, play: Player, out: Path) -> list[dict]:
     """The best ``FINALISTS`` candidates that survived every rung, each played on a further block
     of search games; sorted best first by the win rate over all its games."""
@@ -677,6 +702,7 @@ def _search_and_measure(spec: TuneSpec, out: Path, play: Player, progress) -> di
         },
         "finalists": final,
         "fresh": measured,
+        "settling": settling(table, spec.budget),
         "timings": {
             "seconds": round(wall, 3),
             "games_played_now": games,

@@ -327,3 +327,30 @@ def test_cli_tune_with_several_seeds_reports_the_race(tmp_path):
     assert result.returncode == 0, result.stderr
     assert "race games (seed 7)" in result.stdout and "fresh games (seed 8)" in result.stdout
     assert (out / "report.pdf").exists() and (out / "start-2" / "best.txt").exists()
+
+
+@pytest.mark.parametrize(
+    "rates, verdict, gain",
+    [
+        ([0.30, 0.35, 0.31, 0.33, 0.32, 0.34], "settled", -0.01),  # the best came early
+        ([0.30, 0.31, 0.32, 0.31, 0.30, 0.36], "improving", 0.04),  # the last third found more
+        ([0.30, 0.40, 0.35], "too few", None),
+    ],
+)
+def test_a_search_says_whether_it_had_settled(rates, verdict, gain):
+    table = pl.DataFrame(
+        {
+            "state": ["complete", "pruned"] * len(rates),
+            "win_rate": [r for rate in rates for r in (rate, 0.99)],  # pruned ones do not count
+        }
+    )
+    entry = tuning.settling(table, 10_000)
+    assert entry["verdict"] == verdict and entry["finished"] == len(rates)
+    if gain is not None:
+        assert entry["last_third_gain"] == pytest.approx(gain)
+    assert entry["suggested_budget"] == (10_000 if verdict == "settled" else 20_000)
+    from reports.takeaways import settling
+
+    assert {"settled": "Settled", "improving": "Still improving", "too few": "Only"}[
+        verdict
+    ] in settling({"settling": entry})
