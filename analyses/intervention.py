@@ -1,8 +1,8 @@
 """What each component does, from an impact directory (simcore/workflows/impact.py): each arm
 against the base arm, game by game on the same random streams.
 
-For every component and every measure — each seat's win rate, each strategy's win rate (any seat
-of that strategy won, as ``compare`` counts it) and the game length in turns — the paired
+For every component and every measure — each seat's win rate, each strategy's win rate (a
+seat's, as everywhere: the share of its seats that won) and the game length in turns — the paired
 difference (arm − base) with its 95% interval. A component's *headline* is its largest change:
 a win rate's in points or the game length's in percent of the base length (1 point ≙ 1%), so
 that one ranking covers both; its interval is that measure's.

@@ -2,9 +2,9 @@
 
 Game i of run A and game i of run B start from the same random stream, so per-game differences
 cancel most of the luck both runs share. A focal is ``seat:K`` (seat K won), a strategy name
-(any seat played by a strategy of that name won; with seat rotation it sits in a known seat) or
-``lineup:K`` (the share of the seats holding lineup entry K's label that won: the entry as one
-player, even where identical specs fill several seats).
+(the share of the seats played by a strategy of that name that won: a strategy's win rate is a
+seat's, as in summary and every report) or ``lineup:K`` (the same share for the seats holding
+lineup entry K's label: the entry as one player, even where identical specs fill several seats).
 """
 
 import math
@@ -57,18 +57,19 @@ def focal_outcomes(run: Run, focal: str) -> tuple[np.ndarray, np.ndarray, np.nda
         raise AnalysisError(f"{run.path}: {problem}")
     if focal.startswith("seat:"):
         won = pl.col(f"s{focal_index('seat', focal)}_won")
-    elif focal.startswith("lineup:"):
-        # The seats holding that entry's label, averaged: identical specs are one strategy.
-        label = run.lineup[focal_index("lineup", focal)]
-        held = [pl.col(f"s{k}_strategy").cast(pl.String) == label for k in range(run.players)]
+    else:
+        # The share of the seats it holds that won (a strategy's win rate is a seat's, as in
+        # summary and every report): the seats holding lineup entry K's label, or a strategy name.
+        if focal.startswith("lineup:"):
+            label = run.lineup[focal_index("lineup", focal)]
+            held = [pl.col(f"s{k}_strategy").cast(pl.String) == label for k in range(run.players)]
+        else:
+            held = [
+                pl.col(f"s{k}_strategy").cast(pl.String).str.split(":").list.first() == focal
+                for k in range(run.players)
+            ]
         won = pl.sum_horizontal(h & pl.col(f"s{k}_won") for k, h in enumerate(held))
         won = won / pl.sum_horizontal(held)
-    else:
-        won = pl.any_horizontal(
-            (pl.col(f"s{k}_strategy").cast(pl.String).str.split(":").list.first() == focal)
-            & pl.col(f"s{k}_won")
-            for k in range(run.players)
-        )
     has_result = pl.col("ended_by").cast(pl.String) != CUT_OFF
     games = (
         run.scan().select("game_index", won=won, has_result=has_result).sort("game_index").collect()
@@ -76,7 +77,7 @@ def focal_outcomes(run: Run, focal: str) -> tuple[np.ndarray, np.ndarray, np.nda
     won = games["won"].to_numpy()
     return (
         games["game_index"].to_numpy(),
-        won.astype(float) if focal.startswith("lineup:") else won.astype(np.int8),
+        won.astype(np.int8) if focal.startswith("seat:") else won.astype(float),
         games["has_result"].to_numpy(),
     )
 

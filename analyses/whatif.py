@@ -2,8 +2,8 @@
 field, game by game, and whether each measure keeps its sign across the fields.
 
 Measures, each as the paired change B − A with its 95% interval: every seat's win rate, every
-strategy's win rate (by strategy name: a game counts as a win of a strategy when a seat of it
-won, the definition `compare` and `impact` use), the spread between the strategies (the best
+strategy's win rate (by strategy name: the share of its seats that won, a seat's win rate as
+everywhere), the spread between the strategies (the best
 one's win rate minus the worst one's; bootstrap interval over the paired games) and the game
 length in turns. A field's cells pair A's and B's games; the re-tuned field pairs A's games
 among the field tuned for A with B's among the field tuned for B.
@@ -48,21 +48,14 @@ def field_pairs(out: Path) -> list[tuple[str, Run, Run]]:
 
 
 def _strategy_wins(run: Run) -> tuple[np.ndarray, list[str], np.ndarray]:
-    """(game_index, strategy names, won[games, names]: a seat of that name won), games with a
-    result flagged in the last return."""
+    """(games with a result, strategy names, won[games, names]: the share of the seats of that
+    name that won)."""
     names = list(dict.fromkeys(strategy_name(label) for label in run.lineup))
     frame = (
         run.scan()
         .select(
             "game_index",
-            *(
-                pl.any_horizontal(
-                    (pl.col(f"s{k}_strategy").cast(pl.String).str.split(":").list.first() == name)
-                    & pl.col(f"s{k}_won")
-                    for k in range(run.players)
-                ).alias(name)
-                for name in names
-            ),
+            *(_seat_share(run, name).alias(name) for name in names),
             has_result=pl.col("ended_by").cast(pl.String) != CUT_OFF,
         )
         .sort("game_index")
@@ -70,6 +63,15 @@ def _strategy_wins(run: Run) -> tuple[np.ndarray, list[str], np.ndarray]:
     )
     won = frame.select(names).to_numpy().astype(float)
     return frame["has_result"].to_numpy(), names, won
+
+
+def _seat_share(run: Run, name: str) -> pl.Expr:
+    held = [
+        pl.col(f"s{k}_strategy").cast(pl.String).str.split(":").list.first() == name
+        for k in range(run.players)
+    ]
+    won = pl.sum_horizontal(h & pl.col(f"s{k}_won") for k, h in enumerate(held))
+    return won / pl.sum_horizontal(held)
 
 
 def spread_effect(run_a: Run, run_b: Run, seed: int = 0) -> dict | None:

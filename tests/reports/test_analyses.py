@@ -445,3 +445,17 @@ def test_category_shares_count_each_ending_with_wilson_intervals(tmp_path):
     assert shares.filter(pl.col("value") == "turn cap")["games"][0] == cut_off
     for row in shares.iter_rows(named=True):
         assert (row["ci_low"], row["ci_high"]) == wilson_interval(row["games"], 3000)
+
+
+def test_a_strategys_win_rate_is_a_seats_in_compare_as_in_summary(tmp_path: Path) -> None:
+    """One definition: with two counter seats a game, compare's counter rate is the share of its
+    seats that won, the same number as summary's per-seat rate (not "any counter won")."""
+    from analyses.paired import compare_runs
+
+    lineup = ["counter", "bluffer", "counter", "random"]
+    run = load_run(make_fake_run(tmp_path, players=4, games=600, lineup=lineup))
+    compared = compare_runs(run, run, "counter")
+    rates = by_strategy(run)
+    per_seat = rates.filter(pl.col("strategy") == "counter")["win_rate"][0]
+    assert compared["rate_a"] == pytest.approx(per_seat)
+    assert compared["diff"] == 0
