@@ -4,13 +4,15 @@ import polars as pl
 
 from analyses.dataset import Run
 from analyses.length import game_length
-from analyses.winrates import by_seat
+from analyses.winrates import by_seat, by_strategy
 
 
 def ludii_metrics(run: Run) -> pl.DataFrame:
     """[metric, value, doc]: Balance, AdvantageP1, Timeouts and DurationTurns, named after the
-    Ludii game-evaluation metrics."""
+    Ludii game-evaluation metrics, and StrategyBalance (the same as Balance between the
+    strategies, when the lineup has several)."""
     seats = by_seat(run)
+    strategies = by_strategy(run).drop_nulls("win_rate")
     length = game_length(run)
     fair = 1 / run.players
     rows = [
@@ -32,6 +34,13 @@ def ludii_metrics(run: Run) -> pl.DataFrame:
         ),
         ("DurationTurns", length.mean, "Mean number of turns per game with a result."),
     ]
+    if strategies.height > 1:
+        rows.insert(1, (
+            "StrategyBalance",
+            1 - (strategies["win_rate"].max() - strategies["win_rate"].min()),
+            "1 - (highest - lowest strategy win rate); 1 means every strategy wins equally often "
+            "against these players.",
+        ))  # fmt: skip
     return pl.DataFrame(
         rows, schema={"metric": pl.String, "value": pl.Float64, "doc": pl.String}, orient="row"
     )

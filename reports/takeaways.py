@@ -100,6 +100,9 @@ def balance(metrics: pl.DataFrame, players: int) -> str:
         f"{points(1 - value['Balance'], sign=False)} points of each other",
         f"the first seat wins {percent(value['AdvantageP1'])} (fair: {percent(1 / players)})",
     ]
+    if "StrategyBalance" in value:
+        spread = points(1 - value["StrategyBalance"], sign=False)
+        parts.insert(1, f"the strategies' within {spread} points (StrategyBalance)")
     if value["Timeouts"]:
         parts.append(f"{percent(value['Timeouts'])} of games were cut off by the turn cap")
     return "; ".join(parts) + "."

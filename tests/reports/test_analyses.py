@@ -297,14 +297,16 @@ def test_ludii_metrics(run: Run) -> None:
         assert metrics["Timeouts"] == 1.0
         assert all(metrics[k] is None or math.isnan(metrics[k]) for k in metrics if k != "Timeouts")
         return
-    assert metrics == pytest.approx(
-        {
-            "Balance": 1 - (max(rates.values()) - min(rates.values())),
-            "AdvantageP1": rates[0],
-            "Timeouts": sum(cut_off) / len(cut_off),
-            "DurationTurns": sum(turns) / len(turns),
-        }
-    )
+    strategies = {s: wins / n for s, (n, wins) in tally(seat_rows(run), "strategy").items()}
+    expected = {
+        "Balance": 1 - (max(rates.values()) - min(rates.values())),
+        "AdvantageP1": rates[0],
+        "Timeouts": sum(cut_off) / len(cut_off),
+        "DurationTurns": sum(turns) / len(turns),
+    }
+    if len(strategies) > 1:  # the balance between strategies, not only seats
+        expected["StrategyBalance"] = 1 - (max(strategies.values()) - min(strategies.values()))
+    assert metrics == pytest.approx(expected)
     assert all(ludii_metrics(run)["doc"].str.len_chars() > 10)
 
 
