@@ -13,6 +13,7 @@ from simcore.games.power_barons.state import (
     N_TYPES,
     PI,
     R_DECLARED_MULTIPLIER,
+    R_POLITICAL_INFLUENCE,
     SPACE_KIND,
     VALUE,
     bases_in,
@@ -42,10 +43,12 @@ from strategies.power_barons.common import (
 
 
 @njit(cache=True, _nrt=False)
-def full_share_weight(st):
+def full_share_weight(st, rules):
     """How often a challenge is full (has a PI round), as the board's spaces that are not
-    LIMITED CHALLENGE; the weight of a PI card's credits in ``challenge_worth``, over N_TYPES *
-    spaces."""
+    LIMITED CHALLENGE (none without political_influence); the weight of a PI card's credits in
+    ``challenge_worth``, over N_TYPES * spaces."""
+    if rules[R_POLITICAL_INFLUENCE] == 0.0:
+        return 0
     n = st[N_SPACES]
     for space in range(st[N_SPACES]):
         n -= st[ix(SPACE_KIND + space)] == LIMITED
@@ -75,7 +78,7 @@ def least_worth(st, rules, seat, rng):
     """keep_best's bank card: the one that adds least to ``seat``'s expected challenge total
     (challenge_worth); among those, the lowest, as a backup is worth more the higher it is once
     its colour's best is lost (ties: drawn)."""
-    full_weight = full_share_weight(st)
+    full_weight = full_share_weight(st, rules)
     pick = -1
     pick_worth = 0
     ties = 0

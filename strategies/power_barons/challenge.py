@@ -12,7 +12,6 @@ from simcore.games.power_barons.state import (
     CH_FLUSH,
     CH_LIMITED,
     CH_ROUND,
-    CH_TOTAL,
     COLOUR,
     DECK_COUNT,
     DECK_TOTAL,
@@ -22,23 +21,29 @@ from simcore.games.power_barons.state import (
     N_CARDS,
     N_TYPES,
     P_DECK_MEAN,
+    P_PI_PLAYED,
     PI,
+    PI_PER_TURN,
+    R_CHALLENGE_ROUNDS,
     VALUE,
     bank_credits,
     bases_on_board,
+    behind_by,
     best_value,
     best_values,
     card_at,
     colour_count,
-    colour_credits,
     colour_run,
     hand_count,
     hand_value,
     has_base,
     highest,
     is_hand,
+    last_round,
     lowest,
     multiplier,
+    pi_playable,
+    pi_reach,
 )
 from simcore.kernel.intrinsics import ix
 from simcore.kernel.rng import rand_below, rand_bool
@@ -207,13 +212,14 @@ def effective(st, rules, card):
 
 @njit(cache=True, _nrt=False)
 def chance_ahead(st, rules, me, card):
-    """The chance that a flushing attacker ``me`` is ahead after it leads ``card``: that the
-    defender holds no card of that colour counting enough to keep it level, its hand (of known
-    size) being drawn from the cards ``me`` cannot see (the deck less its own hand, the banks,
-    the discard pile and the table). 0 when even a defender who cannot follow stays level."""
+    """The chance that a flushing attacker ``me`` is ahead (winning: a tie too under ties_go_to
+    attacker) after it leads ``card``: that the defender holds no card of that colour counting
+    enough to keep it from winning, its hand (of known size) being drawn from the cards ``me``
+    cannot see (the deck less its own hand, the banks, the discard pile and the table). 0 when
+    it is not winning even if the defender cannot follow."""
     card_colour = st[ix(COLOUR + card)]
     times = multiplier(st, rules, card_colour)
-    gap = st[ix(VALUE + card)] * times - (st[CH_TOTAL + 1] - st[CH_TOTAL])
+    gap = st[ix(VALUE + card)] * times - behind_by(st, 0) + 1  # what the defender must match
     if gap <= 0:
         return 0.0
     unseen = 0
@@ -234,7 +240,7 @@ def least_chance_ahead(st, rules, me):
     """The smallest chance_ahead of the flusher's possible next leads (its lowest card of each
     colour still to be played). When it holds none it would call a colour out, adding nothing:
     0 unless it is ahead already (then 1: it stays ahead if the defender cannot follow)."""
-    least = 1.0 if st[CH_TOTAL] > st[CH_TOTAL + 1] else 0.0
+    least = 1.0 if behind_by(st, 0) <= 0 else 0.0
     found = False
     for card_colour in range(N_TYPES):
         card = lowest(st, me, card_colour)
@@ -319,8 +325,9 @@ def choose_follow(sid, me, card_colour, st, rng):
 @njit(cache=True, _nrt=False, inline="always")
 def expected_remaining(st, rules, me, mine):
     """Credits ``me`` can still add (``mine``: its real best cards) or an unseen hand would add
-    on average (not ``mine``: the deck's mean per colour), in the rounds not yet played, plus
-    Political Influence in a full challenge."""
+    on average (not ``mine``: the deck's mean per colour), in the rounds not yet played (with
+    fewer challenge_rounds than colours left, that share of the colours' sum), plus Political
+    Influence in a full challenge (``mine``: what one turn may play, pi_cards_per_turn)."""
     total = 0.0
     for card_colour in range(N_TYPES):
         if (st[CH_DONE] >> card_colour) & 1:
@@ -329,9 +336,13 @@ def expected_remaining(st, rules, me, mine):
             total += best_value(st, me, card_colour) * multiplier(st, rules, card_colour)
         elif st[ix(DECK_COUNT + card_colour)] > 0:
             total += rules[P_DECK_MEAN + card_colour] * multiplier(st, rules, card_colour)
+    colours_left = N_TYPES - popcount4(st[CH_DONE])
+    rounds_left = np.int64(rules[R_CHALLENGE_ROUNDS]) - popcount4(st[CH_DONE])
+    if rounds_left < colours_left:
+        total *= max(rounds_left, 0) / colours_left
     if st[CH_LIMITED] == 0:
         if mine:
-            total += colour_credits(st, HAND + me, PI)
+            total += pi_reach(st, me, st[PI_PER_TURN], -1)
         else:
             total += hand_count(st, me) * st[DECK_TOTAL + PI] / st[N_CARDS]
     return total
@@ -356,13 +367,11 @@ def surrender_choice(sid, margin, pi_use, me, st, rules, rng):
         return rand_bool(rng, 0.5)
     attacking = me == st[CH_ATTACKER]
     if attacking and st[CH_FLUSH] == 1:
-        if st[CH_ROUND] >= N_TYPES - 1:
+        if last_round(st[CH_ROUND], rules):
             return True
         return least_chance_ahead(st, rules, me) > 0.0
     opponent_side = 1 if attacking else 0
-    mine = st[ix(CH_TOTAL + 1 - opponent_side)]
-    theirs = st[ix(CH_TOTAL + opponent_side)]
-    deficit = theirs - mine + (1 if attacking else 0)  # ties go to the defender
+    deficit = behind_by(st, 1 - opponent_side)
     if deficit <= 0:
         return False
     if st[CH_ROUND] == 4:
@@ -372,7 +381,7 @@ def surrender_choice(sid, margin, pi_use, me, st, rules, rng):
         st, rules, opponent, False
     )
     if pi_use == PI_NEVER and st[CH_LIMITED] == 0:
-        catch_up -= colour_credits(st, HAND + me, PI)  # it will not play them
+        catch_up -= pi_reach(st, me, st[PI_PER_TURN], -1)  # it will not play them
     return deficit > catch_up + margin
 
 
@@ -387,18 +396,17 @@ def choose_pi_card(sid, prm, me, st, rng):
 def pi_choice(sid, pi_use, me, st, rng):
     """The next Political Influence card ``me`` plays, or -1 to stop. While behind: under
     pi_use smallest the smallest that takes the lead, else its largest; under largest its
-    largest. Once winning the scripted players stop: a card more cannot win a challenge the
-    cards it keeps would not win (it can still play them if the opponent retakes the lead), and
-    the loser's played cards go to the winner. random stops or plays one of its k PI cards,
-    each with probability 1 / (k + 1)."""
+    largest (both always playable under pi_cards_per_turn: if any card can still make it
+    winning within the cap, its largest can). Once winning the scripted players stop: a card
+    more cannot win a challenge the cards it keeps would not win (it can still play them if the
+    opponent retakes the lead), and the loser's played cards go to the winner. random stops or
+    plays one of its k playable PI cards, each with probability 1 / (k + 1)."""
     attacking = me == st[CH_ATTACKER]
-    mine = st[ix(CH_TOTAL + (0 if attacking else 1))]
-    theirs = st[ix(CH_TOTAL + (1 if attacking else 0))]
-    needed = theirs - mine + (1 if attacking else 0)
+    needed = behind_by(st, 0 if attacking else 1)
     if sid == RANDOM:
         if needed <= 0 and rand_below(rng, colour_count(st, HAND + me, PI) + 1) == 0:
             return -1
-        return random_card(st, HAND + me, PI, rng)
+        return random_playable_pi(st, me, 0 if attacking else 1, rng)
     if needed <= 0:
         return -1
     first, n = colour_run(st, me, PI)  # PI cards from the highest down
@@ -409,3 +417,21 @@ def pi_choice(sid, pi_use, me, st, rng):
         if st[ix(VALUE + st[ix(i)])] >= needed:
             enough = i
     return st[ix(enough)]
+
+
+@njit(cache=True, _nrt=False)
+def random_playable_pi(st, me, side, rng):
+    """A uniformly random PI card of ``me``'s hand that it may play now (pi_playable)."""
+    played = st[P_PI_PLAYED]
+    n = 0
+    for i in range(hand_count(st, me)):
+        card = card_at(st, HAND + me, i)
+        n += st[ix(COLOUR + card)] == PI and pi_playable(st, me, side, card, played)
+    k = rand_below(rng, n)
+    for i in range(hand_count(st, me)):
+        card = card_at(st, HAND + me, i)
+        if st[ix(COLOUR + card)] == PI and pi_playable(st, me, side, card, played):
+            if k == 0:
+                return card
+            k -= 1
+    return -1

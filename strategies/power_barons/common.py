@@ -116,7 +116,7 @@ def useful(st, players, me, territory, base_type):
     """A base there would count towards ``me``'s win."""
     if not can_place(st, players, me, territory, base_type):
         return False
-    return bases_in(st, me, territory) < types_to_win(players)
+    return bases_in(st, me, territory) < types_to_win(st)
 
 
 @njit(cache=True, _nrt=False)

@@ -83,7 +83,7 @@ def counts_towards_win(st, players, owner, territory):
     return (
         territory < players
         and territory != owner
-        and bases_in(st, owner, territory) <= types_to_win(players)
+        and bases_in(st, owner, territory) <= types_to_win(st)
     )
 
 

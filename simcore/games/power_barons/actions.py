@@ -17,6 +17,7 @@ from simcore.games.power_barons.state import (
     BANK,
     BANK_WORDS,
     BANKED,
+    BLANK,
     CH_ATTACKER,
     CH_DECLARED,
     CH_DEFENDER,
@@ -52,9 +53,11 @@ from simcore.games.power_barons.state import (
     EV_WIN,
     HAND,
     INVESTMENTS,
+    LIMITED,
     LOC,
     M_BANK,
     M_DEAL,
+    M_DISCARD,
     M_DRAW,
     M_GIVE,
     M_INVEST,
@@ -77,10 +80,26 @@ from simcore.games.power_barons.state import (
     PAY_CARDS,
     PAY_REACHED,
     PI,
+    PI_PER_TURN,
     PLAYED,
     PLAYERS,
     R_BASE_COST,
+    R_BASES_BOUGHT_PER_TURN,
+    R_BASES_PER_TYPE_3P,
+    R_BASES_PER_TYPE_4P,
     R_HAND_SIZE,
+    R_LOSER_REFILL,
+    R_PI_CARDS_PER_TURN,
+    R_POLITICAL_INFLUENCE,
+    R_SPACE_ON,
+    R_SURRENDER,
+    R_SURRENDER_AFTER_BOTH_PLAYED,
+    R_TIES_GO_TO,
+    R_TURN_DRAWS,
+    R_TYPES_TO_WIN_3P,
+    R_TYPES_TO_WIN_4P,
+    R_WINNER_BANKS,
+    REFILL_RESTORE,
     RESHUFFLES,
     SCRATCH,
     SET_BITS,
@@ -89,21 +108,26 @@ from simcore.games.power_barons.state import (
     SPY,
     STATS,
     SUPPLY,
+    TIE_SIDE,
     TRACE_LEN,
+    TYPES_NEEDED,
     VALUE,
     WORD_BITS,
     bank_credits,
     bases_in,
     bases_on_board,
+    behind_by,
     can_place,
     card_at,
     colour_count,
-    colour_credits,
     count_at,
     hand_count,
     hand_value,
     has_base,
     multiplier,
+    outranks,
+    pi_playable,
+    pi_reach,
     recount,
     relocate,
     set_base,
@@ -287,14 +311,6 @@ def play_card(seat, side, card, st, rules, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def behind_by(st, side):
-    """Credits ``side`` must add to be winning (ties go to the defender); <= 0 when winning."""
-    mine = st[CH_TOTAL + side]
-    theirs = st[CH_TOTAL + 1 - side]
-    return theirs - mine + (1 if side == 0 else 0)
-
-
-@njit(cache=True, _nrt=False, inline="always")
 def holds_unplayed_colour(st, seat):
     """``seat`` holds a Power Card of a colour that has not had its round yet."""
     for card_colour in range(N_TYPES):
@@ -316,10 +332,27 @@ def check_lead(attacker, lead_colour, lead, st):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def resolve(winner, loser, players, hand_before, st, rng, trace):
-    """WINNING A CHALLENGE: the winner banks the loser's played cards, the loser draws as many
-    cards as it lost, the winner takes its own cards back, and a winning attacker places its
-    declared base if it may. Returns 1 if a base was placed."""
+def lowest_played(st, seat):
+    """``seat``'s lowest card on the table (ties: the highest id, the last a 'highest' pick
+    would take)."""
+    low = card_at(st, PLAYED + seat, 0)
+    for i in range(1, count_at(st, PLAYED + seat)):
+        card = card_at(st, PLAYED + seat, i)
+        if outranks(st, low, card):
+            low = card
+    return low
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def resolve(winner, loser, players, hand_before, st, rules, rng, trace):
+    """WINNING A CHALLENGE: the winner banks the loser's played cards (at most winner_banks of
+    them, the highest; the others go to the discard pile), the loser draws as many cards as it
+    lost (loser_refill replace_lost) or up to hand_size (restore_hands), the winner takes its
+    own cards back (and, under restore_hands, draws up to hand_size), and a winning attacker
+    places its declared base if it may. Returns 1 if a base was placed."""
+    lost = count_at(st, PLAYED + loser)
+    for _ in range(lost - np.int64(rules[R_WINNER_BANKS])):
+        move_card(lowest_played(st, loser), DISCARD, M_DISCARD, st, trace)
     credits = 0
     cards = 0
     while count_at(st, PLAYED + loser) > 0:
@@ -327,12 +360,18 @@ def resolve(winner, loser, players, hand_before, st, rng, trace):
         credits += st[VALUE + card]
         cards += 1
         bank_card(winner, card, M_WON, st, trace)
-    # "The loser takes enough cards from the drawpile to replace the lost cards" (not to size).
-    for _ in range(cards):
-        if not draw_card(loser, M_REFILL, st, rng, trace):
-            break
+    restore_hands = np.int64(rules[R_LOSER_REFILL]) == REFILL_RESTORE
+    if restore_hands:
+        draw_to_size(loser, st, rules, rng, trace)
+    else:
+        # "The loser takes enough cards from the drawpile to replace the lost cards".
+        for _ in range(lost):
+            if not draw_card(loser, M_REFILL, st, rng, trace):
+                break
     while count_at(st, PLAYED + winner) > 0:
         move_card(card_at(st, PLAYED + winner, 0), HAND + winner, M_RETURN, st, trace)
+    if restore_hands:
+        draw_to_size(winner, st, rules, rng, trace)
     attacker = st[CH_ATTACKER]
     defender = st[CH_DEFENDER]
     declared = st[CH_DECLARED]
@@ -372,6 +411,8 @@ def set_up(players, st, rules, rng, trace):
     """The table from the prepared components; supplies, pawns on their owners' INVESTMENTS PAY
     OFF spaces; hand_size cards dealt to each player, one at a time clockwise from seat 0."""
     st[:SCRATCH] = 0  # the scratch areas are written before they are read
+    st[PI_PER_TURN] = np.int64(rules[R_PI_CARDS_PER_TURN])
+    st[TIE_SIDE] = 1 - np.int64(rules[R_TIES_GO_TO])
     n_cards = np.int64(rules[P_N_CARDS])
     n_spaces = np.int64(rules[P_N_SPACES])
     st[N_CARDS] = n_cards
@@ -388,7 +429,9 @@ def set_up(players, st, rules, rng, trace):
     for space in range(n_spaces):
         st[SPACE_KIND + space] = np.int64(rules[P_TABLES + 2 * n_cards + space])
         st[SPACE_TERRITORY + space] = np.int64(rules[P_TABLES + 2 * n_cards + n_spaces + space])
-    per_type = 2 if players == 3 else 3
+    three = players == 3
+    st[TYPES_NEEDED] = np.int64(rules[R_TYPES_TO_WIN_3P if three else R_TYPES_TO_WIN_4P])
+    per_type = np.int64(rules[R_BASES_PER_TYPE_3P if three else R_BASES_PER_TYPE_4P])
     for seat in range(players):
         for base_type in range(N_TYPES):
             st[SUPPLY + N_TYPES * seat + base_type] = per_type
@@ -439,16 +482,18 @@ def draw_to_size(seat, st, rules, rng, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def turn_begins(seat, st, rng, trace):
-    """Step 1's draw (the bank follows: ``restore``)."""
+def turn_begins(seat, st, rules, rng, trace):
+    """Step 1's draw, turn_draws cards (the bank follows: ``restore``)."""
     record_event(trace, st, TRACE_LEN, EV_TURN, seat, st[PAWN + seat], hand_count(st, seat),
            bank_credits(st, seat))  # fmt: skip
-    draw_card(seat, M_DRAW, st, rng, trace)
+    for _ in range(np.int64(rules[R_TURN_DRAWS])):
+        draw_card(seat, M_DRAW, st, rng, trace)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def roll(seat, st, rng, trace):
-    """Step 2: roll both dice and move clockwise; the kind of the space landed on."""
+def roll(seat, st, rules, rng, trace):
+    """Step 2: roll both dice and move clockwise; the kind of the space landed on, or BLANK when
+    its directions are switched off (the rule parameter named for the space)."""
     die1 = rand_below(rng, 6) + 1
     die2 = rand_below(rng, 6) + 1
     start = st[PAWN + seat]
@@ -459,7 +504,7 @@ def roll(seat, st, rng, trace):
         trace, st, TRACE_LEN, EV_MOVE, seat, die1, die2, start, space, kind,
         st[SPACE_TERRITORY + space],
     )  # fmt: skip
-    return kind
+    return kind if rules[R_SPACE_ON + kind] != 0.0 else BLANK
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -586,19 +631,37 @@ def follow(defender, lead_colour, card, st, rules, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def end_round(rnd, lead_colour, lead_card, follow_card, st, trace):
-    """The round is played; whether the surrender options open (nobody may surrender before
-    both have played a Power Card)."""
+def end_round(rnd, lead_colour, lead_card, follow_card, st, rules, trace):
+    """The round is played; whether the surrender options open (surrender not none, and, under
+    surrender_after_both_played, both have played a Power Card)."""
     st[CH_DONE] |= 1 << lead_colour
     record_event(trace, st, TRACE_LEN, EV_ROUND, rnd, lead_colour, lead_card, follow_card,
            st[CH_TOTAL], st[CH_TOTAL + 1])  # fmt: skip
-    return st[CH_PLAYED] > 0 and st[CH_PLAYED + 1] > 0
+    if surrender_options(rules) == 0:
+        return False
+    both_played = st[CH_PLAYED] > 0 and st[CH_PLAYED + 1] > 0
+    return both_played or rules[R_SURRENDER_AFTER_BOTH_PLAYED] == 0.0
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def surrender_options(rules):
+    """Voluntary surrender options after a Power Card round: 2 (the lower total, then the
+    higher), 1 (the lower total only) or 0 (surrender none)."""
+    return 2 - np.int64(rules[R_SURRENDER])
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def is_limited(kind, rules):
+    """The turn's challenge has no Political Influence round: the attacker is on LIMITED
+    CHALLENGE, or political_influence is off."""
+    return 1 if kind == LIMITED or rules[R_POLITICAL_INFLUENCE] == 0.0 else 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def first_to_surrender(st):
-    """The lower total has the first surrender option (ties: the attacker)."""
-    return st[CH_ATTACKER] if st[CH_TOTAL] <= st[CH_TOTAL + 1] else st[CH_DEFENDER]
+    """The player who is not winning has the first surrender option: the lower total (ties: the
+    attacker, unless ties_go_to attacker makes it the winner)."""
+    return st[CH_ATTACKER] if behind_by(st, 0) > 0 else st[CH_DEFENDER]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -624,22 +687,35 @@ def open_influence(st):
 
 @njit(cache=True, _nrt=False, inline="always")
 def must_surrender(side, st):
-    """Its Political Influence cannot put ``side`` ahead."""
+    """The Political Influence ``side`` may play in its turn (its pi_cards_per_turn highest)
+    cannot put it ahead."""
     seat = st[CH_ATTACKER + side]
-    return colour_credits(st, HAND + seat, PI) < behind_by(st, side)
+    return pi_reach(st, seat, st[PI_PER_TURN], -1) < behind_by(st, side)
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def play_pi(seat, side, card, st, rules, trace):
+def may_play_pi(st, seat, played):
+    """``seat`` holds a PI card and has played fewer than pi_cards_per_turn this turn."""
+    return colour_count(st, HAND + seat, PI) > 0 and played < st[PI_PER_TURN]
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play_pi(seat, side, card, played, st, rules, trace):
+    """``seat`` plays ``card`` as the ``played``-th + 1 Political Influence card of its turn."""
     if not in_hand(st, seat, card) or st[COLOUR + card] != PI:
         raise ValueError("strategy played a Political Influence card it does not hold")
+    if played >= st[PI_PER_TURN] or not pi_playable(st, seat, side, card, played):
+        raise ValueError("strategy played a PI card beyond pi_cards_per_turn or its need")
     play_card(seat, side, card, st, rules, trace)
     record_event(trace, st, TRACE_LEN, EV_PI, seat, card, st[CH_TOTAL], st[CH_TOTAL + 1])
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def may_buy(seat, players, st, rules):
-    """Step 4: base_cost credits banked and a base it may place."""
+def may_buy(seat, players, bought, st, rules):
+    """Step 4: fewer than bases_bought_per_turn bought this turn (``bought``), base_cost
+    credits banked and a base it may place."""
+    if bought >= np.int64(rules[R_BASES_BOUGHT_PER_TURN]):
+        return False
     cost = np.int64(rules[R_BASE_COST])
     return bank_credits(st, seat) >= cost and any_placement(st, players, seat)
 

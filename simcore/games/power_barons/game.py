@@ -26,6 +26,7 @@ from simcore.games.power_barons.state import (
     EV_STANDING,
     EVENT_NAMES,
     HAND,
+    LOSER_REFILLS,
     MAX_BASE_COST,
     MAX_HAND_SIZE,
     MAX_PLAYERS,
@@ -42,7 +43,9 @@ from simcore.games.power_barons.state import (
     RESHUFFLES,
     SPACES,
     STATE_SIZE,
+    SURRENDERS,
     TERRITORIES,
+    TIES_GO_TO,
     TRACE_LEN,
     TRACE_WIDTH,
 )
@@ -94,6 +97,121 @@ RULES = (
         "turn cap: a game still running is recorded as truncated",
         1,
         100_000,
+    ),
+    Param(
+        "loser_refill",
+        "choice",
+        "replace_lost",
+        'after a challenge: replace_lost ("the loser takes enough cards from the drawpile to '
+        'replace the lost cards": a hand short before stays short) or restore_hands ("both '
+        'hands are replenished afterwards": loser and winner draw up to hand_size)',
+        choices=LOSER_REFILLS,
+    ),
+    Param(
+        "challenge_rounds",
+        "int",
+        N_TYPES,
+        'Power Card rounds in a challenge, each of a colour not played yet ("four separate '
+        'rounds of card play, one round for each Power Card color")',
+        1,
+        N_TYPES,
+    ),
+    Param(
+        "surrender",
+        "choice",
+        "lower_then_higher",
+        "voluntary surrender: lower_then_higher (after each round the lower total, then the "
+        "higher; before playing Political Influence), lower_total_only (the higher total has no "
+        "option), or none (only the forced surrender of a player whose PI cannot win)",
+        choices=SURRENDERS,
+    ),
+    Param(
+        "surrender_after_both_played",
+        "bool",
+        True,
+        '"neither player can surrender until each player has played at least one card" '
+        "(off: the options open after every round)",
+    ),
+    Param(
+        "winner_banks",
+        "int",
+        MAX_HAND_SIZE,
+        "most of the loser's played cards the winner banks, its highest; the rest go to the "
+        'discard pile (12: all, "the winner takes the cards played by the loser")',
+        0,
+        MAX_HAND_SIZE,
+    ),
+    Param(
+        "political_influence",
+        "bool",
+        True,
+        "Political Influence Cards resolve a full challenge after the last round (off: every "
+        "challenge ends as a Limited Challenge; PI cards are only credits)",
+        component="card type",
+    ),
+    Param(
+        "pi_cards_per_turn",
+        "int",
+        MAX_HAND_SIZE,
+        "most Political Influence Cards a player plays at a time in the PI round; it must be "
+        'winning after them, else it must surrender (12: no limit, "one or more")',
+        1,
+        MAX_HAND_SIZE,
+    ),
+    Param(
+        "bases_bought_per_turn",
+        "int",
+        1,
+        "Power Bases a player must buy in step 4 while it has base_cost banked (0: buying is "
+        "banned)",
+        0,
+        N_TYPES,
+    ),
+    Param(
+        "types_to_win_3p",
+        "int",
+        4,
+        "different Power Bases to build in both opponents' territories to win at 3 players",
+        1,
+        N_TYPES,
+    ),
+    Param(
+        "types_to_win_4p",
+        "int",
+        3,
+        "different Power Bases to build in every opponent's territory to win at 4 players",
+        1,
+        N_TYPES,
+    ),
+    Param("bases_per_type_3p", "int", 2, "Power Bases of each type per player at 3 players", 1, 3),
+    Param("bases_per_type_4p", "int", 3, "Power Bases of each type per player at 4 players", 1, 3),
+    Param(
+        "turn_draws",
+        "int",
+        1,
+        'cards drawn in step 1 ("draw a card, bank a card"; the hand then banks back to hand_size)',
+        0,
+        N_TYPES,
+    ),
+    *(
+        Param(
+            space,
+            "bool",
+            True,
+            f"landing on {space.upper().replace('_', ' ')} follows its directions (off: the "
+            "space does nothing"
+            + ("; the turn's challenge is full)" if space == "limited_challenge" else ")"),
+            component="board space",
+        )
+        for space in SPACES
+    ),
+    Param(
+        "ties_go_to",
+        "choice",
+        "defender",
+        'who wins a tied challenge ("in case of a tie, the defender wins"), and so is winning '
+        "at a tie in the surrender order and the PI round",
+        choices=TIES_GO_TO,
     ),
 )
 assert len(RULES) == N_RULES
@@ -159,6 +277,15 @@ def prepare(rules: dict, players: int) -> np.ndarray:
     is 0), then n_cards, n_spaces, the deck's mean value per Power Card colour and the components
     tables (layout: P_* of simcore/games/power_barons/state.py)."""
     colours, values, kinds, territories = load_components(rules["components"])
+    suffix = "3p" if players == 3 else "4p"
+    need, per_type = rules[f"types_to_win_{suffix}"], rules[f"bases_per_type_{suffix}"]
+    if need * (players - 1) > N_TYPES * min(per_type, players - 1):
+        raise SpecError(
+            f"power-barons: types_to_win_{suffix}={need} needs {need * (players - 1)} bases in "
+            f"the opponents' territories, but bases_per_type_{suffix}={per_type} places at most "
+            f"{N_TYPES * min(per_type, players - 1)} (one of each type per territory): nobody "
+            "could win"
+        )
     if len(values) <= players * rules["hand_size"]:
         raise SpecError(
             f"power-barons: the deck's {len(values)} cards cannot deal hand_size="

@@ -23,7 +23,6 @@ from numba import njit
 from simcore.games.power_barons.actions import (
     any_opponent_base,
     bank_chosen,
-    behind_by,
     buy_base,
     can_follow,
     check_asked,
@@ -37,9 +36,11 @@ from simcore.games.power_barons.actions import (
     holds_unplayed_colour,
     invest_owner,
     invest_pays,
+    is_limited,
     lead,
     limited_loser,
     may_buy,
+    may_play_pi,
     must_surrender,
     open_challenge,
     open_influence,
@@ -49,6 +50,7 @@ from simcore.games.power_barons.actions import (
     resolve,
     roll,
     set_up,
+    surrender_options,
     surrenders,
     take_card,
     takes_something,
@@ -80,9 +82,9 @@ from simcore.games.power_barons.state import (
     DRAWPILE,
     HAND,
     INVESTMENTS,
-    LIMITED,
     LOC,
     MAX_CARDS,
+    MAX_HAND_SIZE,
     MAX_PLAYERS,
     MEMBER,
     MOVE_CALL_OUT,
@@ -95,6 +97,7 @@ from simcore.games.power_barons.state import (
     P_ACTOR,
     P_AFTER,
     P_ASKED,
+    P_BOUGHT,
     P_DECISION,
     P_DECISIONS,
     P_HAND_BEFORE,
@@ -104,6 +107,7 @@ from simcore.games.power_barons.state import (
     P_LOSER,
     P_OPTION,
     P_OVER,
+    P_PI_PLAYED,
     P_RESTORE,
     P_SEAT,
     P_SIDE,
@@ -116,6 +120,7 @@ from simcore.games.power_barons.state import (
     P_WINNER,
     PAWN,
     PI,
+    PI_PER_TURN,
     PLAYED,
     PLAYERS,
     PROGRESS,
@@ -126,14 +131,16 @@ from simcore.games.power_barons.state import (
     SPY,
     TAKE_PI,
     TAKE_POWER,
+    behind_by,
     can_place,
     card_at,
-    colour_count,
     colour_run,
     count_at,
     has_base,
     has_won,
     is_hand,
+    last_round,
+    pi_playable,
     relocate,
 )
 from simcore.kernel.rng import _splitmix64_mix, rand_below, rand_float
@@ -330,11 +337,11 @@ def restore_step(st, rules, rng, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def roll_step(st, rng, trace):
+def roll_step(st, rules, rng, trace):
     """S_ROLL: roll, move and follow the directions (the challenge comes next)."""
     seat = st[P_ACTOR]
     players = st[PLAYERS]
-    kind = roll(seat, st, rng, trace)
+    kind = roll(seat, st, rules, rng, trace)
     st[P_SPACE] = kind
     st[P_STEP] = S_CHALLENGE
     if kind == INVESTMENTS:
@@ -389,9 +396,9 @@ def taken(card, st, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def next_round(st):
+def next_round(st, rules):
     """After a round nobody surrendered: the next colour, or the challenge is played out."""
-    if st[CH_ROUND] < N_TYPES - 1:
+    if not last_round(st[CH_ROUND], rules):
         st[CH_ROUND] += 1
         st[P_STEP] = S_LEAD
     elif st[CH_LIMITED] == 1:
@@ -403,12 +410,12 @@ def next_round(st):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def round_played(follow_card, st, trace):
-    if end_round(st[CH_ROUND], st[P_LEAD_COLOUR], st[P_LEAD], follow_card, st, trace):
+def round_played(follow_card, st, rules, trace):
+    if end_round(st[CH_ROUND], st[P_LEAD_COLOUR], st[P_LEAD], follow_card, st, rules, trace):
         st[P_OPTION] = 0
         st[P_STEP] = S_SURRENDER
     else:
-        next_round(st)
+        next_round(st, rules)
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -420,23 +427,28 @@ def surrender_step(st):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def pi_turn_step(st, trace):
-    """S_PI_TURN: a side whose PI cannot put it ahead surrenders; else it may (a decision)."""
+def pi_turn_step(st, rules, trace):
+    """S_PI_TURN: a side whose PI cannot put it ahead surrenders; else it may (a decision,
+    unless surrender is none)."""
     side = st[P_SIDE]
     seat = st[CH_ATTACKER + side]
+    st[P_PI_PLAYED] = 0
     if must_surrender(side, st):
         surrenders(seat, N_TYPES, 1, st, trace)
         st[P_LOSER] = seat
         st[P_STEP] = S_RESOLVE
+    elif surrender_options(rules) == 0:
+        st[P_STEP] = S_PI_PLAY
     else:
         ask(D_SURRENDER, seat, st)
 
 
 @njit(cache=True, _nrt=False, inline="always")
 def pi_play_step(st):
-    """S_PI_PLAY: the side plays PI cards (a decision each) until it stops or has none."""
+    """S_PI_PLAY: the side plays PI cards (a decision each) until it stops, has none or has
+    played pi_cards_per_turn."""
     seat = st[CH_ATTACKER + st[P_SIDE]]
-    if colour_count(st, HAND + seat, PI) > 0:
+    if may_play_pi(st, seat, st[P_PI_PLAYED]):
         ask(D_PI, seat, st)
     else:
         st[P_SIDE] = 1 - st[P_SIDE]
@@ -444,14 +456,14 @@ def pi_play_step(st):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def resolve_step(st, rng, trace):
+def resolve_step(st, rules, rng, trace):
     """S_RESOLVE: WINNING A CHALLENGE; a placed base may complete the win, else step 4."""
     loser = st[P_LOSER]
     attacker = st[CH_ATTACKER]
     winner = attacker + st[CH_DEFENDER] - loser
     players = st[PLAYERS]
     st[P_STEP] = S_BUY
-    if resolve(winner, loser, players, st[P_HAND_BEFORE], st, rng, trace) and has_won(
+    if resolve(winner, loser, players, st[P_HAND_BEFORE], st, rules, rng, trace) and has_won(
         st, players, attacker
     ):
         wins(attacker, st, trace)
@@ -465,6 +477,7 @@ def end_turn(st, rules, trace):
     players = st[PLAYERS]
     st[P_TURN] += 1
     turn_ends(players, st[P_TURN], st, trace)
+    st[P_BOUGHT] = 0
     if st[P_WINNER] < 0 and st[P_TURN] < np.int64(rules[R_MAX_TURNS]):
         st[P_ACTOR] = (st[P_ACTOR] + 1) % players
         st[P_STEP] = S_TURN_START
@@ -490,14 +503,14 @@ def advance(st, rules, rng, trace):
         elif step == S_LEAD:
             ask(D_LEAD, st[CH_ATTACKER], st)
         elif step == S_PI_TURN:
-            pi_turn_step(st, trace)
+            pi_turn_step(st, rules, trace)
         elif step == S_PI_PLAY:
             pi_play_step(st)
         elif step == S_TURN_START:
-            turn_begins(st[P_ACTOR], st, rng, trace)
+            turn_begins(st[P_ACTOR], st, rules, rng, trace)
             start_restore(st[P_ACTOR], S_ROLL, st)
         elif step == S_ROLL:
-            roll_step(st, rng, trace)
+            roll_step(st, rules, rng, trace)
         elif step == S_INVEST:
             invest_step(st, rng, trace)
         elif step == S_RESTORE_VICTIM:
@@ -505,9 +518,9 @@ def advance(st, rules, rng, trace):
         elif step == S_CHALLENGE:
             ask(D_CHALLENGE, st[P_ACTOR], st)
         elif step == S_RESOLVE:
-            resolve_step(st, rng, trace)
+            resolve_step(st, rules, rng, trace)
         elif step == S_BUY:
-            if may_buy(st[P_ACTOR], st[PLAYERS], st, rules):
+            if may_buy(st[P_ACTOR], st[PLAYERS], st[P_BOUGHT], st, rules):
                 ask(D_BUY, st[P_ACTOR], st)
             else:
                 st[P_STEP] = S_END_TURN
@@ -534,8 +547,8 @@ def answer(move, st, rules, rng, trace):
             st[P_STEP] = S_PI_PLAY
         else:
             st[P_OPTION] += 1
-            if st[P_OPTION] == 2:
-                next_round(st)
+            if st[P_OPTION] == surrender_options(rules):
+                next_round(st, rules)
     elif kind == D_LEAD:
         lead_colour = move - MOVE_CALL_OUT if move >= MOVE_CALL_OUT else st[COLOUR + move]
         card = -1 if move >= MOVE_CALL_OUT else move
@@ -545,10 +558,10 @@ def answer(move, st, rules, rng, trace):
         if can_follow(st[CH_DEFENDER], lead_colour, st):
             ask(D_FOLLOW, st[CH_DEFENDER], st)
         else:
-            round_played(-1, st, trace)
+            round_played(-1, st, rules, trace)
     elif kind == D_FOLLOW:
         follow(seat, st[P_LEAD_COLOUR], move, st, rules, trace)
-        round_played(move, st, trace)
+        round_played(move, st, rules, trace)
     elif kind == D_PI:
         side = st[P_SIDE]
         if move == MOVE_STOP:
@@ -557,9 +570,10 @@ def answer(move, st, rules, rng, trace):
             st[P_SIDE] = 1 - side
             st[P_STEP] = S_PI_TURN
         else:
-            play_pi(seat, side, move, st, rules, trace)
+            play_pi(seat, side, move, st[P_PI_PLAYED], st, rules, trace)
+            st[P_PI_PLAYED] += 1
     elif kind == D_CHALLENGE:
-        limited = 1 if st[P_SPACE] == LIMITED else 0
+        limited = is_limited(st[P_SPACE], rules)
         defender = move % MAX_PLAYERS
         declared = (move // MAX_PLAYERS) % N_TYPES
         flush = move // (MAX_PLAYERS * N_TYPES)
@@ -587,10 +601,13 @@ def answer(move, st, rules, rng, trace):
         st[P_STEP] = S_CHALLENGE
     else:
         buy_base(seat, players, move // N_TYPES, move % N_TYPES, st, rules, rng, trace)
+        st[P_BOUGHT] += 1
         if has_won(st, players, seat):
             wins(seat, st, trace)
             st[P_WINNER] = seat
-        st[P_STEP] = S_END_TURN
+            st[P_STEP] = S_END_TURN
+        else:
+            st[P_STEP] = S_BUY
 
 
 # --- the protocol ---------------------------------------------------------------------------
@@ -667,7 +684,11 @@ def legal(st, rules, moves):
     elif kind == D_FOLLOW:
         n = list_cards(st, seat, st[P_LEAD_COLOUR], moves, n)
     elif kind == D_PI:
-        n = list_cards(st, seat, PI, moves, n)
+        first, count = colour_run(st, seat, PI)
+        for i in range(first, first + count):
+            if pi_playable(st, seat, st[P_SIDE], st[i], st[P_PI_PLAYED]):
+                moves[n] = st[i]
+                n += 1
         if behind_by(st, st[P_SIDE]) <= 0:
             moves[n] = MOVE_STOP
             n += 1
@@ -739,4 +760,11 @@ def infoset_key(st, seat):
             h = _mix(h, st[field])
     for field in range(P_DECISION, P_HAND_BEFORE):
         h = _mix(h, st[field])
+    # The turn's counters, mixed in only where they can change what may follow (0 bought is
+    # every decision's under one purchase a turn; PI cards played matter under a cap), so that
+    # keys under the rulebook's rules split no state they did not split before.
+    if st[P_BOUGHT] != 0:
+        h = _mix(h, st[P_BOUGHT])
+    if st[PI_PER_TURN] < MAX_HAND_SIZE:
+        h = _mix(h, st[P_PI_PLAYED])
     return h

@@ -15,7 +15,6 @@ from numba import njit
 from simcore.games.power_barons.actions import (
     any_opponent_base,
     bank_chosen,
-    behind_by,
     buy_base,
     can_follow,
     check_asked,
@@ -28,9 +27,11 @@ from simcore.games.power_barons.actions import (
     game_ends,
     invest_owner,
     invest_pays,
+    is_limited,
     lead,
     limited_loser,
     may_buy,
+    may_play_pi,
     must_surrender,
     open_challenge,
     open_influence,
@@ -40,6 +41,7 @@ from simcore.games.power_barons.actions import (
     resolve,
     roll,
     set_up,
+    surrender_options,
     surrenders,
     take_card,
     takes_something,
@@ -51,19 +53,19 @@ from simcore.games.power_barons.state import (
     CH_ATTACKER,
     CH_DEFENDER,
     CH_ROUND,
-    HAND,
     INVESTMENTS,
-    LIMITED,
     N_TYPES,
+    P_PI_PLAYED,
     PAWN,
     PI,
+    R_CHALLENGE_ROUNDS,
     R_MAX_TURNS,
     REMOVE,
     SPACE_TERRITORY,
     SPY,
     TAKE_PI,
     TAKE_POWER,
-    colour_count,
+    behind_by,
     has_won,
 )
 from strategies import power_barons as strategy
@@ -81,12 +83,14 @@ def restore(seat, st, rules, sids, prm, rng, trace):
 
 @njit(cache=True, _nrt=False, inline="always")
 def buy(seat, players, st, rules, sids, prm, rng, trace):
-    """Step 4: with base_cost credits banked the player must buy one Power Base; True if it did."""
-    if not may_buy(seat, players, st, rules):
-        return False
-    territory, base_type = strategy.choose_purchase(sids[seat], seat, players, st, rng)
-    buy_base(seat, players, territory, base_type, st, rules, rng, trace)
-    return True
+    """Step 4: while base_cost credits are banked the player must buy a Power Base, up to
+    bases_bought_per_turn and until one completes its win; the count it bought."""
+    bought = 0
+    while may_buy(seat, players, bought, st, rules) and not has_won(st, players, seat):
+        territory, base_type = strategy.choose_purchase(sids[seat], seat, players, st, rng)
+        buy_base(seat, players, territory, base_type, st, rules, rng, trace)
+        bought += 1
+    return bought
 
 
 @njit(cache=True, _nrt=False)
@@ -136,11 +140,11 @@ def remove(seat, players, st, sids, rng, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def surrender_options(rnd, st, rules, sids, prm, rng, trace):
-    """After a round: the lower total may surrender, then the higher (ties: attacker first).
-    Returns the seat that surrendered, or -1."""
+def surrender_option(rnd, st, rules, sids, prm, rng, trace):
+    """After a round: the lower total may surrender, then (surrender lower_then_higher) the
+    higher (ties: attacker first). Returns the seat that surrendered, or -1."""
     first = first_to_surrender(st)
-    for k in range(2):
+    for k in range(surrender_options(rules)):
         seat = first if k == 0 else st[CH_ATTACKER] + st[CH_DEFENDER] - first
         if strategy.wants_to_surrender(sids[seat], prm, seat, st, rules, rng):
             surrenders(seat, rnd, 0, st, trace)
@@ -152,20 +156,26 @@ def surrender_options(rnd, st, rules, sids, prm, rng, trace):
 def influence_round(st, rules, sids, prm, rng, trace):
     """The Political Influence round of a full challenge: the player who is not winning either
     surrenders or plays "one or more" PI cards, at least until it is winning and then as many
-    more as it likes; then the other does the same; a player whose PI cards cannot put it ahead
-    must surrender. Returns the loser."""
+    more as it likes (up to pi_cards_per_turn); then the other does the same; a player whose PI
+    cards (its pi_cards_per_turn best) cannot put it ahead must surrender, and under surrender
+    none nobody else may. Returns the loser."""
     side = open_influence(st)
+    options = surrender_options(rules)
     while True:
         seat = st[CH_ATTACKER + side]
         forced = must_surrender(side, st)
-        if forced or strategy.wants_to_surrender(sids[seat], prm, seat, st, rules, rng):
+        if forced or (
+            options > 0 and strategy.wants_to_surrender(sids[seat], prm, seat, st, rules, rng)
+        ):
             surrenders(seat, N_TYPES, forced, st, trace)
             return seat
-        while colour_count(st, HAND + seat, PI) > 0:
+        st[P_PI_PLAYED] = 0  # the protocol's counter: the strategies read it
+        while may_play_pi(st, seat, st[P_PI_PLAYED]):
             card = strategy.choose_pi_card(sids[seat], prm, seat, st, rng)
             if card < 0 and behind_by(st, side) <= 0:
                 break  # winning, it plays no more
-            play_pi(seat, side, card, st, rules, trace)
+            play_pi(seat, side, card, st[P_PI_PLAYED], st, rules, trace)
+            st[P_PI_PLAYED] += 1
         side = 1 - side
     return -1  # not reached
 
@@ -178,7 +188,7 @@ def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
     )
     hand_before = open_challenge(attacker, defender, declared, limited, flush, players, st, trace)
     loser = -1
-    for rnd in range(N_TYPES):
+    for rnd in range(np.int64(rules[R_CHALLENGE_ROUNDS])):
         st[CH_ROUND] = rnd
         lead_colour, lead_card = strategy.choose_lead(sids[attacker], attacker, st, rules, rng)
         lead(attacker, lead_colour, lead_card, st, rules, trace)
@@ -186,8 +196,8 @@ def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
         if can_follow(defender, lead_colour, st):
             follow_card = strategy.choose_follow(sids[defender], defender, lead_colour, st, rng)
             follow(defender, lead_colour, follow_card, st, rules, trace)
-        if end_round(rnd, lead_colour, lead_card, follow_card, st, trace):
-            loser = surrender_options(rnd, st, rules, sids, prm, rng, trace)
+        if end_round(rnd, lead_colour, lead_card, follow_card, st, rules, trace):
+            loser = surrender_option(rnd, st, rules, sids, prm, rng, trace)
             if loser >= 0:
                 break
     if loser < 0:
@@ -195,17 +205,17 @@ def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
             loser = limited_loser(st)
         else:
             loser = influence_round(st, rules, sids, prm, rng, trace)
-    return resolve(attacker + defender - loser, loser, players, hand_before, st, rng, trace)
+    return resolve(attacker + defender - loser, loser, players, hand_before, st, rules, rng, trace)
 
 
 @njit(cache=True, _nrt=False)
 def take_turn(seat, players, st, rules, sids, prm, rng, trace):
     """The four steps of a turn; returns ``seat`` if it won, else -1."""
     # 1. Draw a card, bank a card.
-    turn_begins(seat, st, rng, trace)
+    turn_begins(seat, st, rules, rng, trace)
     restore(seat, st, rules, sids, prm, rng, trace)
     # 2. Roll, move clockwise, follow the directions.
-    kind = roll(seat, st, rng, trace)
+    kind = roll(seat, st, rules, rng, trace)
     if kind == INVESTMENTS:
         territory = st[SPACE_TERRITORY + st[PAWN + seat]]
         investments(territory, players, st, rules, sids, prm, rng, trace)
@@ -214,13 +224,13 @@ def take_turn(seat, players, st, rules, sids, prm, rng, trace):
     elif kind == REMOVE:
         remove(seat, players, st, sids, rng, trace)
     # 3. Challenge; 4. buy a Power Base. A placed base may complete the win.
-    limited = 1 if kind == LIMITED else 0
+    limited = is_limited(kind, rules)
     if challenge(seat, players, limited, st, rules, sids, prm, rng, trace) and has_won(
         st, players, seat
     ):
         wins(seat, st, trace)
         return seat
-    if buy(seat, players, st, rules, sids, prm, rng, trace) and has_won(st, players, seat):
+    if buy(seat, players, st, rules, sids, prm, rng, trace) > 0 and has_won(st, players, seat):
         wins(seat, st, trace)
         return seat
     return -1

@@ -44,6 +44,7 @@ SPACES = (
     "limited_challenge",
 )
 INVESTMENTS, TAKE_POWER, TAKE_PI, SPY, REMOVE, LIMITED = range(6)
+BLANK = len(SPACES)  # a space whose directions are switched off (its rule parameter): nothing
 
 # Card locations: st[LOC + card].
 DRAWPILE = 0
@@ -56,9 +57,10 @@ N_LOCATIONS = 14
 # Why a card moved (field f of EV_CARD).
 MOVE_REASONS = (
     "deal", "draw", "refill", "bank", "give", "steal", "invest", "play", "won", "return", "pay",
+    "discard",
 )  # fmt: skip
 (M_DEAL, M_DRAW, M_REFILL, M_BANK, M_GIVE, M_STEAL, M_INVEST, M_PLAY, M_WON, M_RETURN,
- M_PAY) = range(11)  # fmt: skip
+ M_PAY, M_DISCARD) = range(12)  # fmt: skip
 
 # Rule parameter positions in the prepared vector (order of RULES in
 # simcore/games/power_barons/game.py); the components tables follow the rules (P_ offsets).
@@ -67,7 +69,22 @@ R_HAND_SIZE = 1
 R_BASE_COST = 2
 R_DECLARED_MULTIPLIER = 3
 R_MAX_TURNS = 4
-N_RULES = 5
+R_LOSER_REFILL = 5  # a LOSER_REFILLS index
+R_CHALLENGE_ROUNDS = 6
+R_SURRENDER = 7  # a SURRENDERS index
+R_SURRENDER_AFTER_BOTH_PLAYED = 8
+R_WINNER_BANKS = 9
+R_POLITICAL_INFLUENCE = 10
+R_PI_CARDS_PER_TURN = 11
+R_BASES_BOUGHT_PER_TURN = 12
+R_TYPES_TO_WIN_3P = 13
+R_TYPES_TO_WIN_4P = 14
+R_BASES_PER_TYPE_3P = 15
+R_BASES_PER_TYPE_4P = 16
+R_TURN_DRAWS = 17
+R_SPACE_ON = 18  # + space kind (SPACES order): whether that board space's directions apply
+R_TIES_GO_TO = R_SPACE_ON + 6  # a TIES_GO_TO index
+N_RULES = R_TIES_GO_TO + 1
 P_N_CARDS = N_RULES
 P_N_SPACES = N_RULES + 1
 # The deck's mean card value per Power Card colour (0 for a colour without cards), prepared once
@@ -82,6 +99,13 @@ MAX_CARD_VALUE = 100
 MAX_BASE_COST = 1000
 MAX_HAND_SIZE = 12
 
+# The choices of the rule parameters (their index reaches the kernel; index 0 is the rulebook's).
+LOSER_REFILLS = ("replace_lost", "restore_hands")
+REFILL_RESTORE = LOSER_REFILLS.index("restore_hands")
+# In order of fewer voluntary surrender options after a round: 2, 1, 0 (surrender_options).
+SURRENDERS = ("lower_then_higher", "lower_total_only", "none")
+TIES_GO_TO = ("defender", "attacker")  # the side (1, 0) that wins a tie: 1 - the index
+
 # --- st layout --------------------------------------------------------------------------------
 # The table (constant during a game).
 N_CARDS = 0
@@ -93,8 +117,16 @@ SPACE_KIND = VALUE + MAX_CARDS  # st[SPACE_KIND + space]
 SPACE_TERRITORY = SPACE_KIND + MAX_SPACES  # st[SPACE_TERRITORY + space]: -1 unless investments
 DECK_COUNT = SPACE_TERRITORY + MAX_SPACES  # st[DECK_COUNT + colour]: cards of that colour
 DECK_TOTAL = DECK_COUNT + N_COLOURS  # st[DECK_TOTAL + colour]: their credits
+# pi_cards_per_turn, copied from the rules: infoset_key (which has no rules) needs to know
+# whether the count of PI cards played in a turn can limit what a side may still play.
+PI_PER_TURN = DECK_TOTAL + N_COLOURS
+# types_to_win_3p or _4p, copied from the rules: set_base, which keeps PROGRESS, has no rules.
+TYPES_NEEDED = PI_PER_TURN + 1
+# The side winning a tie (ties_go_to: 1 the defender, 0 the attacker), copied from the rules:
+# behind_by, which every comparison of totals asks, has no rules.
+TIE_SIDE = TYPES_NEEDED + 1
 # The play state.
-LOC = DECK_TOTAL + N_COLOURS  # st[LOC + card]: location code
+LOC = TIE_SIDE + 1  # st[LOC + card]: location code
 # Kept in step with LOC by relocate, so that a query reads one location's cards, not the deck:
 COUNT_AT = LOC + MAX_CARDS  # st[COUNT_AT + location]: cards there
 CREDITS_AT = COUNT_AT + N_LOCATIONS  # st[CREDITS_AT + location]: their face value
@@ -172,7 +204,9 @@ P_OPTION = P_DECISION + 18  # surrender options of this round already declined (
 P_SIDE = P_DECISION + 19  # Political Influence round: the side (0 attacker, 1 defender) to act
 P_LOSER = P_DECISION + 20  # the challenge's loser once decided
 P_HAND_BEFORE = P_DECISION + 21  # the attacker's hand value when it challenged (flush stats)
-N_PROTOCOL = 22
+P_BOUGHT = P_DECISION + 22  # Power Bases bought this turn (bases_bought_per_turn)
+P_PI_PLAYED = P_DECISION + 23  # PI cards the side to act played in its turn (pi_cards_per_turn)
+N_PROTOCOL = 24
 # Scratch areas, written before they are read (set-up does not clear them).
 SCRATCH = P_DECISION + N_PROTOCOL
 # Purchase scratch (``pay`` of simcore/games/power_barons/actions.py): the bank's cards shuffled
@@ -471,6 +505,48 @@ def best_values(st, seat):
 
 
 @njit(cache=True, _nrt=False, inline="always")
+def pi_reach(st, seat, k, skip):
+    """The credits of ``seat``'s ``k`` highest Political Influence cards other than ``skip``
+    (-1: none skipped): what it can add in one turn of the PI round (pi_cards_per_turn)."""
+    first, n = colour_run(st, seat, PI)
+    total = 0
+    for i in range(first, first + n):
+        if k <= 0:
+            break
+        if st[ix(i)] != skip:
+            total += st[ix(VALUE + st[ix(i)])]
+            k -= 1
+    return total
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def behind_by(st, side):
+    """Credits ``side`` must add to be winning (ties go to the defender, or under ties_go_to
+    attacker to the attacker); <= 0 when winning."""
+    mine = st[CH_TOTAL + side]
+    theirs = st[CH_TOTAL + 1 - side]
+    return theirs - mine + (1 if side != st[TIE_SIDE] else 0)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def pi_playable(st, seat, side, card, played):
+    """``seat`` may play ``card`` (a PI card it holds) as the ``played``-th + 1 card of its
+    turn in the PI round: winning, any card; behind, the card and its best others still within
+    pi_cards_per_turn must be able to make it winning."""
+    needed = behind_by(st, side)
+    if needed <= 0:
+        return True
+    left = st[PI_PER_TURN] - played - 1
+    return st[ix(VALUE + card)] + pi_reach(st, seat, left, card) >= needed
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def last_round(rnd, rules):
+    """``rnd`` (0-based) is the challenge's last Power Card round (challenge_rounds)."""
+    return rnd >= np.int64(rules[R_CHALLENGE_ROUNDS]) - 1
+
+
+@njit(cache=True, _nrt=False, inline="always")
 def hand_count(st, seat):
     return count_at(st, HAND + seat)
 
@@ -529,7 +605,7 @@ def set_base(st, owner, territory, base_type, present):
     st[BASES_IN + N_TERRITORIES * owner + territory] = before + change
     st[ON_BOARD + owner] += change
     if territory != owner and territory < st[PLAYERS]:
-        need = types_to_win(st[PLAYERS])
+        need = types_to_win(st)
         st[PROGRESS + owner] += min(before + change, need) - min(before, need)
 
 
@@ -542,9 +618,10 @@ def supply_left(st, owner):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def types_to_win(players):
-    """Different Power Bases needed in every opponent's territory: 4 at 3 players, 3 at 4."""
-    return 4 if players == 3 else 3
+def types_to_win(st):
+    """Different Power Bases needed in every opponent's territory (types_to_win_3p, _4p: the
+    rulebook's 4 at 3 players, 3 at 4)."""
+    return st[ix(TYPES_NEEDED)]
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -569,7 +646,7 @@ def progress(st, seat):
 
 @njit(cache=True, _nrt=False)
 def has_won(st, players, seat):
-    return progress(st, seat) == (players - 1) * types_to_win(players)
+    return progress(st, seat) == (players - 1) * types_to_win(st)
 
 
 @njit(cache=True, _nrt=False, inline="always")

@@ -151,6 +151,58 @@ REFEREE_CONFIGS = {
         16,
         50,
     ),
+    # The house rules away from the rulebook (issue 42), through both flows.
+    "4p mixed, house rules flipped": (
+        4,
+        _MIXED4,
+        [
+            "loser_refill=restore_hands",
+            "challenge_rounds=3",
+            "surrender=lower_total_only",
+            "surrender_after_both_played=false",
+            "winner_banks=2",
+            "pi_cards_per_turn=1",
+            "bases_bought_per_turn=2",
+            "base_cost=150",
+        ],
+        19,
+        30,
+    ),
+    "3p mixed, no PI round, no surrender, no buying": (
+        3,
+        ["random", "baron", "flusher:flush_below=2.0"],
+        [
+            "political_influence=false",
+            "surrender=none",
+            "challenge_rounds=2",
+            "bases_bought_per_turn=0",
+            "max_turns=120",
+        ],
+        20,
+        20,
+    ),
+    "4p random and barons, no surrender, two PI cards a turn": (
+        4,
+        ["random", "baron:pi_use=never", "random", "flusher"],
+        ["surrender=none", "pi_cards_per_turn=2", "winner_banks=0"],
+        21,
+        30,
+    ),
+    "3p mixed, two types to win, two draws, spaces off, ties to the attacker": (
+        3,
+        ["random", "baron", "flusher"],
+        [
+            "types_to_win_3p=2",
+            "bases_per_type_3p=1",
+            "turn_draws=2",
+            "spy_and_steal=false",
+            "limited_challenge=false",
+            "investments_pay_off=false",
+            "ties_go_to=attacker",
+        ],
+        22,
+        30,
+    ),
 }
 REFEREE = {
     label: Setup(

@@ -65,6 +65,7 @@ from simcore.games.power_barons.state import (
     LIMITED,
     M_BANK,
     M_DEAL,
+    M_DISCARD,
     M_DRAW,
     M_GIVE,
     M_INVEST,
@@ -204,6 +205,19 @@ class Rules:
     base_cost: int
     declared_multiplier: int
     max_turns: int
+    loser_refill: str  # "replace_lost" or "restore_hands"
+    challenge_rounds: int
+    surrender: str  # "lower_then_higher", "lower_total_only" or "none"
+    surrender_after_both_played: bool
+    winner_banks: int
+    political_influence: bool
+    pi_cards_per_turn: int
+    bases_bought_per_turn: int
+    types_to_win: dict[int, int]  # players -> types to build in every opponent's territory
+    bases_per_type: dict[int, int]  # players -> Power Bases of each type per player
+    turn_draws: int
+    spaces_on: frozenset[int]  # the space kinds whose directions apply
+    ties_go_to: str  # "defender" or "attacker"
 
     @classmethod
     def from_dict(cls, rules: dict) -> Rules:
@@ -213,6 +227,19 @@ class Rules:
             base_cost=int(rules["base_cost"]),
             declared_multiplier=int(rules["declared_multiplier"]),
             max_turns=int(rules["max_turns"]),
+            loser_refill=str(rules["loser_refill"]),
+            challenge_rounds=int(rules["challenge_rounds"]),
+            surrender=str(rules["surrender"]),
+            surrender_after_both_played=bool(rules["surrender_after_both_played"]),
+            winner_banks=int(rules["winner_banks"]),
+            political_influence=bool(rules["political_influence"]),
+            pi_cards_per_turn=int(rules["pi_cards_per_turn"]),
+            bases_bought_per_turn=int(rules["bases_bought_per_turn"]),
+            types_to_win={n: int(rules[f"types_to_win_{n}p"]) for n in (3, 4)},
+            bases_per_type={n: int(rules[f"bases_per_type_{n}p"]) for n in (3, 4)},
+            turn_draws=int(rules["turn_draws"]),
+            spaces_on=frozenset(k for k, name in enumerate(SPACES) if rules[name]),
+            ties_go_to=str(rules["ties_go_to"]),
         )
 
 
@@ -239,6 +266,7 @@ class Challenge:
     defender: int
     declared: int
     limited: bool
+    ties_go_to: str = "defender"  # Doc: ties_go_to
     totals: list[int] = field(default_factory=lambda: [0, 0])  # attacker, defender
     power_cards: list[int] = field(default_factory=lambda: [0, 0])  # Power Cards played
     done: set[int] = field(default_factory=set)  # colours that had their round
@@ -248,9 +276,11 @@ class Challenge:
 
     def winning(self, side: int) -> bool:
         """Doc: to be winning, the attacker must be strictly ahead, the defender ahead or level
-        (Rulebook: "If the challenge ends in a tie, the defender wins")."""
-        a, d = self.totals
-        return a > d if side == ATTACKER else d >= a
+        (Rulebook: "If the challenge ends in a tie, the defender wins"; under ties_go_to
+        attacker the other way round)."""
+        mine, theirs = self.totals[side], self.totals[1 - side]
+        tie_side = DEFENDER if self.ties_go_to == "defender" else ATTACKER
+        return mine > theirs or (mine == theirs and side == tie_side)
 
 
 @dataclass
@@ -322,8 +352,14 @@ class Referee:
 
     def types_to_win(self) -> int:
         """Rulebook, How to win: 4 different Power Bases in both opponents' territories at 3
-        players, 3 different ones in every opponent's territory at 4."""
-        return 4 if self.n == 3 else 3
+        players, 3 different ones in every opponent's territory at 4 (Doc: types_to_win_3p,
+        types_to_win_4p)."""
+        return self.rules.types_to_win[self.n]
+
+    def bases_per_type(self) -> int:
+        """Rulebook, Game setup 3: "Take 2 Power Bases of each type" at 3 players, 3 at 4 (Doc:
+        bases_per_type_3p, bases_per_type_4p)."""
+        return self.rules.bases_per_type[self.n]
 
     def has_won(self, seat: int) -> bool:
         baron = self.table.barons[seat]
@@ -449,7 +485,7 @@ class Referee:
         of each type at 3 players, 3 at 4. "Shuffle the card deck, and deal 8 cards to each
         player" (Doc: one at a time, seat 0 first, ``hand_size`` rounds)."""
         comp = self.rules.components
-        per_type = 2 if self.n == 3 else 3
+        per_type = self.bases_per_type()
         piles = {loc: set() for loc in (DRAWPILE, DISCARD)}
         for seat in range(self.n):
             for base in (HAND, BANK, PLAYED):
@@ -496,7 +532,10 @@ class Referee:
         )
         # 1. Rulebook: "Take the top card from the drawpile ... remove any card and place it
         # faceup in your bank account." Doc: draw one card, then restore.
-        self.draw(seat, M_DRAW, f"seat {seat} draws a card (step 1)")
+        for _ in range(self.rules.turn_draws):  # Doc: turn_draws (the rulebook's one)
+            self.draw(seat, M_DRAW, f"seat {seat} draws a card (step 1)")
+        if self.rules.turn_draws > 1:
+            t.seen["step 1 draws several"] += 1
         self.restore(seat, "step 1: draw a card, bank a card")
         # 2.
         limited = self.roll_and_move(seat)
@@ -505,9 +544,15 @@ class Referee:
         if placed and self.has_won(seat):
             self.win(seat, "by challenge")
             return
-        # 4.
-        if self.buy(seat) and self.has_won(seat):
-            self.win(seat, "by purchase")
+        # 4. Doc: up to bases_bought_per_turn purchases (the rulebook's one by default).
+        for bought in range(self.rules.bases_bought_per_turn):
+            if not self.buy(seat):
+                break
+            if bought > 0:
+                t.seen["bought again in the turn"] += 1
+            if self.has_won(seat):
+                self.win(seat, "by purchase")
+                return
 
     def win(self, seat: int, how: str) -> None:
         """Rulebook, How to win the game: the first player with every base it needs wins; Doc:
@@ -537,7 +582,7 @@ class Referee:
         assert sum(len(p) for p in t.piles.values()) == r.components.n_cards, where
         assert all(not t.piles[PLAYED + s] for s in range(self.n)), f"{where}: cards on table"
         assert all(len(t.hand(s)) <= r.hand_size for s in range(self.n)), f"{where}: big hand"
-        per_type = 2 if self.n == 3 else 3
+        per_type = self.bases_per_type()
         for baron in t.barons:
             for base_type in range(N_TYPES):
                 on_board = sum(base_type in types for types in baron.bases.values())
@@ -570,13 +615,18 @@ class Referee:
         )
         baron.pawn = dst
         t.seen[("space", SPACES[kind])] += 1
-        if kind == INVESTMENTS:
+        if kind not in self.rules.spaces_on:
+            # Doc: a space whose rule parameter is off does nothing (LIMITED: a full challenge).
+            t.seen["a space switched off"] += 1
+        elif kind == INVESTMENTS:
             self.investments(territory)
         elif kind in (TAKE_POWER, TAKE_PI, SPY):
             self.take(seat, kind)
         elif kind == REMOVE:
             self.remove(seat)
-        return kind == LIMITED
+        # Doc, political_influence off: no challenge has a Political Influence round.
+        limited = kind == LIMITED and kind in self.rules.spaces_on
+        return limited or not self.rules.political_influence
 
     def investments(self, territory: int) -> None:
         """Rulebook, INVESTMENTS PAY OFF: "The owner of that territory takes one card from the
@@ -691,24 +741,27 @@ class Referee:
             t.credits(HAND + seat),
             what="the challenge",
         )
-        ch = Challenge(seat, defender, declared, limited)
+        ch = Challenge(seat, defender, declared, limited, self.rules.ties_go_to)
         t.seen["limited challenge" if limited else "full challenge"] += 1
         if not self.may_place(seat, defender, declared):
             t.seen["declared a type it cannot place"] += 1
         loser = None
-        for rnd in range(4):
+        # Rulebook: "four separate rounds of card play" (Doc: challenge_rounds).
+        for rnd in range(self.rules.challenge_rounds):
             self.power_round(ch, rnd)
             loser = self.surrender_option(ch, rnd)
             if loser is not None:
                 break
         if loser is None:
+            if self.rules.challenge_rounds < N_TYPES:
+                t.seen["played out after fewer rounds"] += 1
             if limited:
                 # Rulebook 7, Limited Challenge: "the player with the higher total wins the
                 # challenge. In case of a tie, the defender wins."
                 loser = ch.defender if ch.winning(ATTACKER) else ch.attacker
                 t.seen["limited challenge played out"] += 1
                 if ch.totals[0] == ch.totals[1]:
-                    t.seen["tie to the defender"] += 1
+                    t.seen[f"tie to the {ch.ties_go_to}"] += 1
             else:
                 loser = self.influence_round(ch)
         winner = ch.attacker if loser == ch.defender else ch.defender
@@ -773,15 +826,25 @@ class Referee:
         first); additional rule 1: "neither player can surrender until each player has played at
         least one card". Returns the seat that surrendered, or None."""
         row = self.trace.peek_row()
-        if row is None or row[0] != EV_SURRENDER or (rnd == 3 and row[2] != 3):
-            return None  # after round 4 a surrender labelled 4 belongs to the PI round
+        last = rnd == self.rules.challenge_rounds - 1
+        if row is None or row[0] != EV_SURRENDER or (last and row[2] != rnd):
+            return None  # after the last round a surrender labelled 4 belongs to the PI round
         seat = row[1]
+        rules = self.rules
+        self.trace.check(rules.surrender != "none", "no voluntary surrender (surrender=none)")
         self.trace.check(
-            min(ch.power_cards) >= 1,
+            min(ch.power_cards) >= 1 or not rules.surrender_after_both_played,
             "no surrender: both players must have played a Power Card first "
             f"(attacker {ch.power_cards[0]}, defender {ch.power_cards[1]})",
         )
         self.trace.check(seat in (ch.attacker, ch.defender), "a surrender by a duellist")
+        if rules.surrender == "lower_total_only":
+            # The first option is the lower total's (on a tie the attacker's); no second one.
+            # (the player who is not winning: by the rulebook on a tie the attacker)
+            first = ch.defender if ch.winning(ATTACKER) else ch.attacker
+            self.trace.check(seat == first, "only the lower total may surrender")
+        if min(ch.power_cards) == 0:
+            self.table.seen["surrender before both played"] += 1
         self.trace.expect(EV_SURRENDER, seat, rnd, *ch.totals, 0, what="a surrender option")
         self.table.seen[("surrender after round", rnd + 1)] += 1
         if not self.behind_or_level(ch, seat):
@@ -802,40 +865,62 @@ class Referee:
         t = self.table
         t.seen["political influence round"] += 1
         side = DEFENDER if ch.winning(ATTACKER) else ATTACKER
+        cap = self.rules.pi_cards_per_turn
         while True:
             seat = ch.seat(side)
             pi_cards = {c for c in t.hand(seat) if self.colour(c) == PI}
-            reachable = ch.totals[side] + sum(self.value(c) for c in pi_cards)
-            other = ch.totals[1 - side]
-            can_win = reachable > other if side == ATTACKER else reachable >= other
+            # Doc: at most pi_cards_per_turn cards a turn, so its best that many must do.
+            can_win = self.pi_can_win(ch, side, self.best_pi(seat, cap))
+            if not can_win and self.pi_can_win(ch, side, self.best_pi(seat, len(pi_cards))):
+                t.seen["PI cap forces a surrender"] += 1
             what = f"the PI round: seat {seat} is not winning at {ch.totals[0]} to {ch.totals[1]}"
             row = self.trace.peek_row()
             if not can_win or (row is not None and row[0] == EV_SURRENDER):
                 self.trace.take(EV_SURRENDER, f"{what} and its PI cards cannot make it winning")
                 self.trace.check(row[1] == seat, f"{what}: only it may surrender")
+                self.trace.check(
+                    not can_win or self.rules.surrender != "none",
+                    f"{what}: it can win, and surrender=none allows no voluntary surrender",
+                )
                 self.trace.expect(
                     EV_SURRENDER, seat, 4, *ch.totals, int(not can_win), what=f"{what}: surrender"
                 )
                 t.seen["forced surrender" if not can_win else "PI round: gives up"] += 1
                 return seat
-            card = self.choose_card(HAND + seat, PLAYED + seat, M_PLAY, pi_cards, f"{what}: PI")
-            ch.totals[side] += self.value(card)
-            self.trace.expect(EV_PI, seat, card, *ch.totals, what=f"{what}: the PI card counts")
-            t.seen["PI card played"] += 1
-            if ch.winning(side):
-                # "One or more" cards: once winning it may play more before the other acts.
-                while self.plays_another(seat):
-                    pi_cards = {c for c in t.hand(seat) if self.colour(c) == PI}
-                    card = self.choose_card(
-                        HAND + seat, PLAYED + seat, M_PLAY, pi_cards, f"{what}: one PI card more"
-                    )
-                    ch.totals[side] += self.value(card)
-                    self.trace.expect(
-                        EV_PI, seat, card, *ch.totals, what=f"{what}: the PI card counts"
-                    )
-                    t.seen["PI card played while winning"] += 1
-                side = 1 - side
-                t.seen["PI lead changes"] += 1
+            played = 0
+            # "One or more" cards: at least until it is winning, then more if it likes, up to
+            # pi_cards_per_turn; each card must leave it able to be winning within the cap.
+            while played == 0 or (played < cap and self.plays_another(seat)):
+                left = cap - played - 1
+                playable = {
+                    c
+                    for c in t.hand(seat)
+                    if self.colour(c) == PI
+                    and self.pi_can_win(ch, side, [self.value(c), *self.best_pi(seat, left, c)])
+                }
+                winning = ch.winning(side)
+                card = self.choose_card(HAND + seat, PLAYED + seat, M_PLAY, playable, f"{what}: PI")
+                ch.totals[side] += self.value(card)
+                self.trace.expect(EV_PI, seat, card, *ch.totals, what=f"{what}: the PI card counts")
+                t.seen["PI card played while winning" if winning else "PI card played"] += 1
+                played += 1
+                if played == cap and cap < len(pi_cards):
+                    t.seen["PI cap reached"] += 1
+            self.trace.check(ch.winning(side), f"{what}: winning after its PI cards")
+            side = 1 - side
+            t.seen["PI lead changes"] += 1
+
+    def best_pi(self, seat: int, k: int, skip: int = NONE) -> list[int]:
+        """The values of ``seat``'s ``k`` highest PI cards other than ``skip``."""
+        pi_cards = [c for c in self.table.hand(seat) if self.colour(c) == PI and c != skip]
+        return sorted(map(self.value, pi_cards), reverse=True)[: max(k, 0)]
+
+    def pi_can_win(self, ch: Challenge, side: int, values) -> bool:
+        """Adding ``values`` (credits of PI cards) makes ``side`` winning, or it is already."""
+        after = Challenge(ch.attacker, ch.defender, ch.declared, ch.limited, ch.ties_go_to)
+        after.totals = list(ch.totals)
+        after.totals[side] += sum(values)
+        return after.winning(side)
 
     def plays_another(self, seat: int) -> bool:
         """The next row plays a card from ``seat``'s hand."""
@@ -844,32 +929,54 @@ class Referee:
 
     def resolve(self, ch: Challenge, winner: int, loser: int) -> bool:
         """Rulebook, Winning a challenge: A. "The winner takes the cards played by the loser, and
-        places them faceup in his or her bank account." B. "The loser takes enough cards from
-        the drawpile to replace the lost cards" (as many as it lost, not up to ``hand_size``).
-        C. "The winner puts the cards he or she played back into his or her hand." D. A winning
-        attacker moves its declared base to the defender's territory (Convention: if it may;
-        else it only gains the credits). E. "The defender never wins a Power Base." Returns
-        whether a base was placed."""
+        places them faceup in his or her bank account" (Doc: at most ``winner_banks`` of them,
+        the highest; the others go to the discard pile first). B. "The loser takes enough cards
+        from the drawpile to replace the lost cards" (``loser_refill`` replace_lost: as many as
+        it lost, not up to ``hand_size``; restore_hands: up to ``hand_size``, "Both hands are
+        replenished afterwards"). C. "The winner puts the cards he or she played back into his
+        or her hand" (restore_hands: then draws up to ``hand_size``). D. A winning attacker
+        moves its declared base to the defender's territory (Convention: if it may; else it
+        only gains the credits). E. "The defender never wins a Power Base." Returns whether a
+        base was placed."""
         t = self.table
+        rules = self.rules
         lost = t.pile(PLAYED + loser)
-        credits = sum(self.value(c) for c in lost)
         n_lost = len(lost)
         if n_lost == 0:
             t.seen["the loser lost no card"] += 1
-        for _ in range(n_lost):
+        for _ in range(n_lost - rules.winner_banks):
+            lowest = min(map(self.value, lost))
+            self.choose_card(
+                PLAYED + loser,
+                DISCARD,
+                M_DISCARD,
+                {c for c in lost if self.value(c) == lowest},
+                f"seat {loser}'s lowest lost card is discarded (winner_banks {rules.winner_banks})",
+            )
+            t.seen["a lost card discarded"] += 1
+        credits = sum(self.value(c) for c in lost)
+        n_banked = len(lost)
+        for _ in range(n_banked):
             self.choose_card(
                 PLAYED + loser, BANK + winner, M_WON, lost, f"seat {winner} banks a won card"
             )
-        for _ in range(n_lost):
-            if not self.draw(loser, M_REFILL, f"seat {loser} replaces a lost card"):
-                break
-        if len(t.hand(loser)) < self.rules.hand_size and self.can_draw():
-            t.seen["the loser's hand stays short"] += 1
+        if rules.loser_refill == "restore_hands":
+            if len(t.hand(loser)) + n_lost < rules.hand_size and self.can_draw():
+                t.seen["a short loser's hand restored"] += 1
+            self.restore(loser, "the loser after a challenge (restore_hands)")
+        else:
+            for _ in range(n_lost):
+                if not self.draw(loser, M_REFILL, f"seat {loser} replaces a lost card"):
+                    break
+            if len(t.hand(loser)) < rules.hand_size and self.can_draw():
+                t.seen["the loser's hand stays short"] += 1
         back = t.pile(PLAYED + winner)
         for _ in range(len(back)):
             self.choose_card(
                 PLAYED + winner, HAND + winner, M_RETURN, back, f"seat {winner} takes back a card"
             )
+        if rules.loser_refill == "restore_hands":
+            self.restore(winner, "the winner after a challenge (restore_hands)")
         placed = winner == ch.attacker and self.may_place(winner, ch.defender, ch.declared)
         if placed:
             self.place(winner, ch.defender, ch.declared)
@@ -883,7 +990,7 @@ class Referee:
             winner,
             loser,
             credits,
-            n_lost,
+            n_banked,
             int(placed),
             t.credits(HAND + loser),
             what=f"seat {winner} wins the challenge",

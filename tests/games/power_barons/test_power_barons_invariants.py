@@ -48,7 +48,6 @@ from simcore.games.power_barons.state import (
     M_PAY,
     M_WON,
     PLAYED,
-    types_to_win,
 )
 from simcore.kernel.chunk import (
     ENDED_BY,
@@ -158,8 +157,9 @@ def test_result_invariants(results):
     # The winner moved last and has every base it needs.
     assert (winner[rows] == (turns[rows] - 1) % players).all()
     bases = column("BASES_AT_END")
-    assert (bases[rows, winner[rows]] >= (players - 1) * types_to_win(players)).all()
-    per_type = 2 if players == 3 else 3
+    need = rules[f"types_to_win_{players}p"]
+    assert (bases[rows, winner[rows]] >= (players - 1) * need).all()
+    per_type = rules[f"bases_per_type_{players}p"]
     assert ((bases >= 0) & (bases <= 4 * per_type)).all()
     # Bases: placed by challenges and purchases, less the ones removed.
     assert (bases == column("BASES_WON") + column("BASES_BOUGHT") - column("BASES_LOST")).all()
@@ -227,7 +227,7 @@ class Replay:
         self.value = values.tolist()
         self.kinds = kinds.tolist()
         self.loc = [DRAWPILE] * len(values)
-        self.per_type = 2 if players == 3 else 3
+        self.per_type = rules[f"bases_per_type_{players}p"]
         self.bases = set()  # (owner, territory, type)
         self.pawn = [-1] * players
         self.stats = {name: [0] * players for name in ("CHALLENGES_WON", "CHALLENGES_LOST",
@@ -415,7 +415,7 @@ def test_a_flush_attempt_is_won_only_when_the_defender_gives_up_first():
 def test_traces_replay_and_agree_with_the_chunk_results(results):
     config, rules, prepared, ids, params, game_out, seat_out = results
     players = config.players
-    need = types_to_win(players)
+    need = rules[f"types_to_win_{players}p"]
     longest = 0
     names = [text.partition(":")[0] for text in config.lineup] * (
         players if len(config.lineup) == 1 else 1

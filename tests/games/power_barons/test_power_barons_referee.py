@@ -8,8 +8,9 @@ strategy (alone and in mixed lineups, the flusher with its flush on and off) and
 that reach the corners of the rules: a low turn cap, a small deck whose piles run dry (reshuffles
 and empty draws), a deck with a colour missing and few Power Cards (called-out colours, rounds
 the defender cannot follow, 0-0 ties), cheap and dear bases, multipliers 1 and 5, hands of 1 and
-12 cards; here, that it meets them, that chance follows the rules, and the tamper tests that
-prove the referee can fail.
+12 cards, and the house rules away from the rulebook; here, that it meets them, that chance
+follows the rules, the tamper tests that prove the referee can fail, and each house rule flipped
+on its own (small counts, plain Python).
 """
 
 from collections import Counter
@@ -19,6 +20,7 @@ import numpy as np
 import pytest
 from scipy.stats import chisquare
 
+from simcore import registry
 from simcore.games.power_barons.state import (
     EV_BUY,
     EV_CARD,
@@ -39,6 +41,7 @@ from simcore.games.power_barons.state import (
     N_COLOURS,
 )
 from tests.contract import referees
+from tests.contract.games.power_barons import FILES
 from tests.contract.games.power_barons import REFEREE_CONFIGS as CONFIGS
 from tests.contract.referees import caught, first
 from tests.games.power_barons.power_barons_referee import describe_row, replay
@@ -320,3 +323,106 @@ def test_describe_row_is_readable():
     assert describe_row([EV_CARD, 17, 1, 10, 0, 3, M_DRAW, 0]) == (
         "card(card=17, colour=Communications, value=10, src=drawpile, dst=hand1, reason=draw)"
     )
+
+
+# --- the house rules flipped (issue 42) -----------------------------------------------------
+
+HOUSE_LINEUP = ["random", "baron", "flusher:flush_below=2.0", "random"]
+
+
+def surrendered_voluntarily(seen) -> int:
+    return (
+        sum(n for key, n in seen.items() if key[0] == "surrender after round")
+        + seen["PI round: gives up"]
+    )
+
+
+@pytest.mark.parametrize(
+    "settings, met",
+    [
+        ({"loser_refill": "restore_hands"}, lambda seen: seen["a short loser's hand restored"]),
+        ({"challenge_rounds": 2}, lambda seen: seen["played out after fewer rounds"]),
+        (
+            {"surrender": "lower_total_only"},
+            lambda seen: (
+                seen[("surrender after round", 1)] and not seen["the higher total surrenders"]
+            ),
+        ),
+        (
+            {"surrender": "none"},
+            lambda seen: seen["forced surrender"] and not surrendered_voluntarily(seen),
+        ),
+        (
+            {"surrender_after_both_played": False, "hand_size": 3},
+            lambda seen: seen["surrender before both played"],
+        ),
+        ({"winner_banks": 1}, lambda seen: seen["a lost card discarded"]),
+        (
+            {"political_influence": False},
+            lambda seen: seen["limited challenge"] and not seen["political influence round"],
+        ),
+        ({"pi_cards_per_turn": 1}, lambda seen: seen["PI cap forces a surrender"]),
+        ({"bases_bought_per_turn": 0}, lambda seen: not seen["base bought"]),
+        (
+            {"bases_bought_per_turn": 3, "base_cost": 100},
+            lambda seen: seen["bought again in the turn"],
+        ),
+        (
+            {"types_to_win_4p": 2, "bases_per_type_4p": 2},
+            lambda seen: seen["won by challenge"] + seen["won by purchase"] == 8,
+        ),
+        ({"turn_draws": 3}, lambda seen: seen["step 1 draws several"]),
+        (
+            {"ties_go_to": "attacker", "components": "COLOURLESS", "hand_size": 4},
+            lambda seen: seen["tie to the attacker"],
+        ),
+        (
+            {"spy_and_steal": False, "remove_a_power_base": False, "limited_challenge": False},
+            lambda seen: seen["a space switched off"] and not seen["limited challenge"],
+        ),
+        (
+            {"investments_pay_off": False, "take_a_power_card": False},
+            lambda seen: seen["a space switched off"] and not seen["investments pay a base owner"],
+        ),
+    ],
+    ids=lambda value: (
+        ",".join(f"{k}={v}" for k, v in value.items()) if isinstance(value, dict) else ""
+    ),
+)
+def test_the_referee_agrees_with_each_house_rule_flipped(settings, met, tmp_path):
+    """The kernel's traces under each switch away from the rulebook, replayed by the referee
+    (which gains the switch): every game agrees, and the switch's situation is met. A
+    ``components`` named in the contract glue's FILES is that deck (ties need few cards)."""
+    if settings.get("components") in FILES:
+        deck = tmp_path / "deck.toml"
+        deck.write_text(FILES[settings["components"]])
+        settings = dict(settings, components=str(deck))
+    game = registry.make("power-barons")
+    kernel = game.kernel()
+    rules = game.rules_with_defaults(settings)
+    lineup = [registry.parse_strategy(game, text) for text in HOUSE_LINEUP]
+    ids, params = game.encode_strategies(lineup)
+    prepared = kernel.prepare(rules, 4)
+    seen = Counter()
+    for index in range(8):
+        trace = kernel.trace_game(prepared, 4, ids, params, 42, index, True)
+        seen.update(replay(trace, rules, 4, f"{settings}, game {index}").seen)
+    assert met(seen), dict(seen)
+
+
+@pytest.mark.parametrize(
+    "surrender, message",
+    [("none", "no voluntary surrender"), ("lower_total_only", "only the lower total")],
+)
+def test_a_surrender_the_house_rule_forbids_is_caught(surrender, message):
+    """Traces under the rulebook's surrender options, replayed by a referee under fewer options:
+    the first surrender those options forbid is caught."""
+    rules, players, traces = kernel_traces("4p mixed")
+    stricter = dict(rules, surrender=surrender)
+    messages = []
+    for label, trace in traces[:20]:
+        try:
+            replay(trace, stricter, players, label)
+        except AssertionError as error:
+            messages.append(str(error))
+    assert any(message in text for text in messages), messages[:3]

@@ -237,7 +237,7 @@ class Table:
                 assert st[BASES_IN + 4 * owner + territory] == placed.sum(), "stale BASES_IN"
             assert st[ON_BOARD + owner] == st[BASES + 16 * owner : BASES + 16 * owner + 16].sum()
             counted = sum(
-                min(st[BASES_IN + 4 * owner + territory], types_to_win(self.players))
+                min(st[BASES_IN + 4 * owner + territory], types_to_win(st))
                 for territory in range(self.players)
                 if territory != owner
             )
@@ -616,17 +616,13 @@ def test_surrender_options_lower_total_first_ties_attacker_first():
     # Defender behind with nothing left to play: it surrenders at once, before the attacker.
     st[CH_TOTAL], st[CH_TOTAL + 1] = 100, 50
     assert (
-        scripted.surrender_options(
-            3, st, table.rules, table.sids, table.prm, table.rng, table.trace
-        )
+        scripted.surrender_option(3, st, table.rules, table.sids, table.prm, table.rng, table.trace)
         == 1
     )
     # Tied: the attacker has the first option (the flushing attacker takes it).
     st[CH_TOTAL + 1] = 100
     assert (
-        scripted.surrender_options(
-            3, st, table.rules, table.sids, table.prm, table.rng, table.trace
-        )
+        scripted.surrender_option(3, st, table.rules, table.sids, table.prm, table.rng, table.trace)
         == 0
     )
     # The attacker leads: the defender (lower) is asked first and is not hopeless here.
@@ -634,9 +630,7 @@ def test_surrender_options_lower_total_first_ties_attacker_first():
     st[CH_TOTAL], st[CH_TOTAL + 1] = 60, 50
     table.hand(1, [(C, 50), (F, 50), (E, 50)])
     assert (
-        scripted.surrender_options(
-            0, st, table.rules, table.sids, table.prm, table.rng, table.trace
-        )
+        scripted.surrender_option(0, st, table.rules, table.sids, table.prm, table.rng, table.trace)
         == -1
     )
     rows = table.events(EV_SURRENDER)
@@ -786,7 +780,7 @@ def test_the_loser_replaces_the_cards_it_lost_and_no_more():
     actions.play_card(0, 0, t50, table.st, table.rules, table.trace)
     actions.play_card(1, 1, t5, table.st, table.rules, table.trace)
     table.call(
-        actions.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
+        actions.resolve, 0, 1, 3, 0, table.st, table.rules, table.rng, table.trace
     )  # fmt: skip
     assert hand_count(table.st, 1) == 3  # lost 1 of 3, drew 1: not 8
     assert [reason for reason in table.events(EV_CARD)[:, 6] if reason == M_REFILL] == [M_REFILL]
@@ -800,14 +794,14 @@ def test_the_defender_never_wins_a_base_and_a_placed_type_is_not_placed_twice():
     actions.play_card(0, 0, t50, table.st, table.rules, table.trace)
     actions.play_card(1, 1, t5, table.st, table.rules, table.trace)
     placed = table.call(
-        actions.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
+        actions.resolve, 0, 1, 3, 0, table.st, table.rules, table.rng, table.trace
     )  # fmt: skip
     assert placed == 0 and bank_credits(table.st, 0) == 5  # credits only: T is already there
     table.start_challenge(1, 0, F)
     actions.play_card(1, 0, table.first(HAND + 1), table.st, table.rules, table.trace)
     actions.play_card(0, 1, t50, table.st, table.rules, table.trace)
     placed = table.call(
-        actions.resolve, 0, 1, 3, 0, table.st, table.rng, table.trace
+        actions.resolve, 0, 1, 3, 0, table.st, table.rules, table.rng, table.trace
     )  # fmt: skip
     assert placed == 0 and table.st[BASES : BASES + 64].sum() == 1  # the defender won: no base
 
