@@ -441,6 +441,14 @@ def bench(
             "processes against the local runner (scaling and per-chunk overhead).",
         ),
     ] = False,
+    cold: Annotated[
+        bool,
+        typer.Option(
+            "--compile",
+            help="Measure each game's compile from an empty cache instead "
+            "(a fresh process: its scripted kernel, then the whole warm-up).",
+        ),
+    ] = False,  # fmt: skip
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     players: Annotated[
         int | None,
@@ -457,28 +465,21 @@ def bench(
     speed).
     """
     from simcore.workflows import bench as speed
-    from simcore.workflows import runner
 
-    if not 1 <= games <= runner.MAX_CHUNK_SIZE or repeat < 1:
-        raise BadInput(
-            f"--games must be in [1, {runner.MAX_CHUNK_SIZE}] (bench plays them as one chunk, "
-            "held in memory) and --repeat at least 1"
-        )
-    if (players is not None or strategy or settings) and len(game_ids or []) != 1:
-        raise BadInput("--players, --strategy and --set need exactly one game to bench")
+    speed.check_options(game_ids or [], games, repeat, players, strategy or [], settings or [])
     try:
-        results = speed.bench(
+        results = speed.cold_compile(game_ids or [], notice) if cold else speed.bench(
             game_ids or [], games, repeat, players, strategy or [], settings or [],
             python_ratio, dask, notice,
         )  # fmt: skip
-    except speed.PlainPythonFailed as error:  # a kernel bug, not bad input: say where, exit 1
+    except speed.KernelFailed as error:  # a kernel bug, not bad input: say where, exit 1
         typer.echo(str(error), err=True)
         raise SystemExit(1) from None
     if as_json:
         typer.echo(json.dumps(results, indent=2))
         return
-    for game_id, entry in results.items():
-        typer.echo(speed.describe(game_id, entry, repeat))
+    describe = speed.describe_compile if cold else lambda g, e: speed.describe(g, e, repeat)
+    typer.echo("\n".join(describe(game_id, entry) for game_id, entry in results.items()))
 
 
 @app.command()

@@ -34,8 +34,19 @@ PLAIN_PYTHON = (
 )
 
 
-class PlainPythonFailed(RuntimeError):
-    """The plain-Python run of a kernel failed: a kernel bug, not bad input."""
+class KernelFailed(RuntimeError):
+    """A kernel's plain-Python run or cold compile failed: a kernel bug, not bad input."""
+
+
+def check_options(game_ids, games: int, repeat: int, players, strategies, settings) -> None:
+    """Refuse ``powerlab bench`` options that cannot be measured, before any compile."""
+    if not 1 <= games <= runner.MAX_CHUNK_SIZE or repeat < 1:
+        raise registry.SpecError(
+            f"--games must be in [1, {runner.MAX_CHUNK_SIZE}] (bench plays them as one chunk, "
+            "held in memory) and --repeat at least 1"
+        )
+    if (players is not None or strategies or settings) and len(game_ids) != 1:
+        raise registry.SpecError("--players, --strategy and --set need exactly one game to bench")
 
 
 def bench(
@@ -148,7 +159,7 @@ def plain_python_rate(
     game_id: str, players: int, strategies: Sequence[str], settings: Sequence[str], games: int
 ) -> float:
     """``scripted_rate`` of the kernel as plain Python, in a child process (numba reads
-    ``NUMBA_DISABLE_JIT`` once, at import); PlainPythonFailed with the child's last line of
+    ``NUMBA_DISABLE_JIT`` once, at import); KernelFailed with the child's last line of
     error if it fails."""
     request = json.dumps([game_id, players, list(strategies), list(settings), games])
     child = subprocess.run(
@@ -158,7 +169,7 @@ def plain_python_rate(
     )  # fmt: skip
     if child.returncode != 0:
         last = (child.stderr.strip().splitlines() or ["no output"])[-1]
-        raise PlainPythonFailed(f"plain-Python run of {game_id} failed: {last}")
+        raise KernelFailed(f"plain-Python run of {game_id} failed: {last}")
     return json.loads(child.stdout)
 
 
@@ -259,3 +270,51 @@ def dask_path(spec: runner.RunSpec, chunk_size: int, repeat: int) -> dict:
     result["dask_overhead_ms_per_chunk"] = (dask_s - local_s) * spec.games / n_chunks * 1000
     result.update(games=spec.games, chunk_size=chunk_size, chunks=n_chunks)
     return {k: round(v, 3) if isinstance(v, float) else v for k, v in result.items()}
+
+
+# Run in a fresh interpreter with an empty numba cache: the compile a designer waits for on a
+# fresh clone. It prints one JSON line: wall and CPU seconds of the scripted entry points (what
+# `powerlab run` compiles) and of everything else `powerlab warmup` adds (replay, search).
+_COLD_COMPILE = """
+import contextlib, json, sys, time
+from simcore import registry
+from simcore.workflows import runner
+game = registry.make(sys.argv[1])
+players = min(max(4, game.min_players), game.max_players)
+spec = runner.build_spec(game.id, players, [], [], 0, 1, True)
+wall, cpu = time.perf_counter(), time.process_time()
+runner.compile_kernel(spec, chunks=True, traced=False, compiling=contextlib.nullcontext)
+scripted = (time.perf_counter() - wall, time.process_time() - cpu)
+runner.warm_up(game, contextlib.nullcontext)
+whole = (time.perf_counter() - wall, time.process_time() - cpu)
+print(json.dumps({"scripted_s": scripted[0], "scripted_cpu_s": scripted[1],
+                  "warmup_s": whole[0], "warmup_cpu_s": whole[1]}))
+"""
+
+
+def cold_compile(game_ids: Sequence[str], notify: Callable[[str], None]) -> dict[str, dict]:
+    """Game id -> seconds to compile from an empty cache, one game at a time in a fresh process
+    (numba compiles on one core): its scripted kernel, then the rest of its warm-up."""
+    results = {}
+    for game_id in game_ids or registry.game_ids():
+        registry.make(game_id)  # an unknown game is refused before any compile
+        notify(f"compiling {game_id} from an empty cache (1-5 minutes)")
+        with tempfile.TemporaryDirectory(prefix="powerlab-cold-") as cache:
+            done = subprocess.run(
+                [sys.executable, "-c", _COLD_COMPILE, game_id],
+                env={**os.environ, "NUMBA_CACHE_DIR": cache},
+                capture_output=True, text=True, check=False,
+            )  # fmt: skip
+        if done.returncode != 0:
+            raise KernelFailed(f"{game_id}: the cold compile failed:\n{done.stderr[-2000:]}")
+        results[game_id] = {k: round(v, 1) for k, v in json.loads(done.stdout).items()}
+    return results
+
+
+def describe_compile(game_id: str, entry: dict) -> str:
+    """One game's cold compile (an entry of ``cold_compile``) as ``bench --compile`` prints it."""
+    return (
+        f"{game_id}: scripted kernel {entry['scripted_s']:.0f} s "
+        f"({entry['scripted_cpu_s']:.0f} s CPU); the whole warm-up {entry['warmup_s']:.0f} s "
+        f"({entry['warmup_cpu_s']:.0f} s CPU), from an empty cache"
+    )
