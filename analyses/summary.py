@@ -9,6 +9,7 @@ from analyses.dataset import Run
 from analyses.length import cut_off_warning, game_length
 from analyses.outcomes import category_shares
 from analyses.winrates import by_seat, by_strategy
+from simcore.workflows import storage
 
 
 def _records(table: pl.DataFrame) -> list[dict[str, Any]]:
@@ -67,11 +68,25 @@ def _text_table(rows: list[dict[str, Any]], key: str) -> list[str]:
     ]
 
 
+def completeness(run: Run) -> str:
+    """Whether the run holds every game it plans: "finished", "unfinished" (its writer has not
+    finished), or the game indices it lacks and the part files listed but gone."""
+    first, stop = storage.run_range(run.info)
+    check = storage.check_parts(run.path, first, stop)
+    gaps = storage.missing_ranges([(p.first, p.count) for p in check.parts], first, stop)
+    if not gaps:
+        return "finished" if run.info.get("finished") else "unfinished"
+    ranges = ", ".join(f"{a}-{b - 1}" for a, b in gaps[:3]) + (", ..." if len(gaps) > 3 else "")
+    gone = [part.name for part in check.missing]
+    why = f"; listed but missing: {', '.join(gone[:3])}" if gone else ""
+    return f"incomplete: games {ranges} are not there{why}; rerun the run's command to compute them"
+
+
 def summary_text(run: Run) -> str:
     """The summary as plain text for a terminal."""
     head = summary(run)
     planned = head["spec"].get("games")
-    status = "finished" if head["finished"] else "unfinished"
+    status = completeness(run)
     endings = ", ".join(f"{label} {_percent(share)}" for label, share in head["ended_by"].items())
     mean = "n/a" if head["mean_turns"] is None else f"{head['mean_turns']:.1f}"
     cut_off = head["cut_off_share"]

@@ -461,3 +461,16 @@ def test_a_strategys_win_rate_is_a_seats_in_compare_as_in_summary(tmp_path: Path
     per_seat = rates.filter(pl.col("strategy") == "counter")["win_rate"][0]
     assert compared["rate_a"] == pytest.approx(per_seat)
     assert compared["diff"] == 0
+
+
+def test_summary_names_the_games_a_run_lacks_instead_of_calling_it_finished(tmp_path: Path):
+    from analyses.summary import summary_text
+    from simcore.workflows import storage
+
+    run_dir = make_fake_run(tmp_path, games=400)
+    assert "400 of 400 games (finished)" in summary_text(load_run(run_dir))
+    second = storage.read_manifest(run_dir)[1]
+    second.path(run_dir).unlink()  # a part deleted by hand
+    text = summary_text(load_run(run_dir))
+    assert "(finished)" not in text
+    assert f"incomplete: games 200-399 are not there; listed but missing: {second.name}" in text
