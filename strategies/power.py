@@ -6,6 +6,7 @@ that seat may know: the public part of the state ``st`` plus its own face-down c
 
 import numpy as np
 
+from simcore.games.power.allowed import action_allowed, block_characters, blocking_claims
 from simcore.games.power.rules import kept_mask
 from simcore.games.power.state import (
     AID,
@@ -124,12 +125,6 @@ STRATEGIES = (
 )
 
 
-# Standing claims (bit masks of characters) that would block an action aimed at their holder.
-BLOCKS_FIRE = 1 << LAWYER
-BLOCKS_STEAL = (1 << POLITICIAN) | (1 << JOURNALIST)
-BLOCKS_AID = 1 << BANKER
-
-
 @plain_njit(inline="always")
 def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
     """The opponent to aim at, or -1 if there is none: among the opponents with influence whose
@@ -172,14 +167,19 @@ def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
 def _random_action(me, players, st, rules, forced, rng):
     if forced:
         return OVERTHROW, choose_target(TARGET_RANDOM, me, players, st, False, 0, rng)
-    n_legal = 5  # income, aid, bank, steal, exchange are always allowed
+    # Income always; Aid and each character's ability while the rules switch them on;
+    # Overthrow and Fire when affordable.
     can_overthrow = st[ix(COINS + me)] >= rules[R_OVERTHROW_COST]
-    can_fire = st[ix(COINS + me)] >= rules[R_CEO_COST]
-    n_legal += can_overthrow + can_fire
+    can_fire = (st[ix(COINS + me)] >= rules[R_CEO_COST]) & action_allowed(FIRE, rules)
+    n_legal = 1 + can_overthrow + can_fire
+    for candidate in (AID, BANK, STEAL, EXCHANGE):
+        n_legal += action_allowed(candidate, rules)
     pick = rand_below(rng, n_legal)
     action = INCOME
     for candidate in (INCOME, AID, BANK, STEAL, EXCHANGE, OVERTHROW, FIRE):
         if (candidate == OVERTHROW and not can_overthrow) or (candidate == FIRE and not can_fire):
+            continue
+        if not action_allowed(candidate, rules):
             continue
         if pick == 0:
             action = candidate
@@ -198,7 +198,8 @@ def choose_action(sid, prm, me, players, st, rules, forced, rng):
     steal, exchange, Aid, Income. A plan that a standing claim would block (a Lawyer against a
     firing, a Politician or Journalist against a steal, a Banker against Aid) is not tried
     again: a player who saw the block expects it again, so it changes plan, in the end to Income,
-    which always progresses towards an overthrow.
+    which always progresses towards an overthrow. An ability the rules switch off is no plan,
+    and a standing claim of a character whose block is switched off blocks nothing.
     """
     if sid == RANDOM:
         return _random_action(me, players, st, rules, forced, rng)
@@ -208,25 +209,29 @@ def choose_action(sid, prm, me, players, st, rules, forced, rng):
     bluffing = sid != HONEST and rand_bool(rng, prm[ix(me), P_BLUFF])
     # The tests are bitwise (``|``, ``&``), not ``or``/``and``: what a hand holds is data the
     # branch predictor cannot learn, so each plan costs one branch, not one per test.
-    if (bluffing | holds(st, me, CEO)) & (st[ix(COINS + me)] >= rules[R_CEO_COST]):
-        target = choose_target(targeting, me, players, st, False, BLOCKS_FIRE, rng)
+    fire = (bluffing | holds(st, me, CEO)) & (st[ix(COINS + me)] >= rules[R_CEO_COST])
+    if fire & action_allowed(FIRE, rules):
+        target = choose_target(targeting, me, players, st, False, blocking_claims(FIRE, rules), rng)
         if target >= 0:
             return FIRE, target
-    if bluffing | holds(st, me, BANKER):
+    if (bluffing | holds(st, me, BANKER)) & action_allowed(BANK, rules):
         return BANK, -1
-    if bluffing | holds(st, me, POLITICIAN):
-        target = choose_target(targeting, me, players, st, True, BLOCKS_STEAL, rng)
+    if (bluffing | holds(st, me, POLITICIAN)) & action_allowed(STEAL, rules):
+        target = choose_target(targeting, me, players, st, True, blocking_claims(STEAL, rules), rng)
         if target >= 0:
             return STEAL, target
     weak_card = holds(st, me, LAWYER) | (influence(st, me) == 1)
-    if holds(st, me, JOURNALIST) & weak_card:
+    if holds(st, me, JOURNALIST) & weak_card & action_allowed(EXCHANGE, rules):
         return EXCHANGE, -1
+    blocks_aid = blocking_claims(AID, rules)
     aid_blocked = False
     other = me
     for _ in range(players - 1):
         other = seat_after(other, players)
-        aid_blocked |= (influence(st, other) > 0) & claims_any(st, other, BLOCKS_AID)
-    return (INCOME if aid_blocked else AID), -1
+        aid_blocked |= (influence(st, other) > 0) & claims_any(st, other, blocks_aid)
+    if aid_blocked or not action_allowed(AID, rules):
+        return INCOME, -1
+    return AID, -1
 
 
 def _holds_probabilities() -> np.ndarray:
@@ -292,15 +297,9 @@ def wants_to_challenge(sid, prm, me, character, odds, st, rng):
 
 @plain_njit(inline="always")
 def choose_block(sid, prm, me, action, players, st, rules, rng):
-    """The character ``me`` claims to block ``action`` (aimed at it, or Aid), or -1 for no block."""
-    first = BANKER
-    second = BANKER
-    if action == FIRE:
-        first = LAWYER
-        second = LAWYER
-    elif action == STEAL:
-        first = POLITICIAN
-        second = JOURNALIST
+    """The character ``me`` claims to block ``action`` (aimed at it, or Aid), or -1 for no block:
+    one of those the rules let block it (``block_characters``; asked only when one may)."""
+    first, second = block_characters(action, rules)
     if sid == RANDOM:
         if rand_bool(rng, 0.5):
             return first if rand_bool(rng, 0.5) else second
@@ -310,7 +309,7 @@ def choose_block(sid, prm, me, action, players, st, rules, rng):
         return first if holds_first else second
     if sid == COUNTER:
         # Against a firing that would end the game for it anyway the bluff costs nothing.
-        return LAWYER if (action == FIRE) & (influence(st, me) == 1) else -1
+        return first if (action == FIRE) & (influence(st, me) == 1) else -1
     if sid == BLUFFER and rand_bool(rng, prm[ix(me), P_BLOCK_BLUFF]):
         return first
     return -1

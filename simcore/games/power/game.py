@@ -162,6 +162,105 @@ RULES = (
         1,
         100_000,
     ),
+    # The house rules of issue 42: each character's ability and block may be switched off (then
+    # nobody may claim it), and what a lost challenge costs is a count.
+    Param(
+        "banker_takes",
+        "bool",
+        True,
+        "the Banker's action: 'Take 3 coins from the Safe' (off: nobody may claim it)",
+        component="character",
+    ),
+    Param(
+        "ceo_fires",
+        "bool",
+        True,
+        "the CEO's action: pay to 'Fire' a player, who loses an influence (off: nobody may "
+        "claim it)",
+        component="character",
+    ),
+    Param(
+        "politician_steals",
+        "bool",
+        True,
+        "the Politician's action: 'Steal 2 Dollars from a player' (off: nobody may claim it)",
+        component="character",
+    ),
+    Param(
+        "journalist_exchanges",
+        "bool",
+        True,
+        "the Journalist's action: 'Exchange cards with the left over Influence deck' (off: "
+        "nobody may claim it)",
+        component="character",
+    ),
+    Param(
+        "banker_blocks_aid",
+        "bool",
+        True,
+        "the Banker 'Blocks players trying to collect Aid' (off: Aid cannot be blocked)",
+        component="character",
+    ),
+    Param(
+        "lawyer_blocks_fire",
+        "bool",
+        True,
+        "the Lawyer 'Blocks Firing by the CEO' (off: a firing cannot be blocked)",
+        component="character",
+    ),
+    Param(
+        "politician_blocks_steal",
+        "bool",
+        True,
+        "the player stolen from may claim the Politician to block the steal (rulebook)",
+        component="character",
+    ),
+    Param(
+        "journalist_blocks_steal",
+        "bool",
+        True,
+        "the player stolen from may claim the Journalist to block the steal (rulebook)",
+        component="character",
+    ),
+    Param(
+        "caught_bluffer_loses",
+        "int",
+        1,
+        "influences a claimant caught bluffing loses ('you'll lose one of your influence cards')",
+        0,
+        2,
+    ),
+    Param(
+        "failed_challenger_loses",
+        "int",
+        1,
+        "influences a challenger loses when the claim is proven ('they lose one instead')",
+        0,
+        2,
+    ),
+    Param(
+        "proven_card_replaced",
+        "bool",
+        True,
+        "a proven claimant returns the card shown to the deck and draws a replacement (off: it "
+        "keeps the card)",
+    ),
+    Param("aid_allowed", "bool", True, "Aid may be taken (off: nobody may take it)"),
+    Param(
+        "exchange_draws",
+        "int",
+        2,
+        "cards the Journalist's exchange draws ('First take 2 random cards from the deck')",
+        1,
+        2,
+    ),
+    Param(
+        "blocks_challengeable",
+        "bool",
+        True,
+        "a block may be challenged ('Any action or counteraction can be challenged'; off: "
+        "blocks stand)",
+    ),
 )
 
 SEAT_COLUMNS = (

@@ -18,13 +18,19 @@ state, the encoded rules, the game's random stream, the trace buffer.
 
 import numpy as np
 
+from simcore.games.power.allowed import (
+    action_allowed,
+    block_characters,
+    blockable,
+    check_action,
+    check_block,
+    may_block,
+)
 from simcore.games.power.components import cards_in, deck_counts, draw_card, draw_from
 from simcore.games.power.state import (
     ACTION_CLAIM,
-    ACTION_TARGETED,
     AID,
     BANK,
-    BANKER,
     CHALLENGE_ORDER_RANDOM,
     CLAIM_FAILED,
     CLAIM_PROVEN,
@@ -61,9 +67,7 @@ from simcore.games.power.state import (
     IN_GAME,
     INCOME,
     INFLUENCE,
-    JOURNALIST,
     KEEP,
-    LAWYER,
     MAX_PLAYERS,
     N_CHARACTERS,
     N_SEAT_STATS,
@@ -93,17 +97,21 @@ from simcore.games.power.state import (
     P_TRUNCATED,
     P_TURN,
     P_WINNER,
-    POLITICIAN,
     R_AID,
     R_BANKER_TAKE,
+    R_BLOCKS_CHALLENGEABLE,
+    R_CAUGHT_BLUFFER_LOSES,
     R_CEO_COST,
     R_CHALLENGE_ORDER,
     R_COPIES,
     R_ELIMINATED_COINS_TO_SAFE,
+    R_EXCHANGE_DRAWS,
+    R_FAILED_CHALLENGER_LOSES,
     R_FORCED_OVERTHROW_AT,
     R_INCOME,
     R_MAX_TURNS,
     R_OVERTHROW_COST,
+    R_PROVEN_CARD_REPLACED,
     R_REFUND_FAILED_ACTION,
     R_SAFE_SIZE,
     R_STARTING_COINS,
@@ -190,6 +198,21 @@ def start_loss(seat, after, st, rules, trace):
 
 
 @plain_njit(inline="always")
+def start_penalty(seat, losses, after, st, rules, trace):
+    """``seat`` lost a challenge and loses ``losses`` influences (caught_bluffer_loses,
+    failed_challenger_loses; the rulebook's one: ``start_loss``), then the rules go on at step
+    ``after``. Losing as many as it has, or more, reveals them all: nothing is left to choose."""
+    if losses == 1 and influence(st, seat) == 2:
+        start_loss(seat, after, st, rules, trace)
+        return
+    st[P_STEP] = after
+    if losses >= influence(st, seat):
+        for slot in range(2):
+            if is_down(st, seat, slot):
+                reveal(seat, slot, st[P_TURN], st, rules, trace)
+
+
+@plain_njit(inline="always")
 def reveal(seat, slot, turn, st, rules, trace):
     """``seat`` turns the card in ``slot`` face up; it is out if that was its last influence."""
     left = influence(st, seat)
@@ -213,8 +236,12 @@ def reveal(seat, slot, turn, st, rules, trace):
 
 
 @plain_njit(inline="always")
-def prove_claim(seat, character, st, rng, trace):
-    """A proven claimant shows the card, shuffles it back and draws a replacement."""
+def prove_claim(seat, character, st, rules, rng, trace):
+    """A proven claimant shows the card, shuffles it back and draws a replacement; with
+    proven_card_replaced off it keeps the card, and its claim stands, proven."""
+    if rules[R_PROVEN_CARD_REPLACED] == 0:
+        claim_stands(seat, character, st)
+        return
     slot = 0 if is_down(st, seat, 0) and card(st, seat, 0) == character else 1
     st[ix(DECK + character)] += 1
     st[ix(CLAIMS + seat)] &= ~(1 << character)
@@ -287,14 +314,14 @@ def ask_next_challenger(st):
 
 
 @plain_njit(inline="always")
-def challenged(challenger, claimant, character, st, rng, trace):
+def challenged(challenger, claimant, character, st, rules, rng, trace):
     """``challenger`` challenges: a claimant holding the character proves it (and whether it did
     is returned); then the challenger or the claimant loses an influence."""
     st[ix(STATS + N_SEAT_STATS * challenger + CHALLENGES_MADE)] += 1
     proven = holds(st, claimant, character)
     record_event(trace, st, TRACE_LEN, EV_CHALLENGE, challenger, claimant, character, proven)
     if proven:
-        prove_claim(claimant, character, st, rng, trace)
+        prove_claim(claimant, character, st, rules, rng, trace)
     else:
         st[ix(STATS + N_SEAT_STATS * challenger + CHALLENGES_WON)] += 1
         st[ix(STATS + N_SEAT_STATS * claimant + BLUFFS_CAUGHT)] += 1
@@ -306,12 +333,14 @@ def challenged(challenger, claimant, character, st, rng, trace):
 def challenge(challenger, st, rules, rng, trace):
     """Resolve ``challenger``'s challenge of the round's claim."""
     claimant = st[P_CLAIMANT]
-    if challenged(challenger, claimant, st[P_CLAIM], st, rng, trace):
+    if challenged(challenger, claimant, st[P_CLAIM], st, rules, rng, trace):
         st[P_OUTCOME] = CLAIM_PROVEN
-        start_loss(challenger, S_ROUND_DONE, st, rules, trace)
+        losses = np.int64(rules[R_FAILED_CHALLENGER_LOSES])
+        start_penalty(challenger, losses, S_ROUND_DONE, st, rules, trace)
     else:
         st[P_OUTCOME] = CLAIM_FAILED
-        start_loss(claimant, S_ROUND_DONE, st, rules, trace)
+        losses = np.int64(rules[R_CAUGHT_BLUFFER_LOSES])
+        start_penalty(claimant, losses, S_ROUND_DONE, st, rules, trace)
 
 
 @plain_njit(inline="always")
@@ -342,34 +371,6 @@ def round_done(st, rules, trace):
         st[P_STEP] = S_EFFECT if outcome == CLAIM_FAILED else S_END_TURN
     else:
         st[P_STEP] = S_IDLE
-
-
-@plain_njit(inline="always")
-def block_characters(action):
-    """The characters that block ``action`` (the same one twice when only one does)."""
-    if action == FIRE:
-        return LAWYER, LAWYER
-    if action == STEAL:
-        return POLITICIAN, JOURNALIST
-    return BANKER, BANKER
-
-
-@plain_njit(inline="always")
-def blockable(action, target, st):
-    """Aid may be blocked, and firing and stealing while their target is in."""
-    return action == AID or ((action == FIRE or action == STEAL) and influence(st, target) > 0)
-
-
-@plain_njit(inline="always")
-def anyone_may_block(action):
-    """Aid may be blocked by anyone in, firing and stealing only by their target."""
-    return action == AID
-
-
-@plain_njit(inline="always")
-def may_block(other, action, target, st):
-    """Whether ``other`` may block ``action`` at ``target`` (``anyone_may_block``)."""
-    return influence(st, other) > 0 and (anyone_may_block(action) or other == target)
 
 
 @plain_njit(inline="always")
@@ -408,21 +409,6 @@ def turn_begins(seat, st, rules, trace):
     forced = coins >= rules[R_FORCED_OVERTHROW_AT] and coins >= rules[R_OVERTHROW_COST]
     record_event(trace, st, TRACE_LEN, EV_TURN, seat, coins, forced)
     return forced
-
-
-@plain_njit(inline="always")
-def check_action(seat, action, target, forced, players, st, rules):
-    """Only legal actions are applied: a violation is a bug, not a move."""
-    if forced and action != OVERTHROW:
-        raise ValueError("strategy ignored a forced overthrow")
-    if action == OVERTHROW and st[ix(COINS + seat)] < rules[R_OVERTHROW_COST]:
-        raise ValueError("strategy overthrew without the Dollars")
-    if action == FIRE and st[ix(COINS + seat)] < rules[R_CEO_COST]:
-        raise ValueError("strategy fired without the Dollars")
-    if ACTION_TARGETED[action] and (
-        target < 0 or target >= players or target == seat or influence(st, target) == 0
-    ):
-        raise ValueError("strategy aimed at a player who cannot be targeted")
 
 
 @plain_njit(inline="always")
@@ -468,9 +454,10 @@ def count_bluff(seat, character, st):
 
 
 @plain_njit(inline="always")
-def may_be_blocked(st):
-    """S_BLOCKS: Aid may be blocked, and firing and stealing while their target is in."""
-    if blockable(st[P_ACTION], st[P_TARGET], st):
+def may_be_blocked(st, rules):
+    """S_BLOCKS: Aid may be blocked, and firing and stealing while their target is in, when a
+    character may block it (``blockable``)."""
+    if blockable(st[P_ACTION], st[P_TARGET], st, rules):
         st[P_ASK] = st[P_ACTOR]
         st[P_ASK_LEFT] = st[P_PLAYERS] - 1
         st[P_STEP] = S_OFFER
@@ -487,9 +474,17 @@ def blocked(blocker, character, actor, st, trace):
 
 @plain_njit(inline="always")
 def block(blocker, character, st, rules, rng, trace):
-    """``blocker`` claims ``character`` to block the action: the claim's challenge round."""
+    """``blocker`` claims ``character`` to block the action: the claim's challenge round (with
+    blocks_challengeable off, no round: the block stands)."""
+    check_block(character, st[P_ACTION], rules)
     blocked(blocker, character, st[P_ACTOR], st, trace)
-    open_round(blocker, character, ROUND_BLOCK, st, rules, rng)
+    if rules[R_BLOCKS_CHALLENGEABLE] != 0:
+        open_round(blocker, character, ROUND_BLOCK, st, rules, rng)
+        return
+    claim_stands(blocker, character, st)
+    st[P_ROUND] = ROUND_BLOCK
+    st[P_OUTCOME] = CLAIM_UNCHALLENGED
+    st[P_STEP] = S_ROUND_DONE
 
 
 @plain_njit(inline="always")
@@ -500,7 +495,7 @@ def take_effect(st, rules, rng, trace):
     if action == FIRE:
         start_loss(st[P_TARGET], S_END_TURN, st, rules, trace)
     elif action == EXCHANGE:
-        draw_for_exchange(st[P_ACTOR], st, rng)
+        draw_for_exchange(st[P_ACTOR], st, rules, rng)
         ask(D_EXCHANGE, st[P_ACTOR], st)
     else:
         gain(st[P_ACTOR], action, st[P_TARGET], st, rules, trace)
@@ -523,15 +518,16 @@ def gain(seat, action, target, st, rules, trace):
 
 
 @plain_njit(inline="always")
-def draw_for_exchange(seat, st, rng):
-    """Journalist: the seat's face-down cards and 2 drawn (fewer if the deck runs out) become the
-    options st[OPTIONS + i]; it keeps as many as it has face down (a decision)."""
+def draw_for_exchange(seat, st, rules, rng):
+    """Journalist: the seat's face-down cards and ``exchange_draws`` (2) drawn (fewer if the
+    deck runs out) become the options st[OPTIONS + i]; it keeps as many as it has face down (a
+    decision)."""
     n_keep = 0
     for slot in range(2):
         if is_down(st, seat, slot):
             st[ix(OPTIONS + n_keep)] = card(st, seat, slot)
             n_keep += 1
-    n_drawn = min(2, cards_in(deck_counts(st)))
+    n_drawn = min(np.int64(rules[R_EXCHANGE_DRAWS]), cards_in(deck_counts(st)))
     for i in range(n_drawn):
         st[ix(OPTIONS + n_keep + i)] = draw_card(st, rng)
     st[P_N_OPTIONS] = n_keep + n_drawn
@@ -647,7 +643,7 @@ def advance(st, rules, rng, trace, stop):
         elif step == S_ROUND_DONE:
             round_done(st, rules, trace)
         elif step == S_BLOCKS:
-            may_be_blocked(st)
+            may_be_blocked(st, rules)
         elif step == S_OFFER:
             offer_next_block(st)
         elif step == S_EFFECT:
@@ -755,9 +751,12 @@ def legal(st, rules, moves):
         coins = st[ix(COINS + seat)]
         if st[P_FORCED] == 0:
             for action in (INCOME, AID, BANK, EXCHANGE):
-                moves[n] = action_move(action, -1)
-                n += 1
+                if action_allowed(action, rules):
+                    moves[n] = action_move(action, -1)
+                    n += 1
         for action in (OVERTHROW, FIRE, STEAL):
+            if not action_allowed(action, rules):
+                continue
             if action == OVERTHROW and coins < rules[R_OVERTHROW_COST]:
                 continue
             if st[P_FORCED] != 0 and action != OVERTHROW:
@@ -773,7 +772,7 @@ def legal(st, rules, moves):
         moves[1] = 1
         n = 2
     elif kind == D_BLOCK:
-        first, second = block_characters(st[P_ACTION])
+        first, second = block_characters(st[P_ACTION], rules)
         moves[0] = 0
         moves[1] = first + 1
         n = 2

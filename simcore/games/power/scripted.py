@@ -7,13 +7,17 @@ games. ``play_out`` finishes a game begun through the protocol this way, for the
 
 import numpy as np
 
-from simcore.games.power.rules import (
+from simcore.games.power.allowed import (
     anyone_may_block,
-    apply,
     blockable,
+    check_action,
+    check_block,
+    may_block,
+)
+from simcore.games.power.rules import (
+    apply,
     blocked,
     challenged,
-    check_action,
     claim_stands,
     close_game,
     count_bluff,
@@ -25,7 +29,6 @@ from simcore.games.power.rules import (
     game_ends,
     is_over,
     kept_mask,
-    may_block,
     next_asked,
     pay,
     refund,
@@ -49,6 +52,9 @@ from simcore.games.power.state import (
     P_N_OPTIONS,
     P_PLAYERS,
     P_TURN,
+    R_BLOCKS_CHALLENGEABLE,
+    R_CAUGHT_BLUFFER_LOSES,
+    R_FAILED_CHALLENGER_LOSES,
     R_MAX_TURNS,
     influence,
     is_down,
@@ -74,6 +80,19 @@ def lose_influence(seat, turn, st, rules, sids, rng, trace):
 
 
 @plain_njit(inline="always")
+def lose_influences(seat, losses, turn, st, rules, sids, rng, trace):
+    """``seat`` lost a challenge and loses ``losses`` influences (caught_bluffer_loses,
+    failed_challenger_loses; the rulebook's one: ``lose_influence``). Losing as many as it has,
+    or more, reveals them all: nothing is left to choose."""
+    if losses == 1:
+        lose_influence(seat, turn, st, rules, sids, rng, trace)
+    elif losses >= influence(st, seat):
+        for slot in range(2):
+            if is_down(st, seat, slot):
+                reveal(seat, slot, turn, st, rules, trace)
+
+
+@plain_njit(inline="always")
 def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rng, trace):
     """Offer every other player the chance to challenge a claim; resolve the first challenge:
     CLAIM_UNCHALLENGED, CLAIM_PROVEN (the challenger lost an influence) or CLAIM_FAILED."""
@@ -84,10 +103,12 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
         if influence(st, asked) == 0:
             continue
         if strategy.wants_to_challenge(sids[ix(asked)], prm, asked, character, odds, st, rng):
-            if challenged(asked, claimant, character, st, rng, trace):
-                lose_influence(asked, turn, st, rules, sids, rng, trace)
+            if challenged(asked, claimant, character, st, rules, rng, trace):
+                losses = np.int64(rules[R_FAILED_CHALLENGER_LOSES])
+                lose_influences(asked, losses, turn, st, rules, sids, rng, trace)
                 return CLAIM_PROVEN
-            lose_influence(claimant, turn, st, rules, sids, rng, trace)
+            losses = np.int64(rules[R_CAUGHT_BLUFFER_LOSES])
+            lose_influences(claimant, losses, turn, st, rules, sids, rng, trace)
             return CLAIM_FAILED
     claim_stands(claimant, character, st)
     return CLAIM_UNCHALLENGED
@@ -115,9 +136,10 @@ def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
 
 
 @plain_njit()
-def exchange(seat, st, sids, rng, trace):
-    """Journalist: draw 2, keep as many cards as the seat has face down, return the rest."""
-    draw_for_exchange(seat, st, rng)
+def exchange(seat, st, rules, sids, rng, trace):
+    """Journalist: draw ``exchange_draws`` (2), keep as many cards as the seat has face down,
+    return the rest."""
+    draw_for_exchange(seat, st, rules, rng)
     strategy.choose_exchange(sids[ix(seat)], seat, st, st[P_N_OPTIONS], st[P_N_KEEP], rng)
     finish_exchange(seat, kept_mask(st), st, trace)
 
@@ -140,10 +162,14 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
         if outcome == CLAIM_FAILED:
             refund(seat, paid, st, rules, trace)
             return
-    if blockable(action, target, st):
+    if blockable(action, target, st, rules):
         blocker, character = offer_block(seat, action, target, players, st, rules, sids, prm, rng)
         if blocker >= 0:
+            check_block(character, action, rules)
             blocked(blocker, character, seat, st, trace)
+            if rules[R_BLOCKS_CHALLENGEABLE] == 0:
+                claim_stands(blocker, character, st)
+                return
             outcome = challenge_round(
                 blocker, character, players, turn, st, rules, sids, prm, rng, trace
             )
@@ -152,7 +178,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
     if action == FIRE:
         lose_influence(target, turn, st, rules, sids, rng, trace)
     elif action == EXCHANGE:
-        exchange(seat, st, sids, rng, trace)
+        exchange(seat, st, rules, sids, rng, trace)
     else:
         gain(seat, action, target, st, rules, trace)
 

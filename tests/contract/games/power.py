@@ -110,8 +110,14 @@ ANSWERS = [PROTOCOL["4p mixed"]]
 RANDOM_PLAY = [
     Setup(players, ("counter",), settings, seed=5, games=40)
     for players in (3, 4, 6)
-    for settings in ((), ("challenge_order=random", "safe_size=12", "copies_per_character=4"))
-]
+    for settings in (
+        (),
+        ("challenge_order=random", "safe_size=12", "copies_per_character=4"),
+        # house rules (issue 42): random legal play reaches what the switches leave legal
+        ("banker_takes=false", "aid_allowed=false", "politician_blocks_steal=false",
+         "caught_bluffer_loses=2", "exchange_draws=1", "proven_card_replaced=false"),
+    )
+]  # fmt: skip
 DETERMINIZE = Determinize(Setup(4, ("counter",), seed=9, games=30), changed=100)
 
 
@@ -258,6 +264,21 @@ _REFEREE = {
         ["copies_per_character=10", "steal=5", "aid=4", "banker_take=6", "max_turns=60"],
         14,
         40,
+    ),
+    "4p mixed, house rules flipped": (
+        4,
+        _REFEREE_MIXED,
+        [
+            "ceo_fires=false",
+            "journalist_blocks_steal=false",
+            "caught_bluffer_loses=2",
+            "failed_challenger_loses=0",
+            "proven_card_replaced=false",
+            "exchange_draws=1",
+            "blocks_challengeable=false",
+        ],
+        16,
+        60,
     ),
     "6p mixed, Safe of 12, random order": (
         6,

@@ -75,6 +75,21 @@ CLAIMED_CHARACTER = {
 TARGETED = {OVERTHROW, FIRE, STEAL}
 #: Rulebook, "Blocking Actions": which characters may block which action.
 BLOCKERS = {AID: (BANKER,), FIRE: (LAWYER,), STEAL: (POLITICIAN, JOURNALIST)}
+#: House rules (issue 42): the rule switching each action off (Aid, and each character's).
+ABILITY_SWITCH = {
+    AID: "aid_allowed",
+    BANK: "banker_takes",
+    FIRE: "ceo_fires",
+    STEAL: "politician_steals",
+    EXCHANGE: "journalist_exchanges",
+}
+#: House rules (issue 42): the rule switching each (action, blocking character) off.
+BLOCK_SWITCH = {
+    (AID, BANKER): "banker_blocks_aid",
+    (FIRE, LAWYER): "lawyer_blocks_fire",
+    (STEAL, POLITICIAN): "politician_blocks_steal",
+    (STEAL, JOURNALIST): "journalist_blocks_steal",
+}
 
 #: Field names of each event, for readable messages.
 FIELDS = {
@@ -136,16 +151,28 @@ class Rules:
     eliminated_coins_to_safe: bool
     challenge_order: str
     max_turns: int
+    #: the names in ``ABILITY_SWITCH`` and ``BLOCK_SWITCH`` that are switched off
+    switched_off: frozenset[str]
+    caught_bluffer_loses: int
+    failed_challenger_loses: int
+    proven_card_replaced: bool
+    exchange_draws: int
+    blocks_challengeable: bool
 
     @classmethod
     def from_dict(cls, rules: dict) -> Rules:
         ints = (
             "starting_coins safe_size overthrow_cost forced_overthrow_at ceo_cost banker_take "
-            "income aid steal copies_per_character max_turns"
+            "income aid steal copies_per_character max_turns caught_bluffer_loses "
+            "failed_challenger_loses exchange_draws"
         ).split()
         values = {name: int(rules[name]) for name in ints}
         values["refund_failed_action"] = bool(rules["refund_failed_action"])
         values["eliminated_coins_to_safe"] = bool(rules["eliminated_coins_to_safe"])
+        values["proven_card_replaced"] = bool(rules["proven_card_replaced"])
+        values["blocks_challengeable"] = bool(rules["blocks_challengeable"])
+        switches = (*ABILITY_SWITCH.values(), *BLOCK_SWITCH.values())
+        values["switched_off"] = frozenset(name for name in switches if not bool(rules[name]))
         values["challenge_order"] = str(rules["challenge_order"])
         assert values["challenge_order"] in ("clockwise", "random"), rules["challenge_order"]
         return cls(**values)
@@ -280,6 +307,11 @@ class Referee:
         self.trace.check(row[1] == seat, f"seat {seat} acts on its own turn")
         self.trace.check(0 <= action < N_ACTIONS, "a known action")
         self.trace.check(not forced or action == OVERTHROW, f"a forced overthrow (${actor.coins})")
+        # House rules: a character's action switched off may not be claimed.
+        self.trace.check(
+            ABILITY_SWITCH.get(action) not in r.switched_off,
+            f"an action the rules allow ({ABILITY_SWITCH.get(action)} is off)",
+        )
         if action in TARGETED:
             self.trace.check(
                 0 <= target < self.n and target != seat and t.players[target].alive,
@@ -337,8 +369,9 @@ class Referee:
 
     def offer_challenge(self, claimant: int, character: int) -> bool:
         """Rulebook, Challenging: the claimant must show the character face down; "If they can
-        prove it, the challenger loses"; otherwise the claimant loses an influence. Returns
-        whether the claim stands (unchallenged or proven)."""
+        prove it, the challenger loses"; otherwise the claimant loses an influence (house rules:
+        ``failed_challenger_loses`` and ``caught_bluffer_loses`` influences). Returns whether
+        the claim stands (unchallenged or proven)."""
         t = self.table
         if self.trace.peek() != EV_CHALLENGE:
             return True
@@ -356,12 +389,33 @@ class Referee:
         )
         if proven:
             # Rulebook: "they first return that card to the remaining card deck, re-shuffle the
-            # deck and take a random replacement card" (Convention: into the same slot).
-            self.replace_card(claimant, character)
-            self.lose_influence(challenger, "the challenger lost the challenge")
+            # deck and take a random replacement card" (Convention: into the same slot; house
+            # rule ``proven_card_replaced`` off: it keeps the card).
+            if self.rules.proven_card_replaced:
+                self.replace_card(claimant, character)
+            self.lose_for_challenge(
+                challenger, self.rules.failed_challenger_loses, "the challenger lost the challenge"
+            )
             return True
-        self.lose_influence(claimant, "the claimant was caught bluffing")
+        self.lose_for_challenge(
+            claimant, self.rules.caught_bluffer_loses, "the claimant was caught bluffing"
+        )
         return False
+
+    def lose_for_challenge(self, seat: int, losses: int, why: str) -> None:
+        """Rulebook: "Whoever loses the challenge immediately loses an influence". House rules:
+        ``losses`` influences: fewer than it has (one of two), the player chooses the card; as
+        many as it has, or more, every face-down card is revealed, left to right, and it is out."""
+        player = self.table.players[seat]
+        if losses == 0 or not player.alive:
+            return
+        if losses < player.influence:
+            self.lose_influence(seat, why)
+            return
+        for slot in player.down_slots():
+            self.trace.expect(EV_LOSE, seat, slot, player.cards[slot], what=f"{why} (all cards)")
+            player.down[slot] = False
+        self.eliminate(seat)
 
     def block_stands(self, actor: int, action: int, target: int) -> bool:
         """Rulebook, Blocking Actions: a Banker blocks Aid (any other living player may claim it);
@@ -372,8 +426,15 @@ class Referee:
         t = self.table
         if action in (FIRE, STEAL) and not t.players[target].alive:
             return False
+        # House rules: a character whose block is switched off may not claim it.
+        allowed = tuple(
+            c for c in BLOCKERS[action] if BLOCK_SWITCH[action, c] not in self.rules.switched_off
+        )
         if self.trace.peek() != EV_BLOCK:
             return False
+        self.trace.check(
+            bool(allowed), f"no block: every block of {ACTIONS[action]} is switched off"
+        )
         row = self.trace.take(EV_BLOCK, "a block")
         blocker, character = row[1], row[2]
         if action == AID:
@@ -383,12 +444,17 @@ class Referee:
             )
         else:
             self.trace.check(blocker == target, f"only the target (seat {target}) blocks")
-        allowed = BLOCKERS[action]
         self.trace.check(
             character in allowed,
             f"a block of {ACTIONS[action]} claiming {' or '.join(CHARACTERS[c] for c in allowed)}",
         )
         self.trace.expect(EV_BLOCK, blocker, character, actor, what="the block")
+        if not self.rules.blocks_challengeable:
+            # House rule: a block cannot be challenged; it stands.
+            self.trace.check(
+                self.trace.peek() != EV_CHALLENGE, "no challenge of a block (blocks_challengeable)"
+            )
+            return True
         return self.offer_challenge(blocker, character)
 
     # --- cards ------------------------------------------------------------------------------
@@ -481,11 +547,12 @@ class Referee:
     def exchange(self, seat: int) -> None:
         """Rulebook, Journalist: "First take 2 random cards from the deck. Choose which, if any,
         to exchange with your face-down cards. Then return two cards to the deck". Convention:
-        draw min(2, deck size); keep as many cards as you have face down, from (face-down cards
-        + drawn); kept cards fill the face-down slots in order; face-up cards stay."""
+        draw min(2, deck size) (house rule: ``exchange_draws`` instead of 2); keep as many
+        cards as you have face down, from (face-down cards + drawn); kept cards fill the
+        face-down slots in order; face-up cards stay."""
         t = self.table
         player = t.players[seat]
-        n_drawn = min(2, sum(t.deck))
+        n_drawn = min(self.rules.exchange_draws, sum(t.deck))
         row = self.trace.take(EV_EXCHANGE, f"seat {seat} exchanges")
         drawn = list(row[3 : 3 + n_drawn])
         for card in drawn:

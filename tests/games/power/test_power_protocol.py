@@ -104,7 +104,7 @@ def test_another_seats_exchange_is_redrawn_too():
         st, rng = _fresh(np.uint64(4), index)
         rules_module.deal(players, st, rules, rng, NO_TRACE)
         st[P_PLAYERS] = players
-        rules_module.draw_for_exchange(0, st, rng)
+        rules_module.draw_for_exchange(0, st, rules, rng)
         st[P_DECISION] = D_EXCHANGE
         st[P_SEAT] = 0
         twin = st.copy()

@@ -34,6 +34,7 @@ from simcore.games.power.state import (
     N_CHARACTERS,
 )
 from tests.contract import referees
+from tests.contract.common import Setup, play_one
 from tests.contract.games.power import REFEREE as CONFIGS
 from tests.contract.referees import caught, first
 from tests.games.power.power_referee import describe_row, replay
@@ -91,6 +92,70 @@ def test_random_draws_follow_the_deck():
                 expected += np.array(deck) / sum(deck)
     assert observed.sum() > 10_000
     assert chisquare(observed, expected).pvalue > 1e-4, (observed, expected)
+
+
+# --- the house rules (issue 42): the referee agrees with every switch flipped ----------------
+
+# Each house rule flipped, and combinations that reach the corners (a steal nobody may block,
+# no character action at all); a lineup that tries everything (``random``) beside the plans.
+HOUSE_RULES = [
+    ("banker_takes=false",),
+    ("ceo_fires=false",),
+    ("politician_steals=false",),
+    ("journalist_exchanges=false",),
+    ("banker_takes=false", "ceo_fires=false", "politician_steals=false",
+     "journalist_exchanges=false"),
+    ("banker_blocks_aid=false",),
+    ("lawyer_blocks_fire=false",),
+    ("politician_blocks_steal=false",),
+    ("journalist_blocks_steal=false",),
+    ("politician_blocks_steal=false", "journalist_blocks_steal=false"),
+    ("caught_bluffer_loses=0",),
+    ("caught_bluffer_loses=2",),
+    ("failed_challenger_loses=0",),
+    ("failed_challenger_loses=2",),
+    ("proven_card_replaced=false",),
+    ("aid_allowed=false",),
+    ("aid_allowed=false", "banker_takes=false", "ceo_fires=false", "politician_steals=false",
+     "journalist_exchanges=false"),
+    ("exchange_draws=1",),
+    ("blocks_challengeable=false",),
+]  # fmt: skip
+HOUSE_LINEUP = ("random", "counter", "bluffer:p_bluff=0.5,p_block_bluff=0.5", "random")
+SEARCHED_LINEUP = ("ismcts:iterations=3", "random", "bluffer", "counter")
+
+
+def house_traces(settings: tuple[str, ...], lineup=HOUSE_LINEUP, games=10, via_protocol=False):
+    setup = Setup(4, lineup, settings, seed=42, games=games)
+    encoded = setup.encoded("power")
+    traces = [play_one("power", encoded, i, via_protocol)[2] for i in range(games)]
+    return encoded.rules, traces
+
+
+def replays(traces, rules) -> bool:
+    """Whether the referee accepts every trace under ``rules``."""
+    try:
+        for i, trace in enumerate(traces):
+            replay(trace, rules, 4, f"house rules, game {i}")
+    except AssertionError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("settings", HOUSE_RULES, ids=" ".join)
+def test_referee_agrees_with_a_house_rule_flipped(settings):
+    """The kernel's games with the rule flipped, played as scripted games and through the
+    protocol (a searching seat, whose moves come from ``legal``), replay under the referee; and
+    the referee tells the two rule sets apart: the default games break the flipped rule, or the
+    flipped games the default one (so the switch changes play and the referee can fail)."""
+    rules, traces = house_traces(settings)
+    for i, trace in enumerate(traces):
+        replay(trace, rules, 4, f"{' '.join(settings)}, game {i}")
+    _, searched = house_traces(settings, SEARCHED_LINEUP, games=2, via_protocol=True)
+    for i, trace in enumerate(searched):
+        replay(trace, rules, 4, f"{' '.join(settings)}, searched game {i}")
+    defaults, default_traces = house_traces(())
+    assert not replays(default_traces, rules) or not replays(traces, defaults)
 
 
 # --- the referee can fail -------------------------------------------------------------------

@@ -162,7 +162,7 @@ class Table:
         return outcome
 
     def exchange(self, seat: int) -> Table:
-        kernel.exchange(seat, self.st, self.sids, self.rng, self.trace)
+        kernel.exchange(seat, self.st, self.rules, self.sids, self.rng, self.trace)
         self.assert_conserved()
         return self
 
