@@ -45,7 +45,6 @@ from simcore.games.power_the_game.state import (
     PLAN_TOUCHED_N,
     PLAN_TRIPLES,
     PLAYERS,
-    POWER_VALUE,
     PU,
     R_COMMANDS,
     RESERVE,
@@ -60,8 +59,11 @@ from simcore.games.power_the_game.state import (
     may_command,
     n_nodes,
     piece_index,
+    power_value,
+    price,
     side_of,
     stock_room,
+    upgrade_size,
 )
 from simcore.kernel.intrinsics import lowest_bit
 from simcore.kernel.rng import (
@@ -94,7 +96,7 @@ def plan_change(st, i, pieces, free):
         st[PLAN_TOUCHED_N] += 1
     st[PLAN_CNT + i] += pieces
     st[PLAN_FREE + i] += free
-    st[PLAN_POWER + i // N_KINDS] += pieces * POWER_VALUE[i % N_KINDS]
+    st[PLAN_POWER + i // N_KINDS] += pieces * power_value(st, i % N_KINDS)
 
 
 @njit(cache=True, _nrt=False)
@@ -138,7 +140,7 @@ def survey(st, board):
                     while nodes:
                         loc = lowest_bit(nodes)
                         nodes &= nodes - 1
-                        in_reach += st[CNT + piece_index(army, loc, kind)] * POWER_VALUE[kind]
+                        in_reach += st[CNT + piece_index(army, loc, kind)] * power_value(st, kind)
             st[VIEW_REACH + army * N_ARMIES + target] = in_reach
             threat += in_reach
         st[VIEW_THREAT + target] = threat
@@ -207,19 +209,21 @@ def write(st, seat, army, op, kind, origin, target):
         plan_change(st, piece_index(army, target, kind), 1, 0)
         if target < RESERVE:
             st[PLAN_NODES + army] |= np.int64(1) << target
-            if kind < GROUP_II_OFFSET and planned(st, army, target, kind) >= 3:
+            if kind < GROUP_II_OFFSET and planned(st, army, target, kind) >= upgrade_size(st):
                 st[PLAN_TRIPLES + army] |= np.int64(1) << target
     elif op == UPGRADE:
-        st[PLAN_STOCK + army * N_KINDS + kind] -= 3
+        used = upgrade_size(st)
+        st[PLAN_STOCK + army * N_KINDS + kind] -= used
         st[PLAN_STOCK + army * N_KINDS + kind + GROUP_II_OFFSET] += 1
         i = piece_index(army, origin, kind)
-        # Fewer than three left: those that may still move are at most those left.
-        plan_change(st, i, -3, min(st[PLAN_FREE + i], st[PLAN_CNT + i] - 3) - st[PLAN_FREE + i])
+        # Fewer left: those that may still move are at most those left.
+        free = min(st[PLAN_FREE + i], st[PLAN_CNT + i] - used) - st[PLAN_FREE + i]
+        plan_change(st, i, -used, free)
         made = piece_index(army, origin, kind + GROUP_II_OFFSET)
         plan_change(st, made, 1, 1 if origin >= RESERVE else 0)  # Reserve pieces may move on
     elif op == BUY:
         st[PLAN_STOCK + army * N_KINDS + kind] += 1
-        st[PLAN_PU + army] -= POWER_VALUE[kind]
+        st[PLAN_PU + army] -= price(st, kind)
         plan_change(st, piece_index(army, RESERVE + army, kind), 1, 1)
     elif op == BUILD:
         st[PLAN_STOCK + army * N_KINDS + MISSILE] += 1
@@ -326,7 +330,7 @@ def random_exchange(st, board, seat, army, rng):
     loc = next_place(st, army, -1)
     while loc < MAX_LOC:
         for kind in range(GROUP_II_OFFSET):
-            if planned(st, army, loc, kind) >= 3:
+            if planned(st, army, loc, kind) >= upgrade_size(st):
                 seen += 1
                 if rand_below(rng, seen) == 0:
                     choice = loc * N_KINDS + kind
@@ -336,7 +340,7 @@ def random_exchange(st, board, seat, army, rng):
                 choice = loc * N_KINDS + MISSILE
         loc = next_place(st, army, loc)
     for kind in range(GROUP_II_OFFSET):
-        if st[PLAN_PU + army] >= POWER_VALUE[kind]:
+        if st[PLAN_PU + army] >= price(st, kind):
             seen += 1
             if rand_below(rng, seen) == 0:
                 choice = MAX_LOC * N_KINDS + kind

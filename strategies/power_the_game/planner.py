@@ -36,9 +36,9 @@ from simcore.games.power_the_game.state import (
     PLAN_PU,
     PLAN_TRIPLES,
     PLAYERS,
-    POWER_VALUE,
     R_BLOCKADE,
     R_MAX_ROUNDS,
+    R_MEGA_MISSILES,
     R_MISSILE_COST,
     REGIMENT,
     RESERVE,
@@ -55,7 +55,10 @@ from simcore.games.power_the_game.state import (
     hq_of,
     may_command,
     opponent_at,
+    power_value,
+    price,
     side_of,
+    upgrade_size,
 )
 from simcore.kernel.intrinsics import lowest_bit
 from simcore.kernel.rng import rand_below
@@ -135,7 +138,7 @@ def strength(st, army):
     """Power value of the army's pieces, wherever they are (its Power Units excepted)."""
     total = 0
     for kind in range(N_KINDS):
-        total += st[IN_PLAY + army * N_KINDS + kind] * POWER_VALUE[kind]
+        total += st[IN_PLAY + army * N_KINDS + kind] * power_value(st, kind)
     return total
 
 
@@ -189,7 +192,7 @@ def spare(st, board, army, loc, kind):
     if loc != hq_of(board, army) or free == 0:
         return free
     above = planned_power(st, army, loc) - st[PLAN_GUARD + army]
-    return max(min(free, above // POWER_VALUE[kind]), 0)
+    return max(min(free, above // power_value(st, kind)), 0)
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
@@ -228,7 +231,7 @@ def attack_flags(prm, seat, army, st, rules, board, rng):
     origin, kind = foot_in_reach(st, board, army, hq, rng)  # a Flag needs one of them
     if origin >= 0 and room(st, rules, seat, army):
         write(st, seat, army, MOVE, kind, origin, hq)
-        sent += POWER_VALUE[kind]
+        sent += power_value(st, kind)
     for kind in BY_VALUE:
         nodes = kind_nodes_reaching(st, board, army, kind, hq)
         while nodes and sent < needed:
@@ -238,7 +241,7 @@ def attack_flags(prm, seat, army, st, rules, board, rng):
                 sent < needed and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army)
             ):
                 write(st, seat, army, MOVE, kind, loc, hq)
-                sent += POWER_VALUE[kind]
+                sent += power_value(st, kind)
 
 
 @njit(cache=True, _nrt=False)
@@ -342,7 +345,7 @@ def raid_target(st, board, army, kind, loc, taken, rng):
         if enemy_army(st, army, country) and (taken >> country) & 1 == 0:
             sectors |= board[INFO, I_SECTORS + country]
     best = -1
-    least = POWER_VALUE[kind]
+    least = power_value(st, kind)
     seen = 0
     targets = sectors & reach_mask(board, kind, loc)
     while targets != 0:
@@ -402,23 +405,23 @@ def opening(seat, army, st, rules, board, rng):
         return
     reserve = RESERVE + army
     if (
-        st[PLAN_PU + army] >= POWER_VALUE[INFANTRY]
+        st[PLAN_PU + army] >= price(st, INFANTRY)
         and room(st, rules, seat, army)
         and in_stock(st, rules, army, INFANTRY)
     ):
         write(st, seat, army, BUY, INFANTRY, reserve, reserve)
     if movable(st, army, reserve, INFANTRY) > 0 and room(st, rules, seat, army):
         write(st, seat, army, MOVE, INFANTRY, reserve, hq)
-    if planned(st, army, hq, INFANTRY) >= 3 and room(st, rules, seat, army):
+    if planned(st, army, hq, INFANTRY) >= upgrade_size(st) and room(st, rules, seat, army):
         write(st, seat, army, UPGRADE, INFANTRY, hq, hq)
 
 
 @njit(cache=True, _nrt=False, inline="always")  # two calls, in build_up
 def upgrade_triples(st, rules, seat, army, loc):
-    """Exchange every three like Group I pieces the pad's picture has at ``loc``."""
+    """Exchange like Group I pieces the pad's picture has at ``loc``, as often as it can."""
     for k in range(GROUP_II_OFFSET):
         while (
-            planned(st, army, loc, k) >= 3
+            planned(st, army, loc, k) >= upgrade_size(st)
             and room(st, rules, seat, army)
             and (k == INFANTRY or in_stock(st, rules, army, k + GROUP_II_OFFSET))
         ):
@@ -437,10 +440,10 @@ def build_up(prm, seat, army, st, rules, board, rng):
             kind = -1
             for k in BY_VALUE:
                 if k < GROUP_II_OFFSET and in_stock(st, rules, army, k):
-                    if st[PLAN_PU + army] >= POWER_VALUE[k]:
+                    if st[PLAN_PU + army] >= price(st, k):
                         kind = k
                         break
-        if kind < 0 or st[PLAN_PU + army] < POWER_VALUE[kind]:
+        if kind < 0 or st[PLAN_PU + army] < price(st, kind):
             break
         write(st, seat, army, BUY, kind, reserve, reserve)
     if prm[UPGRADES] != 0:
@@ -452,7 +455,8 @@ def build_up(prm, seat, army, st, rules, board, rng):
         while nodes:
             loc = lowest_bit(nodes)
             nodes &= nodes - 1
-            if army_pieces_at(st, army, loc) >= 3 or (st[PLAN_TRIPLES + army] >> loc) & 1:
+            many = army_pieces_at(st, army, loc) >= upgrade_size(st)
+            if many or (st[PLAN_TRIPLES + army] >> loc) & 1:
                 places |= np.int64(1) << loc
         while places:
             loc = pick_node(places, rng)
@@ -487,7 +491,7 @@ def defend(prm, seat, army, st, rules, board, rng):
                 held <= threat and movable(st, army, loc, kind) > 0 and room(st, rules, seat, army)
             ):
                 write(st, seat, army, MOVE, kind, loc, hq)
-                held += POWER_VALUE[kind]
+                held += power_value(st, kind)
 
 
 @njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
@@ -503,7 +507,7 @@ def blockade(prm, seat, army, target, st, rules, board, rng):
         return
     held = defence(st, board, target)
     for kind in BY_VALUE:
-        if POWER_VALUE[kind] <= held:
+        if power_value(st, kind) <= held:
             return
         nodes = kind_nodes_reaching(st, board, army, kind, hq)
         while nodes:
@@ -565,7 +569,8 @@ def advance(prm, seat, army, target, st, rules, board, dist, rng):
             n = min(spare(st, board, army, loc, kind), budget)
             if n <= 0:
                 continue
-            step = step_toward(st, board, dist, army, kind, loc, hq, n * POWER_VALUE[kind], rng)
+            support = n * power_value(st, kind)
+            step = step_toward(st, board, dist, army, kind, loc, hq, support, rng)
             if step < 0:
                 continue
             for _ in range(n):
@@ -592,7 +597,7 @@ def lure_mercenary(seat, st, rules, board, rng):
             while targets:
                 node = lowest_bit(targets)
                 targets &= targets - 1
-                if side_power(st, mine, node) > POWER_VALUE[kind]:
+                if side_power(st, mine, node) > power_value(st, kind):
                     lures |= np.int64(1) << node
             if lures:
                 write(st, seat, MERCENARY_ARMY, MOVE, kind, loc, pick_node(lures, rng))
@@ -619,7 +624,7 @@ def write_pad(sid, prm, seat, st, rules, board, dist, rng):
             continue
         set_guard(prm, army, st)
         attack_flags(prm, seat, army, st, rules, board, rng)
-        if prm[MISSILES] != 0:
+        if prm[MISSILES] != 0 and rules[R_MEGA_MISSILES] != 0:
             missiles(seat, army, st, rules, board, rng)
         in_opening = prm[OPENING_MOVES] != 0 and st[ROUND] < 2
         if in_opening:
@@ -649,7 +654,7 @@ def any_command(seat, army, st, rules, board, rng):
         return True
     reserve = RESERVE + army
     for kind in range(GROUP_II_OFFSET):  # cheapest first
-        if st[PLAN_PU + army] >= POWER_VALUE[kind] and in_stock(st, rules, army, kind):
+        if st[PLAN_PU + army] >= price(st, kind) and in_stock(st, rules, army, kind):
             write(st, seat, army, BUY, kind, reserve, reserve)
             return True
     seen = 0
@@ -657,7 +662,7 @@ def any_command(seat, army, st, rules, board, rng):
     loc = next_place(st, army, -1)
     while loc < MAX_LOC:
         for kind in range(GROUP_II_OFFSET):
-            if planned(st, army, loc, kind) >= 3 and (
+            if planned(st, army, loc, kind) >= upgrade_size(st) and (
                 kind == INFANTRY or in_stock(st, rules, army, kind + GROUP_II_OFFSET)
             ):
                 seen += 1

@@ -78,9 +78,10 @@ class Board:
 NAMES_BY_FINGERPRINT: dict[int, tuple[str, ...]] = {}  # for describe_trace
 
 
-def load_board(path_text: str) -> Board:
+def load_board(path_text: str, moves: np.ndarray = MAX_MOVES) -> Board:
     """Read and check a board file ("" = the shipped one); every mistake is one SpecError line
-    naming the file and the node."""
+    naming the file and the node. ``moves``: each kind's most moves in a round (the rules'),
+    for the reach bitmasks."""
     path = Path(path_text) if path_text else SHIPPED_BOARD
     try:
         data = tomllib.loads(files.read_text(path, "board file"))
@@ -128,7 +129,7 @@ def load_board(path_text: str) -> Board:
     digest = hashlib.blake2b(table[:, :FILE_WIDTH].tobytes(), digest_size=8).digest()
     table[INFO, I_FINGERPRINT] = int.from_bytes(digest, "little") >> 2
     dist = move_tables(table)
-    derive_masks(table, dist)
+    derive_masks(table, dist, moves)
     board = Board(str(path), names, table, dist)
     NAMES_BY_FINGERPRINT[board.fingerprint] = names
     return board
@@ -216,16 +217,16 @@ def move_tables(table: np.ndarray) -> np.ndarray:
     return dist
 
 
-def derive_masks(table: np.ndarray, dist: np.ndarray) -> None:
+def derive_masks(table: np.ndarray, dist: np.ndarray, moves: np.ndarray) -> None:
     """Fill the board table's derived columns: each node's reach per moving kind both ways and
     its rings of nodes by planes' moves to it (from the move tables), and each country's
     sectors, as bitmasks over the nodes."""
     n = int(table[INFO, I_NODES])
     for node in range(n):
         for kind in range(MISSILE):
-            reached = dist[MOVE_CLASS[kind], node, :n] <= MAX_MOVES[kind]
+            reached = dist[MOVE_CLASS[kind], node, :n] <= moves[kind]
             table[node, B_REACH + kind] = bit_mask(np.flatnonzero(reached))
-            reached_by = dist[MOVE_CLASS[kind], :n, node] <= MAX_MOVES[kind]
+            reached_by = dist[MOVE_CLASS[kind], :n, node] <= moves[kind]
             table[node, B_REACHED_BY + kind] = bit_mask(np.flatnonzero(reached_by))
         for d in range(MAX_NODES):
             table[node, B_AIR_RING + d] = bit_mask(np.flatnonzero(dist[AIR, :n, node] == d))

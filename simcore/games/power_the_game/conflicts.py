@@ -47,7 +47,11 @@ from simcore.games.power_the_game.state import (
     PLAYERS,
     POWER_UNIT,
     PU,
+    R_BOUNCES,
+    R_FLAG_NEEDS_INFANTRY,
     R_MAX_POWER_UNITS,
+    R_UNITS_BEFORE_FLAGS,
+    R_UNITS_PER_COUNTRY,
     REGIMENT,
     RESERVE,
     ROUND,
@@ -218,9 +222,11 @@ def resolve_battles(st, rules, trace):
 
 @njit(cache=True, _nrt=False)
 def collect_power_units(st, rules, board, trace):
-    """One Power Unit per enemy country with a standing Flag in which the army has a piece (its
-    sectors or Headquarters; not islands or sea lanes), at most ``max_power_units``."""
+    """``units_per_country`` (one) Power Unit per enemy country with a standing Flag in which the
+    army has a piece (its sectors or Headquarters; not islands or sea lanes), at most
+    ``max_power_units``."""
     cap = np.int64(rules[R_MAX_POWER_UNITS])
+    per_country = np.int64(rules[R_UNITS_PER_COUNTRY])
     for army in range(N_ARMIES):
         if st[STANDING + army] == 0:
             continue
@@ -236,7 +242,7 @@ def collect_power_units(st, rules, board, trace):
         gained = 0
         for country in range(N_ARMIES):
             gained += (mask >> country) & 1
-        gained = min(gained, cap, units_left(st, rules, army))
+        gained = min(gained * per_country, cap, units_left(st, rules, army))
         if gained > 0:
             st[PU + army] += gained
             stat_add(st, seat_of_army(st[PLAYERS], army), ST_POWER_UNITS, gained)
@@ -266,10 +272,13 @@ def take_over(st, rules, captor, captured, trace):
 
 @njit(cache=True, _nrt=False)
 def capture_flags(st, rules, board, trace):
-    """Last: a Flag falls to the side with an Infantry or a Regiment in its Headquarters and more
-    power there than the defender (the strongest such side; none if they tie). The captor takes
-    the army's forces, Power Units and Flags; a seat without a standing Flag is out."""
+    """After the Power Units (before them without the rule units_before_flags): a Flag falls to
+    the side with an Infantry or a Regiment in its Headquarters (any piece without the rule
+    flag_needs_infantry) and more power there than the defender (the strongest such side; none
+    if they tie). The captor takes the army's forces, Power Units and Flags; a seat without a
+    standing Flag is out."""
     players = st[PLAYERS]
+    needs_foot = rules[R_FLAG_NEEDS_INFANTRY] != 0
     first, _ = armies_of(players, st[OFFICIAL])
     for j in range(N_ARMIES):
         army = (first + j) % N_ARMIES
@@ -283,7 +292,7 @@ def capture_flags(st, rules, board, trace):
         best_side, best, tied = -1, -1, False
         for side in range(N_ARMIES):
             power = side_power_at(st, side, hq)
-            if side == defender or power <= defence or not has_foot(st, side, hq):
+            if side == defender or power <= defence or (needs_foot and not has_foot(st, side, hq)):
                 continue
             if power > best:
                 best_side, best, tied = side, power, False
@@ -291,7 +300,7 @@ def capture_flags(st, rules, board, trace):
                 tied = True
         if best_side < 0 or tied:
             continue
-        captor = strongest_army(st, best_side, hq, True)
+        captor = strongest_army(st, best_side, hq, needs_foot)
         captor_seat = seat_of_army(players, captor)
         record_event(trace, st, TRACE_LEN, EV_FLAG, captor, army, best, defence, captor_seat)
         take_over(st, rules, captor, army, trace)
@@ -314,8 +323,15 @@ def capture_flags(st, rules, board, trace):
 
 @njit(cache=True, _nrt=False)
 def resolve(st, rules, board, trace):
-    """After the commands: ties, battles, Power Units, Flag captures."""
-    resolve_ties(st, trace)
+    """After the commands: ties (without the rule bounces, none: tied sides stand off in the
+    battles), battles, Power Units, Flag captures (Flags first without the rule
+    units_before_flags)."""
+    if rules[R_BOUNCES] != 0:
+        resolve_ties(st, trace)
     resolve_battles(st, rules, trace)
-    collect_power_units(st, rules, board, trace)
-    capture_flags(st, rules, board, trace)
+    if rules[R_UNITS_BEFORE_FLAGS] != 0:
+        collect_power_units(st, rules, board, trace)
+        capture_flags(st, rules, board, trace)
+    else:
+        capture_flags(st, rules, board, trace)
+        collect_power_units(st, rules, board, trace)

@@ -28,18 +28,23 @@ from simcore.games.power_the_game.state import (
     BUY,
     COUNTRIES,
     COUNTRY_NAMES,
+    DESTROYER,
     END_REASONS,
     END_TIME_LIMIT,
     EV_STANDING,
     EVENT_NAMES,
+    FIGHTER,
     FIRST_OFFICIAL,
     GROUP_II_OFFSET,
+    INFANTRY,
     KIND_CODES,
     KIND_NAMES,
     LAUNCH,
     MAX_MISSILE_COST,
+    MAX_PIECE_POWER,
     MAX_PLANNERS,
     MAX_PLAYERS,
+    MISSILE,
     MOVE,
     N_RULES,
     N_SEAT_STATS,
@@ -49,15 +54,20 @@ from simcore.games.power_the_game.state import (
     P_WINNER,
     POWER_UNIT,
     POWER_VALUE,
+    R_MOVES,
+    R_PRICE,
+    R_UPGRADE_PIECES,
     RESERVE,
     RESULTS,
     ROUND,
     STATE_SIZE,
     STATS,
+    TANK,
     TRACE_LEN,
     TRACE_WIDTH,
     UPGRADE,
 )
+from simcore.games.power_the_game.state import MAX_MOVES as RULEBOOK_MOVES
 from simcore.kernel import chunk, glue
 from simcore.kernel.chunk import (
     ENDED_BY,
@@ -133,6 +143,104 @@ RULES = (
         True,
         "an army never has more pieces or Power Units in play than its colour's set holds",
     ),
+    Param(
+        "mega_missiles",
+        "bool",
+        True,
+        "Mega-Missiles are in the game: off, nobody may make (exchange for) or launch one",
+        component="piece",
+    ),
+    *(
+        Param(
+            f"power_{KIND_NAMES[kind].lower().replace(' ', '_')}",
+            "int",
+            int(POWER_VALUE[kind]),
+            f"{KIND_NAMES[kind]} power value (the rulebook's table: {POWER_VALUE[kind]})",
+            1,
+            MAX_PIECE_POWER,
+        )
+        for kind in range(MISSILE)
+    ),
+    *(
+        Param(
+            f"price_{KIND_NAMES[kind].lower()}",
+            "int",
+            int(POWER_VALUE[kind]),
+            f"Power Units a new {KIND_NAMES[kind]} costs in Reserve (rulebook: "
+            f'"equal to its power value", {POWER_VALUE[kind]})',
+            1,
+            MAX_PIECE_POWER,
+        )
+        for kind in range(GROUP_II_OFFSET)
+    ),
+    Param(
+        "upgrade_pieces",
+        "int",
+        3,
+        "like Group I pieces in one Sector exchanged for one Group II piece (rulebook: three)",
+        2,
+        6,
+    ),
+    Param(
+        "units_per_country",
+        "int",
+        1,
+        "Power Units earned per enemy Country occupied at the end of a round (rulebook: one)",
+        0,
+        3,
+    ),
+    Param(
+        "idle_penalty",
+        "bool",
+        True,
+        "a player none of whose commands is carried out forfeits a Power Unit (or breaks down "
+        "its smallest piece)",
+    ),
+    Param(
+        "flag_needs_infantry",
+        "bool",
+        True,
+        "only a force with an Infantry or a Regiment captures a Flag (off: any stronger force)",
+    ),
+    Param(
+        "initial_pieces",
+        "int",
+        2,
+        "Infantry, Tanks, Fighters and Destroyers each army starts with in its Headquarters "
+        "(rulebook: two of each)",
+        1,
+        6,
+    ),
+    *(
+        Param(
+            f"moves_{name}",
+            "int",
+            int(RULEBOOK_MOVES[kind]),
+            f"most Sectors {pieces} move in one round (rulebook: {RULEBOOK_MOVES[kind]})",
+            1,
+            10,
+        )
+        for kind, name, pieces in (
+            (INFANTRY, "infantry", "Infantry and Regiments"),
+            (TANK, "tank", "Tanks and Heavy Tanks"),
+            (FIGHTER, "plane", "Fighters and Bombers"),
+            (DESTROYER, "ship", "Destroyers and Cruisers"),
+        )
+    ),
+    Param(
+        "bounces",
+        "bool",
+        True,
+        "tied pieces that moved into a Sector retreat where they came from, a bounce (off: "
+        "every tie stands off)",
+    ),
+    Param(
+        "units_before_flags",
+        "bool",
+        True,
+        "Power Units are collected before Flag captures, as the rulebook orders the round (off: "
+        "Flags first, and a Country whose Flag falls pays nothing that round)",
+    ),
 )
 assert len(RULES) == N_RULES
 
@@ -199,11 +307,22 @@ GAME = Game(
 
 def prepare(rules: dict, players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(encoded rules, board table, move tables): the board file is read here, never in a kernel."""
-    board = load_board(rules["board"])
     encoded = np.array(
         [0.0 if p.kind == "path" else p.encode(rules[p.name]) for p in RULES], dtype=np.float64
     )
+    moves = np.zeros(MISSILE + 1, dtype=np.int64)  # a Mega-Missile never moves
+    for kind in range(MISSILE):
+        moves[kind] = encoded[R_MOVES + kind % GROUP_II_OFFSET]
+    board = load_board(rules["board"], moves)
+    LOG_NUMBERS["prices"] = tuple(int(x) for x in encoded[R_PRICE : R_PRICE + GROUP_II_OFFSET])
+    LOG_NUMBERS["upgrade"] = int(encoded[R_UPGRADE_PIECES])
     return encoded, board.table, board.dist
+
+
+# The Power Units a buy costs and the pieces an exchange takes, as the last ``prepare`` in this
+# process set them (``describe_trace`` writes them on the pad; the replay command always
+# prepares first, as for the board's node names).
+LOG_NUMBERS = {"prices": tuple(int(v) for v in POWER_VALUE[:GROUP_II_OFFSET]), "upgrade": 3}
 
 
 # A parameter row: the strategy's columns, then the search's (registry.SEARCH_PARAM_NAMES).
@@ -335,9 +454,10 @@ def describe_trace(trace, seat_labels: list[str]) -> list[str]:
         if op == MOVE:
             return f"{KIND_CODES[kind]} {where(origin)} {where(target)}"
         if op == UPGRADE:
-            return f"3{KIND_CODES[kind]} X{where(origin)} {KIND_CODES[kind + GROUP_II_OFFSET]}"
+            made = KIND_CODES[kind + GROUP_II_OFFSET]
+            return f"{LOG_NUMBERS['upgrade']}{KIND_CODES[kind]} X{where(origin)} {made}"
         if op == BUY:
-            return f"{POWER_VALUE[kind]}P XRV {KIND_CODES[kind]}"
+            return f"{LOG_NUMBERS['prices'][kind]}P XRV {KIND_CODES[kind]}"
         if op == BUILD:
             return f"X{where(origin)} M"
         if op == LAUNCH:

@@ -16,7 +16,6 @@ from simcore.games.power_the_game.state import (
     BUY,
     BY_VALUE,
     CNT,
-    CRUISER,
     EV_DESTROYED,
     EV_USED,
     FIXED,
@@ -42,7 +41,6 @@ from simcore.games.power_the_game.state import (
     PIECES_AT,
     POWER_AT,
     POWER_UNIT,
-    POWER_VALUE,
     PU,
     R_MISSILE_COST,
     RESERVE,
@@ -53,8 +51,11 @@ from simcore.games.power_the_game.state import (
     UPGRADE,
     count,
     piece_index,
+    power_value,
+    price,
     stock_left,
     units_left,
+    upgrade_size,
 )
 from simcore.kernel.chunk import record_event
 
@@ -73,7 +74,7 @@ def change(st, army, loc, kind, n):
     i = piece_index(army, loc, kind)
     st[CNT + i] += n
     st[IN_PLAY + army * N_KINDS + kind] += n
-    st[POWER_AT + army * MAX_LOC + loc] += n * POWER_VALUE[kind]
+    st[POWER_AT + army * MAX_LOC + loc] += n * power_value(st, kind)
     st[PIECES_AT + army * MAX_LOC + loc] += n
     if st[PIECES_AT + army * MAX_LOC + loc] > 0:
         st[OCCUPIED + loc] |= 1 << army
@@ -182,12 +183,15 @@ def build_missile(st, rules, army, loc, trace):
 
     The piece totals reachable with the kinds BY_VALUE[j:] are bitsets (SUMS, level j), built
     from the smallest kind up; the least piece total p with p + Power Units >= cost is below
-    cost + 50 (a set of pieces 50 or more above it would stay enough without one of its pieces),
-    which bounds the bitsets; then each kind, largest first, takes as many pieces as leave a
-    total the smaller kinds can still make exactly."""
+    cost plus the largest power value (a set that far above it would stay enough without one of
+    its pieces), which bounds the bitsets; then each kind, largest first, takes as many pieces as
+    leave a total the smaller kinds can still make exactly."""
     need = np.int64(rules[R_MISSILE_COST])
     units = st[PU + army] if loc == RESERVE + army else 0
-    top = need + POWER_VALUE[CRUISER]  # the largest total that matters
+    largest = 0
+    for kind in BY_VALUE:
+        largest = max(largest, power_value(st, kind))
+    top = need + largest  # the largest total that matters
     levels = len(BY_VALUE)
     for level in range(levels + 1):
         for w in range(top // 64 + 1):
@@ -195,7 +199,7 @@ def build_missile(st, rules, army, loc, trace):
     st[sum_word(levels, 0)] = 1  # no pieces: total 0
     for level in range(levels - 1, -1, -1):
         kind = BY_VALUE[level]
-        value = POWER_VALUE[kind]
+        value = power_value(st, kind)
         pieces = count(st, army, loc, kind)
         for total in range(top + 1):
             for n in range(min(pieces, total // value) + 1):
@@ -212,7 +216,7 @@ def build_missile(st, rules, army, loc, trace):
     left = pieces_total
     for level in range(levels):
         kind = BY_VALUE[level]
-        value = POWER_VALUE[kind]
+        value = power_value(st, kind)
         n = min(count(st, army, loc, kind), left // value)
         while not has_sum(st, level + 1, left - n * value):
             n -= 1
@@ -247,7 +251,7 @@ def apply_command(st, rules, army, op, kind, origin, target, trace):
     if op == MOVE:
         move_piece(st, army, kind, origin, target)
     elif op == UPGRADE:
-        moved_in = take_pieces(st, army, origin, kind, 3)
+        moved_in = take_pieces(st, army, origin, kind, upgrade_size(st))
         if origin < RESERVE:  # made on the board: it may not move this round
             add_pieces(st, army, origin, kind + GROUP_II_OFFSET, 1, True)
             log_entry(st, army, kind + GROUP_II_OFFSET, origin, origin, 0)
@@ -255,7 +259,7 @@ def apply_command(st, rules, army, op, kind, origin, target, trace):
             add_pieces(st, army, origin, kind + GROUP_II_OFFSET, 1, False)
         return moved_in
     elif op == BUY:
-        st[PU + army] -= POWER_VALUE[kind]
+        st[PU + army] -= price(st, kind)
         add_pieces(st, army, RESERVE + army, kind, 1, False)
     elif op == BUILD:
         return build_missile(st, rules, army, origin, trace)

@@ -92,15 +92,21 @@ from simcore.games.power_the_game.state import (
     PAD,
     PAD_N,
     PAD_RESULT,
+    PIECE_POWER,
+    PIECE_PRICE,
     PLAN_CNT,
     PLAN_NODES,
     PLAYERS,
-    POWER_VALUE,
     PU,
     R_COMMANDS,
     R_FIRST_OFFICIAL,
+    R_IDLE_PENALTY,
+    R_INITIAL_PIECES,
     R_MAX_POWER_UNITS,
     R_MAX_ROUNDS,
+    R_POWER,
+    R_PRICE,
+    R_UPGRADE_PIECES,
     RESERVE,
     ROUND,
     SEAT_IN,
@@ -119,6 +125,7 @@ from simcore.games.power_the_game.state import (
     TARGET,
     TRACE_LEN,
     UPGRADE,
+    UPGRADE_SIZE,
     X_MERCENARY,
     X_NOT_YOURS,
     X_TOO_MANY,
@@ -131,8 +138,10 @@ from simcore.games.power_the_game.state import (
     may_command,
     n_nodes,
     piece_index,
+    power_value,
     seat_of_army,
     side_of,
+    upgrade_size,
 )
 from simcore.kernel.chunk import record_event
 from simcore.kernel.intrinsics import lowest_bit
@@ -289,10 +298,10 @@ def execute_pad(seat, st, rules, board, dist, trace):
 @njit(cache=True, _nrt=False)
 def penalty(seat, st, rules, rng, trace):
     """None of the seat's commands was carried out: one of its armies loses a Power Unit, or its
-    smallest piece is broken down into Power Units (a Group II piece into two Group I pieces and
-    the third's Power Units) and one of those is forfeited. Which piece is the player's choice:
-    one in a Reserve if there is one (it keeps its pieces on the board), else a random one of the
-    smallest on the board."""
+    smallest piece is broken down into Power Units (a Group II piece into the Group I pieces of
+    its exchange but one, and that one's Power Units) and one of those is forfeited. Which piece
+    is the player's choice: one in a Reserve if there is one (it keeps its pieces on the board),
+    else a random one of the smallest on the board."""
     stat_add(st, seat, ST_PENALTIES, 1)
     first, n_own = armies_of(st[PLAYERS], seat)
     for army in range(first, first + n_own):
@@ -309,7 +318,7 @@ def penalty(seat, st, rules, rng, trace):
             for kind in range(MISSILE):  # power values differ kind by kind
                 if count(st, army, loc, kind) == 0:
                     continue
-                if lowest < 0 or POWER_VALUE[kind] < POWER_VALUE[lowest]:
+                if lowest < 0 or power_value(st, kind) < power_value(st, lowest):
                     lowest, in_reserve = kind, step == 0
                 elif kind == lowest and step == 0:
                     in_reserve = True
@@ -331,10 +340,10 @@ def penalty(seat, st, rules, rng, trace):
     smaller, added = -1, 0
     if best_kind >= GROUP_II_OFFSET:
         smaller = best_kind - GROUP_II_OFFSET
-        added = receive(st, rules, best_army, smaller, 2)
-        units = receive_units(st, rules, best_army, POWER_VALUE[smaller] - 1)
+        added = receive(st, rules, best_army, smaller, upgrade_size(st) - 1)
+        units = receive_units(st, rules, best_army, power_value(st, smaller) - 1)
     else:
-        units = receive_units(st, rules, best_army, POWER_VALUE[best_kind] - 1)
+        units = receive_units(st, rules, best_army, power_value(st, best_kind) - 1)
     record_event(
         trace, st, TRACE_LEN, EV_PENALTY, seat, best_army, best_kind, best_loc, units, smaller,
         added,
@@ -444,6 +453,8 @@ def implement(st, rules, board, dist, rng, trace):
         if st[SEAT_IN + seat] == 1:
             execute_pad(seat, st, rules, board, dist, trace)
         seat = next_seat(st, seat)
+    if rules[R_IDLE_PENALTY] == 0:
+        return
     for _ in range(st[PLAYERS]):  # back at the official
         if st[SEAT_IN + seat] == 1 and st[CARRIED + seat] == 0:
             penalty(seat, st, rules, rng, trace)
@@ -470,11 +481,17 @@ def orders_and_resolution(st, rules, board, dist, planner_ids, planner_params, r
 
 @njit(cache=True, _nrt=False)
 def setup(players, st, rules, board, rng, trace):
-    """Every army in its Headquarters with its Flag and two of each Group I piece."""
+    """Every army in its Headquarters with its Flag and ``initial_pieces`` (two) of each Group I
+    piece."""
     # All but the pad's planning picture, much of the state: it is zero but for the entries its
     # list (PLAN_TOUCHED) names, and the next pad's start_pad clears those (the list is kept).
     st[:PLAN_CNT] = 0
     st[PLAN_NODES:] = 0
+    for kind in range(MISSILE):  # a Mega-Missile's power value stays 0
+        st[PIECE_POWER + kind] = np.int64(rules[R_POWER + kind])
+    for kind in range(GROUP_II_OFFSET):
+        st[PIECE_PRICE + kind] = np.int64(rules[R_PRICE + kind])
+    st[UPGRADE_SIZE] = np.int64(rules[R_UPGRADE_PIECES])
     st[PLAYERS] = players
     if rules[R_FIRST_OFFICIAL] == FIRST_OFFICIAL_RANDOM:
         st[OFFICIAL] = rand_below(rng, players)
@@ -492,7 +509,7 @@ def setup(players, st, rules, board, rng, trace):
         st[STANDING + army] = 1
         st[FLAGS + army] = 1
         for kind in (INFANTRY, TANK, FIGHTER, DESTROYER):
-            add_pieces(st, army, hq_of(board, army), kind, 2, False)
+            add_pieces(st, army, hq_of(board, army), kind, np.int64(rules[R_INITIAL_PIECES]), False)
         record_event(
             trace, st, TRACE_LEN, EV_ARMY, army, seat_of_army(players, army),
             side_of(st, army), hq_of(board, army),

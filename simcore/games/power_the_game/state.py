@@ -57,7 +57,8 @@ The order of a game:
   in); then EV_POWER_UNITS for each army that gains any; then Flag captures, checked country by
   country from the official's first army on (army order, wrapping): EV_FLAG, EV_TAKE rows (kind
   by kind in CAPTURE_ORDER, location by location, then the Power Units), and EV_OUT if that seat
-  has no Flag left.
+  has no Flag left (with the rule units_before_flags off, the Flag captures come before the
+  Power Units; with the rule bounces off there are no bounces, and a tie stands off).
 * At the end: the same snapshot as a round start (EV_PIECES, EV_ARMY_STATE), EV_SCORE per seat,
   EV_END.
 
@@ -96,18 +97,23 @@ KIND_NAMES = (
 )  # fmt: skip
 KIND_CODES = ("I", "T", "F", "D", "R", "H", "B", "C", "M", "P")  # the Command pad's abbreviations
 GROUP_II_OFFSET = 4  # Group I kind k (0-3) exchanges, three alike, for kind k + 4
+# The rulebook's table (The Power Forces): the defaults of the rule parameters power_<piece>,
+# price_<piece> (the cost in Power Units "is equal to its power value") and moves_<piece>; the
+# kernel reads the rules (``power_value``, ``price``, ``max_moves``), never these.
 POWER_VALUE = np.array([2, 3, 5, 10, 20, 30, 25, 50, 0], dtype=np.int64)
 MAX_MOVES = np.array([2, 3, 5, 1, 2, 3, 5, 1, 0], dtype=np.int64)
-# The kinds that have a power value, largest first (the order a Mega-Missile's material is chosen
-# in, and the planners' "largest first").
+# The kinds that have a power value, largest first at the rulebook's values (the order a
+# Mega-Missile's material is chosen in, captured pieces change colour in, and the planners'
+# "largest first"; a fixed order whatever the rule parameters power_<piece> say).
 BY_VALUE = np.array([CRUISER, HEAVY_TANK, BOMBER, REGIMENT, DESTROYER, FIGHTER, TANK, INFANTRY])
 MAX_MISSILE_COST = 1000  # the rule parameter missile_cost's upper bound
+MAX_PIECE_POWER = 100  # the rule parameters power_<piece>'s upper bound
 # Rulebook, Components: each colour's set has 9 Infantry, 6 Tanks, 3 Heavy Tanks, 6 Fighters,
 # 3 Bombers, 6 Destroyers, 3 Cruisers, 1 Mega-Missile and 10 Power Units ("Three Infantry pieces
 # snap together to create ... a Regiment": a Regiment is three of the 9 Infantry). With the rule
-# component_limits an army never has more of a kind in play than its set holds.
+# component_limits an army never has more of a kind in play than its set holds (a Regiment is
+# as many of the set's Infantry as the rule upgrade_pieces exchanges: three).
 SET_SIZE = np.array([9, 6, 6, 6, 0, 3, 3, 3, 1], dtype=np.int64)  # Regiments: Infantry pieces
-INFANTRY_PER_REGIMENT = 3
 SET_POWER_UNITS = 10
 NO_LIMIT = 1 << 40
 # Movement classes: ground (Infantry, Regiments, Tanks, Heavy Tanks), air (Fighters, Bombers),
@@ -155,7 +161,18 @@ R_MISSILE_COST = 4
 R_BLOCKADE = 5
 R_FIRST_OFFICIAL = 6
 R_COMPONENT_LIMITS = 7
-N_RULES = 8
+R_MEGA_MISSILES = 8
+R_POWER = 9  # + kind (not MISSILE): its power value
+R_PRICE = R_POWER + MISSILE  # + Group I kind: its cost in Power Units
+R_UPGRADE_PIECES = R_PRICE + GROUP_II_OFFSET
+R_UNITS_PER_COUNTRY = R_UPGRADE_PIECES + 1
+R_IDLE_PENALTY = R_UNITS_PER_COUNTRY + 1
+R_FLAG_NEEDS_INFANTRY = R_IDLE_PENALTY + 1
+R_INITIAL_PIECES = R_FLAG_NEEDS_INFANTRY + 1
+R_MOVES = R_INITIAL_PIECES + 1  # + kind % GROUP_II_OFFSET: the most moves of a pair of kinds
+R_BOUNCES = R_MOVES + GROUP_II_OFFSET
+R_UNITS_BEFORE_FLAGS = R_BOUNCES + 1
+N_RULES = R_UNITS_BEFORE_FLAGS + 1
 FIRST_OFFICIAL_RANDOM = 1  # rule first_official = "random" (choice index; "seat0" is 0)
 
 # --- commands ------------------------------------------------------------------------------
@@ -183,10 +200,11 @@ CMD_WIDTH = 5
     X_MATERIAL,  # exchange: not three alike / not enough Power Units / under the missile cost
     X_MERCENARY,  # mercenary move cancelled: several seats moved the same piece(s) differently
     X_STOCK,  # buy, exchange or missile: the army's set has no such piece left (component_limits)
-) = range(12)
+    X_BANNED,  # a Mega-Missile made or launched where the rule mega_missiles is off
+) = range(13)
 RESULTS = (
     "executed", "shared", "not yours", "too many", "malformed", "no piece", "out of reach",
-    "reserve", "blockade", "material", "mercenary conflict", "stock",
+    "reserve", "blockade", "material", "mercenary conflict", "stock", "banned",
 )  # fmt: skip
 
 # Conflict outcomes (EV_CONFLICT f).
@@ -334,11 +352,17 @@ PLAN_GUARD = TARGET + N_ARMIES  # + army
 # Every piece an army has, wherever it is (kept in step with CNT by pieces.change):
 # what it has in play of its set.
 IN_PLAY = PLAN_GUARD + N_ARMIES  # + army * N_KINDS + kind
+# The rules' numbers the piece bookkeeping and the planners read (set by setup from the rule
+# parameters, which only the set-up reads for them): each kind's power value (a Mega-Missile's
+# is 0), each Group I kind's price in Power Units, the like pieces an exchange takes.
+PIECE_POWER = IN_PLAY + N_ARMIES * N_KINDS  # + kind
+PIECE_PRICE = PIECE_POWER + N_KINDS  # + Group I kind
+UPGRADE_SIZE = PIECE_PRICE + GROUP_II_OFFSET
 # Scratch of build_missile (the least power value a Mega-Missile's material can have): level j
 # (0-8) is the bitset of the totals the pieces of kinds BY_VALUE[j:] at the place can make
 # (total s: bit s % 64 of word s // 64), up to the price plus the largest piece.
-SUM_WORDS = (MAX_MISSILE_COST + int(POWER_VALUE.max())) // 64 + 1
-SUMS = IN_PLAY + N_ARMIES * N_KINDS  # + level * SUM_WORDS + word
+SUM_WORDS = (MAX_MISSILE_COST + MAX_PIECE_POWER) // 64 + 1
+SUMS = UPGRADE_SIZE + 1  # + level * SUM_WORDS + word
 # The decision-point protocol (docs/protocol.md, simcore/games/power_the_game/rules.py): where the
 # game stands between decisions. All public except CHOSEN: each seat writes its orders without
 # seeing the others' (``determinize`` redraws the options the other seats chose this round).
@@ -370,6 +394,30 @@ MAX_OPTIONS = 2 * MAX_PLANNERS
 @njit(cache=True, _nrt=False)
 def piece_index(army, loc, kind):
     return (army * MAX_LOC + loc) * N_KINDS + kind
+
+
+@njit(cache=True, _nrt=False, inline="always")  # in the commonest bookkeeping
+def power_value(st, kind):
+    """A piece's power value (rule parameters power_<piece>; a Mega-Missile's is 0)."""
+    return st[PIECE_POWER + kind]
+
+
+@njit(cache=True, _nrt=False)
+def price(st, kind):
+    """Power Units a Group I piece costs (rule parameters price_<piece>)."""
+    return st[PIECE_PRICE + kind]
+
+
+@njit(cache=True, _nrt=False)
+def upgrade_size(st):
+    """Like Group I pieces one exchange takes (rule upgrade_pieces: three)."""
+    return st[UPGRADE_SIZE]
+
+
+@njit(cache=True, _nrt=False)
+def max_moves(rules, kind):
+    """The most moves a piece of ``kind`` makes in a round (rule parameters moves_<piece>)."""
+    return np.int64(rules[R_MOVES + kind % GROUP_II_OFFSET])
 
 
 @njit(cache=True, _nrt=False)
@@ -521,18 +569,19 @@ def stock_room(st, rules, at, planned_at, kind):
     """How many more pieces of ``kind`` a set can put in play, its pieces in play being
     st[at + kind] (plus st[planned_at + kind], a pad's changes, when planned_at >= 0); NO_LIMIT
     without the rule component_limits. Regiments are made of the set's Infantry, three each (a
-    Regiment exchanged from three Infantry in play takes none: the same pieces snap together)."""
+    Regiment exchanged from Infantry in play takes none: the same pieces snap together)."""
     if rules[R_COMPONENT_LIMITS] == 0:
         return NO_LIMIT
-    infantry = st[at + INFANTRY] + INFANTRY_PER_REGIMENT * st[at + REGIMENT]
+    per_regiment = upgrade_size(st)
+    infantry = st[at + INFANTRY] + per_regiment * st[at + REGIMENT]
     held = st[at + kind]
     if planned_at >= 0:
-        infantry += st[planned_at + INFANTRY] + INFANTRY_PER_REGIMENT * st[planned_at + REGIMENT]
+        infantry += st[planned_at + INFANTRY] + per_regiment * st[planned_at + REGIMENT]
         held += st[planned_at + kind]
     if kind == INFANTRY:
         return SET_SIZE[INFANTRY] - infantry
     if kind == REGIMENT:
-        return (SET_SIZE[INFANTRY] - infantry) // INFANTRY_PER_REGIMENT
+        return (SET_SIZE[INFANTRY] - infantry) // per_regiment
     return SET_SIZE[kind] - held
 
 
@@ -583,13 +632,13 @@ def check_command(st, rules, board, dist, army, op, kind, origin, target):
                 return X_BLOCKADE, 0
             return EXECUTED, 1
         needed = moves_needed(dist, board, kind, origin, target)
-        if needed > MAX_MOVES[kind]:
+        if needed > max_moves(rules, kind):
             return X_REACH, needed if needed < UNREACHABLE else -1
         return EXECUTED, needed
     if op == UPGRADE:
         if not (0 <= kind < GROUP_II_OFFSET) or not is_location(board, origin):
             return X_MALFORMED, 0
-        if count(st, army, origin, kind) < 3:
+        if count(st, army, origin, kind) < upgrade_size(st):
             return X_MATERIAL, 0
         if kind != INFANTRY and stock_left(st, rules, army, kind + GROUP_II_OFFSET) <= 0:
             return X_STOCK, 0
@@ -597,14 +646,16 @@ def check_command(st, rules, board, dist, army, op, kind, origin, target):
     if op == BUY:
         if not (0 <= kind < GROUP_II_OFFSET):
             return X_MALFORMED, 0
-        if st[PU + army] < POWER_VALUE[kind]:
+        if st[PU + army] < price(st, kind):
             return X_MATERIAL, 0
         if stock_left(st, rules, army, kind) <= 0:
             return X_STOCK, 0
-        return EXECUTED, POWER_VALUE[kind]
+        return EXECUTED, price(st, kind)
     if op == BUILD:
         if not is_location(board, origin):
             return X_MALFORMED, 0
+        if rules[R_MEGA_MISSILES] == 0:
+            return X_BANNED, 0
         if material_at(st, army, origin) < rules[R_MISSILE_COST]:
             return X_MATERIAL, 0
         if stock_left(st, rules, army, MISSILE) <= 0:
@@ -613,6 +664,8 @@ def check_command(st, rules, board, dist, army, op, kind, origin, target):
     if op == LAUNCH:
         if not (is_location(board, origin) and is_location(board, target)):
             return X_MALFORMED, 0
+        if rules[R_MEGA_MISSILES] == 0:
+            return X_BANNED, 0
         if count(st, army, origin, MISSILE) <= 0:
             return X_NO_PIECE, 0
         return EXECUTED, target

@@ -85,6 +85,7 @@ from simcore.games.power_the_game.state import (
     SHARED,
     STANDOFF,
     UPGRADE,
+    X_BANNED,
     X_BLOCKADE,
     X_MALFORMED,
     X_MATERIAL,
@@ -110,7 +111,8 @@ GROUND, AIR, SEA, LAUNCHED = "ground", "air", "sea", "launched"
 @dataclass(frozen=True)
 class PieceKind:
     """Rulebook, The Power Forces: one line of the table of maximum moves, power values and
-    exchange rates, and the terrain its Movement paragraph allows."""
+    exchange rates, and the terrain its Movement paragraph allows. The numbers are the rulebook's
+    (the defaults of the rule parameters); a game plays by its ``Rules``."""
 
     letter: str  # Rulebook, Planning Commands: the Command pad's abbreviation
     name: str
@@ -138,6 +140,12 @@ PIECE_KINDS = (
 KINDS = {KIND_CODES.index(kind.letter): kind for kind in PIECE_KINDS}
 CODE = {kind.letter: code for code, kind in KINDS.items()}
 INFANTRY, REGIMENT, MISSILE = CODE["I"], CODE["R"], CODE["M"]
+#: The rule parameters' name of each kind's numbers: power_<name>, price_<name>.
+RULE_NAME = {code: kind.name.lower().replace(" ", "_") for code, kind in KINDS.items()}
+#: moves_<name>: Rulebook, Movement of the Pieces gives one range to each pair of a Group I piece
+#: and the Group II piece it makes.
+MOVES_NAME = {"I": "infantry", "R": "infantry", "T": "tank", "H": "tank", "F": "plane",
+              "B": "plane", "D": "ship", "C": "ship"}  # fmt: skip
 #: Rulebook, Components: "EACH SET COMPRISING 9 INFANTRY, 6 TANKS, 3 HEAVY TANKS, 6 FIGHTERS, 3
 #: BOMBERS, 6 DESTROYERS, 3 CRUISERS, 1 MEGA-MISSILE, 1 FLAG AND 10 POWER UNITS"; The Power
 #: Forces: "Three Infantry pieces snap together to create ... a Regiment". With the rule
@@ -146,14 +154,12 @@ SET = {CODE["I"]: 9, CODE["T"]: 6, CODE["H"]: 3, CODE["F"]: 6, CODE["B"]: 3, COD
        CODE["C"]: 3, CODE["M"]: 1}  # fmt: skip
 SET_POWER_UNITS = 10
 #: Convention: the order captured pieces change colour in, for a set that runs short: Group II
-#: first (largest first), then Group I (largest first), then Mega-Missiles.
+#: first (largest first), then Group I (largest first), then Mega-Missiles; largest at the
+#: rulebook's power values, whatever a game's rules say.
 CAPTURE_ORDER = sorted(KINDS, key=lambda k: (k == MISSILE, KINDS[k].group != 2, -KINDS[k].power))
-#: Rulebook, Initial Forces: "2 Infantry, 2 Tanks, 2 Fighters, 2 Destroyers" and a Flag.
-INITIAL_FORCES = {CODE["I"]: 2, CODE["T"]: 2, CODE["F"]: 2, CODE["D"]: 2}
-
-
-def power_of(kind: int) -> int:
-    return KINDS[kind].power
+#: Rulebook, Initial Forces: "2 Infantry, 2 Tanks, 2 Fighters, 2 Destroyers" and a Flag (two:
+#: the rule initial_pieces).
+INITIAL_KINDS = (CODE["I"], CODE["T"], CODE["F"], CODE["D"])
 
 
 def is_group_one(kind: int) -> bool:
@@ -167,12 +173,6 @@ def upgrade_of(kind: int) -> int:
 def smaller_of(kind: int) -> int:
     """The Group I piece three of which make the Group II ``kind``."""
     return next(code for code, k in KINDS.items() if k.upgrade == KINDS[kind].letter)
-
-
-def unit_cost(kind: int) -> int:
-    """Rulebook, Expanding Forces: "The cost of each piece in Power Units is equal to its power
-    value" (two for an Infantry, three for a Tank, five for a Fighter, ten for a Destroyer)."""
-    return power_of(kind)
 
 
 # --- the board ------------------------------------------------------------------------------
@@ -305,6 +305,17 @@ class Rules:
     blockade: bool  # Rulebook, POWER TIP: a piece in an enemy HQ keeps Reserve pieces out
     first_official: str  # "seat0" or "random"
     component_limits: bool  # Rulebook, Components: each colour's set (SET)
+    mega_missiles: bool  # Rulebook, Mega-Missile rules (off: none is made or launched)
+    powers: dict  # kind -> power value (Rulebook, The Power Forces table; a Mega-Missile 0)
+    prices: dict  # Group I kind -> Power Units (Rulebook: "equal to its power value")
+    moves: dict  # kind -> most Sectors in a round (the table's MAXIMUM MOVES)
+    upgrade_pieces: int  # Rulebook, Exchanging Pieces: "three smaller pieces"
+    units_per_country: int  # Rulebook, Collecting Power Units: "one Power Unit for each"
+    idle_penalty: bool  # Rulebook, Command Rules: "they must forfeit one Power Unit"
+    flag_needs_infantry: bool  # Rulebook, Flag Captures: "an Infantry or Regiment"
+    initial_pieces: int  # Rulebook, Initial Forces: two of each Group I piece
+    bounces: bool  # Rulebook, Resolving ties: tied pieces that moved in retreat
+    units_before_flags: bool  # Rulebook, Flag Captures: "after the distribution of Power Units"
 
     @classmethod
     def from_dict(cls, rules: dict) -> Rules:
@@ -317,7 +328,45 @@ class Rules:
             blockade=bool(rules["blockade"]),
             first_official=str(rules["first_official"]),
             component_limits=bool(rules["component_limits"]),
+            mega_missiles=bool(rules["mega_missiles"]),
+            powers={
+                code: 0 if code == MISSILE else int(rules[f"power_{RULE_NAME[code]}"])
+                for code in KINDS
+            },
+            prices={code: int(rules[f"price_{RULE_NAME[code]}"]) for code in INITIAL_KINDS},
+            moves={
+                code: 0 if code == MISSILE else int(rules[f"moves_{MOVES_NAME[kind.letter]}"])
+                for code, kind in KINDS.items()
+            },
+            upgrade_pieces=int(rules["upgrade_pieces"]),
+            units_per_country=int(rules["units_per_country"]),
+            idle_penalty=bool(rules["idle_penalty"]),
+            flag_needs_infantry=bool(rules["flag_needs_infantry"]),
+            initial_pieces=int(rules["initial_pieces"]),
+            bounces=bool(rules["bounces"]),
+            units_before_flags=bool(rules["units_before_flags"]),
         )
+
+    def power(self, kind: int) -> int:
+        return self.powers[kind]
+
+    def price(self, kind: int) -> int:
+        """Rulebook, Expanding Forces: "The cost of each piece in Power Units is equal to its
+        power value" (two for an Infantry, three for a Tank, five for a Fighter, ten for a
+        Destroyer)."""
+        return self.prices[kind]
+
+    def penalty_breakdown(self, kind: int) -> tuple[int, int, int]:
+        """Rulebook, Command Rules: the piece with the lowest power value is exchanged "for the
+        equivalent Power Units", one of which is forfeited; "In the event that the piece with
+        the lowest power value is either a Regiment, Bomber, Heavy Tank or Cruiser, players must
+        exchange it for two smaller pieces plus the Power Units for the third piece" (all but
+        one of the pieces its exchange takes). Returns (Power Units added to the Reserve, kind
+        of the pieces added or NONE, how many)."""
+        if is_group_one(kind):
+            return self.power(kind) - 1, NONE, 0
+        smaller = smaller_of(kind)
+        return self.power(smaller) - 1, smaller, self.upgrade_pieces - 1
 
 
 def side_of(players: int, army: int) -> int:
@@ -346,18 +395,6 @@ def tie_sides(powers: dict[int, int]) -> list[int]:
     top = max(powers.values())
     tied = sorted(side for side, power in powers.items() if power == top)
     return tied if len(tied) > 1 else []
-
-
-def penalty_breakdown(kind: int) -> tuple[int, int, int]:
-    """Rulebook, Command Rules: the piece with the lowest power value is exchanged "for the
-    equivalent Power Units", one of which is forfeited; "In the event that the piece with the
-    lowest power value is either a Regiment, Bomber, Heavy Tank or Cruiser, players must exchange
-    it for two smaller pieces plus the Power Units for the third piece." Returns (Power Units
-    added to the Reserve, kind of the pieces added or NONE, how many)."""
-    if is_group_one(kind):
-        return power_of(kind) - 1, NONE, 0
-    smaller = smaller_of(kind)
-    return power_of(smaller) - 1, smaller, 2
 
 
 # --- the state ------------------------------------------------------------------------------
@@ -426,14 +463,14 @@ class Table:
         powers: dict[int, int] = {}
         for p in self.at(loc):
             side = self.armies[p.army].side
-            powers[side] = powers.get(side, 0) + power_of(p.kind)
+            powers[side] = powers.get(side, 0) + self.rules.power(p.kind)
         return powers
 
     def army_power(self, army: int) -> int:
         """Rulebook, Winning the Game: "adding the power values of each piece and Power Units
         in all Sectors, including Reserve"."""
         return self.armies[army].power_units + sum(
-            power_of(p.kind) for p in self.pieces if p.army == army
+            self.rules.power(p.kind) for p in self.pieces if p.army == army
         )
 
     def armies_of_seat(self, seat: int) -> list[int]:
@@ -537,15 +574,17 @@ class Trace(TraceCursor):
             self.fail(f"{what}: {shown or 'no such rows'}", index=start)
 
 
-LARGEST_FIRST = sorted((k for k in KINDS if k != MISSILE), key=lambda k: -power_of(k))
+#: Largest first at the rulebook's power values, whatever a game's rules say (a convention).
+LARGEST_FIRST = sorted((k for k in KINDS if k != MISSILE), key=lambda k: -KINDS[k].power)
 
 
-def least_waste(cost: int, units: int, pieces: Counter) -> tuple[int, ...]:
+def least_waste(rules: Rules, units: int, pieces: Counter) -> tuple[int, ...]:
     """Convention (docs/games/power-the-game.md): the Mega-Missile material the player chooses
     is the one that loses the least power ("If the power value is greater than 100, the player
     simply loses the extra power"); of those, the most Power Units, then the most of the largest
     piece, then of the next largest, and so on. Returns (Power Units, then the count of each kind
     in LARGEST_FIRST), found by trying every combination of the pieces there."""
+    cost = rules.missile_cost
     best_key, best = None, None
 
     def combos(k: int, total: int, counts: tuple[int, ...]):
@@ -554,7 +593,7 @@ def least_waste(cost: int, units: int, pieces: Counter) -> tuple[int, ...]:
             return
         kind = LARGEST_FIRST[k]
         for n in range(pieces[kind] + 1):
-            yield from combos(k + 1, total + n * power_of(kind), (*counts, n))
+            yield from combos(k + 1, total + n * rules.power(kind), (*counts, n))
 
     for total, counts in combos(0, 0, ()):
         used_units = min(units, max(cost - total, 0))
@@ -678,8 +717,8 @@ class Referee:
         pieces = [
             Piece(a, kind, armies[a].headquarters)
             for a in range(N_ARMIES)
-            for kind, count in INITIAL_FORCES.items()
-            for _ in range(count)
+            for kind in INITIAL_KINDS
+            for _ in range(self.rules.initial_pieces)
         ]
         table = Table(self.rules, self.n, armies, pieces, [True] * self.n, official, official)
         table.stats = [Counter(round_out=NONE) for _ in range(self.n)]
@@ -720,8 +759,14 @@ class Referee:
         carried = self.implement(pads)
         self.penalties(carried)
         self.resolve_conflicts()
-        self.collect_power_units()
-        self.flag_captures()
+        # Rulebook, Flag Captures: "after the distribution of Power Units" (the rule
+        # units_before_flags; off, Flags first).
+        if self.rules.units_before_flags:
+            self.collect_power_units()
+            self.flag_captures()
+        else:
+            self.flag_captures()
+            self.collect_power_units()
         # Rulebook, Starting the Next Round: "The timer is passed to the player to the left of
         # the last official, and they become the new official" (seats that are out skipped).
         if any(t.seats_in):
@@ -862,27 +907,29 @@ class Referee:
             # Rulebook, Exchanging Pieces: "three smaller pieces within the same Sector for one
             # larger piece of the same type"; Two Player Games: "they cannot use different
             # coloured pieces in exchanging and upgrading".
-            if len(t.at(c.origin, c.army, c.kind)) < 3:
+            if len(t.at(c.origin, c.army, c.kind)) < self.rules.upgrade_pieces:
                 return X_MATERIAL, 0
             # A Regiment is the same three Infantry snapped together; the other Group II pieces
             # come from the set.
             if c.kind != INFANTRY and self.set_room(c.army, upgrade_of(c.kind)) < 1:
                 return X_STOCK, 0
-            moved_in = removal_order(t.at(c.origin, c.army, c.kind))[:3]
+            moved_in = removal_order(t.at(c.origin, c.army, c.kind))[: self.rules.upgrade_pieces]
             return EXECUTED, sum(p.came_from != NONE for p in moved_in)
         if c.op == BUY:
             # Rulebook: "Power Units are kept in a player's Reserve area until they are
             # exchanged for Group I pieces."
             if not is_group_one(c.kind):
                 return X_MALFORMED, 0
-            if t.armies[c.army].power_units < unit_cost(c.kind):
+            if t.armies[c.army].power_units < self.rules.price(c.kind):
                 return X_MATERIAL, 0
             if self.set_room(c.army, c.kind) < 1:
                 return X_STOCK, 0
-            return EXECUTED, unit_cost(c.kind)
+            return EXECUTED, self.rules.price(c.kind)
         if c.op == BUILD:
             if not self.is_location(c.origin):
                 return X_MALFORMED, 0
+            if not self.rules.mega_missiles:
+                return X_BANNED, 0
             if self.missile_material(c.army, c.origin) < self.rules.missile_cost:
                 return X_MATERIAL, 0
             if self.set_room(c.army, MISSILE) < 1:
@@ -891,6 +938,8 @@ class Referee:
         if c.op == LAUNCH:
             if not (self.is_location(c.origin) and self.is_location(c.target)):
                 return X_MALFORMED, 0
+            if not self.rules.mega_missiles:
+                return X_BANNED, 0
             # Rulebook: "Captured Mega-Missiles are placed in the victor's Reserve area, and
             # then can only be launched from there"; "to any sector on the battleground
             # including Headquarters, Reserve areas and even to the sector from which they were
@@ -929,21 +978,23 @@ class Referee:
         needed = self.board.fewest_moves(c.kind, c.origin, c.target)
         if needed is None:
             return X_REACH, NONE
-        if needed > KINDS[c.kind].moves:
+        if needed > self.rules.moves[c.kind]:
             return X_REACH, needed
         return EXECUTED, needed
 
     def set_room(self, army: int, kind: int) -> int:
-        """How many more pieces of ``kind`` the army's set can put in play (a Regiment needs
-        three of its Infantry); unbounded without the rule component_limits."""
+        """How many more pieces of ``kind`` the army's set can put in play (a Regiment is the
+        Infantry of its exchange snapped together: three); unbounded without the rule
+        component_limits."""
         if not self.rules.component_limits:
             return 1 << 40
+        per_regiment = self.rules.upgrade_pieces
         held = Counter(p.kind for p in self.table.pieces if p.army == army)
-        infantry = SET[INFANTRY] - held[INFANTRY] - 3 * held[REGIMENT]
+        infantry = SET[INFANTRY] - held[INFANTRY] - per_regiment * held[REGIMENT]
         if kind == INFANTRY:
             return infantry
         if kind == REGIMENT:
-            return infantry // 3
+            return infantry // per_regiment
         return SET[kind] - held[kind]
 
     def units_room(self, army: int) -> int:
@@ -968,7 +1019,7 @@ class Referee:
         """Rulebook, Mega-Missile rules: "any combination of existing pieces and/or Power Units
         ... The pieces must all be located in the same Sector"; Power Units are in the Reserve."""
         t = self.table
-        total = sum(power_of(p.kind) for p in t.at(loc, army))
+        total = sum(self.rules.power(p.kind) for p in t.at(loc, army))
         if loc == self.reserve(army):
             total += t.armies[army].power_units
         return total
@@ -984,7 +1035,7 @@ class Referee:
             if not self.board.is_node(c.origin):
                 t.seen["reserve to headquarters"] += 1
         elif c.op == UPGRADE:
-            for p in removal_order(t.at(c.origin, c.army, c.kind))[:3]:
+            for p in removal_order(t.at(c.origin, c.army, c.kind))[: self.rules.upgrade_pieces]:
                 t.pieces.remove(p)
             # Rulebook, Command Rules: "they cannot move the Bomber until the next round";
             # "Pieces cannot be exchanged and then moved unless they are in Reserve."
@@ -993,7 +1044,7 @@ class Referee:
             t.pieces.append(made)
             t.seen["upgrade in reserve" if not made.fixed else "upgrade on the board"] += 1
         elif c.op == BUY:
-            t.armies[c.army].power_units -= unit_cost(c.kind)
+            t.armies[c.army].power_units -= self.rules.price(c.kind)
             t.pieces.append(Piece(c.army, c.kind, self.reserve(c.army)))
             t.seen["buy"] += 1
         elif c.op == BUILD:
@@ -1021,7 +1072,7 @@ class Referee:
                 left = [p for p in removal_order(t.at(loc, army, kind)) if p not in recipe.pieces]
                 ok = len(left) >= count
                 recipe.pieces += left[:count]
-                recipe.power += count * power_of(kind)
+                recipe.power += count * self.rules.power(kind)
             else:
                 ok = False
             if not ok:
@@ -1035,7 +1086,7 @@ class Referee:
                 f"{what}: material worth at least {self.rules.missile_cost}, not {recipe.power}"
             )
         best = least_waste(
-            self.rules.missile_cost,
+            self.rules,
             t.armies[c.army].power_units if c.origin == self.reserve(c.army) else 0,
             Counter(p.kind for p in t.at(c.origin, c.army) if p.kind != MISSILE),
         )
@@ -1086,8 +1137,10 @@ class Referee:
         one Power Unit. If they do not have a Power Unit, they must exchange their piece which
         has the lowest power value (from anywhere on the battleground/Reserve) for the
         equivalent Power Units." The army paying and which lowest piece are the player's
-        choice."""
+        choice. The rule idle_penalty off: nobody pays."""
         t = self.table
+        if not self.rules.idle_penalty:
+            return
         for seat in self.seat_order():
             if seat in carried:
                 continue
@@ -1112,13 +1165,13 @@ class Referee:
                 t.armies[army].power_units -= 1
                 t.seen["penalty: a Power Unit"] += 1
                 continue
-            lowest = min(power_of(p.kind) for p in candidates)
+            lowest = min(self.rules.power(p.kind) for p in candidates)
             at = [p for p in candidates if p.army == army and p.kind == kind and p.where == loc]
             self.trace.check(
-                bool(at) and power_of(kind) == lowest,
+                bool(at) and self.rules.power(kind) == lowest,
                 f"{what}: a piece of the lowest power value ({lowest}) broken down",
             )
-            units, added, n_added = penalty_breakdown(kind)
+            units, added, n_added = self.rules.penalty_breakdown(kind)
             t.pieces.remove(removal_order(at)[0])
             # With component_limits: what the set has room for.
             units = min(units, self.units_room(army))
@@ -1162,9 +1215,10 @@ class Referee:
     def resolve_conflicts(self) -> None:
         """Rulebook, Resolving ties: "Players always have to resolve ties before other battles."
         Convention: Sectors are scanned in node order, and the scan repeats until no tie can
-        bounce; then the battles, in node order."""
+        bounce; then the battles, in node order. The rule bounces off: no tie bounces (every tie
+        stands off)."""
         t = self.table
-        bounced = True
+        bounced = self.rules.bounces
         while bounced:
             bounced = False
             contested = self.contested()
@@ -1208,7 +1262,7 @@ class Referee:
         self.trace.expect(*self.conflict_row(loc, CAPTURE, winner), what=what)
         t.seen[("battle between sides", len(powers))] += 1
         winning = [a for a in range(N_ARMIES) if t.armies[a].side == winner and t.at(loc, a)]
-        army_power = {a: sum(power_of(p.kind) for p in t.at(loc, a)) for a in winning}
+        army_power = {a: sum(self.rules.power(p.kind) for p in t.at(loc, a)) for a in winning}
         best = max(army_power.values())
         receivers = [a for a in winning if army_power[a] == best]
         row = self.trace.take(EV_CAPTURE, f"{what}: side {winner} captures")
@@ -1261,7 +1315,11 @@ class Referee:
                 owner = t.armies[node.country]
                 if owner.side != army.side and owner.standing:
                     paying.add(node.country)
-            units = min(len(paying), self.rules.max_power_units, self.units_room(a))
+            units = min(
+                len(paying) * self.rules.units_per_country,
+                self.rules.max_power_units,
+                self.units_room(a),
+            )
             if not units:
                 continue
             army.power_units += units
@@ -1282,7 +1340,8 @@ class Referee:
         piece from the attacker's Infantry or Regiment occupies the Sector in which the
         defender's Flag is situated (i.e. their Headquarters) and the power value of the
         combined attacking force is greater than the defender's force." Convention: country by
-        country from the official's first army on."""
+        country from the official's first army on. The rule flag_needs_infantry off: any piece of
+        the attacking force will do."""
         t = self.table
         first = min(t.armies_of_seat(t.official), default=0)
         for k in range(N_ARMIES):
@@ -1293,16 +1352,23 @@ class Referee:
             hq = defender.headquarters
             powers = t.sides_at(hq)
             defence = powers.get(defender.side, 0)
-            for side, attack in sorted(powers.items()):
-                foot = [
-                    p.army
-                    for p in t.at(hq)
-                    if t.armies[p.army].side == side and p.kind in (INFANTRY, REGIMENT)
-                ]
-                if side == defender.side or not foot or attack <= defence:
-                    continue
-                self.capture_flag(victim, sorted(set(foot)), attack, defence)
-                break
+            needed = (INFANTRY, REGIMENT) if self.rules.flag_needs_infantry else tuple(KINDS)
+            attackers = {}  # side -> the armies of its force that could take the Flag
+            for side, attack in powers.items():
+                force = [p for p in t.at(hq) if t.armies[p.army].side == side]
+                foot = sorted({p.army for p in force if p.kind in needed})
+                if side != defender.side and foot and attack > defence:
+                    attackers[side] = foot
+            if not attackers:
+                continue
+            # Convention: several sides could take it (a standoff left them there): the
+            # strongest; none if they tie.
+            best = max(powers[side] for side in attackers)
+            strongest = [side for side in attackers if powers[side] == best]
+            if len(strongest) > 1:
+                t.seen["flag: attackers tie"] += 1
+                continue
+            self.capture_flag(victim, attackers[strongest[0]], best, defence)
 
     def capture_flag(self, victim: int, captors: list[int], attack: int, defence: int) -> None:
         """Rulebook: "The captured Flag is then placed in the victor's own Headquarters. The

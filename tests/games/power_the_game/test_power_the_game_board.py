@@ -134,6 +134,56 @@ def test_the_rulebook_example_commands_are_in_reach():
     assert BOARD.dist[SEA, NODE["NI"], NODE["S1"]] == 1
 
 
+# Every movement example of the rulebook, with the pieces' ranges (the table's MAXIMUM MOVES):
+# (quote, kind of piece, from, to, the fewest moves it needs on the shipped board, or None: it
+# can never get there). The rulebook's other movement statements are whole-board properties,
+# each tested on its own above and below: sector 4 and ships, the kill squares, S3's reach, the
+# Fighters' reach of sectors 0, 3 and 5, and ground pieces stopping at islands.
+MOVEMENT_EXAMPLES = [
+    ("Command Rules: a Cruiser from NI to S1", DESTROYER, "NI", "S1", 1),
+    ("Command Rules: ... they cannot move the same Cruiser from S1 to XI during the same round "
+     "(a move it could otherwise make)", DESTROYER, "S1", "XI", 1),
+    ("Command pad: D S12 WI", DESTROYER, "S12", "WI", 1),
+    ("Command pad: T Y4 XI", TANK, "Y4", "XI", 2),
+    ("Command pad: T B2 B1", TANK, "B2", "B1", 1),
+    ("Command pad: B Y4 B0", FIGHTER, "Y4", "B0", 3),
+    ("Planes can fly over the Islands without stopping, but the Island still counts as one move",
+     FIGHTER, "Y0", "B0", 2),
+    ("Traps to Avoid: failure to stop Tanks and Infantry at Islands", TANK, "Y0", "B0", None),
+    ("Traps to Avoid: flying Planes over Sea-lanes", FIGHTER, "YHQ", "S1", None),
+    ("Infantry ... are prevented from travelling across Sea-lanes", INFANTRY, "Y8", "S1", None),
+    ("Implementing Commands: a Tank can only move a maximum of three Sectors (YHQ to XI is four)",
+     TANK, "YHQ", "XI", 4),
+    ("Strategies: from Sectors 4, 6, 7 and 8 an Infantry may capture the Flag in one round",
+     INFANTRY, "Y4", "YHQ", 2),
+    ("Cruisers and Destroyers ... cannot cut diagonally across Sectors containing only land",
+     DESTROYER, "Y2", "Y4", None),
+]  # fmt: skip
+CLASS_OF = {INFANTRY: GROUND, TANK: GROUND, FIGHTER: AIR, DESTROYER: SEA}
+
+
+@pytest.mark.parametrize(("quote", "kind", "origin", "target", "moves"), MOVEMENT_EXAMPLES)
+def test_every_movement_example_of_the_rulebook(quote, kind, origin, target, moves):
+    needed = BOARD.dist[CLASS_OF[kind], NODE[origin], NODE[target]]
+    assert needed == (UNREACHABLE if moves is None else moves), quote
+    if moves is not None:
+        legal = "Tank can only move" not in quote
+        assert (needed <= MAX_MOVES[kind]) == legal, quote
+
+
+def test_the_rulebooks_opening_flies_into_two_opponents_countries():
+    """Hot Tips: "Players fly 2 Fighters into 2 different opponents' countries in the first
+    round": from its Headquarters a Fighter reaches sectors of at least two other countries."""
+    for c, country in enumerate(COUNTRIES):
+        hq = BOARD.table[INFO, I_HQ + c]
+        reached = {
+            BOARD.table[i, B_COUNTRY]
+            for i in range(N)
+            if role(BOARD.names[i]) == SECTOR and BOARD.dist[AIR, hq, i] <= MAX_MOVES[FIGHTER]
+        }
+        assert len(reached - {c}) >= 2, country
+
+
 def test_enemy_fighters_reach_only_sectors_0_3_and_5_from_their_headquarters():
     """Rulebook: pieces in Sectors 0, 3 or 5 can pick off enemy Fighters (range 5)."""
     for c, country in enumerate(COUNTRIES):

@@ -2,7 +2,7 @@
 
 The planners break every tie from the game's random stream, so results cannot depend on how the
 board file happens to list its nodes, and on the shipped board, which is the same seen from every
-country (a quarter turn maps Yellow to Blue, NI to EI, S1 to S4, ...), no seat of a mirror has an
+country (a quarter turn maps Yellow to Blue, NI to EI, S1 to S5, ...), no seat of a mirror has an
 edge but what the rules give it:
 
 * relabelling: the shipped board with its nodes listed in reverse and in a random order (written
@@ -54,7 +54,7 @@ def write_board(path, nodes: dict[str, dict], order: list[str], rng: random.Rand
 
 
 def rotated(name: str) -> str:
-    """The node a quarter turn clockwise puts where ``name`` is (Y3 -> B3, S1 -> S4, XI -> XI)."""
+    """The node a quarter turn clockwise puts where ``name`` is (Y3 -> B3, S1 -> S5, XI -> XI)."""
     if name in ROTATION:
         return ROTATION[name]
     if name[0] == "S":

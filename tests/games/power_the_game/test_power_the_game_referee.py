@@ -71,7 +71,6 @@ from tests.games.power_the_game.power_the_game_referee import (
     Referee,
     Trace,
     describe_row,
-    penalty_breakdown,
     replay,
     tie_sides,
     upgrade_of,
@@ -529,10 +528,11 @@ def test_penalty_breakdown():
     """Rulebook, Command Rules: the lowest piece is exchanged "for the equivalent Power Units"
     and one is forfeited; a Regiment, Bomber, Heavy Tank or Cruiser gives "two smaller pieces
     plus the Power Units for the third piece"."""
-    assert penalty_breakdown(CODE["I"]) == (1, NONE, 0)
-    assert penalty_breakdown(CODE["D"]) == (9, NONE, 0)
-    assert penalty_breakdown(CODE["R"]) == (1, CODE["I"], 2)
-    assert penalty_breakdown(CODE["C"]) == (9, CODE["D"], 2)
+    breakdown = referee_for().rules.penalty_breakdown
+    assert breakdown(CODE["I"]) == (1, NONE, 0)
+    assert breakdown(CODE["D"]) == (9, NONE, 0)
+    assert breakdown(CODE["R"]) == (1, CODE["I"], 2)
+    assert breakdown(CODE["C"]) == (9, CODE["D"], 2)
 
 
 # --- the referee can fail -------------------------------------------------------------------

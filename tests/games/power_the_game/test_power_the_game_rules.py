@@ -88,6 +88,7 @@ from simcore.games.power_the_game.state import (
     X_STOCK,
     X_TOO_MANY,
     piece_index,
+    power_value,
 )
 from strategies import power_the_game as strategy
 
@@ -177,7 +178,7 @@ class Table:
                 assert min(counts) >= 0
                 assert st[PIECES_AT + army * MAX_LOC + place] == sum(counts)
                 assert st[POWER_AT + army * MAX_LOC + place] == sum(
-                    n * v for n, v in zip(counts, POWER_VALUE, strict=False)
+                    n * power_value(st, kind) for kind, n in enumerate(counts)
                 )
                 for kind in range(N_KINDS):
                     i = piece_index(army, place, kind)
@@ -257,14 +258,14 @@ def test_a_piece_moves_once_a_round():
     table = Table()
     table.put(Y, "NI", CRUISER)
     table.move(Y, Y, CRUISER, "NI", "S1")
-    table.move(Y, Y, CRUISER, "S1", "S3")
+    table.move(Y, Y, CRUISER, "S1", "XI")
     table.implement()
     assert table.results(Y) == [(EXECUTED, 1), (X_NO_PIECE, 0)]
     table = Table()
     table.put(Y, "NI", CRUISER)
     table.put(Y, "S1", CRUISER)  # another Cruiser already there may go
     table.move(Y, Y, CRUISER, "NI", "S1")
-    table.move(Y, Y, CRUISER, "S1", "S3")
+    table.move(Y, Y, CRUISER, "S1", "XI")
     table.implement()
     assert table.results(Y) == [(EXECUTED, 1), (EXECUTED, 1)]
 
