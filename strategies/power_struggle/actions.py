@@ -20,7 +20,6 @@ from simcore.games.power_struggle.state import (
     A_MOVE,
     A_PASS,
     A_RESIGN,
-    CONSULTANT_PRICE,
     CORRUPTION,
     COUNSEL,
     HEAD,
@@ -29,7 +28,6 @@ from simcore.games.power_struggle.state import (
     LEGAL,
     MAIN,
     MAX_EMPLOYEES,
-    MONEY,
     N_ACTIONS,
     N_COMPETENCES,
     N_DIVISIONS,
@@ -84,7 +82,7 @@ def finishing(seat, st, rng):
             legal_points = min(1 + usable(st, seat, LEGAL)[1], employees(st, seat, -1))
         if influence + legal_points >= VP_THRESHOLD[INFLUENCE]:
             return A_LEGAL
-        if influence + 1 == VP_THRESHOLD[INFLUENCE] and employees(st, seat, -1) >= 3:
+        if influence + 1 == VP_THRESHOLD[INFLUENCE] and action_possible(st, seat, A_INFLUENCE):
             return A_INFLUENCE
     if track(st, seat, MAIN) + 1 == VP_THRESHOLD[MAIN]:
         if departments(st, seat, -1) >= 2:
@@ -96,7 +94,7 @@ def finishing(seat, st, rng):
         if division >= 0:
             set_choice(st, division, 1, 0, 0)
             return A_RESIGN
-        if st[MONEY + seat] >= CONSULTANT_PRICE:
+        if action_possible(st, seat, A_BUY_CONSULTANT):
             set_choice(st, new_counsel_division(st, seat, rng, False), 0, 0, 0)
             return A_BUY_CONSULTANT
     return -1
@@ -129,7 +127,7 @@ def route_action(which, sid, prm, seat, st, rng):
             return A_RESIGN
         if action_possible(st, seat, A_LEGAL):
             return A_LEGAL
-        if employees(st, seat, -1) >= 6:
+        if employees(st, seat, -1) >= 6 and action_possible(st, seat, A_INFLUENCE):
             return A_INFLUENCE
     elif which == SHARES:
         paid, received = best_shares(st, seat)
@@ -153,7 +151,7 @@ def route_action(which, sid, prm, seat, st, rng):
         if division >= 0:
             set_choice(st, division, 1, 0, 0)
             return A_RESIGN
-        if st[MONEY + seat] >= CONSULTANT_PRICE:
+        if action_possible(st, seat, A_BUY_CONSULTANT):
             set_choice(st, new_counsel_division(st, seat, rng, False), 0, 0, 0)
             return A_BUY_CONSULTANT
     return -1
@@ -187,7 +185,7 @@ def grow(seat, st):
         return A_BUY_SHARES
     if room(st, seat) > 0:
         return A_HIRE
-    if employees(st, seat, -1) >= 3:
+    if action_possible(st, seat, A_INFLUENCE):
         return A_INFLUENCE
     return A_PASS
 

@@ -5,6 +5,7 @@ offered and accepted, the Chairman card."""
 import numpy as np
 from numba import njit
 
+from simcore.games.power_struggle.options import enticeable
 from simcore.games.power_struggle.state import (
     CONSULT,
     COUNSEL,
@@ -13,15 +14,14 @@ from simcore.games.power_struggle.state import (
     HOLDER,
     MAX_EMPLOYEES,
     MIN_BRIBE,
-    MONEY,
     N_DIVISIONS,
     N_OFFICES,
     N_PRIVILEGES,
     OWNER,
     SCRATCH,
     board_members,
+    bribe_most,
     employees,
-    enticeable,
     has_vacancy,
 )
 from simcore.kernel.rng import rand_below, rand_float
@@ -170,7 +170,7 @@ def choose_bribe(sid, prm, seat, attempt, st, rng):
     asking price plus its ``offer_extra``, at least 50,000, in 50,000s); a second
     attempt skips the card just refused and needs a surplus. A first attempt with no surplus
     anywhere (the Corruption point alone is worth the action) offers 50,000."""
-    if st[MONEY + seat] < MIN_BRIBE:
+    if bribe_most(st, seat) < MIN_BRIBE:
         return -1, 0
     if sid == RANDOM:
         if attempt == 2 and rand_float(rng) < 0.5:
@@ -185,7 +185,7 @@ def choose_bribe(sid, prm, seat, attempt, st, rng):
                 if k == 0:
                     chosen = card
                 k -= 1
-        steps = rand_below(rng, min(st[MONEY + seat] // MIN_BRIBE, 6)) + 1
+        steps = rand_below(rng, min(bribe_most(st, seat) // MIN_BRIBE, 6)) + 1
         return chosen, steps * MIN_BRIBE
     best = -1
     best_surplus = 0.0
@@ -199,7 +199,7 @@ def choose_bribe(sid, prm, seat, attempt, st, rng):
         return -1, 0
     st[SCRATCH + 5] = best
     amount = bribe_price(st, prm, seat, best) if best_surplus >= 0 else MIN_BRIBE
-    return best, min(amount, st[MONEY + seat] // MIN_BRIBE * MIN_BRIBE)
+    return best, min(amount, bribe_most(st, seat))
 
 
 @njit(cache=True, _nrt=False)

@@ -5,6 +5,7 @@ decision point with the decision functions of this package, as a move code of
 import numpy as np
 from numba import njit
 
+from simcore.games.power_struggle.options import action_move, order_candidate, order_pick_ok
 from simcore.games.power_struggle.state import (
     BRIBE_STEP,
     CHAIRMAN,
@@ -37,9 +38,6 @@ from simcore.games.power_struggle.state import (
     P_ORDER_POLICY,
     P_TAKEN,
     SCRATCH,
-    action_move,
-    order_candidate,
-    order_pick_ok,
 )
 from strategies.power_struggle.actions import choose_action
 from strategies.power_struggle.decisions import (

@@ -46,9 +46,10 @@ from simcore.games.power_struggle.state import (
     VP_THRESHOLD,
     archenemy_with,
     board_members,
+    card_on,
     counsel_divisions,
     departments,
-    employees,
+    loses_employee,
     main_departments,
     money_seen,
     motivation_extra,
@@ -116,7 +117,7 @@ def card_worth(st, seat, card, half, motivation):
     half) or Main Department and point (Bribed half) and the Bribed Communications' extra
     action at the next meeting, nothing once the round is over."""
     meeting_up, bonus_up = round_so_far(st)
-    if meeting_up:
+    if meeting_up or not card_on(st, card):
         return 0.0
     if card == CHAIRMAN:
         if half == 0:
@@ -163,7 +164,7 @@ def asking_price(st, holder, briber, card):
     to it, plus the briber's gain shared among the briber's other rivals, less what accepting
     brings (a Corruption point) and spares (the Employee a refusal costs). Every term is public,
     so a briber reckons it exactly as the holder does."""
-    spared = EMPLOYEE_WORTH if employees(st, holder, -1) > 0 else 0
+    spared = EMPLOYEE_WORTH if loses_employee(st, holder) else 0
     return (
         held_worth(st, holder, card)
         + bribed_worth(st, briber, card) / (st[PLAYERS] - 1)

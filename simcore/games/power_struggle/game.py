@@ -7,10 +7,11 @@ simcore/data/power_struggle_default.toml, a designer's own is the rule parameter
 Every choice the rulebook leaves open is a rule parameter below or a documented convention in
 docs/games/power-struggle.md. Decisions come from ``strategies/power_struggle/``.
 
-The package: state.py (codes, state layout, trace format, read-only queries), components.py (the
-data file), transitions.py (the rule helpers both flows call), meeting.py and turns.py (Stage I
-and Stage II as resumable steps), rules.py (the decision-point protocol over those steps),
-scripted.py (the straight-line scripted game), search.py (the search compiled for this game)."""
+The package: state.py (codes, state layout, trace format, read-only queries), options.py (the
+options of a decision and their move codes), components.py (the data file), transitions.py (the
+rule helpers both flows call), meeting.py and turns.py (Stage I and Stage II as resumable steps),
+rules.py (the decision-point protocol over those steps), scripted.py (the straight-line scripted
+game), search.py (the search compiled for this game)."""
 
 import numpy as np
 from numba import njit
@@ -54,12 +55,28 @@ from simcore.registry import (
     SEARCH_PARAM_NAMES,
     Arcs,
     Column,
+    DataComponents,
     Game,
     ImpactGroup,
     Param,
     search_strategy,
 )
 from strategies import power_struggle as strategy
+
+# What each Privilege card's rule parameter switches off (PRIVILEGES order), as the docs say.
+_CARD_OFF = (
+    ("development", "Action G cannot use it to entice Employees"),
+    ("human_resources", "no additional Employees"),
+    (
+        "communications",
+        "nobody sorts the Event cards: they are stacked in a random order within the two "
+        "ordering rules, and the Bribed half gives no extra action",
+    ),
+    ("accounting", "no larger Block of Shares"),
+    ("legal_patents", "Action G cannot use it to dismiss Employees for Influence"),
+    ("controlling", "no additional Bonus Payment"),
+    ("chairman", "no Department or Main Department at the beginning of the Directors' Meeting"),
+)
 
 RULES = (
     Param(
@@ -87,8 +104,122 @@ RULES = (
         1,
         100_000,
     ),
+    Param(
+        "starting_money",
+        "int",
+        ps.START_MONEY,
+        'Pinats each player starts with (Set Up 5: "give each player 800,000 Pinats")',
+        0,
+        100_000_000,
+    ),
+    Param(
+        "bribes_allowed",
+        "bool",
+        True,
+        'Action E, "Bribing other players for Privilege Cards", may be taken (false: no bribes)',
+    ),
+    Param(
+        "bribe_cap",
+        "int",
+        0,
+        'Pinats one bribe offer may hold at most, in 50,000s (the rulebook: "50,000 Pinats or '
+        'more", no cap = 0); below 50,000 no bribe can be offered',
+        0,
+        100_000_000,
+    ),
+    Param(
+        "second_bribe",
+        "bool",
+        True,
+        'E: "A second attempt can be made ... if the first attempt is unsuccessful"',
+    ),
+    Param(
+        "refusal_costs_employee",
+        "bool",
+        True,
+        'E: "Each player who declined a bribe attempt during this Action loses 1 Employee"',
+    ),
+    *(
+        Param(
+            f"{name}_card",
+            "bool",
+            True,
+            f"the {title} Privilege card's power is in play (false: {off}; the card is still "
+            "handed out and can be bribed for)",
+            component="privilege card",
+        )
+        for title, (name, off) in zip(ps.PRIVILEGES, _CARD_OFF, strict=True)
+    ),
+    Param(
+        "chairman_influence",
+        "int",
+        2,
+        'meeting step 5: "The Chairman now earns 2 points ... on the Influence track"',
+        0,
+        10,
+    ),
+    Param(
+        "board_influence",
+        "int",
+        1,
+        'meeting step 5: "each Manager on the Board of Directors earns 1 point"',
+        0,
+        10,
+    ),
+    Param(
+        "motivation_reset",
+        "bool",
+        True,
+        'meeting step 6: "Place the Motivation Marker on space 6" (false: Motivation carries '
+        "over from round to round)",
+    ),
+    Param(
+        "hired_employees",
+        "int",
+        2,
+        'Action A: "take 2 Employees from the supply" (before the Human Resources card\'s)',
+        1,
+        12,
+    ),
+    Param(
+        "main_department_price",
+        "int",
+        ps.MAIN_PRICE,
+        'Action F2: "pays 1,500,000 Pinats to the Bank" for a new Main Department',
+        0,
+        100_000_000,
+    ),
+    Param(
+        "consultant_price",
+        "int",
+        ps.CONSULTANT_PRICE,
+        'Action F3: "pays 2,000,000 Pinats to the Bank" for an External Consultant',
+        0,
+        100_000_000,
+    ),
+    Param(
+        "influence_cost",
+        "int",
+        3,
+        'Action F1: "dismisses 3 Employees ... and, in exchange, gains 1 point on the Influence '
+        'track"',
+        1,
+        36,
+    ),
+    Param(
+        "influence_scoring",
+        "choice",
+        ps.INFLUENCE_SCORING[0],
+        'when meeting step 5 ("Score Influence Points") happens: "new board" after the new '
+        'Chairman (the rulebook), "outgoing board" moved before step 1, so the Chairman and Board '
+        "of the round just played score",
+        choices=ps.INFLUENCE_SCORING,
+    ),
 )
 assert len(RULES) == ps.N_RULES
+assert [RULES[r].name for r in (ps.R_STARTING_MONEY, ps.R_CARD_ON, ps.R_INFLUENCE_COST)] == [
+    "starting_money", "development_card", "influence_cost"
+]  # fmt: skip
 
 COMM_SHARES = ("never", "under half", "half or more")
 DEALT_CARDS = ("1 card", "2 cards", "3 cards")  # code: cards - 1
@@ -173,6 +304,7 @@ GAME = Game(
     default_strategy="builder",
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
+    data_components=(DataComponents("data", "events", "event"),),
     impact=(
         ImpactGroup(
             "Dealt the Communications card at set-up (the starting player)", ("dealt_comm",)
@@ -313,8 +445,9 @@ def describe_trace(trace, seat_labels: list[str]) -> list[str]:
         elif name == "motivation":
             lines.append(f"   Motivation {a} ({b:+d})")
         elif name == "order":
-            lines.append(f"   seat {a} sorts the events ({ps.ORDER_POLICIES[c]}): {b} "
-                         "Department Turns")  # fmt: skip
+            # -1: no policy (a search sorted them, or nobody: the Communications card is off).
+            policy = ps.ORDER_POLICIES[c] if c >= 0 else "no policy"
+            lines.append(f"   seat {a} sorts the events ({policy}): {b} Department Turns")
         elif name == "turn":
             lines.append(f"-- Department Turn {a} (game turn {b}), seat {c} starts")
         elif name == "event":

@@ -9,6 +9,7 @@ runs both). The other functions here are the rules the scripted meeting (scripte
 from numba import njit
 
 from simcore.games.power_struggle import state as ps
+from simcore.games.power_struggle.options import order_pick_ok
 from simcore.games.power_struggle.state import (
     BOARD_N,
     CHAIRMAN,
@@ -60,8 +61,9 @@ from simcore.games.power_struggle.state import (
     TRACK,
     TRACK_MAX,
     board_members,
+    card_on,
     has_vacancy,
-    order_pick_ok,
+    usable,
 )
 from simcore.games.power_struggle.transitions import (
     add_consultant,
@@ -142,6 +144,8 @@ def meeting_begins(st, trace):
     st[ROUND] += 1
     st[GAME_STATS + G_ROUNDS] += 1
     record_event(trace, st, TRACE_LEN, ps.EV_MEETING, st[ROUND], st[HEAD + CHAIRMAN])
+    if st[ps.RULE + ps.R_INFLUENCE_SCORING] == 1:
+        score_influence(st, trace)  # step 5 moved before step 1: the outgoing Board scores
     if st[ROUND] > 1:
         st[HEAD + CHAIRMAN] = -1
         return True
@@ -154,7 +158,7 @@ def step_chairman_card(st):
     Employee, any of its own Employees) or a Main Department (Bribed half: 2 Managers, 1 Main
     Department point): D_CHAIRMAN."""
     holder = st[HOLDER + CHAIRMAN]
-    if holder < 0 or st[FACE + CHAIRMAN] == 0:
+    if holder < 0 or not usable(st, holder, CHAIRMAN)[0]:
         st[P_STEP] = S_EXTRA
         return False
     return ask(st, D_CHAIRMAN, holder)
@@ -217,8 +221,9 @@ def step_extra(st, trace):
 def extra_action_holder(st, trace):
     """The holder of the face-up Bribed Communications card, who takes an extra action now, or
     -1."""
-    if st[FACE + COMMUNICATIONS] == 1 and st[HALF + COMMUNICATIONS] == 1:
-        holder = st[HOLDER + COMMUNICATIONS]
+    holder = st[HOLDER + COMMUNICATIONS]
+    face_up, half = usable(st, holder, COMMUNICATIONS)
+    if holder >= 0 and face_up and half == 1:
         record_event(trace, st, TRACE_LEN, ps.EV_EXTRA_ACTION, holder)
         return holder
     return -1
@@ -315,34 +320,50 @@ def step_meeting_end(st, trace):
 
 @njit(cache=True, _nrt=False, inline="always")
 def meeting_ends(st, trace):
-    """Steps 4 to 6."""
+    """Steps 4 to 6 (5 and 6 as the rule parameters R_INFLUENCE_SCORING and R_MOTIVATION_RESET
+    say)."""
     # 4. Privilege cards, face up, Division half.
     for card in range(N_PRIVILEGES):
         st[HOLDER + card] = st[HEAD + card]
         st[HALF + card] = 0
         st[FACE + card] = 1
         record_event(trace, st, TRACE_LEN, ps.EV_PRIVILEGE, card, st[HOLDER + card], 0, 1)
-    # 5. Influence: the Chairman 2, each Board member 1.
+    # 5. Influence (unless moved before step 1).
+    if st[ps.RULE + ps.R_INFLUENCE_SCORING] == 0:
+        score_influence(st, trace)
+    # 6. Motivation back to 6.
+    if st[ps.RULE + ps.R_MOTIVATION_RESET] != 0:
+        set_motivation(st, ps.MAX_MOTIVATION, -1, trace)
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def score_influence(st, trace):
+    """Step 5: the Chairman 2 (R_CHAIRMAN_INFLUENCE), each Board member 1 (R_BOARD_INFLUENCE)
+    Influence."""
+    chairman_points = st[ps.RULE + ps.R_CHAIRMAN_INFLUENCE]
+    member_points = st[ps.RULE + ps.R_BOARD_INFLUENCE]
     for seat in range(st[PLAYERS]):
-        points = board_members(st, seat) + 2 * (st[HEAD + CHAIRMAN] == seat)
+        points = member_points * board_members(st, seat)
+        points += chairman_points * (st[HEAD + CHAIRMAN] == seat)
         if points > 0:
             at = TRACK + N_TRACKS * seat + ps.INFLUENCE
             gained = min(points, st[TRACK_MAX + ps.INFLUENCE] - st[at])
             st[at] += gained
             record_event(trace, st, TRACE_LEN, ps.EV_INFLUENCE, seat, gained, st[at])
-    # 6. Motivation back to 6.
-    set_motivation(st, ps.MAX_MOTIVATION, -1, trace)
 
 
 @njit(cache=True, _nrt=False)
 def step_sort(st, rng):
     """Step 7: the Divisional Head of Communications draws 6 of the shuffled non-standard events
     and orders them with the 2 standard ones, place by place (D_ORDER: bonus before meeting,
-    meeting 5th or later)."""
+    meeting 5th or later); with the Communications card's power off they are dealt in order."""
     draw_events(st, rng)
     st[P_ORDER_POLICY] = -1
     st[P_N] = 0
     st[P_STEP] = S_ORDER
+    if not card_on(st, COMMUNICATIONS):
+        deal_order(st, rng)
+        st[P_N] = ORDER_SIZE
     return False
 
 
@@ -358,6 +379,28 @@ def draw_events(st, rng):
     st[ps.SORTER] = st[HEAD + COMMUNICATIONS]
     st[ps.REVEALED] = 0
     return False
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def deal_order(st, rng):
+    """The Communications card's power off (R_CARD_ON): nobody sorts; the 6 drawn cards and the
+    2 standard ones are stacked in a uniformly random order within the two ordering rules (the
+    Directors' Meeting card at place m, 5th or later, with weight m: the Bonus Payment at any
+    place before it; the drawn cards, in random order, in the other places)."""
+    r = rand_below(rng, (ps.MIN_TURNS + ORDER_SIZE - 1) * (ORDER_SIZE - ps.MIN_TURNS) // 2)
+    meeting_at = ps.MIN_TURNS
+    while r >= meeting_at:
+        r -= meeting_at
+        meeting_at += 1
+    k = 0
+    for position in range(ORDER_SIZE):
+        if position == meeting_at:
+            st[ORDER + position] = st[MEETING_EVENT]
+        elif position == r:
+            st[ORDER + position] = st[ps.BONUS_EVENT]
+        else:
+            st[ORDER + position] = st[PILE + k]
+            k += 1
 
 
 @njit(cache=True, _nrt=False)

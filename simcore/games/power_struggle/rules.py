@@ -28,6 +28,17 @@ from simcore.games.power_struggle.meeting import (
     step_order,
     step_sort,
 )
+from simcore.games.power_struggle.options import (
+    action_move,
+    action_ok,
+    create_two_problem,
+    enticeable,
+    merge_problem,
+    move_problem,
+    office_ok,
+    order_candidate,
+    order_pick_ok,
+)
 from simcore.games.power_struggle.state import (
     CHAIRMAN,
     COLOUR_CARD,
@@ -113,18 +124,9 @@ from simcore.games.power_struggle.state import (
     S_TURN,
     TRACK,
     TRACK_MAX,
-    action_move,
-    action_ok,
     action_possible,
-    create_two_problem,
     employees,
-    enticeable,
     has_vacancy,
-    merge_problem,
-    move_problem,
-    office_ok,
-    order_candidate,
-    order_pick_ok,
     share_option_ok,
 )
 from simcore.games.power_struggle.transitions import (
@@ -333,7 +335,7 @@ def legal(st, rules, moves):
             n = push(moves, n, 0)
         for card in range(N_PRIVILEGES):
             if st[HOLDER + card] != seat:
-                for k in range(st[MONEY + seat] // ps.BRIBE_STEP):
+                for k in range(ps.bribe_most(st, seat) // ps.BRIBE_STEP):
                     n = push(moves, n, 1 + card + N_PRIVILEGES * k)
         return n
     if kind == D_ACCEPT or kind == D_DISPLACED:
@@ -481,8 +483,8 @@ def determinize(st, seat, rng):
       cards kept at this table that ``seat`` has not seen (unused ones included);
     - money (Set Up 5): a bribe's amount is known only to the briber and the bribed player, so
       for each pair of other players the total of the accepted bribes from one to the other is
-      redrawn (a multiple of 50,000, at least 50,000 a bribe, their number is public) and both
-      players' money moves with it, neither's below 0;
+      redrawn (a multiple of 50,000, at least 50,000 a bribe and at most the bribe cap, their
+      number is public) and both players' money moves with it, neither's below 0;
     - the event cards (Sort Event Cards: only the player who sorted them may look at the stack):
       unless ``seat`` sorted this round's cards, the places not yet turned up get the Directors'
       Meeting card at a legal place (5th or later), the Bonus Payment before it if it has not
@@ -523,6 +525,9 @@ def determinize(st, seat, rng):
             step = ps.BRIBE_STEP
             least = max(count * ps.MIN_BRIBE, -((st[MONEY + b] - paid) // step) * step)
             most = (st[MONEY + a] + paid) // step * step
+            cap = st[ps.RULE + ps.R_BRIBE_CAP] // step * step
+            if cap > 0:
+                most = min(most, count * cap)
             redrawn = least + step * rand_below(rng, (most - least) // step + 1)
             st[ps.BRIBE_PAID + pair] = redrawn
             st[MONEY + a] += paid - redrawn

@@ -14,6 +14,7 @@ from simcore.games.power_struggle.meeting import (
     appointing_seat,
     chairman_card_office,
     chairman_card_used,
+    deal_order,
     displace,
     draw_events,
     extra_action_holder,
@@ -23,12 +24,13 @@ from simcore.games.power_struggle.meeting import (
     order_recorded,
     seat_head,
 )
+from simcore.games.power_struggle.options import order_pick_ok
 from simcore.games.power_struggle.state import (
     CHAIRMAN,
+    COMMUNICATIONS,
     DEPT_TURNS,
     EVENT_FX,
     EVENT_WIDTH,
-    FACE,
     HALF,
     HEAD,
     HOLDER,
@@ -41,9 +43,11 @@ from simcore.games.power_struggle.state import (
     PLAYERS,
     SCRATCH,
     TRACE_LEN,
+    card_on,
     employees,
-    order_pick_ok,
+    loses_employee,
     room,
+    usable,
 )
 from simcore.games.power_struggle.transitions import (
     appoint_chairman,
@@ -68,6 +72,7 @@ from simcore.games.power_struggle.turns import (
     offer_made,
     open_two,
     place,
+    second_attempt_allowed,
     turn_begins,
     turn_ends,
 )
@@ -97,7 +102,7 @@ def fill_new_department(st, seat, office, moved, sids, prm, rng, trace):
 @njit(cache=True, _nrt=False)
 def chairman_privilege(st, rules, sids, prm, rng, trace):
     holder = st[HOLDER + CHAIRMAN]
-    if holder < 0 or st[FACE + CHAIRMAN] == 0:
+    if holder < 0 or not usable(st, holder, CHAIRMAN)[0]:
         return
     half = st[HALF + CHAIRMAN]
     st[SCRATCH + 1] = 0
@@ -126,6 +131,11 @@ def appoint_heads(st, sids, prm, rng, trace):
 @njit(cache=True, _nrt=False)
 def sort_events(st, rules, sids, prm, rng, trace):
     draw_events(st, rng)
+    if not card_on(st, COMMUNICATIONS):
+        deal_order(st, rng)
+        st[P_N] = ORDER_SIZE
+        order_recorded(st, -1, trace)
+        return
     sorter = st[ps.SORTER]
     policy = strategy.order_events(sids[sorter], prm, sorter, st, rng)
     for position in range(ORDER_SIZE):  # the order the steps would take place by place
@@ -217,7 +227,7 @@ def carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace):
     else:  # Influence (3 Employees for a point), Legal & Patents (1 or 2, a point each)
         dismissed = 0
         cause = ps.E_INFLUENCE if kind == ps.A_INFLUENCE else ps.E_LEGAL
-        for _ in range(3 if kind == ps.A_INFLUENCE else x):
+        for _ in range(st[ps.RULE + ps.R_INFLUENCE_COST] if kind == ps.A_INFLUENCE else x):
             if employees(st, seat, -1) == 0:
                 break
             office = strategy.choose_fire_office(sids[seat], prm, seat, -1, st, rng)
@@ -246,11 +256,13 @@ def bribe(seat, st, sids, prm, rng, trace):
             first = target
             if accepted:
                 return
+            if not second_attempt_allowed(st):
+                break
         else:
             second = target
     for k in range(2):
         loser = bribe_loser(k, first, second, accepted)
-        if loser >= 0 and employees(st, loser, -1) > 0:
+        if loses_employee(st, loser):
             office = strategy.choose_victim_office(sids[seat], prm, seat, loser, st, rng)
             dismiss(st, loser, -1, office, ps.E_BRIBE_LOSS, trace)
 

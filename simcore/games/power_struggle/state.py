@@ -5,11 +5,11 @@ while the scripted games and the search import the strategies (no import cycle).
 
 A game's whole state is one int64 array ``st``: the **table** (copied at set-up from the prepared
 data file: track maxima, share prices and stock, bonus amounts, event effects, Archenemy
-Competence cards) and the **play** state (money, competence tracks, offices, Board Room,
-Divisional Heads and Chairman, Privilege cards, share blocks, the round's event order, the
-Archenemy cards, what the players know (who sorted the round's events, how many have been turned
-up, the accepted bribes per pair: their number public, their Pinats secret), statistics, the
-strategies' scratch and the trace length). What is hidden from a seat, and how
+Competence cards; and the rule parameters) and the **play** state (money, competence tracks,
+offices, Board Room, Divisional Heads and Chairman, Privilege cards, share blocks, the round's
+event order, the Archenemy cards, what the players know (who sorted the round's events, how many
+have been turned up, the accepted bribes per pair: their number public, their Pinats secret),
+statistics, the strategies' scratch and the trace length). What is hidden from a seat, and how
 ``simcore.games.power_struggle.rules.determinize`` redraws it, is documented there.
 
 Seats are numbered clockwise: seat s + 1 sits to the left of seat s. Money is in Pinats.
@@ -57,7 +57,8 @@ head         division, new owner, previous owner (-1), case (0 A, 1 B, 2 C), dis
 privilege    card, seat, half, face: a card handed out (step 4) or won by a bribe
 influence    seat, points gained at meeting step 5 (after the track cap), influence after
 motivation   value after, change, cause (-1 reset at step 6, else the event id)
-order        sorter seat, department turns (4-7), policy (ORDER_POLICIES), then 8 order_card rows
+order        sorter seat, department turns (4-7), policy (ORDER_POLICIES; -1 none: a search sorted
+             them, or the Communications card is off and they were dealt), then 8 order_card rows
 order_card   position (0-7), event id (-1 bonus payment, -2 directors' meeting)
 turn         department turn in the round (1-based), department turns so far in the game,
              starting player of the round
@@ -197,11 +198,29 @@ BONUS_ITEMS = ("share_block", "department", "main_department", "board_member", "
 MAX_PLAYERS = 5
 
 # Rule parameter positions in the prepared vector (order of
-# simcore.games.power_struggle.game.RULES); the data file's tables follow (P_ offsets).
+# simcore.games.power_struggle.game.RULES); the data file's tables follow (P_ offsets). Set-up
+# copies them, as integers, to st[RULE + r], where the queries below and the strategies read them.
 R_DATA = 0
 R_VICTORY_POINTS = 1
 R_MAX_TURNS = 2
-N_RULES = 3
+R_STARTING_MONEY = 3
+R_BRIBES_ALLOWED = 4
+R_BRIBE_CAP = 5  # Pinats one bribe offer may hold at most; 0: no cap
+R_SECOND_BRIBE = 6
+R_REFUSAL_LOSS = 7
+R_CARD_ON = 8  # + card (PRIVILEGES order): the card's power is in play
+R_CHAIRMAN_INFLUENCE = R_CARD_ON + N_PRIVILEGES
+R_BOARD_INFLUENCE = R_CHAIRMAN_INFLUENCE + 1
+R_MOTIVATION_RESET = R_CHAIRMAN_INFLUENCE + 2
+R_HIRED = R_CHAIRMAN_INFLUENCE + 3
+R_MAIN_PRICE = R_CHAIRMAN_INFLUENCE + 4
+R_CONSULTANT_PRICE = R_CHAIRMAN_INFLUENCE + 5
+R_INFLUENCE_COST = R_CHAIRMAN_INFLUENCE + 6
+R_INFLUENCE_SCORING = R_CHAIRMAN_INFLUENCE + 7  # INFLUENCE_SCORING
+N_RULES = R_CHAIRMAN_INFLUENCE + 8
+# When meeting step 5 scores Influence: after the new Chairman (the rulebook's place), or moved
+# before step 1 (the outgoing Chairman and Board score).
+INFLUENCE_SCORING = ("new board", "outgoing board")
 P_TRACK_MAX = N_RULES  # 4 track maxima (golden spaces)
 P_STOCK = P_TRACK_MAX + N_TRACKS  # blocks of 1..7 shares at this player count
 P_PRICE = P_STOCK + N_SIZES  # price of a block of 1..7 shares
@@ -230,7 +249,8 @@ EVENT_FX = BONUS + len(BONUS_ITEMS)  # st[EVENT_FX + EVENT_WIDTH * event + field
 N_COMP_CARDS = EVENT_FX + EVENT_WIDTH * MAX_EVENTS
 COMP_CARD = N_COMP_CARDS + 1  # st[COMP_CARD + 3 * card + k]
 COMP_CARD_ID = COMP_CARD + 3 * MAX_COMPETENCE_CARDS
-MONEY = COMP_CARD_ID + MAX_COMPETENCE_CARDS  # st[MONEY + seat]
+RULE = COMP_CARD_ID + MAX_COMPETENCE_CARDS  # st[RULE + r]: rule parameter r (R_*)
+MONEY = RULE + N_RULES  # st[MONEY + seat]
 TRACK = MONEY + MAX_PLAYERS  # st[TRACK + N_TRACKS * seat + track]
 CONSULT = TRACK + N_TRACKS * MAX_PLAYERS  # st[CONSULT + N_DIVISIONS * seat + division]
 OWNER = CONSULT + N_DIVISIONS * MAX_PLAYERS  # st[OWNER + office]: -1 vacant
@@ -483,10 +503,35 @@ def competence(st, seat, which):
 
 @njit(cache=True, _nrt=False)
 def usable(st, seat, card):
-    """``seat`` holds ``card`` face up: (True, half) or (False, 0)."""
-    if st[HOLDER + card] == seat and st[FACE + card] == 1:
+    """``seat`` holds ``card`` face up and the card's power is in play (its rule parameter):
+    (True, half) or (False, 0)."""
+    if st[HOLDER + card] == seat and st[FACE + card] == 1 and card_on(st, card):
         return True, st[HALF + card]
     return False, 0
+
+
+@njit(cache=True, _nrt=False)
+def card_on(st, card):
+    """Privilege ``card``'s power is in play (its rule parameter, R_CARD_ON + card)."""
+    return st[RULE + R_CARD_ON + card] != 0
+
+
+@njit(cache=True, _nrt=False)
+def loses_employee(st, loser):
+    """``loser`` (-1: nobody) loses an Employee for declining a bribe: the rule is in play
+    (R_REFUSAL_LOSS) and it has one."""
+    return loser >= 0 and st[RULE + R_REFUSAL_LOSS] != 0 and employees(st, loser, -1) > 0
+
+
+@njit(cache=True, _nrt=False)
+def bribe_most(st, seat):
+    """The most Pinats ``seat`` may offer in one bribe now: its money in whole 50,000s, and no
+    more than the bribe cap (R_BRIBE_CAP, 0: none)."""
+    most = st[MONEY + seat] // BRIBE_STEP * BRIBE_STEP
+    cap = st[RULE + R_BRIBE_CAP]
+    if cap > 0:
+        most = min(most, cap // BRIBE_STEP * BRIBE_STEP)
+    return most
 
 
 @njit(cache=True, _nrt=False)
@@ -742,13 +787,14 @@ def action_possible(st, seat, kind):
     if kind == A_RESIGN:
         return divisional_heads(st, seat) > 0
     if kind == A_BRIBE:
-        return money >= MIN_BRIBE and bribe_target_exists(st, seat)
+        allowed = st[RULE + R_BRIBES_ALLOWED] != 0
+        return allowed and bribe_most(st, seat) >= MIN_BRIBE and bribe_target_exists(st, seat)
     if kind == A_INFLUENCE:
-        return employees(st, seat, -1) >= 3
+        return employees(st, seat, -1) >= st[RULE + R_INFLUENCE_COST]
     if kind == A_BUY_MAIN:
-        return money >= MAIN_PRICE and any_vacancy(st)
+        return money >= st[RULE + R_MAIN_PRICE] and any_vacancy(st)
     if kind == A_BUY_CONSULTANT:
-        return money >= CONSULTANT_PRICE
+        return money >= st[RULE + R_CONSULTANT_PRICE]
     if kind == A_BUY_SHARES:
         return can_buy_shares(st, seat)
     if kind == A_DEVELOPMENT:
@@ -756,174 +802,3 @@ def action_possible(st, seat, kind):
     if kind == A_LEGAL:
         return usable(st, seat, LEGAL)[0] and employees(st, seat, -1) > 0
     return kind == A_PASS
-
-
-# --- the options of a decision (the protocol's ``legal`` and the kernel's checks) ------------
-
-
-@njit(cache=True, _nrt=False)
-def office_ok(st, office, seat, need_staff, need_room):
-    """``office`` is ``seat``'s (with an Employee when ``need_staff``, with room for one when
-    ``need_room``)."""
-    if not 0 <= office < N_OFFICES or st[OWNER + office] != seat:
-        return False
-    if need_staff and st[EMP + office] == 0:
-        return False
-    return not (need_room and st[EMP + office] >= MAX_EMPLOYEES)
-
-
-@njit(cache=True, _nrt=False)
-def enticeable(st, office, seat, taken):
-    """Development may take an Employee of ``office`` for ``seat`` (``taken``: bit p, it already
-    took one from player p)."""
-    owner = st[OWNER + office]
-    return owner >= 0 and owner != seat and st[EMP + office] > 0 and not (taken >> owner) & 1
-
-
-@njit(cache=True, _nrt=False)
-def create_two_problem(st, seat, first, second, n1, n2):
-    """0 if B1 (two Departments from n1 + n2 of its Employees) is allowed, else what is wrong:
-    1 no such division, 2 no vacant offices, 3 fewer than 2 or more than 7 placed, 4 more
-    Employees than it has."""
-    if not (0 <= first < N_DIVISIONS and 0 <= second < N_DIVISIONS):
-        return 1
-    need = 2 if first == second else 1
-    if vacancies(st, first) < need or vacancies(st, second) < need:
-        return 2
-    if not (2 <= n1 <= MAX_EMPLOYEES + 1 and 2 <= n2 <= MAX_EMPLOYEES + 1):
-        return 3
-    if employees(st, seat, -1) < n1 + n2:
-        return 4
-    return 0
-
-
-@njit(cache=True, _nrt=False)
-def move_problem(st, seat, a, b, target):
-    """0 if C1 (office a, and Department b unless -1, to division ``target``) is allowed, else:
-    1 not its office, 2 two offices that are not two Departments, 3 within its own division,
-    4 no room there."""
-    if not office_ok(st, a, seat, False, False):
-        return 1
-    count = 1
-    if b >= 0:
-        if not office_ok(st, b, seat, False, False):
-            return 1
-        if a == b or st[HEADS + a] != 1 or st[HEADS + b] != 1:
-            return 2
-        count = 2
-    if not 0 <= target < N_DIVISIONS or target == a // ROWS or (b >= 0 and target == b // ROWS):
-        return 3
-    if vacancies(st, target) < count:
-        return 4
-    return 0
-
-
-@njit(cache=True, _nrt=False)
-def merge_problem(st, seat, a, b, target):
-    """0 if C2 (Departments a and b into a's office, target -1, or a new office of ``target``)
-    is allowed, else: 1 not its offices, 2 not two Departments, 3 no vacant office there."""
-    if not (office_ok(st, a, seat, False, False) and office_ok(st, b, seat, False, False)):
-        return 1
-    if a == b or st[HEADS + a] != 1 or st[HEADS + b] != 1:
-        return 2
-    if target >= 0:
-        freed = (a // ROWS == target) + (b // ROWS == target)
-        if target >= N_DIVISIONS or vacancies(st, target) + freed < 1:
-            return 3
-    return 0
-
-
-@njit(cache=True, _nrt=False)
-def action_move(kind, x, y, z, w):
-    """The move code of action ``kind`` with its options; the fields the kernel fills in (the
-    Employees a hire, Human Resources, Development or Legal & Patents give) are left out."""
-    if kind == A_CREATE_TWO:
-        pass
-    elif kind == A_CREATE_ONE or kind == A_RESIGN or kind == A_BUY_SHARES:
-        z = 0
-        w = 0
-    elif kind == A_MOVE or kind == A_MERGE:
-        w = 0
-    elif kind == A_BUY_MAIN or kind == A_BUY_CONSULTANT:
-        y = 0
-        z = 0
-        w = 0
-    else:
-        x = 0
-        y = 0
-        z = 0
-        w = 0
-    return kind + ACTION_BASE * (
-        (x + 1) + ARG_BASE * ((y + 1) + ARG_BASE * ((z + 1) + ARG_BASE * (w + 1)))
-    )
-
-
-@njit(cache=True, _nrt=False)
-def action_of(move):
-    """(kind, x, y, z, w) of an action move code."""
-    args = move // ACTION_BASE
-    return (
-        move % ACTION_BASE,
-        args % ARG_BASE - 1,
-        args // ARG_BASE % ARG_BASE - 1,
-        args // ARG_BASE**2 % ARG_BASE - 1,
-        args // ARG_BASE**3 - 1,
-    )
-
-
-@njit(cache=True, _nrt=False)
-def action_ok(st, seat, kind, x, y, z, w):
-    """Action ``kind`` with these options is legal for ``seat`` now (the kernel's checks)."""
-    if not 0 <= kind < N_ACTIONS or not action_possible(st, seat, kind):
-        return False
-    if kind == A_CREATE_TWO:
-        return create_two_problem(st, seat, x, y, z, w) == 0
-    if kind == A_CREATE_ONE:
-        return 0 <= x < N_DIVISIONS and has_vacancy(st, x) and y >= 0
-    if kind == A_MOVE:
-        return move_problem(st, seat, x, y, z) == 0
-    if kind == A_MERGE:
-        return merge_problem(st, seat, x, y, z) == 0
-    if kind == A_RESIGN:
-        return 0 <= x < N_DIVISIONS and st[HEAD + x] == seat and 0 <= y <= 1
-    if kind == A_BUY_MAIN:
-        return 0 <= x < N_DIVISIONS and has_vacancy(st, x)
-    if kind == A_BUY_CONSULTANT:
-        return 0 <= x < N_DIVISIONS
-    if kind == A_BUY_SHARES:
-        return share_option_ok(st, seat, x, y)
-    return True
-
-
-@njit(cache=True, _nrt=False)
-def order_pick_ok(st, event):
-    """``event`` may take the next place of the order being sorted (st[P_N] places taken): one
-    of the round's 8 cards not placed yet; the Directors' Meeting card 5th or later and after
-    the Bonus Payment; and places enough left for the standard cards still to come."""
-    position = st[P_N]
-    candidate = event == st[BONUS_EVENT] or event == st[MEETING_EVENT]
-    for i in range(ORDER_SIZE - 2):
-        candidate = candidate or st[PILE + i] == event
-    if not candidate:
-        return False
-    bonus_placed = False
-    meeting_placed = False
-    for p in range(position):
-        if st[ORDER + p] == event:
-            return False
-        bonus_placed = bonus_placed or st[ORDER + p] == st[BONUS_EVENT]
-        meeting_placed = meeting_placed or st[ORDER + p] == st[MEETING_EVENT]
-    if meeting_placed:
-        return True
-    if event == st[MEETING_EVENT]:
-        return position >= MIN_TURNS and bonus_placed
-    still_needed = 1 + (not bonus_placed and event != st[BONUS_EVENT])
-    return ORDER_SIZE - position - 1 >= still_needed
-
-
-@njit(cache=True, _nrt=False)
-def order_candidate(st, i):
-    """The i-th of the round's 8 cards in ``legal``'s fixed order: the 6 drawn, bonus, meeting."""
-    if i < ORDER_SIZE - 2:
-        return st[PILE + i]
-    return st[BONUS_EVENT] if i == ORDER_SIZE - 2 else st[MEETING_EVENT]

@@ -8,6 +8,7 @@ import numpy as np
 from numba import njit
 
 from simcore.games.power_struggle import state as ps
+from simcore.games.power_struggle.options import merge_problem, move_problem, office_ok
 from simcore.games.power_struggle.state import (
     BOARD,
     BOARD_N,
@@ -65,11 +66,8 @@ from simcore.games.power_struggle.state import (
     consultants,
     departments,
     main_departments,
-    merge_problem,
     motivation_bonus,
-    move_problem,
     occupied,
-    office_ok,
     routes,
     share_blocks,
     share_option_ok,
@@ -537,6 +535,8 @@ def set_up(players, st, rules, rng, trace):
         st[EVENT_FX + k] = np.int64(rules[ps.P_EVENTS + k])
     for k in range(n_events):
         st[PILE + k] = k
+    for r in range(ps.N_RULES):
+        st[ps.RULE + r] = np.int64(rules[r])
     st[MOTIVATION] = ps.MAX_MOTIVATION
     # Archenemy Colour cards of the players' colours, then Competence cards: scratch permutations.
     shuffle_into(st, SCRATCH, players, rng)
@@ -545,7 +545,7 @@ def set_up(players, st, rules, rng, trace):
     shuffle_into(st, SCRATCH, n_cards, rng)
     for seat in range(players):
         st[COMP_OF + seat] = st[SCRATCH + seat]
-        st[MONEY + seat] = ps.START_MONEY
+        st[MONEY + seat] = st[ps.RULE + ps.R_STARTING_MONEY]
         card = st[COMP_OF + seat]
         record_event(trace, st, TRACE_LEN, ps.EV_SETUP, seat, st[COLOUR_CARD + seat],
                      st[COMP_CARD_ID + card], st[COMP_CARD + 3 * card],

@@ -10,6 +10,7 @@ import numpy as np
 from numba import njit
 
 from simcore.games.power_struggle import state as ps
+from simcore.games.power_struggle.options import action_of, create_two_problem
 from simcore.games.power_struggle.state import (
     COMMUNICATIONS,
     D_BRIBE,
@@ -111,12 +112,12 @@ from simcore.games.power_struggle.state import (
     ST_VP_INFLUENCE,
     TRACE_LEN,
     TRACK,
-    action_of,
     action_possible,
+    bribe_most,
     consultants,
-    create_two_problem,
     employees,
     has_vacancy,
+    loses_employee,
     motivation_bonus,
     room,
     routes,
@@ -431,7 +432,7 @@ def answer_action(st, move, trace):
         st[P_ATTEMPT] = 1
         st[P_STEP] = S_BRIBE
     elif kind == ps.A_INFLUENCE:
-        st[P_LIMIT] = 3
+        st[P_LIMIT] = st[ps.RULE + ps.R_INFLUENCE_COST]
         st[P_DIVISION] = -1
         st[P_CAUSE] = ps.E_INFLUENCE
         st[P_STEP] = S_INFLUENCE
@@ -452,7 +453,7 @@ def action_begins(seat, kind, x, y, z, w, st, trace):
     if not 0 <= kind < ps.N_ACTIONS or not action_possible(st, seat, kind):
         raise ValueError("strategy chose an action it cannot take")
     if kind == ps.A_HIRE:
-        x = 2 + motivation_bonus(st, seat, HUMAN_RESOURCES)
+        x = st[ps.RULE + ps.R_HIRED] + motivation_bonus(st, seat, HUMAN_RESOURCES)
     elif kind == ps.A_CREATE_ONE:
         z = motivation_bonus(st, seat, HUMAN_RESOURCES)
     elif kind == ps.A_DEVELOPMENT:
@@ -489,12 +490,12 @@ def action_without_choices(seat, kind, x, y, z, st, trace):
         check_division(x)
         if not has_vacancy(st, x):
             raise ValueError("strategy bought a Main Department where no office is vacant")
-        charge(st, seat, ps.MAIN_PRICE, ps.PAY_MAIN, -1, trace)
+        charge(st, seat, st[ps.RULE + ps.R_MAIN_PRICE], ps.PAY_MAIN, -1, trace)
         open_office(st, seat, x, 2, 0, ps.O_BUY_MAIN, trace)
         gain(st, seat, ps.MAIN, 1, ps.P_BUY_MAIN, trace)
     elif kind == ps.A_BUY_CONSULTANT:
         check_division(x)
-        charge(st, seat, ps.CONSULTANT_PRICE, ps.PAY_CONSULTANT, -1, trace)
+        charge(st, seat, st[ps.RULE + ps.R_CONSULTANT_PRICE], ps.PAY_CONSULTANT, -1, trace)
         add_consultant(st, seat, x, ps.C_BOUGHT, trace)
     elif kind == ps.A_BUY_SHARES:
         buy_shares(seat, x, y, st, trace)
@@ -522,8 +523,8 @@ def open_two(seat, first, second, n1, n2, st, trace):
 
 @njit(cache=True, _nrt=False)
 def step_hire(st):
-    """A) the hired Employees (2 plus the Human Resources card's) one by one into offices of its
-    choice (D_EMPLOYEE); without room the rest stay in the supply."""
+    """A) the hired Employees (2, R_HIRED, plus the Human Resources card's) one by one into
+    offices of its choice (D_EMPLOYEE); without room the rest stay in the supply."""
     seat = st[P_ACTOR]
     if st[P_N] < st[P_LIMIT] and room(st, seat) > 0:
         return ask(st, D_EMPLOYEE, seat)
@@ -561,9 +562,10 @@ def step_create_two(st, trace):
 
 @njit(cache=True, _nrt=False)
 def step_influence(st, trace):
-    """F1) 3 of its Employees of its choice back to the supply (D_FIRE), 1 Influence point."""
+    """F1) 3 (R_INFLUENCE_COST) of its Employees of its choice back to the supply (D_FIRE), 1
+    Influence point."""
     seat = st[P_ACTOR]
-    if st[P_N] < 3:
+    if st[P_N] < st[P_LIMIT]:
         return ask(st, D_FIRE, seat)
     gain(st, seat, ps.INFLUENCE, 1, ps.P_INFLUENCE, trace)
     return action_done(st)
@@ -644,8 +646,8 @@ def offer_made(seat, attempt, card, amount, st, trace):
     its Corruption point. Returns the target (the card's holder)."""
     if not 0 <= card < N_PRIVILEGES or st[HOLDER + card] == seat:
         raise ValueError("strategy bribed for a Privilege card it holds or that does not exist")
-    if amount < ps.MIN_BRIBE or amount % ps.BRIBE_STEP != 0 or amount > st[MONEY + seat]:
-        raise ValueError("strategy offered a bribe it cannot pay or below 50,000")
+    if amount < ps.MIN_BRIBE or amount % ps.BRIBE_STEP != 0 or amount > bribe_most(st, seat):
+        raise ValueError("strategy offered a bribe it cannot pay, over the cap or below 50,000")
     if attempt == 1:
         gain(st, seat, ps.CORRUPTION, 1, ps.P_BRIBE, trace)
     st[stat(seat, ST_BRIBES_OFFERED)] += 1
@@ -663,11 +665,23 @@ def answer_accept(st, move, trace):
         st[P_FIRST] = target
         st[P_ATTEMPT] = 2
         st[P_STEP] = st[P_RESUME] if accepted else S_BRIBE
+        if not accepted and not second_attempt_allowed(st):
+            st[P_SECOND] = -1
+            st[P_ACCEPTED] = 0
+            st[P_N] = 0
+            st[P_STEP] = S_BRIBE_LOSERS
     else:
         st[P_SECOND] = target
         st[P_ACCEPTED] = accepted
         st[P_N] = 0
         st[P_STEP] = S_BRIBE_LOSERS
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def second_attempt_allowed(st):
+    """E: "A second attempt can be made by the current player if the first attempt is
+    unsuccessful" (R_SECOND_BRIBE)."""
+    return st[ps.RULE + ps.R_SECOND_BRIBE] != 0
 
 
 @njit(cache=True, _nrt=False, inline="always")
@@ -696,7 +710,7 @@ def step_bribe_losers(st):
     while st[P_N] < 2:
         loser = bribe_loser(st[P_N], st[P_FIRST], st[P_SECOND], st[P_ACCEPTED] == 1)
         st[P_N] += 1
-        if loser >= 0 and employees(st, loser, -1) > 0:
+        if loses_employee(st, loser):
             st[P_LOSER] = loser
             return ask(st, D_VICTIM, st[P_ACTOR])
     return action_done(st)

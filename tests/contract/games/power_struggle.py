@@ -304,6 +304,20 @@ REFEREE_CONFIGS = {
     "5p corner data": (
         5, ["random", "board", "random", "consultant", "random"], ["data=CORNER"], 13, 70
     ),
+    # The house rules (docs/games/power-struggle.md), flipped together.
+    "4p house rules: capped bribes, cards off, outgoing board": (
+        4, ["random", "corrupter", "builder", "random"],
+        ["bribe_cap=150000", "second_bribe=false", "refusal_costs_employee=false",
+         "communications_card=false", "chairman_card=false", "influence_scoring=outgoing board",
+         "motivation_reset=false", "starting_money=1200000", "hired_employees=3"], 14, 40,
+    ),
+    "3p house rules: no bribes, prices": (
+        3, ["random", "investor", "consultant"],
+        ["bribes_allowed=false", "development_card=false", "legal_patents_card=false",
+         "accounting_card=false", "human_resources_card=false", "controlling_card=false",
+         "main_department_price=1000000", "consultant_price=1500000", "influence_cost=2",
+         "chairman_influence=1", "board_influence=2"], 15, 40,
+    ),
 }  # fmt: skip
 REFEREE = {
     label: Setup(

@@ -32,7 +32,7 @@ from __future__ import annotations
 import tomllib
 from collections import Counter
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import simcore
@@ -221,6 +221,44 @@ def controlling_bonus(bribed: bool, motivation: int) -> int:
     return 50_000 if motivation >= 3 else 100_000
 
 
+@dataclass(frozen=True)
+class HouseRules:
+    """The rule parameters a game is played with (docs/games/power-struggle.md, "House rules");
+    every default is the rulebook's."""
+
+    starting_money: int = START_MONEY
+    bribes_allowed: bool = True
+    bribe_cap: int = 0  # Pinats one bribe may hold at most; 0: no cap
+    second_bribe: bool = True
+    refusal_costs_employee: bool = True
+    cards_on: tuple[bool, ...] = (True,) * 7  # each Privilege card's power, PRIVILEGES order
+    chairman_influence: int = 2
+    board_influence: int = 1
+    motivation_reset: bool = True
+    hired_employees: int = HIRED_EMPLOYEES
+    main_department_price: int = MAIN_DEPARTMENT_PRICE
+    consultant_price: int = CONSULTANT_PRICE
+    influence_cost: int = EMPLOYEES_PER_INFLUENCE
+    influence_scoring: str = "new board"  # "outgoing board": step 5 moved before step 1
+
+    #: The names of the cards' parameters (``<name>_card``), PRIVILEGES order.
+    CARD_NAMES = (
+        "development", "human_resources", "communications", "accounting", "legal_patents",
+        "controlling", "chairman",
+    )  # fmt: skip
+
+    @classmethod
+    def of(cls, rules: dict) -> HouseRules:
+        """The house rules of a rules dict (the game's parameters by name)."""
+        named = {f.name for f in fields(cls)} - {"cards_on"}
+        cards = tuple(bool(rules.get(f"{name}_card", True)) for name in cls.CARD_NAMES)
+        return cls(**{name: rules[name] for name in named if name in rules}, cards_on=cards)
+
+    def bribe_allowed(self, amount: int) -> bool:
+        """Rulebook, E: "50,000 Pinats or more", and no more than the cap (``bribe_cap``)."""
+        return amount >= MIN_BRIBE and (self.bribe_cap == 0 or amount <= self.bribe_cap)
+
+
 class IllegalMove(Exception):
     """A decision the rulebook does not allow (the message quotes the rule)."""
 
@@ -368,11 +406,12 @@ class PowerStruggle:
     stand at the moment of each step: a decision that names several offices names each one as it
     stands when its turn comes (after any Department above it closed or moved away)."""
 
-    def __init__(self, players: int, data: GameData):
+    def __init__(self, players: int, data: GameData, house: HouseRules = HouseRules()):
         require(3 <= players <= 5, "Rulebook: 'A game for 3-5 managers'")
         self.n = players
         self.data = data
-        self.players = [Player() for _ in range(players)]
+        self.house = house
+        self.players = [Player(money=house.starting_money) for _ in range(players)]
         self.divisions = [Division() for _ in DIVISIONS]
         self.board: list[int] = []  # owners of the Board Room chairs, from the left
         self.chairman: int | None = None
@@ -428,9 +467,10 @@ class PowerStruggle:
 
     def usable(self, player: int, card: int) -> PrivilegeCard | None:
         """Rulebook, Use of Privilege cards: "A Privilege card can only be used by the current
-        player if the card is laid out face up in front of him." The card, or None."""
+        player if the card is laid out face up in front of him." The card, or None; always None
+        when the house rules switch the card's power off."""
         c = self.cards[card]
-        return c if c.holder == player and c.face_up else None
+        return c if c.holder == player and c.face_up and self.house.cards_on[card] else None
 
     def gain_points(self, player: int, track: int, points: int, cause: str) -> int:
         """Rulebook, Competence Tracks: "If a player's point marker reaches the highest value of
@@ -682,9 +722,10 @@ class PowerStruggle:
         Directors earns 1 point on the Influence track." Returns the points each player earned
         (before a golden space cuts them)."""
         earned = [0] * self.n
-        earned[self.chairman] += 2
+        if self.chairman is not None:  # none before the first meeting (outgoing board scoring)
+            earned[self.chairman] += self.house.chairman_influence
         for member in self.board:
-            earned[member] += 1
+            earned[member] += self.house.board_influence
         return earned
 
     def reset_motivation(self) -> None:
@@ -843,7 +884,7 @@ class PowerStruggle:
         Department Office(s) (same or different) where he has a Department or a Main
         Department", plus the Human Resources bonus; "a maximum of 6 Employees per
         Department"."""
-        hired = HIRED_EMPLOYEES + self.human_resources_extra(player)
+        hired = self.house.hired_employees + self.human_resources_extra(player)
         placed = min(hired, self.room_of(player))  # the excess goes back to the supply
         require(len(placements) == placed, f"A: {placed} of the {hired} new Employees placed")
         for at in placements:
@@ -987,10 +1028,11 @@ class PowerStruggle:
         briber lays out "with the Bribed half (golden background) facing him" ("If the
         Privilege card was face down before the bribe, the new owner places it face down as
         well")."""
+        require(self.house.bribes_allowed, "house rule bribes_allowed: no bribes")
         require(0 <= card < len(PRIVILEGES), "E: a Privilege card")
         c = self.cards[card]
         require(c.holder == target and target != player, "E: a Privilege card of another player")
-        require(amount >= MIN_BRIBE, "E: a bribe of 50,000 Pinats or more")
+        require(self.house.bribe_allowed(amount), "E: a bribe of 50,000 Pinats or more, capped")
         require(amount <= self.players[player].money, "E: no more than the briber has")
         if accepted:
             self.change_money(player, -amount, "bribe")
@@ -1008,7 +1050,8 @@ class PowerStruggle:
     def influence_for_employees(self, player: int, dismissed: list[Office]) -> None:
         """Rulebook, F1: "dismisses 3 Employees from any Departments and/or Main Departments he
         controls and, in exchange, gains 1 point on the Influence track"."""
-        require(len(dismissed) == EMPLOYEES_PER_INFLUENCE, "F1: 3 Employees dismissed")
+        cost = self.house.influence_cost
+        require(len(dismissed) == cost, f"F1: {cost} Employees dismissed")
         for at in dismissed:
             self.dismiss_own(player, at, "influence")
         self.gain_points(player, INFLUENCE, 1, "influence")
@@ -1017,17 +1060,19 @@ class PowerStruggle:
         """Rulebook, F2: "pays 1,500,000 Pinats to the Bank and then takes 2 Managers from his
         supply and places them in a vacant Department Office of any Division of his choice ...
         he scores 1 point on the Main Department track"."""
-        require(self.players[player].money >= MAIN_DEPARTMENT_PRICE, "F2: 1,500,000 Pinats")
+        price = self.house.main_department_price
+        require(self.players[player].money >= price, f"F2: {price:,} Pinats")
         require(self.divisions[division].vacant() > 0, f"F2: a vacant office in {division}")
-        self.change_money(player, -MAIN_DEPARTMENT_PRICE, "buy_main")
+        self.change_money(player, -price, "buy_main")
         self.open_department(division, Department(player, 2, 0), "buy_main")
         self.gain_points(player, MAIN_DEPARTMENTS, 1, "buy_main")
 
     def buy_consultant(self, player: int, division: int) -> None:
         """Rulebook, F3: "pays 2,000,000 Pinats to the Bank and then takes 1 Manager from his
         supply and places it on the Counsel track in any Division space of his choice"."""
-        require(self.players[player].money >= CONSULTANT_PRICE, "F3: 2,000,000 Pinats")
-        self.change_money(player, -CONSULTANT_PRICE, "buy_consultant")
+        price = self.house.consultant_price
+        require(self.players[player].money >= price, f"F3: {price:,} Pinats")
+        self.change_money(player, -price, "buy_consultant")
         self.add_consultant(player, division, "bought")
 
     def buy_shares(self, player: int, paid_for: int, received: int) -> None:
@@ -1290,6 +1335,7 @@ class Referee:
 
     def __init__(self, rules: dict, players: int, game_label: str = ""):
         self.data = GameData.load(str(rules["data"]), players)
+        self.house = HouseRules.of(rules)
         self.needed = int(rules["victory_points"])
         self.max_turns = int(rules["max_turns"])
         self.n = players
@@ -1324,7 +1370,7 @@ class Referee:
 
     def replay(self, rows) -> Outcome:
         self.trace = Trace(rows.tolist() if hasattr(rows, "tolist") else rows, self.label)
-        self.game = PowerStruggle(self.n, self.data)
+        self.game = PowerStruggle(self.n, self.data, self.house)
         starting = self.setup()
         self.initial_appointments(starting)
         turns = 0
@@ -1362,7 +1408,8 @@ class Referee:
                 tuple(competences) == g.players[seat].competences,
                 f"the competences of Competence card {card} in the data file",
             )
-            self.trace.expect(*row[:7], START_MONEY, what="Set Up 5: 800,000 Pinats")
+            money = self.house.starting_money
+            self.trace.expect(*row[:7], money, what=f"Set Up 5: {money:,} Pinats")
         holders = [-1] * len(PRIVILEGES)
         for _ in PRIVILEGES:
             row = self.decide(EV_DEAL, "Set Up 8: the Privilege cards dealt")
@@ -1407,11 +1454,16 @@ class Referee:
         Communications cards "at the beginning"). Returns the round's Event order."""
         g = self.game
         g.round += 1
+        outgoing = self.house.influence_scoring == "outgoing board"
+        if outgoing:
+            earned = g.score_influence()
         dismissed = g.dismiss_chairman() if g.round > 1 else None
         self.trace.expect(
             EV_MEETING, g.round, -1 if dismissed is None else dismissed,
             what=f"round {g.round}'s Directors' Meeting (step 1: the Chairman dismissed)",
         )  # fmt: skip
+        if outgoing:
+            self.influence(earned, "step 5 before step 1: Influence for the outgoing Board")
         self.chairman_privilege()
         if self.trace.peek() == EV_EXTRA_ACTION:
             self.extra_action()
@@ -1425,15 +1477,21 @@ class Referee:
             self.divisional_head(division)
         g.hand_out_privileges()
         self.flush("step 4: the Privilege cards handed out")
-        for seat, earned in enumerate(g.score_influence()):
-            if earned:
-                g.gain_points(seat, INFLUENCE, earned, "meeting")
-        self.flush("step 5: Influence for the Chairman and the Board")
-        g.reset_motivation()
-        self.flush("step 6: Motivation back to 6")
+        if not outgoing:
+            self.influence(g.score_influence(), "step 5: Influence for the Chairman and the Board")
+        if self.house.motivation_reset:
+            g.reset_motivation()
+        self.flush("step 6: Motivation back to 6 (unless the house rules keep it)")
         order = self.sort_events()
         self.snapshots(f"after round {g.round}'s Directors' Meeting")
         return order
+
+    def influence(self, earned: list[int], what: str) -> None:
+        """Step 5's points, each player's ``earned``, on the Influence track."""
+        for seat, points in enumerate(earned):
+            if points:
+                self.game.gain_points(seat, INFLUENCE, points, "meeting")
+        self.flush(what)
 
     def chairman_privilege(self) -> None:
         """Rulebook, Chairman Privilege card: "At the beginning of the Directors' Meeting you
@@ -1512,7 +1570,11 @@ class Referee:
         sorter = g.divisions[COMMUNICATIONS].head
         row = self.decide(EV_ORDER, "step 7: the Event cards sorted")
         turns, policy = row[2], row[3]
-        self.trace.check(0 <= policy < len(ORDER_POLICIES), "a sorting policy")
+        if self.house.cards_on[COMMUNICATIONS]:
+            self.trace.check(0 <= policy < len(ORDER_POLICIES), "a sorting policy")
+        else:
+            self.trace.check(policy == -1, "no sorting: the Communications card's power is off")
+            self.seen["Event cards dealt (Communications off)"] += 1
         self.trace.expect(
             EV_ORDER, sorter, turns, policy, what="step 7: sorted by the Head of Communications"
         )
@@ -1665,7 +1727,8 @@ class Referee:
             if kind == A_HIRE:
                 if g.room_of(seat) < x:
                     self.seen["hire: excess to the supply"] += 1
-                require(x == HIRED_EMPLOYEES + g.human_resources_extra(seat), "A: hired count")
+                hired = self.house.hired_employees + g.human_resources_extra(seat)
+                require(x == hired, "A: hired count")
                 g.hire_employees(seat, offices(EV_EMPLOYEE, E_HIRE))
             elif kind == A_CREATE_TWO:
                 sources = offices(EV_EMPLOYEE, E_TRANSFER_OUT)
@@ -1725,12 +1788,17 @@ class Referee:
         Convention: the losses in the order of the attempts."""
         g = self.game
         what = f"seat {seat}'s bribe"
+        with self.rules(what):
+            require(self.house.bribes_allowed, "house rule bribes_allowed: no bribes")
         g.briber_corruption(seat)
         self.flush(f"{what}: 1 Corruption point for the briber")
         declined, accepted_by = [], None
         for attempt in (1, 2):
             if attempt == 2 and self.trace.peek() != EV_BRIBE:
                 break
+            if attempt == 2:
+                with self.rules(f"{what}: attempt 2"):
+                    require(self.house.second_bribe, "house rule second_bribe: one attempt only")
             row = self.decide(EV_BRIBE, f"{what}: attempt {attempt}")
             target, card, amount, accepted = row[2], row[3], row[4], row[6]
             self.trace.check(accepted in (0, 1), "accepted 0 or 1")
@@ -1746,6 +1814,9 @@ class Referee:
                 break
             declined.append(target)
         losers = [p for p in dict.fromkeys(declined) if p != accepted_by]
+        if not self.house.refusal_costs_employee:
+            self.seen["a refusal without a lost Employee"] += len(losers)
+            losers = []
         for loser in losers:
             if g.employees_of(loser) == 0:
                 self.seen["a decliner without Employees"] += 1

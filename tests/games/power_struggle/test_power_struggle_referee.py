@@ -513,6 +513,7 @@ def test_sweep_reaches_the_corners_of_the_rules():
         ("bribe attempt", 2, "accepted"), ("bribe attempt", 2, "declined"),
         ("resign", "Board Room"), ("resign", "Counsel"), "shares with Accounting",
         "hire: excess to the supply", "declare", "truncated", "shared victory",
+        "a refusal without a lost Employee", "Event cards dealt (Communications off)",
     ] + [("action", name) for name in ACTIONS if name != "pass"]  # fmt: skip
     missing = [key for key in needed if seen[key] == 0]
     assert not missing, f"the sweep never met {missing}"

@@ -543,13 +543,14 @@ def test_resign_to_counsel_example_keeps_the_main_department():
     assert table.board_seats() == []
 
 
-def bribe_table(ask_extra, face=1, red_cards=(CHAIRMAN, HUMAN_RESOURCES)):
+def bribe_table(ask_extra, face=1, red_cards=(CHAIRMAN, HUMAN_RESOURCES), rules=None):
     """Green (the corrupter) holds every card but ``red_cards``; Red asks ``ask_extra`` beyond
     its asking price. At Motivation 6 the Chairman card (Bribed half: a Main Department and
     point) is worth most to Green, then Human Resources (1 more Employee a hire); Red's asking
     price for either is below the least bribe (the Corruption point and the Employee a refusal
-    costs outweigh what the cards do for it this round)."""
-    table = Table(4, ["builder", "builder", "corrupter", f"builder:ask_extra={ask_extra}"])
+    costs outweigh what the cards do for it this round); ``rules``: rule parameters by name."""
+    lineup = ["builder", "builder", "corrupter", f"builder:ask_extra={ask_extra}"]
+    table = Table(4, lineup, rules)
     for card in range(7):
         table.give(card, GREEN)
     for card in red_cards:
