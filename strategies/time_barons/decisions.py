@@ -45,7 +45,6 @@ from simcore.games.time_barons.state import (
     FOLLOW,
     GAIN,
     LEVEL,
-    N_LEVELS,
     NO_ATTACK,
     NO_TARGET,
     P_ARR_I,
@@ -86,11 +85,18 @@ from simcore.games.time_barons.state import (
     is_disabled,
     is_fortified,
     max_requirement,
+    may_attach_to,
+    may_draw_from,
+    may_draw_more,
+    may_play_kind,
+    may_upgrade,
     move_code,
+    move_cost,
     nth_move,
     response_code,
     response_is_legal,
     site_at,
+    site_waits,
     sites_n,
     stack_left,
     upgrade_cost,
@@ -126,10 +132,10 @@ from strategies.time_barons.values import (
 
 
 @njit(cache=True, _nrt=False)
-def highest_stack(st, seat):
+def highest_stack(st, rules, seat):
     """The highest level stack the seat may draw from that has cards, 0 if none."""
     for level in range(st[ix(LEVEL + seat)], 0, -1):
-        if stack_left(st, level) > 0:
+        if may_draw_from(st, rules, seat, level):
             return level
     return 0
 
@@ -143,38 +149,45 @@ def scripted_move(prm, seat, st, cards, rules, rng):
     b = -1
     best = 0.0
     turns = turns_left(st, cards, rules, seat)
-    action = action_value(prm, seat, st)
-    if actions >= 1:
-        if can_draw(st, seat):
-            value = draw_value(prm, seat, st)
+    action = action_value(prm, seat, st, rules)
+    if actions >= 1:  # every move below costs at least 1 action (rules draw_cost, ...)
+        cost = move_cost(st, cards, rules, seat, DRAW, -1, -1)
+        if can_draw(st, rules, seat) and cost <= actions and may_draw_more(st, rules, seat):
+            value = per_action(draw_value(prm, seat, st), cost)
             if value > best:
-                best, kind, a, b = value, DRAW, highest_stack(st, seat), -1
-        if st[SUPPLY] > 0 and sites_n(st, seat) > 0:
-            value = prm[seat, W_FOLLOWER]
+                best, kind, a, b = value, DRAW, highest_stack(st, rules, seat), -1
+        cost = move_cost(st, cards, rules, seat, GAIN, -1, -1)
+        if st[SUPPLY] > 0 and sites_n(st, seat) > 0 and cost <= actions:
+            value = per_action(prm[seat, W_FOLLOWER], cost)
             if value > best:
                 best, kind, a, b = value, GAIN, -1, -1  # where: worked out only if it stays best
+        cost = move_cost(st, cards, rules, seat, RELOCATE, -1, -1)
         if (
             sites_n(st, seat) > 1
             and prm[seat, W_RELOCATE] > 0
-            and relocation_value(prm, seat, sites_value_bound(prm, seat, st, cards) * turns) > best
+            and cost <= actions
+            and per_action(
+                relocation_value(prm, seat, sites_value_bound(prm, seat, st, cards) * turns), cost
+            )
+            > best
         ):
             target_value, _, _ = relocation_target(
-                prm, seat, st, cards, actions - 1, turns, action, best
+                prm, seat, st, cards, actions - cost, turns, action, best
             )
-            value = relocation_value(prm, seat, target_value)
+            value = per_action(relocation_value(prm, seat, target_value), cost)
             if value > best:
                 best, kind, a, b = value, RELOCATE, -1, -1
         # An upgrade costs at least 1 action: with none left, its cost is not worth working out.
-        if st[ix(LEVEL + seat)] < N_LEVELS and upgrade_cost(st, cards, rules, seat) <= actions:
+        if may_upgrade(st, rules, seat) and upgrade_cost(st, cards, rules, seat) <= actions:
             value = upgrade_value(prm, seat, st, cards, rules)
-            if not can_draw(st, seat) and stack_left(st, st[ix(LEVEL + seat)] + 1) > 0:
+            if not can_draw(st, rules, seat) and stack_left(st, st[ix(LEVEL + seat)] + 1) > 0:
                 value = np.inf  # first: the only way to draw again, and the end needs draws
             if value > best:
                 best, kind, a, b = value, UPGRADE, -1, -1
     for i in range(ability_sites_n(st, seat)):
         site = ability_site_at(st, seat, i)
-        if is_disabled(st, site):
-            continue  # none of its abilities may be used
+        if is_disabled(st, site) or site_waits(st, rules, site):
+            continue  # none of its abilities may be used (now)
         for ability in range(cards[ix(site), C_N_ABILITIES]):
             base = C_ABILITIES + ABILITY_WIDTH * ability
             cost = cards[ix(site), ix(base + A_COST)]
@@ -202,6 +215,8 @@ def scripted_move(prm, seat, st, cards, rules, rng):
         kind_of_card = cards[ix(card), C_TYPE]
         if cost > actions or kind_of_card == REACTION:
             continue
+        if not may_play_kind(st, cards, rules, seat, card):
+            continue  # banned by a house rule, or no room for another site
         target = -1
         if kind_of_card == SITE:
             value = site_card_value(prm, seat, st, cards, card, turns, action)
@@ -215,6 +230,8 @@ def scripted_move(prm, seat, st, cards, rules, rng):
             if per_action(value_bound(prm, seat, st, cards, card), cost) <= best:
                 continue  # it cannot win: not worth valuing
             value, target = attachment_choice(prm, seat, st, cards, card)
+            if not may_attach_to(st, cards, rules, seat, target):
+                continue  # its best site is closed to it (attach_to_opponent, the limit)
         value = per_action(value, cost)
         if value > best:
             best, kind, a, b = value, PLAY, card, target
@@ -288,21 +305,21 @@ def choose_site(sid, prm, seat, purpose, n, st, cards, rules, rng):
 
 
 @njit(cache=True, _nrt=False)
-def choose_stack(sid, prm, seat, st, cards, rng):
-    """The level to draw from (at most the seat's, with cards), 0 if there is none."""
+def choose_stack(sid, prm, seat, st, cards, rules, rng):
+    """The level to draw from (one the seat may draw from, with cards), 0 if there is none."""
     if sid == RANDOM:
         n = 0
         for level in range(1, st[ix(LEVEL + seat)] + 1):
-            n += stack_left(st, level) > 0
+            n += may_draw_from(st, rules, seat, level)
         if n == 0:
             return 0
         pick = rand_below(rng, n)
         for level in range(1, st[ix(LEVEL + seat)] + 1):
-            if stack_left(st, level) > 0:
+            if may_draw_from(st, rules, seat, level):
                 if pick == 0:
                     return level
                 pick -= 1
-    return highest_stack(st, seat)
+    return highest_stack(st, rules, seat)
 
 
 @njit(cache=True, _nrt=False)
@@ -331,7 +348,7 @@ def attack_worth(prm, seat, st, cards, rules):
     lost = pending_loss(st, cards, rules, seat)
     source, base, n_effects = attack_effects(st, cards)
     turns = turns_left(st, cards, rules, seat)
-    action = action_value(prm, seat, st)
+    action = action_value(prm, seat, st, rules)
     sites_lost = 0.0
     cards_lost = 0.0
     if cards[ix(source), C_TYPE] == ATTACHMENT:
@@ -383,14 +400,14 @@ def choose_response(sid, prm, seat, trigger, st, cards, rules, rng):
     a card in hand is worth, draw_value), none if none is worth anything; random ones answer
     half the time, uniformly."""
     if sid == RANDOM:
-        return random_response(seat, trigger, st, cards, rng)
+        return random_response(seat, trigger, st, cards, rules, rng)
     kind = PASS
     a = -1
     b = -1
     best = 0.0
     for i in range(hand_n(st, seat)):
         card = hand_card(st, seat, i)
-        if response_is_legal(st, cards, seat, trigger, REACT, card, -1):
+        if response_is_legal(st, cards, rules, seat, trigger, REACT, card, -1):
             value = response_value(
                 prm, seat, st, cards, rules, card, C_EFFECTS, cards[ix(card), C_N_EFFECTS], rng
             ) - draw_value(prm, seat, st)
@@ -399,7 +416,7 @@ def choose_response(sid, prm, seat, trigger, st, cards, rules, rng):
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
         for ability in range(cards[ix(site), C_N_ABILITIES]):
-            if response_is_legal(st, cards, seat, trigger, TRIGGERED, site, ability):
+            if response_is_legal(st, cards, rules, seat, trigger, TRIGGERED, site, ability):
                 base = C_ABILITIES + ABILITY_WIDTH * ability
                 value = response_value(
                     prm,
@@ -418,28 +435,30 @@ def choose_response(sid, prm, seat, trigger, st, cards, rules, rng):
 
 
 @njit(cache=True, _nrt=False)
-def random_response(seat, trigger, st, cards, rng):
+def random_response(seat, trigger, st, cards, rules, rng):
     """Pass half the time, else any legal response, uniformly."""
     count = 0
     for i in range(hand_n(st, seat)):
-        count += response_is_legal(st, cards, seat, trigger, REACT, hand_card(st, seat, i), -1)
+        count += response_is_legal(
+            st, cards, rules, seat, trigger, REACT, hand_card(st, seat, i), -1
+        )
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
         for ability in range(cards[ix(site), C_N_ABILITIES]):
-            count += response_is_legal(st, cards, seat, trigger, TRIGGERED, site, ability)
+            count += response_is_legal(st, cards, rules, seat, trigger, TRIGGERED, site, ability)
     if count == 0 or rand_bool(rng, 0.5):
         return PASS, -1, -1
     pick = rand_below(rng, count)
     for i in range(hand_n(st, seat)):
         card = hand_card(st, seat, i)
-        if response_is_legal(st, cards, seat, trigger, REACT, card, -1):
+        if response_is_legal(st, cards, rules, seat, trigger, REACT, card, -1):
             if pick == 0:
                 return REACT, card, -1
             pick -= 1
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
         for ability in range(cards[ix(site), C_N_ABILITIES]):
-            if response_is_legal(st, cards, seat, trigger, TRIGGERED, site, ability):
+            if response_is_legal(st, cards, rules, seat, trigger, TRIGGERED, site, ability):
                 if pick == 0:
                     return TRIGGERED, site, ability
                 pick -= 1
@@ -477,7 +496,7 @@ def decide(sid, prm, seat, st, game, rng):
     if kind == D_SITE:
         return choose_site(sid, prm, seat, st[P_PURPOSE], st[P_PICK_N], st, cards, rules, rng)
     if kind == D_STACK:
-        return choose_stack(sid, prm, seat, st, cards, rng)
+        return choose_stack(sid, prm, seat, st, cards, rules, rng)
     if kind == D_RECOVER:
         return choose_recover(sid, prm, seat, st, cards, rng)
     i = st[P_ARR_I]  # D_ARRANGE

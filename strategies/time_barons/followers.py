@@ -156,7 +156,7 @@ def plan_relocation(prm, seat, st, cards, rules, budget, rng):
         cards,
         budget,
         turns_left(st, cards, rules, seat),
-        action_value(prm, seat, st),
+        action_value(prm, seat, st, rules),
         -1.0,
     )
     n = sites_n(st, seat)
@@ -432,7 +432,7 @@ def place_target(prm, seat, st, cards, rules, rng):
     if sites_n(st, seat) == 1:
         return site_at(st, seat, 0)
     turns = turns_left(st, cards, rules, seat)
-    action = action_value(prm, seat, st)
+    action = action_value(prm, seat, st, rules)
     chance = expect_attacks(st, cards, seat)
     n = sites_n(st, seat)
     for i in range(n):
@@ -500,7 +500,7 @@ def plan_shelter(prm, seat, st, cards, rules, rng):
     where it adds least to the losses: every site keeping the followers its abilities need, or
     none keeping any. Returns what it saves over the arrangement now (0 or more)."""
     chance = expect_attacks(st, cards, seat)
-    action = action_value(prm, seat, st)
+    action = action_value(prm, seat, st, rules)
     n = sites_n(st, seat)
     for i in range(n):
         st[ix(ARRANGE + i)] = st[ix(FOLLOW + site_at(st, seat, i))]

@@ -138,19 +138,19 @@ def upgrade_value(prm, seat, st, cards, rules):
     level = st[ix(LEVEL + seat)]
     access = min(stack_left(st, level + 1), cards_to_end(st, rules) / 2.0)
     premium = prm[seat, W_UPGRADE]
-    if not can_draw(st, seat):
+    if not can_draw(st, rules, seat):
         premium = max(premium, draw_value(prm, seat, st))
     return premium * access / upgrade_cost(st, cards, rules, seat)
 
 
 @njit(cache=True, _nrt=False)
-def action_value(prm, seat, st):
+def action_value(prm, seat, st, rules):
     """What an action is worth to the seat when nothing better is on offer: the better of a
     follower gained and a card drawn, of those it can make (0 if neither)."""
     value = 0.0
     if st[SUPPLY] > 0 and sites_n(st, seat) > 0:
         value = prm[seat, W_FOLLOWER]
-    if can_draw(st, seat):
+    if can_draw(st, rules, seat):
         value = max(value, draw_value(prm, seat, st))
     return value
 

@@ -297,6 +297,11 @@ def check_rules(rules: dict, players: int, cards: CardSet) -> None:
             f"{cards.path}: {level_one} Level I cards cannot deal hand_size={rules['hand_size']} "
             f"to {players} players"
         )
+    if 0 < rules["hand_limit"] < rules["hand_size"]:
+        raise SpecError(
+            f"time-barons: hand_limit={rules['hand_limit']} is below the hand_size="
+            f"{rules['hand_size']} cards dealt at set-up"
+        )
 
 
 def card_labels(rules: dict) -> tuple[str, ...]:

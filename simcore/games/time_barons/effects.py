@@ -54,6 +54,7 @@ from simcore.games.time_barons.state import (
     E_REPAIR,
     E_SACRIFICE,
     E_STEAL,
+    ENTERED,
     EV_ARRANGE,
     EV_ATTACH,
     EV_CANCEL,
@@ -80,7 +81,6 @@ from simcore.games.time_barons.state import (
     IN_HAND,
     IN_PLAY,
     INTEGRITY_MOD,
-    LEVEL,
     LOC,
     MAX_CARDS,
     MAX_EFFECTS,
@@ -99,6 +99,7 @@ from simcore.games.time_barons.state import (
     PICK_SACRIFICE,
     PICK_STEAL,
     POOL,
+    R_DAMAGE_KILLS,
     REACT,
     REQUIRE,
     RESPONDED,
@@ -120,22 +121,24 @@ from simcore.games.time_barons.state import (
     SUPPLY,
     TARGETS,
     TRACE_LEN,
+    TURN,
     UPGRADE_DISCOUNT,
     USED,
     VALUE_BOUND,
     answers,
     can_draw,
     hand_card,
+    hand_has_room,
     hand_n,
     has_own_turn_ability,
     integrity,
     is_candidate,
     is_fortified,
+    may_draw_from,
     site_at,
     site_discount,
     sites_n,
     spare_on,
-    stack_left,
 )
 from simcore.kernel.chunk import record_event
 from simcore.kernel.intrinsics import ix
@@ -211,6 +214,7 @@ def site_add(st, seat, site):
         st[ix(SITES_BOUND + seat)] = NO_BOUND
     st[ix(LOC + site)] = IN_PLAY
     st[ix(OWNER + site)] = seat
+    st[ix(ENTERED + site)] = st[TURN]
     st[ix(FOLLOW + site)] = 0
     st[ix(DAMAGE + site)] = 0
     st[ix(USED + site)] = 0
@@ -356,12 +360,13 @@ def check_destroyed(site, by, st, cards, trace):
 
 
 @njit(cache=True, _nrt=False)
-def damage_site(site, amount, by, st, cards, trace):
-    """Kill ``amount`` followers on the site (none if it is fortified) and place ``amount``
-    damage counters (as many as the pool has); destroy it if they reach its integrity."""
+def damage_site(site, amount, by, st, cards, rules, trace):
+    """Kill ``amount`` followers on the site (none if it is fortified, or under rule
+    damage_kills off) and place ``amount`` damage counters (as many as the pool has); destroy it
+    if they reach its integrity."""
     owner = st[ix(OWNER + site)]
     killed = 0
-    if not is_fortified(st, cards, site):
+    if rules[R_DAMAGE_KILLS] != 0.0 and not is_fortified(st, cards, site):
         killed = min(amount, st[ix(FOLLOW + site)])
         if killed > 0:
             move_followers(site, -killed, st)
@@ -460,7 +465,7 @@ def takes_units(op):
 
 
 @njit(cache=True, _nrt=False)
-def unit_possible(seat, op, st):
+def unit_possible(seat, op, st, rules):
     """Can such an effect take its next one? When not, it ends (the game may have ended, or
     nothing is left to take)."""
     if op == E_KILL or op == E_STEAL or op == E_SACRIFICE:
@@ -468,18 +473,18 @@ def unit_possible(seat, op, st):
     if op == E_GAIN:
         return st[SUPPLY] > 0 and sites_n(st, seat) > 0
     if op == E_DRAW:
-        return can_draw(st, seat)
+        return can_draw(st, rules, seat) and hand_has_room(st, rules, seat)
     if op == E_REPAIR:
         return has_candidate(st, seat, PICK_REPAIR)
-    return st[DISCARD_N] > 0  # E_RECOVER
+    return st[DISCARD_N] > 0 and hand_has_room(st, rules, seat)  # E_RECOVER
 
 
 @njit(cache=True, _nrt=False)
-def check_unit_choice(seat, op, choice, st):
+def check_unit_choice(seat, op, choice, st, rules):
     """The choice for one unit of such an effect: a stack (draw), a pile index (recover) or a
     site, one the effect may take."""
     if op == E_DRAW:
-        if choice < 1 or choice > st[ix(LEVEL + seat)] or stack_left(st, choice) == 0:
+        if not may_draw_from(st, rules, seat, choice):
             raise ValueError("strategy drew from a stack it cannot draw from")
     elif op == E_RECOVER:
         if choice < 0 or choice >= st[DISCARD_N]:
@@ -521,16 +526,16 @@ def named_site(seat, purpose, target, st):
 
 
 @njit(cache=True, _nrt=False)
-def hit_site(seat, op, n, site, st, cards, trace):
+def hit_site(seat, op, n, site, st, cards, rules, trace):
     """A damage or destroy effect on its site."""
     if op == E_DAMAGE:
-        damage_site(site, n, seat, st, cards, trace)
+        damage_site(site, n, seat, st, cards, rules, trace)
     else:
         destroy_site(site, seat, st, cards, trace)
 
 
 @njit(cache=True, _nrt=False)
-def effect_now(seat, op, n, st, cards, rng, trace):
+def effect_now(seat, op, n, st, cards, rules, rng, trace):
     """The effects nobody chooses anything for (the discarded cards are random)."""
     other = 1 - seat
     if op == E_DAMAGE_EACH:
@@ -538,7 +543,7 @@ def effect_now(seat, op, n, st, cards, rng, trace):
         for i in range(sites_n(st, other) - 1, -1, -1):
             if st[OVER] == 1:
                 return
-            damage_site(site_at(st, other, i), n, seat, st, cards, trace)
+            damage_site(site_at(st, other, i), n, seat, st, cards, rules, trace)
     elif op == E_KILL_EVERYWHERE:
         for owner in (seat, other):
             for i in range(sites_n(st, owner)):

@@ -55,6 +55,7 @@ from simcore.registry import (
     Arcs,
     CardImpact,
     Column,
+    DataComponents,
     Game,
     Param,
     search_strategy,
@@ -131,6 +132,125 @@ RULES = (
         "the attacked player's responses, or on resolution, after them",
         choices=("declared", "on_resolution"),
     ),
+    # House rules (issue 42): each at its default plays the rulebook; positions R_DRAW_COST
+    # onwards in simcore/games/time_barons/state.py.
+    Param("draw_cost", "int", 1, "actions to draw a card (the rulebook: 1 action)", 1, 20),
+    Param(
+        "gain_cost", "int", 1, "actions to gain a follower from the supply (the rulebook: 1)", 1, 20
+    ),
+    Param(
+        "relocate_cost",
+        "int",
+        1,
+        "actions to relocate your followers (the rulebook: 1 action)",
+        1,
+        20,
+    ),
+    Param(
+        "draws_per_turn",
+        "int",
+        0,
+        "most draw moves a player may make in one turn; 0: no limit (the rulebook's)",
+        0,
+        60,
+    ),
+    Param(
+        "hand_limit",
+        "int",
+        0,
+        "most cards a hand may hold: draws (moves and effects) and recovers stop there; "
+        "0: no limit (the rulebook's)",
+        0,
+        64,
+    ),
+    Param(
+        "max_level",
+        "int",
+        4,
+        "highest tech level a player may upgrade to (the rulebook: Level IV)",
+        1,
+        4,
+    ),
+    Param(
+        "site_limit",
+        "int",
+        0,
+        "most sites a player may have in play, its Homeland included; 0: no limit (the rulebook's)",
+        0,
+        66,
+    ),
+    Param(
+        "sites_allowed",
+        "bool",
+        True,
+        "site cards may be played (off: only the Homelands are sites)",
+        component="card type",
+    ),
+    Param(
+        "events_allowed",
+        "bool",
+        True,
+        "event cards may be played",
+        component="card type",
+    ),
+    Param(
+        "attachments_allowed",
+        "bool",
+        True,
+        "attachment cards may be played",
+        component="card type",
+    ),
+    Param(
+        "reactions_allowed",
+        "bool",
+        True,
+        "reaction cards may be played (on the opponent's turn)",
+        component="card type",
+    ),
+    Param(
+        "attachments_per_site",
+        "int",
+        0,
+        "most attachments one site may carry; 0: no limit (the rulebook's)",
+        0,
+        64,
+    ),
+    Param(
+        "attach_to_opponent",
+        "bool",
+        True,
+        "attachments may be placed on the opponent's sites (the rulebook: \"on site cards "
+        'owned by either player"); off: on your own sites only',
+    ),
+    Param(
+        "damage_kills",
+        "bool",
+        True,
+        'damage kills followers on the site (the rulebook: "DO DAMAGE to a site by killing '
+        'followers on the site"); off: damage only places counters (every site as if '
+        "fortified)",
+    ),
+    Param(
+        "level_tiebreak",
+        "bool",
+        True,
+        'when the stacks run out with equal followers, "victory passes to the player at the '
+        'higher tech level"; off: equal followers is a draw',
+    ),
+    Param(
+        "draw_lower_levels",
+        "bool",
+        True,
+        'draw from "a stack of a level equal to or less than your current level"; off: only '
+        "from the stack of your own level (draw moves and draw effects)",
+    ),
+    Param(
+        "abilities_on_turn_played",
+        "bool",
+        True,
+        'a site\'s abilities may be used "even on the turn the site was played"; off: from '
+        "its owner's next turn",
+    ),
 )
 
 SEAT_COLUMNS = (
@@ -178,6 +298,7 @@ GAME = Game(
     game_columns=GAME_COLUMNS,
     seat_columns=SEAT_COLUMNS,
     card_impact=(CardImpact("level card", "drawn_mask", "played_mask", card_labels),),
+    data_components=(DataComponents("cards", "card", "card", group="level"),),
     arcs=ARCS,
     module=__name__,
     doc="two time-travelling barons build sites, grow followers and tear each other down; "

@@ -68,6 +68,7 @@ from simcore.games.time_barons.state import (
     DISCARD_N,
     DRAW,
     DRAW_ACTION,
+    DRAWS_MADE,
     E_DAMAGE,
     E_DESTROY,
     E_DRAW,
@@ -75,6 +76,7 @@ from simcore.games.time_barons.state import (
     E_RELOCATE,
     E_STEAL,
     END,
+    ENTERED,
     EV_EFFECT,
     EV_END_TURN,
     FIRST,
@@ -163,6 +165,7 @@ from simcore.games.time_barons.state import (
     hand_n,
     is_candidate,
     may_answer,
+    may_draw_from,
     move_code,
     move_is_legal,
     nth_move,
@@ -170,7 +173,6 @@ from simcore.games.time_barons.state import (
     response_is_legal,
     site_at,
     sites_n,
-    stack_left,
 )
 from simcore.games.time_barons.turns import (
     after_turn,
@@ -389,7 +391,7 @@ def start_move(move, st, cards, rules, trace):
 
 
 @njit(cache=True, _nrt=False)
-def next_effect(st, cards, rng, trace):
+def next_effect(st, cards, rules, rng, trace):
     """S_EFFECT: the next effect resolving starts (or the effects are done)."""
     k = st[P_RES_K]
     if k >= st[P_RES_N] or st[OVER] == 1:
@@ -407,7 +409,7 @@ def next_effect(st, cards, rng, trace):
         if target != CHOOSE_NOW:
             site = named_site(seat, purpose, target, st)
             if site >= 0:
-                hit_site(seat, op, n, site, st, cards, trace)
+                hit_site(seat, op, n, site, st, cards, rules, trace)
         elif has_candidate(st, seat, purpose):
             ask_site(st, seat, purpose, n, S_EFFECT_SITE)
     elif takes_units(op):
@@ -416,15 +418,15 @@ def next_effect(st, cards, rng, trace):
     elif op == E_RELOCATE:
         begin_relocation(seat, S_EFFECT, st)
     else:
-        effect_now(seat, op, n, st, cards, rng, trace)
+        effect_now(seat, op, n, st, cards, rules, rng, trace)
 
 
 @njit(cache=True, _nrt=False)
-def next_unit(st):
+def next_unit(st, rules):
     """S_UNIT: the effect taking things one at a time asks for its next one, or ends."""
     seat = st[P_RES_SEAT]
     op = st[P_OP]
-    if st[P_UNITS] == 0 or not unit_possible(seat, op, st):
+    if st[P_UNITS] == 0 or not unit_possible(seat, op, st, rules):
         st[P_STEP] = S_EFFECT
         return
     st[P_UNITS] -= 1
@@ -439,14 +441,14 @@ def next_unit(st):
 # The longer steps, each inlined into ``step``: the same compiled step as when they were written
 # out there, with no call passing the game's arrays.
 @njit(cache=True, _nrt=False, inline="always")
-def answered(seat, move, st, cards, trace):
+def answered(seat, move, st, cards, rules, trace):
     """S_ANSWERED: the player not on turn answered the window (a D_RESPONSE code)."""
     kind, a, b = decode(move, 3)
     if kind == PASS:
         st[P_STEP] = st[P_WINDOW_AFTER]
         return
     other = 1 - seat
-    if not response_is_legal(st, cards, other, st[P_TRIGGER], kind, a, b):
+    if not response_is_legal(st, cards, rules, other, st[P_TRIGGER], kind, a, b):
         raise ValueError("strategy chose an illegal response")
     base, n_effects = start_response(other, kind, a, b, st[P_TRIGGER], st, cards, trace)
     st[P_REACT_CARD] = a
@@ -487,11 +489,11 @@ def attack_checked(seat, st, cards, rules, trace):
 
 
 @njit(cache=True, _nrt=False, inline="always")
-def unit_chosen(move, st, cards, trace):
+def unit_chosen(move, st, cards, rules, trace):
     """S_UNIT_CHOSEN: one unit of the effect resolving, on the stack, pile index or site chosen
     (a steal then asks where the follower goes)."""
     owner = st[P_RES_SEAT]
-    check_unit_choice(owner, st[P_OP], move, st)
+    check_unit_choice(owner, st[P_OP], move, st, rules)
     st[P_STEP] = S_UNIT
     if st[P_OP] == E_STEAL:
         st[P_STEAL_FROM] = move
@@ -524,7 +526,7 @@ def turn_ended(seat, st, rules, trace):
     if reason < 0 and st[P_TURNS] < np.int64(rules[R_MAX_TURNS]):
         st[P_STEP] = S_TURN
     else:
-        winner, reason = game_over(st[P_TURNS], reason, st, trace)
+        winner, reason = game_over(st[P_TURNS], reason, st, rules, trace)
         st[P_WINNER] = winner
         st[P_REASON] = reason
         st[P_SEAT] = -1
@@ -557,7 +559,7 @@ def step(st, rules, cards, move, rng, trace):
             st[P_WINDOW_LEFT] -= 1
             ask(st, D_RESPONSE, 1 - seat, S_ANSWERED)
     elif s == S_ANSWERED:
-        answered(seat, move, st, cards, trace)
+        answered(seat, move, st, cards, rules, trace)
     elif s == S_REACTED:
         discard_played(st[P_REACT_CARD], 1 - seat, st, trace)
         st[P_STEP] = S_WINDOW
@@ -583,15 +585,15 @@ def step(st, rules, cards, move, rng, trace):
         discard_played(st[P_MOVE_A], seat, st, trace)
         st[P_STEP] = S_MOVE
     elif s == S_EFFECT:
-        next_effect(st, cards, rng, trace)
+        next_effect(st, cards, rules, rng, trace)
     elif s == S_EFFECT_SITE:
         check_site(st, st[P_RES_SEAT], st[P_PURPOSE], move)
-        hit_site(st[P_RES_SEAT], st[P_OP], st[P_AMOUNT], move, st, cards, trace)
+        hit_site(st[P_RES_SEAT], st[P_OP], st[P_AMOUNT], move, st, cards, rules, trace)
         st[P_STEP] = S_EFFECT
     elif s == S_UNIT:
-        next_unit(st)
+        next_unit(st, rules)
     elif s == S_UNIT_CHOSEN:
-        unit_chosen(move, st, cards, trace)
+        unit_chosen(move, st, cards, rules, trace)
     elif s == S_STOLEN:
         check_site(st, st[P_RES_SEAT], PICK_PLACE, move)
         unit_apply(st[P_RES_SEAT], E_STEAL, st[P_STEAL_FROM], move, st, cards, trace)
@@ -683,12 +685,12 @@ def legal(st, game, moves):
         n = listed(moves, n, response_code(PASS, -1, -1))
         for i in range(hand_n(st, seat)):
             card = hand_card(st, seat, i)
-            if response_is_legal(st, cards, seat, trigger, REACT, card, -1):
+            if response_is_legal(st, cards, rules, seat, trigger, REACT, card, -1):
                 n = listed(moves, n, response_code(REACT, card, -1))
         for i in range(sites_n(st, seat)):
             site = site_at(st, seat, i)
             for ability in range(cards[ix(site), C_N_ABILITIES]):
-                if response_is_legal(st, cards, seat, trigger, TRIGGERED, site, ability):
+                if response_is_legal(st, cards, rules, seat, trigger, TRIGGERED, site, ability):
                     n = listed(moves, n, response_code(TRIGGERED, site, ability))
     elif kind == D_SITE:  # the candidates in their owner's play order
         purpose = st[P_PURPOSE]
@@ -698,7 +700,7 @@ def legal(st, game, moves):
                 n = listed(moves, n, site_at(st, owner, i))
     elif kind == D_STACK:
         for level in range(1, st[ix(LEVEL + seat)] + 1):
-            if stack_left(st, level) > 0:
+            if may_draw_from(st, rules, seat, level):
                 n = listed(moves, n, level)
     elif kind == D_RECOVER:
         for i in range(st[DISCARD_N]):
@@ -750,9 +752,11 @@ def infoset_key(st, seat):
         if not hidden:
             h = _mix(h, st[ix(LOC + card)])
             h = _mix(h, st[ix(OWNER + card)])
+            h = _mix(h, st[ix(ENTERED + card)])
     h = _mix_range(h, st, FOLLOW, VALUE_BOUND)
     for k in range(2 * N_SEAT_STATS):
         if k != N_SEAT_STATS * other + ST_DRAWN_MASK:
             h = _mix(h, st[ix(STATS + k)])
     h = _mix_range(h, st, ATTACK, THREAT_N)
+    h = _mix(h, st[DRAWS_MADE])
     return _mix_range(h, st, PROTOCOL, P_ARRANGE + st[P_ARR_I])

@@ -142,28 +142,28 @@ def apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace):
         else:
             site = -1
         if site >= 0:
-            hit_site(seat, op, n, site, st, cards, trace)
+            hit_site(seat, op, n, site, st, cards, rules, trace)
     elif takes_units(op):
         for _ in range(n):
-            if not unit_possible(seat, op, st):
+            if not unit_possible(seat, op, st, rules):
                 return
             to_site = -1
             if op == E_DRAW:
-                choice = strategy.choose_stack(sids[seat], prm, seat, st, cards, rng)
+                choice = strategy.choose_stack(sids[seat], prm, seat, st, cards, rules, rng)
             elif op == E_RECOVER:
                 choice = strategy.choose_recover(sids[seat], prm, seat, st, cards, rng)
             else:
                 choice = strategy.choose_site(
                     sids[seat], prm, seat, site_purpose(op), 1, st, cards, rules, rng
                 )
-            check_unit_choice(seat, op, choice, st)
+            check_unit_choice(seat, op, choice, st, rules)
             if op == E_STEAL:
                 to_site = pick_site(seat, PICK_PLACE, 1, st, cards, rules, sids, prm, rng)
             unit_apply(seat, op, choice, to_site, st, cards, trace)
     elif op == E_RELOCATE:
         relocate(seat, st, cards, rules, sids, prm, rng, trace)
     else:
-        effect_now(seat, op, n, st, cards, rng, trace)
+        effect_now(seat, op, n, st, cards, rules, rng, trace)
 
 
 @njit(cache=True, _nrt=False)
@@ -200,7 +200,7 @@ def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
         kind, a, b = strategy.choose_response(sids[seat], prm, seat, trigger, st, cards, rules, rng)
         if kind == PASS:
             return
-        if not response_is_legal(st, cards, seat, trigger, kind, a, b):
+        if not response_is_legal(st, cards, rules, seat, trigger, kind, a, b):
             raise ValueError("strategy chose an illegal response")
         base, n_effects = start_response(seat, kind, a, b, trigger, st, cards, trace)
         resolve(seat, a, base, n_effects, False, st, cards, rules, sids, prm, rng, trace)
@@ -314,5 +314,5 @@ def play_game(players, st, game, sids, prm, rng, trace):
         turns += 1
         reason = after_turn(turns, st, rules, trace)
         seat = 1 - seat
-    winner, reason = game_over(turns, reason, st, trace)
+    winner, reason = game_over(turns, reason, st, rules, trace)
     return winner, turns, reason == END_TURN_CAP, reason

@@ -121,6 +121,20 @@ R_STACKS_TO_END = 10
 R_FIRST_PLAYER = 11
 R_MAX_TURNS = 12
 R_ATTACK_TARGETS = 13
+R_DRAW_COST = 14
+R_GAIN_COST = 15
+R_RELOCATE_COST = 16
+R_DRAWS_PER_TURN = 17  # 0: no limit
+R_HAND_LIMIT = 18  # 0: no limit
+R_MAX_LEVEL = 19
+R_SITE_LIMIT = 20  # 0: no limit
+R_TYPE_ALLOWED = 21  # + card type (SITE, EVENT, ATTACHMENT, REACTION): 1 if it may be played
+R_ATTACHMENTS_PER_SITE = 25  # 0: no limit
+R_ATTACH_TO_OPPONENT = 26
+R_DAMAGE_KILLS = 27
+R_LEVEL_TIEBREAK = 28
+R_DRAW_LOWER_LEVELS = 29
+R_ABILITIES_ON_TURN_PLAYED = 30
 
 FIRST_PLAYER_RANDOM = 1  # rule first_player = "random" (its choice index; "seat0" is 0)
 # Rule attack_targets (its choice index): an attack's sites are named when it is declared, before
@@ -310,7 +324,12 @@ P_ARR_LEFT = PROTOCOL + 33
 P_ARR_AFTER = PROTOCOL + 34
 P_DECISIONS = PROTOCOL + 35  # decisions answered in this game
 P_ARRANGE = PROTOCOL + 36  # + i: followers chosen for the seat's i-th site
-STATE_SIZE = P_ARRANGE + MAX_IDS
+# Draw moves the player on turn made this turn (rule draws_per_turn); public.
+DRAWS_MADE = P_ARRANGE + MAX_IDS
+# + site id: the turn (st[TURN]) the site came into play, -1 for a Homeland (rule
+# abilities_on_turn_played); public.
+ENTERED = DRAWS_MADE + 1
+STATE_SIZE = ENTERED + MAX_IDS
 
 
 # --- queries --------------------------------------------------------------------------------
@@ -382,9 +401,25 @@ def empty_stacks(st):
 
 
 @njit(cache=True, _nrt=False)
-def can_draw(st, seat):
-    """Some stack of a level at most the seat's is not empty."""
-    for level in range(1, st[ix(LEVEL + seat)] + 1):
+def lowest_draw_level(st, rules, seat):
+    """The lowest stack the seat may draw from: Level I ("a level equal to or less than your
+    current level"), or under rule draw_lower_levels off its own level only."""
+    return 1 if rules[R_DRAW_LOWER_LEVELS] != 0.0 else st[ix(LEVEL + seat)]
+
+
+@njit(cache=True, _nrt=False)
+def may_draw_from(st, rules, seat, level):
+    """Is ``level`` a stack the seat may draw from now (its levels, not empty)?"""
+    return (
+        lowest_draw_level(st, rules, seat) <= level <= st[ix(LEVEL + seat)]
+        and stack_left(st, level) > 0
+    )
+
+
+@njit(cache=True, _nrt=False)
+def can_draw(st, rules, seat):
+    """Some stack the seat may draw from is not empty."""
+    for level in range(lowest_draw_level(st, rules, seat), st[ix(LEVEL + seat)] + 1):
         if stack_left(st, level) > 0:
             return True
     return False
@@ -540,8 +575,12 @@ FROM_HAND, FROM_PLAY = range(2)
 @njit(cache=True, _nrt=False)
 def move_cost(st, cards, rules, seat, kind, a, b):
     """Actions a move costs."""
-    if kind == DRAW or kind == GAIN or kind == RELOCATE:
-        return 1
+    if kind == DRAW:
+        return np.int64(rules[R_DRAW_COST])
+    if kind == GAIN:
+        return np.int64(rules[R_GAIN_COST])
+    if kind == RELOCATE:
+        return np.int64(rules[R_RELOCATE_COST])
     if kind == PLAY:
         return cards[ix(a), C_COST]
     if kind == UPGRADE:
@@ -561,6 +600,67 @@ def in_hand_of(st, seat, card):
     return 0 <= card < MAX_IDS and st[ix(LOC + card)] == IN_HAND and st[ix(OWNER + card)] == seat
 
 
+@njit(cache=True, _nrt=False)
+def hand_has_room(st, rules, seat):
+    """Rule hand_limit: a card may enter the seat's hand (a draw, a recover)."""
+    limit = np.int64(rules[R_HAND_LIMIT])
+    return limit == 0 or hand_n(st, seat) < limit
+
+
+@njit(cache=True, _nrt=False)
+def may_draw_more(st, rules, seat):
+    """Rules draws_per_turn and hand_limit allow the seat on turn one more draw move."""
+    cap = np.int64(rules[R_DRAWS_PER_TURN])
+    return (cap == 0 or st[DRAWS_MADE] < cap) and hand_has_room(st, rules, seat)
+
+
+@njit(cache=True, _nrt=False)
+def may_upgrade(st, rules, seat):
+    """The seat's level is below the highest (rule max_level, at most Level IV)."""
+    return st[ix(LEVEL + seat)] < min(np.int64(rules[R_MAX_LEVEL]), N_LEVELS)
+
+
+@njit(cache=True, _nrt=False)
+def may_play_kind(st, cards, rules, seat, card):
+    """Rules sites_allowed, events_allowed, attachments_allowed, site_limit: may the seat play
+    a card of this type at all (an attachment's site aside)?"""
+    kind = cards[ix(card), C_TYPE]
+    if rules[R_TYPE_ALLOWED + kind] == 0.0:
+        return False
+    if kind == SITE:
+        limit = np.int64(rules[R_SITE_LIMIT])
+        return limit == 0 or sites_n(st, seat) < limit
+    return True
+
+
+@njit(cache=True, _nrt=False)
+def attachments_on(st, site):
+    count = 0
+    for card in range(MAX_IDS):
+        count += st[ix(LOC + card)] == IN_PLAY and st[ix(HOST + card)] == site
+    return count
+
+
+@njit(cache=True, _nrt=False)
+def may_attach_to(st, cards, rules, seat, site):
+    """May the seat's attachment go on ``site``: in play, the opponent's only with rule
+    attach_to_opponent, with room under rule attachments_per_site."""
+    if not is_site_in_play(st, cards, site):
+        return False
+    if st[ix(OWNER + site)] != seat and rules[R_ATTACH_TO_OPPONENT] == 0.0:
+        return False
+    limit = np.int64(rules[R_ATTACHMENTS_PER_SITE])
+    return limit == 0 or attachments_on(st, site) < limit
+
+
+@njit(cache=True, _nrt=False)
+def site_waits(st, rules, site):
+    """Rule abilities_on_turn_played off: the site came into play this turn, so its abilities
+    wait for its owner's next turn (a triggered one answers the opponent's turns, never the turn
+    it was played)."""
+    return rules[R_ABILITIES_ON_TURN_PLAYED] == 0.0 and st[ix(ENTERED + site)] == st[TURN]
+
+
 # Inlined: the kernel checks every move a strategy makes, and a call passing three arrays costs
 # as much as the check; inlined where ``kind`` is a constant (the random strategy's move list),
 # only that kind's branch is left.
@@ -574,7 +674,9 @@ def move_is_legal(st, cards, rules, seat, kind, a, b):
     if kind == END:
         return True
     if kind == DRAW:
-        if a < 1 or a > st[ix(LEVEL + seat)] or stack_left(st, a) == 0:
+        if not may_draw_from(st, rules, seat, a):
+            return False
+        if not may_draw_more(st, rules, seat):
             return False
     elif kind == GAIN:
         if st[SUPPLY] == 0 or not is_site_in_play(st, cards, a) or st[ix(OWNER + a)] != seat:
@@ -585,15 +687,17 @@ def move_is_legal(st, cards, rules, seat, kind, a, b):
     elif kind == PLAY:
         if not in_hand_of(st, seat, a) or cards[ix(a), C_TYPE] == REACTION:
             return False
-        if cards[ix(a), C_TYPE] == ATTACHMENT and not is_site_in_play(st, cards, b):
+        if not may_play_kind(st, cards, rules, seat, a):
+            return False
+        if cards[ix(a), C_TYPE] == ATTACHMENT and not may_attach_to(st, cards, rules, seat, b):
             return False
     elif kind == UPGRADE:
-        if st[ix(LEVEL + seat)] >= N_LEVELS:
+        if not may_upgrade(st, rules, seat):
             return False
     elif kind == ABILITY:
         if not is_site_in_play(st, cards, a) or b < 0 or b >= MAX_ABILITIES:
             return False
-        if not ability_usable(st, cards, seat, a, b, False):
+        if not ability_usable(st, cards, seat, a, b, False) or site_waits(st, rules, a):
             return False
     else:
         return False
@@ -601,12 +705,13 @@ def move_is_legal(st, cards, rules, seat, kind, a, b):
 
 
 @njit(cache=True, _nrt=False)
-def response_is_legal(st, cards, seat, trigger, kind, a, b):
-    """May ``seat`` (not on turn) answer ``trigger`` with a reaction card ``a`` (REACT) or the
-    triggered ability ``b`` of its site ``a`` (TRIGGERED)?"""
+def response_is_legal(st, cards, rules, seat, trigger, kind, a, b):
+    """May ``seat`` (not on turn) answer ``trigger`` with a reaction card ``a`` (REACT; rule
+    reactions_allowed) or the triggered ability ``b`` of its site ``a`` (TRIGGERED)?"""
     if kind == REACT:
         return (
-            in_hand_of(st, seat, a)
+            rules[R_TYPE_ALLOWED + REACTION] != 0.0
+            and in_hand_of(st, seat, a)
             and cards[ix(a), C_TYPE] == REACTION
             and cards[ix(a), C_TRIGGER] == trigger
         )

@@ -34,13 +34,16 @@ from simcore.games.time_barons.state import (
     DECAY,
     DECK,
     DISCARD_N,
+    DRAW,
     DRAW_SETUP,
+    DRAWS_MADE,
     E_DECAY,
     E_START_ACTIONS,
     E_START_GAIN,
     END_STACKS,
     END_TURN_CAP,
     END_WIPEOUT,
+    ENTERED,
     EV_EFFECT,
     EV_END,
     EV_MOVE,
@@ -73,6 +76,7 @@ from simcore.games.time_barons.state import (
     R_FIRST_TURN_ACTIONS,
     R_FOLLOWERS,
     R_HAND,
+    R_LEVEL_TIEBREAK,
     R_STACKS_TO_END,
     R_STARTING_FOLLOWERS,
     S_FINGERPRINT,
@@ -111,6 +115,8 @@ def pay_move(seat, kind, a, b, st, cards, rules, trace):
     """The player on turn pays for a legal move."""
     paid = move_cost(st, cards, rules, seat, kind, a, b)
     st[ACTIONS] -= paid
+    if kind == DRAW:
+        st[DRAWS_MADE] += 1
     record_event(trace, st, TRACE_LEN, EV_MOVE, seat, kind, a, b, paid, st[ACTIONS])
 
 
@@ -131,7 +137,7 @@ def play_from_hand(seat, card, st):
 
 # Inlined into take_turn, its only caller in a game: one call per turn saved.
 @njit(cache=True, _nrt=False, inline="always")
-def start_of_turn(seat, st, cards, trace):
+def start_of_turn(seat, st, cards, rules, trace):
     """Once-per-turn abilities become usable again, decay attachments damage their sites, then
     the sites' passives apply."""
     # Backwards: a destroyed site only shifts the sites after it, already done (so each site is
@@ -155,7 +161,7 @@ def start_of_turn(seat, st, cards, trace):
                     record_event(
                         trace, st, TRACE_LEN, EV_EFFECT, st[ix(OWNER + card)], card, E_DECAY, n
                     )
-                    damage_site(site, n, st[ix(OWNER + card)], st, cards, trace)
+                    damage_site(site, n, st[ix(OWNER + card)], st, cards, rules, trace)
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
         if is_disabled(st, site) or st[OVER] == 1:
@@ -179,8 +185,9 @@ def begin_turn(seat, turn, st, cards, rules, trace):
     st[TURN] = turn
     actions = rules[R_FIRST_TURN_ACTIONS] if turn == 0 else rules[R_ACTIONS]
     st[ACTIONS] = np.int64(actions)
+    st[DRAWS_MADE] = 0
     record_event(trace, st, TRACE_LEN, EV_TURN, seat, turn, st[ACTIONS])
-    start_of_turn(seat, st, cards, trace)
+    start_of_turn(seat, st, cards, rules, trace)
 
 
 @njit(cache=True, _nrt=False)
@@ -230,6 +237,7 @@ def setup(st, cards, rules, rng, trace):
     for seat in range(2):
         st[LEVEL + seat] = 1
         site_add(st, seat, HOMELAND + seat)
+        st[ENTERED + HOMELAND + seat] = -1  # in play before the first turn
         move_followers(HOMELAND + seat, starting, st)
     for seat in range(2):
         for _ in range(np.int64(rules[R_HAND])):
@@ -264,17 +272,18 @@ def end_reason(st, rules):
 
 
 @njit(cache=True, _nrt=False)
-def winner_of(st, reason):
+def winner_of(st, rules, reason):
     """After a wipeout, the seat that still has followers; after the stacks ran out, the most
-    followers, then the higher level; otherwise (a tie, the turn cap) -1."""
+    followers, then (rule level_tiebreak) the higher level; otherwise (a tie, the turn cap) -1."""
     if reason == END_WIPEOUT:
         for seat in range(2):
             if followers(st, seat) > 0:
                 return seat
     elif reason == END_STACKS:
-        for key in (N_FOLLOWERS, LEVEL):
-            if st[key] != st[key + 1]:
-                return 0 if st[key] > st[key + 1] else 1
+        if st[N_FOLLOWERS] != st[N_FOLLOWERS + 1]:
+            return 0 if st[N_FOLLOWERS] > st[N_FOLLOWERS + 1] else 1
+        if rules[R_LEVEL_TIEBREAK] != 0.0 and st[LEVEL] != st[LEVEL + 1]:
+            return 0 if st[LEVEL] > st[LEVEL + 1] else 1
     return -1
 
 
@@ -290,12 +299,12 @@ def after_turn(turns, st, rules, trace):
 
 
 @njit(cache=True, _nrt=False)
-def game_over(turns, reason, st, trace):
+def game_over(turns, reason, st, rules, trace):
     """The game ends after ``turns`` turns (``reason`` -1: cut off by the cap): the per-seat
     statistics and the end row; (winner or -1, end reason)."""
     if reason < 0:
         reason = END_TURN_CAP
-    winner = winner_of(st, reason)
+    winner = winner_of(st, rules, reason)
     for s in range(2):
         st[STATS + N_SEAT_STATS * s + ST_LEVEL] = st[LEVEL + s]
         st[STATS + N_SEAT_STATS * s + ST_FOLLOWERS] = followers(st, s)

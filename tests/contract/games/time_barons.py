@@ -346,6 +346,41 @@ REFEREE_CONFIGS = {
         16,
         60,
     ),
+    # House rules (issue 42) flipped together: the kernel, the referee, the protocol and the
+    # scripted answers agree with them (each one alone: test_time_barons_house_rules.py).
+    "house rules: prices and caps, builder vs attacker": (
+        ["builder", "attacker"],
+        [
+            "draw_cost=2",
+            "gain_cost=2",
+            "relocate_cost=2",
+            "draws_per_turn=1",
+            "hand_limit=6",
+            "max_level=3",
+            "site_limit=3",
+            "attachments_per_site=1",
+            "attach_to_opponent=false",
+            "damage_kills=false",
+            "level_tiebreak=false",
+            "draw_lower_levels=false",
+            "abilities_on_turn_played=false",
+        ],
+        19,
+        40,
+    ),
+    "corner set, random, house rules: no events, no reactions, 1 attachment a site": (
+        ["random"],
+        [
+            CORNER,
+            "hand_size=4",
+            "events_allowed=false",
+            "reactions_allowed=false",
+            "attachments_per_site=1",
+            "site_limit=4",
+        ],
+        20,
+        40,
+    ),
 }
 REFEREE = {
     label: Setup(2, tuple(lineup), tuple(settings), seed, games)
@@ -370,7 +405,11 @@ def referee_agrees(sweep, index, table, trace) -> None:
 PROTOCOL = {label: replace(setup, games=12) for label, setup in REFEREE.items()}
 ANSWERS = [
     replace(PROTOCOL[label], games=8)
-    for label in ("random, rulebook defaults", "builder vs attacker, 1 first-turn action")
+    for label in (
+        "random, rulebook defaults",
+        "builder vs attacker, 1 first-turn action",
+        "house rules: prices and caps, builder vs attacker",
+    )
 ]
 RANDOM_PLAY = [
     Setup(2, ("builder",), settings, seed=3, games=30)

@@ -765,9 +765,9 @@ def test_one_ability_per_site_per_turn(table):
     t.move(0, ABILITY, tower, 1)  # gain 1, no action
     assert t.st[FOLLOW + tower] == 2 and t.st[ACTIONS] == 3
     assert not t.legal(0, ABILITY, tower, 0) and not t.legal(0, ABILITY, tower, 1)
-    start_of_turn(1, t.st, t.cards, t.trace)
+    start_of_turn(1, t.st, t.cards, t.rules, t.trace)
     assert not t.legal(0, ABILITY, tower, 0), "the opponent's turn does not reset it"
-    start_of_turn(0, t.st, t.cards, t.trace)
+    start_of_turn(0, t.st, t.cards, t.rules, t.trace)
     assert t.legal(0, ABILITY, tower, 0)
 
 
@@ -797,7 +797,7 @@ def test_a_disabled_site_has_no_passives(table):
     t = table
     farm = t.build(0, "Farm")
     t.attach("Jam", farm, by=1)
-    start_of_turn(0, t.st, t.cards, t.trace)
+    start_of_turn(0, t.st, t.cards, t.rules, t.trace)
     assert t.st[FOLLOW + farm] == 0
 
 
@@ -806,7 +806,7 @@ def test_start_of_turn_passives(table):
     farm = t.build(0, "Farm")
     t.build(0, "Mill")
     t.st[ACTIONS] = 3
-    start_of_turn(0, t.st, t.cards, t.trace)
+    start_of_turn(0, t.st, t.cards, t.rules, t.trace)
     t.check()
     assert t.st[FOLLOW + farm] == 2 and t.st[ACTIONS] == 4
 
@@ -815,9 +815,9 @@ def test_decay_damages_its_site_at_the_start_of_the_owners_turn(table):
     t = table
     tower = t.build(0, "Tower", followers=2)
     t.attach("Rot", tower, by=1)
-    start_of_turn(1, t.st, t.cards, t.trace)
+    start_of_turn(1, t.st, t.cards, t.rules, t.trace)
     assert t.st[DAMAGE + tower] == 0, "only at the start of the site owner's turn"
-    start_of_turn(0, t.st, t.cards, t.trace)
+    start_of_turn(0, t.st, t.cards, t.rules, t.trace)
     t.check()
     assert t.st[DAMAGE + tower] == 1 and t.st[FOLLOW + tower] == 1
 
@@ -1097,7 +1097,7 @@ def test_a_player_without_followers_loses_at_once(table):
     cull = t.give(0, "Cull")
     t.move(0, PLAY, cull)
     assert t.st[OVER] == 1 and end_reason(t.st, t.rules) == END_WIPEOUT
-    assert winner_of(t.st, END_WIPEOUT) == 0
+    assert winner_of(t.st, t.rules, END_WIPEOUT) == 0
 
 
 def test_effects_stop_when_the_game_is_over(table):
@@ -1106,7 +1106,7 @@ def test_effects_stop_when_the_game_is_over(table):
     t.st[SUPPLY] += 9
     offering = t.give(0, "Offering")  # sacrifice 1 (the last), then gain 3: never happens
     t.move(0, PLAY, offering)
-    assert t.followers(0) == 0 and winner_of(t.st, END_WIPEOUT) == 1
+    assert t.followers(0) == 0 and winner_of(t.st, t.rules, END_WIPEOUT) == 1
 
 
 def test_nobody_left_is_a_draw(table):
@@ -1115,7 +1115,7 @@ def test_nobody_left_is_a_draw(table):
     t.set_followers(HOMELAND + 1, 1)
     t.st[SUPPLY] += 18
     t.effect(0, "kill_everywhere 1")
-    assert winner_of(t.st, END_WIPEOUT) == -1
+    assert winner_of(t.st, t.rules, END_WIPEOUT) == -1
 
 
 def test_three_empty_stacks_end_the_game_with_most_followers_then_level(table):
@@ -1126,11 +1126,11 @@ def test_three_empty_stacks_end_the_game_with_most_followers_then_level(table):
     assert end_reason(t.st, t.rules) == -1, "two empty stacks are not enough"
     t.st[STACK_TOP] = t.st[STACK_END]
     assert end_reason(t.st, t.rules) == END_STACKS
-    assert winner_of(t.st, END_STACKS) == -1, "same followers, same level: a draw"
+    assert winner_of(t.st, t.rules, END_STACKS) == -1, "same followers, same level: a draw"
     t.st[LEVEL + 1] = 2
-    assert winner_of(t.st, END_STACKS) == 1
+    assert winner_of(t.st, t.rules, END_STACKS) == 1
     t.st[N_FOLLOWERS] += 1
-    assert winner_of(t.st, END_STACKS) == 0
+    assert winner_of(t.st, t.rules, END_STACKS) == 0
 
 
 def test_stacks_to_end_is_a_rule_parameter(card_file):

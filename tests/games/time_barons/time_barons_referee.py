@@ -282,14 +282,38 @@ class Rules:
     first_player: str
     max_turns: int
     attack_targets: str
+    # House rules (Docs, House rules): 0 for a limit means none.
+    draw_cost: int
+    gain_cost: int
+    relocate_cost: int
+    draws_per_turn: int
+    hand_limit: int
+    max_level: int
+    site_limit: int
+    attachments_per_site: int
+    allowed: frozenset[str]  # the card types that may be played (sites_allowed, ...)
+    attach_to_opponent: bool
+    damage_kills: bool
+    level_tiebreak: bool
+    draw_lower_levels: bool
+    abilities_on_turn_played: bool
 
     @classmethod
     def from_dict(cls, rules: dict) -> Rules:
         ints = (
             "first_turn_actions actions_per_turn starting_followers followers hand_size "
-            "damage_counters stacks_to_end max_turns"
+            "damage_counters stacks_to_end max_turns draw_cost gain_cost relocate_cost "
+            "draws_per_turn hand_limit max_level site_limit attachments_per_site"
         ).split()
         values = {name: int(rules[name]) for name in ints}
+        kinds = ("site", "event", "attachment", "reaction")
+        values["allowed"] = frozenset(k for k in kinds if bool(rules[f"{k}s_allowed"]))
+        switches = (
+            "attach_to_opponent damage_kills level_tiebreak draw_lower_levels "
+            "abilities_on_turn_played"
+        ).split()
+        for name in switches:
+            values[name] = bool(rules[name])
         values["upgrade_costs"] = tuple(int(rules[f"upgrade_cost_{k}"]) for k in (2, 3, 4))
         values["cards"] = str(rules["cards"])
         values["first_player"] = str(rules["first_player"])
@@ -311,6 +335,7 @@ class Site:
     attachments: list[int] = field(default_factory=list)  # attachment card ids
     used: bool = False  # a once-per-turn ability was used this turn
     responded: set[int] = field(default_factory=set)  # triggered abilities used in this window
+    entered: int = 0  # Table.turns when it came into play (0: before the first turn)
 
 
 @dataclass
@@ -343,6 +368,7 @@ class Table:
     active: int = 0
     actions: int = 0
     turns: int = 0
+    draws_made: int = 0  # draw moves of the player on turn this turn
     winner: int | None = None
     reason: int | None = None
     truncated: bool = False
@@ -386,11 +412,12 @@ class Table:
     def empty_stacks(self) -> int:
         return sum(1 for level in range(1, N_LEVELS + 1) if not self.stacks[level])
 
-    def drawable(self, seat: int) -> list[int]:
+    def drawable(self, seat: int, lower_levels: bool) -> list[int]:
         """Rulebook: "DRAW A CARD from a stack of a level equal to or less than your current
-        level" (Docs: not from an empty stack)."""
+        level" (Docs: not from an empty stack; ``draw_lower_levels`` off: only your level)."""
         level = self.players[seat].level
-        return [lv for lv in range(1, level + 1) if self.stacks[lv]]
+        lowest = 1 if lower_levels else level
+        return [lv for lv in range(lowest, level + 1) if self.stacks[lv]]
 
 
 class Trace(TraceCursor):
@@ -479,6 +506,7 @@ class Referee:
         seat = t.first if t.turns == 0 else 1 - t.active
         t.active = seat
         t.actions = r.first_turn_actions if t.turns == 0 else r.actions_per_turn
+        t.draws_made = 0
         self.trace.expect(EV_TURN, seat, t.turns, t.actions, what="the next turn")
         t.turns += 1
         try:
@@ -578,10 +606,12 @@ class Referee:
         elif t.empty_stacks() >= self.rules.stacks_to_end:
             if counts[0] != counts[1]:
                 winner = counts.index(max(counts))
-            elif levels[0] != levels[1]:
+            elif levels[0] != levels[1] and self.rules.level_tiebreak:
                 winner = levels.index(max(levels))
                 t.seen["stacks: same followers, higher level wins"] += 1
             else:
+                if levels[0] != levels[1]:
+                    t.seen["stacks: same followers, no level tie-break"] += 1
                 winner = -1
             self.finish(winner, STACKS, "the stacks ran out: most followers, then level")
         elif t.turns >= self.rules.max_turns:
@@ -627,8 +657,8 @@ class Referee:
         return ability.infinite or not site.used
 
     def move(self, seat: int) -> None:
-        """One move of the player on turn (Rulebook, Gameplay; Docs, A turn): its legality, its
-        cost, then its consequences."""
+        """One move of the player on turn (Rulebook, Gameplay; Docs, A turn and House rules): its
+        legality (with the house rules' bans and limits), its cost, then its consequences."""
         t = self.table
         player = t.players[seat]
         row = self.trace.take(EV_MOVE, "a move")
@@ -637,32 +667,55 @@ class Referee:
         card = self.cards.get(a)
         site = t.site(a)
         if kind == DRAW:
-            self.trace.check(b == -1 and a in t.drawable(seat), f"a draw from {t.drawable(seat)}")
-            cost = 1
+            r = self.rules
+            levels = t.drawable(seat, r.draw_lower_levels)
+            self.trace.check(b == -1 and a in levels, f"a draw from {levels}")
+            self.trace.check(
+                not r.draws_per_turn or t.draws_made < r.draws_per_turn,
+                f"at most draws_per_turn={r.draws_per_turn} draw moves a turn",
+            )
+            self.trace.check(self.hand_has_room(seat), f"a hand below hand_limit={r.hand_limit}")
+            t.draws_made += 1
+            cost = r.draw_cost
         elif kind == GAIN:
             self.trace.check(
                 b == -1 and t.supply > 0 and site is not None and site.owner == seat,
                 f"a gain onto a site of seat {seat} from a supply of {t.supply}",
             )
-            cost = 1
+            cost = self.rules.gain_cost
         elif kind == RELOCATE:
             self.trace.check((a, b) == (-1, -1) and bool(player.sites), "a relocation (-1, -1)")
-            cost = 1
+            cost = self.rules.relocate_cost
         elif kind == PLAY:
             self.trace.check(
                 a in player.hand and card.type != "reaction",
                 f"a card from seat {seat}'s hand {player.hand}, not a reaction (Rulebook: "
                 'reactions "may be played during an opponent\'s turn")',
             )
+            r = self.rules
+            self.trace.check(card.type in r.allowed, f"a card type the rules allow {r.allowed}")
+            if card.type == "site":
+                self.trace.check(
+                    not r.site_limit or len(player.sites) < r.site_limit,
+                    f"room for a site under site_limit={r.site_limit}",
+                )
             if card.type == "attachment":
-                self.trace.check(t.site(b) is not None, "an attachment onto a site in play")
+                target = t.site(b)
+                self.trace.check(target is not None, "an attachment onto a site in play")
+                self.trace.check(
+                    r.attach_to_opponent or target.owner == seat,
+                    "an attachment onto an own site (attach_to_opponent off)",
+                )
+                self.trace.check(
+                    not r.attachments_per_site or len(target.attachments) < r.attachments_per_site,
+                    f"room on the site under attachments_per_site={r.attachments_per_site}",
+                )
             else:
                 self.trace.check(b == -1, "no target (-1) for a card that is not an attachment")
             cost = card.cost
         elif kind == UPGRADE:
-            self.trace.check(
-                (a, b) == (-1, -1) and player.level < N_LEVELS, "an upgrade below Level IV"
-            )
+            top = min(self.rules.max_level, N_LEVELS)
+            self.trace.check((a, b) == (-1, -1) and player.level < top, f"an upgrade below {top}")
             cost = self.upgrade_cost(seat)
         elif kind == ABILITY:
             self.trace.check(
@@ -679,6 +732,11 @@ class Referee:
         t.seen[("move", MOVES[kind])] += 1
         if kind == PLAY:
             t.seen[("play", card.type)] += 1
+        if kind == ABILITY and not self.rules.abilities_on_turn_played:
+            self.trace.check(
+                site.entered != t.turns,
+                "no ability of a site played this turn (abilities_on_turn_played off)",
+            )
 
         if kind == DRAW:
             self.draw(seat, a, MOVE_DRAW, f"seat {seat} draws from stack {a}")
@@ -706,7 +764,7 @@ class Referee:
         harmful op, or an attachment onto the opponent's site, is an attack answered first."""
         t = self.table
         if card.type == "site":
-            t.players[seat].sites.append(Site(card, seat))
+            t.players[seat].sites.append(Site(card, seat, entered=t.turns))
             self.window("site")
             return
         t.resolving.append(card.id)
@@ -803,7 +861,7 @@ class Referee:
                 card = self.cards.get(source)
                 self.trace.check(
                     source in player.hand and card.type == "reaction" and card.trigger == trigger
-                    and index == -1,
+                    and index == -1 and "reaction" in self.rules.allowed,
                     f"a reaction to {trigger} from seat {seat}'s hand {player.hand}",
                 )  # fmt: skip
                 self.trace.expect(EV_RESPONSE, seat, REACT, source, -1, code, what="the reaction")
@@ -942,8 +1000,8 @@ class Referee:
         elif op == "draw":
             # "draw n cards, each from a stack of a level <= yours"
             for _ in range(n):
-                levels = t.drawable(seat)
-                if not levels:
+                levels = t.drawable(seat, self.rules.draw_lower_levels)
+                if not levels or not self.hand_has_room(seat):
                     break
                 row = self.trace.take(EV_DRAW, what)
                 self.trace.check(row[3] in levels, f"a draw from one of the stacks {levels}")
@@ -959,7 +1017,10 @@ class Referee:
                 t.pool += 1
         elif op == "recover":
             # "take n cards from the discard pile into your hand"
+            # (Docs, ``hand_limit``: none once the hand is full)
             for _ in range(min(n, len(t.discard))):
+                if not self.hand_has_room(seat):
+                    break
                 row = self.trace.take(EV_RECOVER, what)
                 self.trace.check(row[2] in t.discard, f"a card of the discard pile {t.discard}")
                 self.trace.expect(EV_RECOVER, seat, row[2], what=what)
@@ -994,9 +1055,10 @@ class Referee:
         """Rulebook: "DO DAMAGE to a site by killing followers on the site (if any are present),
         and placing damage tokens on the site"; "Damage done to a fortified site does not kill
         the followers on it unless the site is destroyed". Docs (``damage_counters``): place
-        what the pool has; the kills still happen."""
+        what the pool has; the kills still happen; ``damage_kills`` off: no kills at all."""
         t = self.table
-        killed = 0 if t.fortified(site) else min(n, site.followers)
+        kills = self.rules.damage_kills and not t.fortified(site)
+        killed = min(n, site.followers) if kills else 0
         counters = min(n, t.pool)
         self.trace.expect(
             EV_DAMAGE, site.card.id, site.owner, n, counters, killed, what=f"damage ({what})"
@@ -1124,6 +1186,11 @@ class Referee:
             self.trace.expect(EV_ARRANGE, seat, site.card.id, row[3], what="the arrangement")
         for site, count in zip(player.sites, counts, strict=True):
             site.followers = count
+
+    def hand_has_room(self, seat: int) -> bool:
+        """Docs, ``hand_limit``: a draw (move or effect) or a recover needs a hand below it."""
+        limit = self.rules.hand_limit
+        return not limit or len(self.table.players[seat].hand) < limit
 
     def name(self, card_id: int) -> str:
         card = self.cards.get(card_id)
