@@ -119,3 +119,14 @@ def seats_long(run: Run) -> pl.LazyFrame:
     return pl.concat([one_seat(k) for k in range(run.players)]).with_columns(
         pl.col(pl.Categorical).cast(pl.String)
     )
+
+
+def rule_defaults(game_id: str) -> dict:
+    """The rulebook's value of every rule of a game this powerlab knows ({} for another: a run of
+    a game registered elsewhere), so that reports can list only the rules a run changed."""
+    from simcore import registry
+
+    try:
+        return {p.name: p.default for p in registry.make(game_id).rules}
+    except registry.SpecError:
+        return {}

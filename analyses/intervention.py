@@ -3,7 +3,8 @@ against the base arm, game by game on the same random streams.
 
 For every component and every measure — each seat's win rate, each strategy's win rate (a
 seat's, as everywhere: the share of its seats that won) and the game length in turns — the paired
-difference (arm − base) with its 95% interval. A component's *headline* is its largest change:
+difference (arm − base) with its 95% interval. A component's *headline* is its largest change
+against the median of its peers (the other components of its kind and group, ``against_peers``):
 a win rate's in points or the game length's in percent of the base length (1 point ≙ 1%), so
 that one ranking covers both; its interval is that measure's.
 """
@@ -95,16 +96,51 @@ def effects(out: str | Path) -> pl.DataFrame:
     return pl.DataFrame(rows, schema_overrides={"games": pl.Int64}).select(EFFECT_COLUMNS)
 
 
+# A component is compared with the median of the others of its kind and group when it has at
+# least this many: fewer give no typical value to stand out from.
+MIN_PEERS = 2
+
+
+def against_peers(table: pl.DataFrame) -> pl.DataFrame:
+    """``table`` with ``peers`` (how many other components of its kind and group) and
+    ``vs_peers``, ``vs_peers_low``, ``vs_peers_high``: its change minus the median change of
+    those others on the same measure (the interval is its own, shifted; the median is taken as
+    known). What every card of a level does alike — one card less in the level's stack makes
+    the others come up sooner — cancels out, so a card that stands out from its level is
+    ranked by what it does itself. A designer's change, or a component with too few peers, keeps
+    its own change."""
+    rows = []
+    for row in table.iter_rows(named=True):
+        others = table.filter(
+            (pl.col("kind") == row["kind"]) & (pl.col("group") == row["group"])
+            & (pl.col("measure") == row["measure"]) & (pl.col("component") != row["component"])
+        )  # fmt: skip
+        shift = 0.0
+        if row["kind"] != "change" and others.height >= MIN_PEERS:
+            shift = float(others["relative"].median())
+        rows.append({
+            "peers": others.height if row["kind"] != "change" else 0,
+            "vs_peers": row["relative"] - shift,
+            "vs_peers_low": row["relative_low"] - shift,
+            "vs_peers_high": row["relative_high"] - shift,
+        })  # fmt: skip
+    compared = pl.DataFrame(rows, schema_overrides={"peers": pl.Int64})
+    return pl.concat([table, compared], how="horizontal")
+
+
 def headlines(table: pl.DataFrame) -> pl.DataFrame:
-    """Each component's largest change (by |relative|), ranked largest first, with its rank
-    among the components of its kind and group (``of`` of them)."""
+    """Each component's largest change against its peers (by |vs_peers|, ``against_peers``),
+    ranked largest first, with its rank among the components of its kind and group (``of``
+    of them)."""
+    size = pl.col("vs_peers").abs()
     ranked = (
-        table.sort(pl.col("relative").abs(), descending=True, nulls_last=True)
+        against_peers(table)
+        .sort(size, descending=True, nulls_last=True)
         .group_by("component", maintain_order=True)
         .first()
-        .sort(pl.col("relative").abs(), descending=True, nulls_last=True)
+        .sort(size, descending=True, nulls_last=True)
     )
-    within = pl.col("relative").abs().rank("ordinal", descending=True).over("kind", "group")
+    within = size.rank("ordinal", descending=True).over("kind", "group")
     return ranked.with_columns(
         rank=pl.int_range(1, pl.len() + 1),
         rank_in_group=within.cast(pl.Int64),
@@ -113,14 +149,14 @@ def headlines(table: pl.DataFrame) -> pl.DataFrame:
 
 
 def clear_of_rest(ranked: pl.DataFrame) -> bool:
-    """Whether the first component's headline interval lies wholly beyond every other's: its
-    interval's near end is larger (in size) than the others' far ends."""
+    """Whether the first component's headline interval (against its peers) lies wholly beyond
+    every other's: its interval's near end is larger (in size) than the others' far ends."""
     if ranked.height < 2:
         return False
     first = ranked.row(0, named=True)
-    near = min(abs(first["relative_low"]), abs(first["relative_high"]))
-    if first["relative_low"] < 0 < first["relative_high"]:
+    if first["vs_peers_low"] < 0 < first["vs_peers_high"]:
         return False
+    near = min(abs(first["vs_peers_low"]), abs(first["vs_peers_high"]))
     rest = ranked.slice(1)
-    far = np.maximum(rest["relative_low"].abs().to_numpy(), rest["relative_high"].abs().to_numpy())
+    far = np.maximum(rest["vs_peers_low"].abs().to_numpy(), rest["vs_peers_high"].abs().to_numpy())
     return bool(near > far.max())

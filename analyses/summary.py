@@ -74,12 +74,16 @@ def completeness(run: Run) -> str:
     first, stop = storage.run_range(run.info)
     check = storage.check_parts(run.path, first, stop)
     gaps = storage.missing_ranges([(p.first, p.count) for p in check.parts], first, stop)
+    finished = run.info.get("finished")
     if not gaps:
-        return "finished" if run.info.get("finished") else "unfinished"
+        return "finished" if finished else "unfinished"
     ranges = ", ".join(f"{a}-{b - 1}" for a, b in gaps[:3]) + (", ..." if len(gaps) > 3 else "")
     gone = [part.name for part in check.missing]
     why = f"; listed but missing: {', '.join(gone[:3])}" if gone else ""
-    return f"incomplete: games {ranges} are not there{why}; rerun the run's command to compute them"
+    return (
+        f"{'incomplete' if finished else 'unfinished'}: games {ranges} are not there{why}; "
+        "rerun the run's command to compute them"
+    )
 
 
 def summary_text(run: Run) -> str:

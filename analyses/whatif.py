@@ -119,12 +119,15 @@ def measures(out: str | Path) -> pl.DataFrame:
 
 
 def verdict(rows: pl.DataFrame) -> str:
-    """ "robust" when every field's interval is on the same side of 0 (and there are several),
-    "depends" when fields disagree in sign, else "unclear"."""
+    """The measure across the fields: "depends" when one field's interval is clear of 0 on one
+    side and another's on the other; "robust" (with several fields) when every field's change
+    has the same sign and at least half the fields are clear of 0 that way (a field of few
+    games, the search's, may be too imprecise to clear 0 while agreeing); else "unclear"."""
     positive, negative = int((rows["ci_low"] > 0).sum()), int((rows["ci_high"] < 0).sum())
     if positive and negative:
         return "depends"
-    if rows.height > 1 and rows.height in (positive, negative):
+    same_sign = bool((rows["diff"] > 0).all() or (rows["diff"] < 0).all())
+    if rows.height > 1 and same_sign and 2 * max(positive, negative) >= rows.height:
         return "robust"
     return "unclear"
 

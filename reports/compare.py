@@ -5,7 +5,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses.dataset import Run
+from analyses.dataset import Run, rule_defaults
 from reports.colors import Palette
 from reports.export import write_pages
 from reports.paired import focal_color, focal_name, forest_pages, paired_table_pages
@@ -27,9 +27,17 @@ def _settings(run: Run) -> dict[str, str]:
 
 def settings_table(run_a: Run, run_b: Run) -> pl.DataFrame:
     """[setting, A, B, differs]: the two runs' specifications side by side, in A's order (then
-    any setting only B has)."""
+    any setting only B has); a rule at the rulebook's value in both is left out, and one row
+    counts them."""
     a, b = _settings(run_a), _settings(run_b)
+    defaults = {f"rule {k}": json.dumps(v) for k, v in rule_defaults(run_a.spec["game"]).items()}
     names = list(dict.fromkeys([*a, *b]))
+    usual = [n for n in names if n in defaults and a.get(n) == b.get(n) == defaults[n]]
+    names = [n for n in names if n not in usual]
+    if usual:
+        a = {**a, "other rules": f"{len(usual)} at the rulebook's values"}
+        b = {**b, "other rules": a["other rules"]}
+        names.append("other rules")
     return pl.DataFrame(
         {
             "setting": names,

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import polars as pl
 
-from analyses.intervention import LENGTH, clear_of_rest, effects, headlines
+from analyses.intervention import LENGTH, MIN_PEERS, clear_of_rest, effects, headlines
 from reports.export import write_pages
 from reports.paired import forest_pages
 from reports.toolkit import TEXT_SIZE, ReportPage, label, table_pages
@@ -18,12 +18,13 @@ ROW_INCHES = 0.3
 FOREST_MARGIN = 0.6  # inches under the forest's rows: its axis and label
 MIN_ROWS = 3
 RANKED_CAPTION = (
-    "Each line is one component: the change its removal (or the change named) makes to the "
-    "measure it changes most, against the base game with everything in, game by game on the same "
-    "random streams (common random numbers), with its 95% interval. A win rate's change is in "
-    "points, the game length's in percent of the base game's length (1 point is drawn as 1%). "
-    "A line clear of the dashed zero is a real effect. In brackets: the component's kind, its "
-    "group and its rank among the components of that kind and group."
+    "Each line is one component: the change its removal (or the change named) makes, against the "
+    "base game with everything in, game by game on the same random streams (common random "
+    "numbers), minus the median change of the other components of its kind and group (a card's "
+    "level), on the measure where that difference is largest, with its 95% interval. What every "
+    "card of a level does alike (one card less makes the others come up sooner) cancels out. A "
+    "win rate in points, the game length in percent of the base game's (1 point is drawn as 1%). "
+    "In brackets: kind, group and rank among them."
 )
 
 
@@ -32,10 +33,19 @@ def _percent(value: float) -> str:
 
 
 def headline_text(row: dict) -> str:
+    """A component's headline: its change against its peers, then its own change."""
     unit = "%" if row["measure"] == LENGTH else " points"
+    where = ", ".join(filter(None, [row["kind"], row["group"]]))
+    against = (
+        f" against the median of the {row['peers']} other {row['kind']}s"
+        + (f" of {row['group']}" if row["group"] else "")
+        if row["peers"] >= MIN_PEERS
+        else ""
+    )
     return (
-        f"{row['component']} ({row['kind']}): {row['measure']} {_percent(row['relative'])}{unit} "
-        f"[{_percent(row['relative_low'])}, {_percent(row['relative_high'])}]"
+        f"{row['component']} ({where}): {row['measure']} {_percent(row['vs_peers'])}{unit} "
+        f"[{_percent(row['vs_peers_low'])}, {_percent(row['vs_peers_high'])}]{against}; "
+        f"switched off or removed: {_percent(row['relative'])}{unit}"
     )
 
 
@@ -43,14 +53,19 @@ def answer(ranked: pl.DataFrame) -> str:
     """The takeaway of the first page: the largest changes, and whether the first stands out."""
     if ranked.is_empty():
         return "No component was measured."
-    top = [headline_text(row) for row in ranked.head(3).iter_rows(named=True)]
+    top = [
+        f"{row['component']}, {row['measure']} {_percent(row['vs_peers'])}"
+        f"{'%' if row['measure'] == LENGTH else ' points'} "
+        f"[{_percent(row['vs_peers_low'])}, {_percent(row['vs_peers_high'])}]"
+        for row in ranked.head(3).iter_rows(named=True)
+    ]
     first = ranked.row(0, named=True)
     stands = (
         f"{first['component']} stands out: its interval is clear of every other component's."
         if clear_of_rest(ranked)
         else "No component's interval is clear of all the others'."
     )
-    return "Switched off or removed, the largest changes: " + "; ".join(top) + ". " + stands
+    return "Largest changes against their peers: " + "; ".join(top) + ". " + stands
 
 
 def _row_label(row: dict) -> str:
@@ -66,7 +81,7 @@ def ranked_pages(ranked: pl.DataFrame, title: str) -> list[ReportPage]:
     per_page = max(MIN_ROWS, int((probe.body_inches()[1] - FOREST_MARGIN) / ROW_INCHES))
     chunks = [ranked.slice(k, per_page) for k in range(0, max(ranked.height, 1), per_page)]
     limit = 1.1 * max(
-        abs(ranked["relative_low"].min() or 0), abs(ranked["relative_high"].max() or 0), 1e-3
+        abs(ranked["vs_peers_low"].min() or 0), abs(ranked["vs_peers_high"].max() or 0), 1e-3
     )
     pages = []
     for number, chunk in enumerate(chunks):
@@ -75,8 +90,8 @@ def ranked_pages(ranked: pl.DataFrame, title: str) -> list[ReportPage]:
         ax = page.axes_in_body(left=LABEL_WIDTH + 0.2, right=0.6, bottom=0.5)
         for y, row in enumerate(chunk.iter_rows(named=True)):
             color = "tab:blue" if row["measure"] == LENGTH else "black"
-            ax.plot([row["relative_low"], row["relative_high"]], [y, y], linewidth=2, color=color)
-            ax.plot([row["relative"]], [y], "o", markersize=5, color=color)
+            ax.plot([row["vs_peers_low"], row["vs_peers_high"]], [y, y], linewidth=2, color=color)
+            ax.plot([row["vs_peers"]], [y], "o", markersize=5, color=color)
         ax.axvline(0, linestyle="--", color="grey", linewidth=1)
         labels = [label(_row_label(row), LABEL_WIDTH) for row in chunk.iter_rows(named=True)]
         ax.set_yticks(range(chunk.height), labels, fontsize=TEXT_SIZE)
@@ -85,13 +100,13 @@ def ranked_pages(ranked: pl.DataFrame, title: str) -> list[ReportPage]:
         ax.xaxis.set_major_formatter(lambda value, _: f"{100 * value:+.3g}" if value else "0")
         ax.tick_params(axis="x", labelsize=TEXT_SIZE)
         ax.set_xlabel(
-            "change: win-rate points (black) or % of game length (blue), 95% CI",
+            "change against its peers: win-rate points (black) or % of game length (blue), 95% CI",
             fontsize=TEXT_SIZE,
         )
         ax.grid(True, axis="y", alpha=0.25)
         page.table = chunk.select(
-            "rank", "component", "kind", "group", "measure", "relative", "relative_low",
-            "relative_high", "rank_in_group", "of",
+            "rank", "component", "kind", "group", "measure", "vs_peers", "vs_peers_low",
+            "vs_peers_high", "peers", "relative", "rank_in_group", "of",
         )  # fmt: skip
         pages.append(page)
     return pages

@@ -8,7 +8,7 @@ import polars as pl
 
 from analyses.arcs import load_arcs, tension
 from analyses.card_impact import card_impact
-from analyses.dataset import Run, load_run
+from analyses.dataset import Run, load_run, rule_defaults
 from analyses.impact import impact
 from analyses.length import cut_off_warning, game_length
 from analyses.metrics import ludii_metrics
@@ -35,7 +35,6 @@ from reports.figures import (
 from reports.run_answer import answer_pages
 from reports.skill import run_skill_trace_pages
 from reports.toolkit import ReportPage, percent, table_pages
-from simcore import registry
 
 
 def _value(value: Any) -> str:
@@ -63,10 +62,7 @@ def _rule_rows(spec: dict) -> list[tuple[str, str]]:
     """A row per rule that differs from the game's default, then one row for all the others:
     the table stays one page however many house rules the game has. Every rule has a row for
     a game this powerlab does not know (the run of a game registered elsewhere)."""
-    try:
-        defaults = {p.name: p.default for p in registry.make(spec["game"]).rules}
-    except registry.SpecError:
-        defaults = {}
+    defaults = rule_defaults(spec["game"])
     rules = spec.get("rules", {})
     changed = [(f"rule {name}", _value(v)) for name, v in rules.items() if defaults.get(name) != v]
     others = len(rules) - len(changed)

@@ -92,8 +92,10 @@ def _sides(game: registry.Game, set_texts: list[str], vs_texts: list[str]):
 
 
 def scripted_field(game: registry.Game, players: int) -> list[str]:
-    """The game's scripted strategies around the table, in registry order, repeated as needed."""
-    names = [s.name for s in game.strategies]
+    """The game's scripted strategies around the table, in registry order, repeated as needed;
+    ``random`` only when there is nothing else (it loses nearly every game: a rule that changes
+    how the others beat it says little about the game)."""
+    names = [s.name for s in game.strategies if s.name != "random"] or [game.strategies[0].name]
     return [names[k % len(names)] for k in range(players)]
 
 

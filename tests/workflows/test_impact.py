@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 import tomli_w
 
-from analyses.intervention import LENGTH, clear_of_rest, effects, headlines
+from analyses.intervention import LENGTH, against_peers, clear_of_rest, effects, headlines
 from simcore import registry
 from simcore.registry import SpecError
 from simcore.workflows import impact
@@ -131,15 +131,17 @@ def test_a_planted_card_ranks_first_clear_of_the_rest(planted):
     ranked = headlines(effects(out))
     assert ranked["component"][0] == "Planted"
     assert clear_of_rest(ranked)
-    assert stdout.splitlines()[0].startswith("Planted (card)")
+    assert stdout.splitlines()[0].startswith("Planted (card, level 1)")
     assert (out / "impact.csv").exists() and (out / "impact.pdf").exists()
 
 
-def test_an_exact_copy_of_an_ordinary_card_measures_zero(planted):
+def test_an_exact_copy_of_an_ordinary_card_measures_zero_against_its_level(planted):
+    """Removing any Level I card makes the planted one come up sooner (every removal shortens
+    the games alike); against the median of its level, the copy of Farm does nothing."""
     out, _ = planted
-    copy = effects(out).filter(pl.col("component") == "Farm (2)")
-    assert copy.height > 0
-    assert (copy["ci_low"] <= 0).all() and (copy["ci_high"] >= 0).all(), copy
+    copy = against_peers(effects(out)).filter(pl.col("component") == "Farm (2)")
+    assert copy.height > 0 and (copy["peers"] == len(ORDINARY) + 1).all()
+    assert (copy["vs_peers_low"] <= 0).all() and (copy["vs_peers_high"] >= 0).all(), copy
 
 
 def test_a_change_that_changes_nothing_is_exactly_zero(planted):

@@ -204,7 +204,7 @@ def test_ctrl_c_during_run_exits_130_with_the_resume_line(tmp_path):
     )
     assert not (out / storage.LOCK_FILE).exists()
     code, stdout, _ = in_process("summary", out)
-    assert code == 0 and "(unfinished)" in stdout
+    assert code == 0 and "(unfinished: games " in stdout
 
 
 @pytest.mark.parametrize("umask", [0o022, 0o027, 0o077])

@@ -86,14 +86,20 @@ def test_presets_tuned_at_another_count_are_named():
     [
         ([(0.01, 0.03), (0.02, 0.05)], "robust"),
         ([(-0.03, -0.01), (-0.05, -0.02), (-0.04, -0.001)], "robust"),
+        ([(0.01, 0.03), (0.02, 0.04), (0.01, 0.05), (-0.05, 0.15)], "robust"),  # agrees, wide
         ([(0.01, 0.03), (-0.05, -0.02)], "depends"),
-        ([(0.01, 0.03), (-0.01, 0.02)], "unclear"),
+        ([(0.01, 0.03), (-0.03, 0.01)], "unclear"),  # the second leans the other way
+        ([(0.01, 0.03), (-0.01, 0.05), (-0.02, 0.06), (-0.01, 0.04)], "unclear"),  # 1 of 4 clear
         ([(0.01, 0.03)], "unclear"),
     ],
 )
 def test_a_measure_is_robust_only_with_one_sign_in_every_field(intervals, expected):
     rows = pl.DataFrame(
-        {"ci_low": [low for low, _ in intervals], "ci_high": [high for _, high in intervals]}
+        {
+            "ci_low": [low for low, _ in intervals],
+            "ci_high": [high for _, high in intervals],
+            "diff": [(low + high) / 2 for low, high in intervals],
+        }
     )
     assert verdict(rows) == expected
 
