@@ -44,8 +44,10 @@ class Budget:
 
 # `--quick`: a POWER question, all four fields, in about 5 minutes on 2 cores (docs/whatif.md).
 BUDGETS = {
-    "quick": Budget(games=5_000, search_games=60, iterations=50, tune_budget=10_000),
-    "default": Budget(games=20_000, search_games=200, iterations=100, tune_budget=40_000),
+    # A tuning needs at least 4 candidates through rungs of 25 seats' games x 1, 3, 9 and 27
+    # (tuning.py): 16,200 games at 6 players.
+    "quick": Budget(games=5_000, search_games=60, iterations=50, tune_budget=20_000),
+    "default": Budget(games=20_000, search_games=200, iterations=100, tune_budget=60_000),
     "thorough": Budget(games=100_000, search_games=1_000, iterations=200, tune_budget=200_000),
 }
 
@@ -170,6 +172,8 @@ def plan(
             runner.check_spec(
                 runner.RunSpec(game_id, players, strategies, request.rules(arm), seed, 1, True)
             )
+    if "re-tuned" in chosen:
+        tuning_specs(request)  # a budget too small for a tuning is refused here
     return request
 
 
@@ -212,22 +216,35 @@ def _families(game: registry.Game, field: list[str]) -> dict[str, int]:
     return found
 
 
+def tuning_specs(request: WhatIf) -> dict[tuple[str, str], tuning.TuneSpec]:
+    """{(arm, family): its tuning}: each tunable family of the scripted field (its first seat)
+    tuned against the rest of the field under that rule set, from its own start, on seeds the
+    cells never play."""
+    game = registry.make(request.game)
+    specs = {}
+    for arm in ARMS:
+        for family, seat in _families(game, request.field).items():
+            against = request.field[:seat] + request.field[seat + 1 :]
+            specs[arm, family] = tuning.build_spec(
+                request.game, request.players, request.field[seat], against, [],
+                (request.seed + TUNING_SEED_OFFSET) % (runner.MAX_SEED + 1),
+                request.budget.tune_budget, rules=request.rules(arm), from_start=True,
+            )  # fmt: skip
+    return specs
+
+
 def retune(request: WhatIf, threads=None, scheduler=None, notify=print) -> dict:
     """Each tunable family of the scripted field tuned under A and under B against the rest of
     the field: {arm: {"lineup": [...], "gains": [{family, start, best, diff, ci_low, ci_high}]}}.
     Resumable: OUT/tuning/<arm>/<family>/."""
     game = registry.make(request.game)
+    specs = tuning_specs(request)
     result = {}
     for arm in ARMS:
         lineup = list(request.field)
         gains = []
         for family, seat in _families(game, request.field).items():
-            against = request.field[:seat] + request.field[seat + 1 :]
-            spec = tuning.build_spec(
-                request.game, request.players, request.field[seat], against, [],
-                (request.seed + TUNING_SEED_OFFSET) % (runner.MAX_SEED + 1),
-                request.budget.tune_budget, rules=request.rules(arm), from_start=True,
-            )  # fmt: skip
+            spec = specs[arm, family]
             notify(f"tuning {family} for rule set {arm}")
             folder = request.out / "tuning" / arm / family
             summary = tuning.tune(spec, folder, threads, scheduler)
@@ -261,7 +278,7 @@ def study_text(request: WhatIf, retuned: dict) -> str:
     study = {
         "title": f"whatif: {game.title}, {request.players} players",
         "question": "Is rule set A or B better, in every field of players? "
-        f"A: {_rules_text(request.a)}; B: {_rules_text(request.b)}",
+        f"A: {_rules_text(request.a)}; B: {_rules_text(request.b)}.",
         "assumptions": assumptions(request),
         "game": request.game,
         "players": request.players,
