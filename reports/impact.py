@@ -8,7 +8,7 @@ import polars as pl
 
 from analyses.intervention import LENGTH, MIN_PEERS, clear_of_rest, effects, headlines
 from reports.export import write_pages
-from reports.paired import forest_pages
+from reports.paired import measure_forest_pages
 from reports.toolkit import TEXT_SIZE, ReportPage, label, table_pages
 from simcore.workflows import files
 from simcore.workflows.impact import STUDY_FILE
@@ -115,25 +115,14 @@ def ranked_pages(ranked: pl.DataFrame, title: str) -> list[ReportPage]:
 def measure_pages(table: pl.DataFrame, order: list[str]) -> list[ReportPage]:
     """Every measure's paired change per component (components in headline order): the win
     rates in points, the game length in percent."""
-    rows = table.with_columns(
-        pl.col("component").cast(pl.Enum(order)),
-        diff=pl.col("relative"),
-        ci_low=pl.col("relative_low"),
-        ci_high=pl.col("relative_high"),
-    ).sort("component")
-    return forest_pages(
-        rows,
-        row_label=lambda row: str(row["component"]),
-        panel_label=lambda row: (
-            row["measure"] + (" (% of length)" if row["measure"] == LENGTH else "")
-        ),
-        color_of=lambda row: "tab:blue" if row["measure"] == LENGTH else "black",
-        describe=lambda row: f"{row['component']} on {row['measure']}",
-        title="Each measure, component by component",
-        caption="Each panel is one measure: the change switching each component off (or the "
-        "change named) makes to it, game by game on the same random streams, with its 95% "
-        "interval; a win rate in points, the game length in percent of the base game's length.",
-    )
+    rows = table.with_columns(pl.col("component").cast(pl.Enum(order))).sort("component")
+    return measure_forest_pages(
+        rows, lambda row: str(row["component"]), LENGTH, "length",
+        "Each measure, component by component",
+        "Each panel is one measure: the change switching each component off (or the change "
+        "named) makes to it, game by game on the same random streams, with its 95% interval; a "
+        "win rate in points, the game length in percent of the base game's length.",
+    )  # fmt: skip
 
 
 def impact_pages(table: pl.DataFrame, title: str) -> list[ReportPage]:

@@ -139,3 +139,27 @@ def paired_table_pages(
         size=SMALL_SIZE + 0.5,
         widest=(3.6, 1.4, 1.0, 0.8, 0.8, 1.1, 1.4, 0.9)[-table.width :],
     )
+
+
+def measure_forest_pages(
+    rows: pl.DataFrame, row_label: Label, length: str, base: str, title: str, caption: str
+) -> list[ReportPage]:
+    """``forest_pages`` with a panel per measure (rows with measure, diff, ci_low, ci_high): the
+    win rates in points, the measure named ``length`` (the game length, in turns) in percent of
+    ``base`` ("A's", "of length"), drawn blue, so that one axis (x 100) reads for every panel."""
+    is_length = pl.col("measure") == length
+    shares = rows.with_columns(
+        pl.when(is_length).then(pl.col(c) / pl.col("base")).otherwise(pl.col(c)).alias(c)
+        for c in ("diff", "ci_low", "ci_high")
+    )
+    return forest_pages(
+        shares,
+        row_label=row_label,
+        panel_label=lambda row: (
+            row["measure"] + (f" (% of {base})" if row["measure"] == length else "")
+        ),
+        color_of=lambda row: "tab:blue" if row["measure"] == length else "black",
+        describe=lambda row: f"{row['measure']} ({row_label(row)})",
+        title=title,
+        caption=caption,
+    )

@@ -10,7 +10,7 @@ import polars as pl
 from analyses.intervention import LENGTH
 from analyses.whatif import exploitability, measures, robustness
 from reports.export import write_pages
-from reports.paired import forest_pages
+from reports.paired import measure_forest_pages
 from reports.toolkit import ReportPage, table_pages
 from simcore.workflows import files
 from simcore.workflows.whatif import STUDY_FILE
@@ -41,15 +41,6 @@ def answer(lines: pl.DataFrame) -> str:
 
 def whatif_pages(table: pl.DataFrame, title: str, question: str, gains: pl.DataFrame) -> list:
     lines = robustness(table)
-    rows = table.with_columns(
-        # The game length in percent of A's, so that one axis (x 100) reads for every panel.
-        diff=pl.when(pl.col("measure") == LENGTH).then(pl.col("diff") / pl.col("a"))
-        .otherwise(pl.col("diff")),
-        ci_low=pl.when(pl.col("measure") == LENGTH).then(pl.col("ci_low") / pl.col("a"))
-        .otherwise(pl.col("ci_low")),
-        ci_high=pl.when(pl.col("measure") == LENGTH).then(pl.col("ci_high") / pl.col("a"))
-        .otherwise(pl.col("ci_high")),
-    )  # fmt: skip
     pages: list[ReportPage] = [
         *table_pages(
             lines.select("measure", "fields", "line"),
@@ -59,18 +50,15 @@ def whatif_pages(table: pl.DataFrame, title: str, question: str, gains: pl.DataF
             widest=(1.8, 0.6, 7.0),
             lead=question,
         ),  # fmt: skip
-        *forest_pages(
-            rows,
-            row_label=lambda row: row["field"],
-            panel_label=lambda row: (
-                row["measure"] + (" (% of A's)" if row["measure"] == LENGTH else "")
-            ),
-            color_of=lambda row: "tab:blue" if row["measure"] == LENGTH else "black",
-            describe=lambda row: f"{row['measure']} ({row['field']})",
-            title="B − A in each field",
-            caption="Each panel is one measure, each line one field: B minus A with its 95% "
-            "interval (win rates and the spread in points, the game length in percent of A's).",
-        ),
+        *measure_forest_pages(
+            table.with_columns(base=pl.col("a")),
+            lambda row: row["field"],
+            LENGTH,
+            "A's",
+            "B − A in each field",
+            "Each panel is one measure, each line one field: B minus A with its 95% interval "
+            "(win rates and the spread in points, the game length in percent of A's).",
+        ),  # fmt: skip
     ]
     if gains.height:
         pages += table_pages(

@@ -9,6 +9,8 @@ import pytest
 import tomli_w
 
 from analyses.intervention import LENGTH, against_peers, clear_of_rest, effects, headlines
+from reports.impact import impact_pages
+from reports.legibility import check_page
 from simcore import registry
 from simcore.registry import SpecError
 from simcore.workflows import impact
@@ -133,6 +135,8 @@ def test_a_planted_card_ranks_first_clear_of_the_rest(planted):
     assert clear_of_rest(ranked)
     assert stdout.splitlines()[0].startswith("Planted (card, level 1)")
     assert (out / "impact.csv").exists() and (out / "impact.pdf").exists()
+    pages = impact_pages(effects(out), "planted")
+    assert not {page.title: check_page(page) for page in pages if check_page(page)}
 
 
 def test_an_exact_copy_of_an_ordinary_card_measures_zero_against_its_level(planted):

@@ -5,7 +5,9 @@ analyses/whatif.py)."""
 import polars as pl
 import pytest
 
-from analyses.whatif import measures, robustness, verdict
+from analyses.whatif import exploitability, measures, robustness, verdict
+from reports.legibility import check_page
+from reports.whatif import whatif_pages
 from simcore import registry
 from simcore.registry import SpecError
 from simcore.workflows import whatif
@@ -121,6 +123,8 @@ def test_more_first_turn_actions_help_seat_0_in_every_field(tmp_path):
     assert (table.filter(pl.col("measure") == "seat 0 win rate")["diff"] > 0).all()
     assert "seat 0 win rate: " in stdout
     assert (out / "whatif.pdf").exists() and (out / "whatif.csv").exists()
+    pages = whatif_pages(table, "planted", "question", exploitability(out))
+    assert not {page.title: check_page(page) for page in pages if check_page(page)}
     # The study file alone reproduces the cells: the same command again plays nothing new.
     again = in_process(
         "whatif", "time-barons", "--set", "first_turn_actions=2", "--vs",
