@@ -1,5 +1,6 @@
 """Loading a run directory (docs/architecture.md) and its seat-long view."""
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,13 @@ def load_run(run_dir: str | Path) -> Run:
     missing = [name for name in expected if name not in columns]
     if missing:
         raise AnalysisError(f"{path}: games lack columns {', '.join(missing)}")
+    seat_of = [re.match(r"s(\d+)_", name) for name in columns]
+    beyond = [m.string for m in seat_of if m and int(m.group(1)) >= players]
+    if beyond:
+        raise AnalysisError(
+            f"{path}: games have columns of more seats than run.json's {players} players "
+            f"({', '.join(beyond[:3])}); {storage.REGENERATE}"
+        )
     return Run(path=path, info=info, players=players, lineup=lineup, parts=parts, columns=columns)
 
 

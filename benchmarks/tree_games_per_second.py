@@ -28,7 +28,7 @@ def main() -> None:
     game_id, games, repeats = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     busy = sys.argv[4:] == ["busy"]
     game = registry.make(game_id)
-    players = min(max(4, game.min_players), game.max_players)
+    players = registry.table_players(game)
     spec = runner.build_spec(game_id, players, [], [], 1, games, True)
     kernel = game.kernel()
     prepared = kernel.prepare(spec.rules, players)

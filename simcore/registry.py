@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import math
 import os
-import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -321,7 +320,11 @@ class Game:
         return np.array([p.encode(rules[p.name]) for p in self.rules], dtype=np.float64)
 
     def encode_strategies(self, strategies: list[dict]) -> tuple[np.ndarray, np.ndarray]:
-        """Strategy ids and the ``float64[seats, n_params]`` parameter rows the kernel reads."""
+        """Strategy ids and the ``float64[seats, n_params]`` parameter rows the kernel reads. A
+        search seat's rollout preset is the one tuned at the lineup's count of seats (a list that
+        is no table, such as one spec alone, takes ``table_players``')."""
+        seats = len(strategies)
+        players = seats if self.min_players <= seats <= self.max_players else None
         ids = np.array([self.strategy(s["name"]).id for s in strategies], dtype=np.int64)
         rows = np.zeros((len(strategies), len(self.strategy_param_names)), dtype=np.float64)
         for seat, s in enumerate(strategies):
@@ -330,7 +333,7 @@ class Game:
             if strategy.id == SEARCH_ID:
                 # The rollout strategy's own parameters fill the game's columns; its id the
                 # ``rollout`` column.
-                rollout = parse_strategy(self, params["rollout"])
+                rollout = parse_strategy(self, params["rollout"], players)
                 self._encode_params(self.strategy(rollout["name"]), rollout["params"], rows[seat])
                 params = {k: v for k, v in params.items() if k != "rollout"}
                 rows[seat, self.strategy_param_names.index("rollout")] = self.strategy(
@@ -462,22 +465,52 @@ def make(game_id: str) -> Game:
 
 
 def presets(game_id: str) -> dict[str, dict]:
-    """The game's presets file as {name: {"spec", "doc", "command", ...}} (empty without one)."""
+    """The game's presets file as {name: {"doc", "players": {N: {"spec", "command", "measured",
+    maybe "doc"}}}}: a preset is tuned at each player count the game allows (empty without a
+    file)."""
+    from simcore.workflows import schemas  # it imports this module
+
     path = PRESETS_DIR / f"{game_id}.toml"
-    return tomllib.loads(path.read_text()) if path.exists() else {}
+    if not path.exists():
+        return {}
+    read = schemas.read_toml(path, "presets file", schemas.PresetsFile).root
+    return {
+        name: {"doc": preset.doc, "players": {
+            int(n): tuned.model_dump(exclude_defaults=True) for n, tuned in preset.players.items()
+        }}
+        for name, preset in read.items()
+    }  # fmt: skip
 
 
-def parse_strategy(game: Game, text: str) -> dict:
-    """``name``, ``name:key=value,key=value``, ``preset:NAME`` (a spec of the game's presets
-    file) or ``preset:NAME:key=value,...`` (the preset with those values changed) →
-    {"name", "params"} with defaults filled in."""
+def table_players(game: Game) -> int:
+    """The count a command plays when none is given: 4, or the game's nearest."""
+    return min(max(4, game.min_players), game.max_players)
+
+
+def preset_tuning(game: Game, name: str, players: int | None = None) -> dict:
+    """Preset ``name``'s tuning at ``players`` (default: ``table_players``): its spec, command
+    and measurement there."""
+    known = presets(game.id)
+    if name not in known:
+        raise SpecError(f"{game.id}: unknown preset {name!r} (known: {', '.join(known) or 'none'})")
+    players = players or table_players(game)
+    tunings = known[name]["players"]
+    if players not in tunings:
+        counts = ", ".join(map(str, sorted(tunings))) or "none"
+        raise SpecError(
+            f"{game.id}: preset {name!r} is tuned at {counts} players, not {players} (tune one "
+            "there: docs/tuning.md)"
+        )
+    return tunings[players]
+
+
+def parse_strategy(game: Game, text: str, players: int | None = None) -> dict:
+    """``name``, ``name:key=value,key=value``, ``preset:NAME`` (the spec the game's presets file
+    holds for NAME at ``players``, default ``table_players``) or ``preset:NAME:key=value,...``
+    (that spec with those values changed) → {"name", "params"} with defaults filled in."""
     if text.strip().startswith(PRESET_PREFIX):
         name, _, overrides = text.strip().removeprefix(PRESET_PREFIX).partition(":")
-        known = presets(game.id)
-        if name not in known:
-            names = ", ".join(known) or "none"
-            raise SpecError(f"{game.id}: unknown preset {name!r} (known: {names})")
-        preset = parse_strategy(game, known[name]["spec"])
+        preset = parse_strategy(game, preset_tuning(game, name, players)["spec"])
         if overrides.strip():
             changed = parse_strategy(game, f"{preset['name']}:{overrides}")
             keys = {item.partition("=")[0].strip() for item in overrides.split(",")}

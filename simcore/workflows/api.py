@@ -48,10 +48,18 @@ def games() -> pl.DataFrame:
 
 
 def presets(game: str) -> pl.DataFrame:
-    """[preset, spec, doc, command] of the game's tuned presets (``preset:NAME`` specs)."""
-    rows = [{"preset": name, **entry} for name, entry in registry.presets(game).items()]
-    return pl.DataFrame(rows, schema={"preset": pl.String, "spec": pl.String, "doc": pl.String,
-                                      "command": pl.String}, strict=False)  # fmt: skip
+    """[preset, players, spec, doc, command, measured] of the game's tuned presets (``preset:NAME``
+    specs), a row per player count each is tuned at."""
+    rows = [
+        {"preset": name, "players": players, "spec": tuned["spec"],
+         "doc": tuned.get("doc", entry["doc"]), "command": tuned["command"],
+         "measured": tuned["measured"]}
+        for name, entry in registry.presets(game).items()
+        for players, tuned in entry["players"].items()
+    ]  # fmt: skip
+    schema = {"preset": pl.String, "players": pl.Int64, "spec": pl.String, "doc": pl.String,
+              "command": pl.String, "measured": pl.String}  # fmt: skip
+    return pl.DataFrame(rows, schema=schema)
 
 
 def run(

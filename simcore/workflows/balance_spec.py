@@ -1,17 +1,17 @@
 """The balance file of `powerlab balance` (docs/balance.md) and the rules of its candidates.
 
-A balance file (TOML) names the game, the player counts, the lineup that plays, the rule parameters
-and data-file numbers that may change (numbers with their ranges; a bool or choice rule among its
-values) and the objectives. ``load_balance`` checks it whole into a ``BalanceSpec``, every mistake
-one line naming the key; ``candidate_rules`` turns a candidate's searched values into rules, a
-changed data-file number through a copy of the data file written under the balance directory.
+A balance file (TOML, shaped as ``schemas.BalanceFile``) names the game, the player counts, the
+lineup that plays, the rule parameters and data-file numbers that may change (numbers with their
+ranges; a bool or choice rule among its values) and the objectives. ``load_balance`` checks it
+whole into a ``BalanceSpec``, every mistake one line naming the key; ``candidate_rules`` turns a
+candidate's searched values into rules, a changed data-file number through a copy of the data
+file written under the balance directory.
 """
 
 from __future__ import annotations
 
 import copy
 import hashlib
-import math
 import re
 import tomllib
 from dataclasses import asdict, dataclass, field
@@ -19,33 +19,15 @@ from pathlib import Path
 
 from simcore import registry
 from simcore.registry import SpecError
-from simcore.workflows import files, runner, storage, tuning
-from simcore.workflows import study as study_file
+from simcore.workflows import files, runner, schemas, storage, tuning
 from simcore.workflows.meta import MAX_PROFILES, check_population
-from simcore.workflows.study import _REQUIRED, seated
-from simcore.workflows.study import _error as _error
-from simcore.workflows.study import _unknown_keys as _unknown
+from simcore.workflows.study import _error, seated
 
-TOP_KEYS = (
-    "title", "question", "game", "players", "strategies", "rules", "seed", "search", "params",
-    "objectives", "robust",
-)  # fmt: skip
 SEARCH_KEYS = (
     "trials", "batch", "min_games", "rungs", "sampler", "finalists", "final_games",
     "max_final_games", "resamples",
 )  # fmt: skip
-PARAM_KEYS = ("rule", "path", "name", "low", "high", "log")
 CATEGORICAL = ("bool", "choice")  # rule kinds searched as one of their values, not in a range
-ROBUST_KEYS = ("tune", "params", "budget", "players")
-KINDS = {
-    "seat_fairness": (),
-    "length": ("low", "high"),
-    "ended_by_rules": ("at_least",),
-    "option_value": ("focal", "fixed", "low", "high"),
-    "variety": ("measure", "population"),
-}
-MEASURES = ("entropy", "regret")
-SAMPLERS = ("nsga2", "tpe")
 REDUCTION = 3  # successive halving keeps the best third of a batch at each rung
 
 
@@ -92,7 +74,8 @@ class Knob:
 
 @dataclass(frozen=True)
 class Objective:
-    """One objective entry: ``kind`` (KINDS), its player counts and settings."""
+    """One objective entry: ``kind`` (``schemas.OBJECTIVE_KEYS``), its player counts and
+    settings."""
 
     kind: str
     players: tuple[int, ...]
@@ -161,16 +144,9 @@ class BalanceSpec:
         return copy.deepcopy(seated(strategies or self.strategies, players, max(self.players)))
 
 
-def _get(path: Path, table: dict, key: str, kinds: tuple, expected: str, default, where=""):
-    """``table[key]`` checked as a study file's keys are (simcore/workflows/study.py)."""
-    return study_file._get(path, table, key, where, kinds, expected, default)
-
-
-def _players(path: Path, table: dict, where: str, game: registry.Game, default) -> tuple:
-    value = _get(path, table, "players", (int, list), "a player count or a list", default, where)
-    values = tuple(value) if isinstance(value, list) else (value,)
-    if not values or not all(isinstance(n, int) and not isinstance(n, bool) for n in values):
-        raise _error(path, where + "players", f"expected player counts, got {value!r}")
+def _players(path: Path, where: str, game: registry.Game, value) -> tuple[int, ...]:
+    """A ``players`` key's counts, each one the game is for, each once."""
+    values = schemas.player_counts(value)
     if len(set(values)) != len(values):
         raise _error(path, where + "players", f"expected distinct player counts, got {value!r}")
     for n in values:
@@ -181,23 +157,7 @@ def _players(path: Path, table: dict, where: str, game: registry.Game, default) 
     return values
 
 
-def _number(path, table, key, where, default=_REQUIRED, low=-math.inf, high=math.inf) -> float:
-    value = _get(path, table, key, (int, float), "a number", default, where)
-    if value is not None and not (math.isfinite(value) and low <= value <= high):
-        raise _error(path, where + key, f"expected a number in [{low}, {high}], got {value!r}")
-    return value
-
-
-def _count(path, table, key, where, default, low=1, high=storage.MAX_GAMES) -> int:
-    value = _get(path, table, key, (int,), "an integer", default, where)
-    if not low <= value <= high:
-        raise _error(path, where + key, f"expected an integer in [{low}, {high}], got {value}")
-    return value
-
-
-def _spec_of(path: Path, game: registry.Game, text, key: str) -> dict:
-    if not isinstance(text, str):
-        raise _error(path, key, f"expected a strategy spec, got {text!r}")
+def _spec_of(path: Path, game: registry.Game, text: str, key: str) -> dict:
     try:
         return registry.parse_strategy(game, text)
     except SpecError as error:
@@ -208,112 +168,87 @@ def load_balance(path: str | Path) -> BalanceSpec:
     """Parse and check a balance file; every mistake is a one-line SpecError naming the key."""
     path = Path(path)
     source = files.read_text(path, "balance file")
-    data = storage.read_toml(path, "balance file")
-    _unknown(path, data, TOP_KEYS, "")
-    game_id = _get(path, data, "game", (str,), "a game id", _REQUIRED)
-    if game_id not in registry.game_ids():
-        raise _error(path, "game", f"unknown game {game_id!r} ({', '.join(registry.game_ids())})")
-    game = registry.make(game_id)
-    players = _players(path, data, "", game, _REQUIRED)
-    texts = _get(path, data, "strategies", (list,), "a list of strategy specs", _REQUIRED)
-    strategies = [_spec_of(path, game, t, "strategies") for t in texts]
+    data = schemas.read_toml(path, "balance file", schemas.BalanceFile)
+    if data.game not in registry.game_ids():
+        raise _error(path, "game", f"unknown game {data.game!r} ({', '.join(registry.game_ids())})")
+    game = registry.make(data.game)
+    players = _players(path, "", game, data.players)
+    strategies = [_spec_of(path, game, t, "strategies") for t in data.strategies]
     if len(strategies) not in (1, max(players)):
         raise _error(path, "strategies", f"expected 1 or {max(players)} specs (the largest "
                      f"table; smaller ones seat the first), got {len(strategies)}")  # fmt: skip
-    rules = _get(path, data, "rules", (dict,), "a table of rule parameters", {})
     try:
-        rules = game.rules_with_defaults(rules)
+        rules = game.rules_with_defaults(dict(data.rules))
     except SpecError as error:
         raise _error(path, "rules", str(error)) from None
-    seed = _count(path, data, "seed", "", 0, 0, storage.MAX_SEED)
-    search = _get(path, data, "search", (dict,), "a table", {})
-    _unknown(path, search, SEARCH_KEYS, "search.")
-    settings = {key: _count(path, search, key, "search.", default) for key, default in (
-        ("trials", 30), ("batch", 10), ("min_games", 1000), ("rungs", 3), ("finalists", 5),
-        ("final_games", 20_000), ("resamples", 100),
-    )}  # fmt: skip
-    settings["max_final_games"] = _count(
-        path, search, "max_final_games", "search.", 4 * settings["final_games"],
-        settings["final_games"],
-    )  # fmt: skip
-    if settings["rungs"] > 6:
-        raise _error(path, "search.rungs", f"expected at most 6 rungs, got {settings['rungs']}")
-    sampler = _get(path, search, "sampler", (str,), "nsga2 or tpe", "nsga2", "search.")
-    if sampler not in SAMPLERS:
-        raise _error(path, "search.sampler", f"expected nsga2 or tpe, got {sampler!r}")
-    knob_tables = _get(path, data, "params", (list,), "[[params]] tables", _REQUIRED)
-    if not knob_tables:
-        raise _error(path, "params", "expected at least one [[params]] table")
-    knobs = [_knob(path, game, rules, table, k) for k, table in enumerate(knob_tables)]
+    search = data.search
+    settings = {key: getattr(search, key) for key in SEARCH_KEYS}
+    if search.max_final_games is None:
+        settings["max_final_games"] = 4 * search.final_games
+    knobs = [_knob(path, game, rules, table, k) for k, table in enumerate(data.params)]
     names = [knob.name for knob in knobs]
     twice = next((name for name in names if names.count(name) > 1), None)
     if twice:
         raise _error(path, "params", f"{twice!r} appears twice")
-    objective_tables = _get(path, data, "objectives", (list,), "[[objectives]] tables", _REQUIRED)
-    if not objective_tables:
-        raise _error(path, "objectives", "expected at least one [[objectives]] table")
     objectives = [
         _objective(path, game, players, strategies, table, k)
-        for k, table in enumerate(objective_tables)
+        for k, table in enumerate(data.objectives)
     ]
     kinds = [o.kind for o in objectives]
     twice = next((kind for kind in kinds if kinds.count(kind) > 1), None)
     if twice:
         raise _error(path, "objectives", f"kind {twice!r} appears twice")
-    robust = _get(path, data, "robust", (dict,), "a table", {})
-    _unknown(path, robust, ROBUST_KEYS, "robust.")
-    tune = _get(path, robust, "tune", (list,), "strategy names of the lineup", [], "robust.")
+    robust = data.robust
     lineup_names = {s["name"] for s in strategies}
-    for name in tune:
+    for name in robust.tune:
         if name not in lineup_names:
             raise _error(path, "robust.tune", f"{name!r} is not a strategy of the lineup "
                          f"({', '.join(sorted(lineup_names))})")  # fmt: skip
-    robust_params = _get(path, robust, "params", (list,), "parameter names", [], "robust.")
-    for name in robust_params:
-        if not any(game.strategy(s).param(name) for s in tune):
-            raise _error(path, "robust.params", f"{name!r} is not a parameter of "
-                         f"{', '.join(tune) or 'the strategies in robust.tune'}")  # fmt: skip
-    robust_players = _players(path, robust, "robust.", game, players[0])
+    tuned = ", ".join(robust.tune) or "the strategies in robust.tune"
+    for name in robust.params:
+        if not any(game.strategy(s).param(name) for s in robust.tune):
+            raise _error(path, "robust.params", f"{name!r} is not a parameter of {tuned}")
+    storage.check_count(
+        robust.budget, f"{path}: robust.budget", tuning.MAX_BUDGET, tuning.BUDGET_WHY
+    )
+    robust_players = _players(path, "robust.", game, robust.players or players[0])
     spec = BalanceSpec(
-        title=_get(path, data, "title", (str,), "a text", path.stem),
-        question=_get(path, data, "question", (str,), "a text", ""),
-        game=game_id, players=list(players), strategies=strategies, rules=rules, seed=seed,
-        knobs=knobs, objectives=objectives, sampler=sampler, **settings,
-        robust_tune=list(tune), robust_params=list(robust_params),
-        robust_budget=_count(path, robust, "budget", "robust.", 20_000, high=tuning.MAX_BUDGET),
-        robust_players=robust_players[0], source=source,
+        title=path.stem if data.title is None else data.title,
+        question=data.question,
+        game=data.game, players=list(players), strategies=strategies, rules=rules,
+        seed=data.seed, knobs=knobs, objectives=objectives, **settings,
+        robust_tune=list(robust.tune), robust_params=list(robust.params),
+        robust_budget=robust.budget, robust_players=robust_players[0], source=source,
     )  # fmt: skip
     for n in players:  # every lineup is a valid run (rules, data files, strategies)
         try:
-            checked = runner.check_spec(run_spec(spec, spec.lineup(n), rules, n, seed, 1))
+            checked = runner.check_spec(run_spec(spec, spec.lineup(n), rules, n, data.seed, 1))
         except SpecError as error:
             raise _error(path, "strategies", str(error)) from None
         spec.data_files = checked.data_files
     return spec
 
 
-def _knob(path: Path, game: registry.Game, rules: dict, table, k: int) -> Knob:
+def _knob(path: Path, game: registry.Game, rules: dict, table: schemas.Param, k: int) -> Knob:
     where = f"params[{k}]."
-    if not isinstance(table, dict):
-        raise _error(path, f"params[{k}]", "expected a table ([[params]])")
-    _unknown(path, table, PARAM_KEYS, where)
-    name = _get(path, table, "rule", (str,), "a rule parameter", _REQUIRED, where)
+    name = table.rule
     try:
         rule = game.rule(name)
     except SpecError as error:
         raise _error(path, where + "rule", str(error)) from None
-    data_paths = _get(path, table, "path", (str, list), "a path or a list of paths", "", where)
-    data_paths = tuple(data_paths if isinstance(data_paths, list) else filter(None, [data_paths]))
-    label = _get(path, table, "name", (str,), "a name", "", where)
+    data_paths = table.path if isinstance(table.path, list) else filter(None, [table.path])
+    data_paths = tuple(data_paths)
     if rule.kind in CATEGORICAL:
-        ranged = next((key for key in ("path", "low", "high", "log") if key in table), None)
+        ranged = next((key for key in ("path", "low", "high", "log") if table.given(key)), None)
         if ranged:
             raise _error(path, where + ranged, f"{name} is {rule.expected()}: each of its "
                          "values is searched, without path, low, high or log")  # fmt: skip
         choices = (False, True) if rule.kind == "bool" else tuple(rule.choices)
-        return Knob(name, (), None, None, rule.kind, label=label, choices=choices)
-    low, high = _number(path, table, "low", where), _number(path, table, "high", where)
-    log = _get(path, table, "log", (bool,), "true or false", False, where)
+        return Knob(name, (), None, None, rule.kind, label=table.name, choices=choices)
+    for key in ("low", "high"):
+        if getattr(table, key) is None:
+            raise _error(path, where + key, "missing, expected a number")
+    low, high = table.low, table.high
     if rule.kind == "path":
         if not data_paths:
             raise _error(path, where + "path", f"{name} names a data file: give the path of "
@@ -345,38 +280,33 @@ def _knob(path: Path, game: registry.Game, rules: dict, table, k: int) -> Knob:
                              f"range [{rule.low}, {rule.high}]") from None  # fmt: skip
     if kind == "int" and (low != int(low) or high != int(high)):
         raise _error(path, where + "low", f"expected whole numbers for {name}, got {low}, {high}")
-    if not low < high or log and low <= 0:
+    if not low < high or table.log and low <= 0:
         raise _error(path, where + "low", f"expected low < high (and low > 0 for log), got "
                      f"{low}, {high}")  # fmt: skip
-    return Knob(name, data_paths, low, high, kind, log, label)
+    return Knob(name, data_paths, low, high, kind, table.log, table.name)
 
 
-def _objective(path, game, players, strategies, table, k: int) -> Objective:
+def _objective(path, game, players, strategies, table: schemas.Objective, k: int) -> Objective:
     where = f"objectives[{k}]."
-    if not isinstance(table, dict):
-        raise _error(path, f"objectives[{k}]", "expected a table ([[objectives]])")
-    kind = _get(path, table, "kind", (str,), "one of " + ", ".join(KINDS), _REQUIRED, where)
-    if kind not in KINDS:
-        raise _error(path, where + "kind", f"expected one of {', '.join(KINDS)}, got {kind!r}")
-    _unknown(path, table, ("kind", "players", *KINDS[kind]), where)
-    counts = _players(path, table, where, game, list(players))
+    kind = table.kind
+    counts = _players(path, where, game, table.players or list(players))
     extra = sorted(set(counts) - set(players))
     if extra and kind != "variety":
         raise _error(path, where + "players", f"{extra} not among the file's players {players}")
     values: dict = {"kind": kind, "players": counts}
     if kind in ("length", "option_value"):
-        values["low"], values["high"] = (_number(path, table, k_, where) for k_ in ("low", "high"))
-        if values["low"] > values["high"]:
+        values["low"], values["high"] = table.low, table.high
+        if table.low > table.high:
             raise _error(path, where + "low", "expected low <= high")
     if kind == "ended_by_rules":
-        values["at_least"] = _number(path, table, "at_least", where, 1.0, 0.0, 1.0)
+        values["at_least"] = table.at_least
     if kind == "option_value":
-        focal = _get(path, table, "focal", (str,), "a strategy of the lineup", _REQUIRED, where)
+        focal = table.focal
         if focal not in {s["name"] for s in strategies}:
             raise _error(path, where + "focal", f"{focal!r} is not a strategy of the lineup")
-        fixed = _get(path, table, "fixed", (dict,), "a table of parameters", _REQUIRED, where)
         declared = game.strategy(focal)
-        for name, value in fixed.items():
+        fixed = {}
+        for name, value in table.fixed.items():
             param = declared.param(name)
             if param is None:
                 raise _error(path, where + "fixed", f"{focal} has no parameter {name!r}")
@@ -388,19 +318,15 @@ def _objective(path, game, players, strategies, table, k: int) -> Objective:
             raise _error(path, where + "fixed", "expected at least one parameter to hold")
         values.update(focal=focal, fixed=fixed)
     if kind == "variety":
-        measure = _get(path, table, "measure", (str,), "entropy or regret", "entropy", where)
-        if measure not in MEASURES:
-            raise _error(path, where + "measure", f"expected entropy or regret, got {measure!r}")
-        texts = _get(path, table, "population", (list,), "strategy specs", _REQUIRED, where)
         try:
-            population = check_population(game, texts, where.rstrip("."))
+            population = check_population(game, table.population, where.rstrip("."))
         except SpecError as error:
             raise _error(path, where + "population", str(error)) from None
         for n in counts:
             if len(population) ** n > MAX_PROFILES:
                 too_many = f"{len(population)} strategies at {n} players: too many profiles"
                 raise _error(path, where + "population", too_many)
-        values.update(measure=measure, population=tuple(population))
+        values.update(measure=table.measure, population=tuple(population))
     return Objective(**values)
 
 

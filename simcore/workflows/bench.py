@@ -23,7 +23,7 @@ from pathlib import Path
 import numba
 
 from simcore import registry
-from simcore.workflows import runner
+from simcore.workflows import runner, storage
 
 # The plain-Python child runs from the project's root, where ``simcore`` is importable.
 ROOT = Path(__file__).resolve().parents[2]
@@ -34,17 +34,23 @@ PLAIN_PYTHON = (
 )
 
 
+CHUNK_WHY = "bench plays them as one chunk, held in memory"
+# Each measurement plays --games again: a hundred of the largest chunk take hours for a slow game.
+MAX_REPEAT = 100
+REPEAT_WHY = "each measurement plays --games games again"
+
+
 class KernelFailed(RuntimeError):
     """A kernel's plain-Python run or cold compile failed: a kernel bug, not bad input."""
 
 
 def check_options(game_ids, games: int, repeat: int, players, strategies, settings) -> None:
-    """Refuse ``powerlab bench`` options that cannot be measured, before any compile."""
-    if not 1 <= games <= runner.MAX_CHUNK_SIZE or repeat < 1:
-        raise registry.SpecError(
-            f"--games must be in [1, {runner.MAX_CHUNK_SIZE}] (bench plays them as one chunk, "
-            "held in memory) and --repeat at least 1"
-        )
+    """Refuse ``powerlab bench`` options that cannot be measured, and unknown games, before any
+    game is compiled or measured."""
+    storage.check_count(games, "--games", runner.MAX_CHUNK_SIZE, CHUNK_WHY)
+    storage.check_count(repeat, "--repeat", MAX_REPEAT, REPEAT_WHY)
+    for game_id in game_ids:
+        registry.make(game_id)
     if (players is not None or strategies or settings) and len(game_ids) != 1:
         raise registry.SpecError("--players, --strategy and --set need exactly one game to bench")
 
@@ -68,7 +74,7 @@ def bench(
     results = {}
     for game_id in game_ids or registry.game_ids():
         game = registry.make(game_id)
-        seats = players if players is not None else min(max(4, game.min_players), game.max_players)
+        seats = players if players is not None else registry.table_players(game)
         # A bad lineup is refused before the compile notice: one line on stderr, nothing else.
         spec = runner.build_spec(game_id, seats, list(strategies), list(settings), 1, games, True)
         if not runner.kernel_compiled(game):
@@ -280,7 +286,7 @@ import contextlib, json, sys, time
 from simcore import registry
 from simcore.workflows import runner
 game = registry.make(sys.argv[1])
-players = min(max(4, game.min_players), game.max_players)
+players = registry.table_players(game)
 spec = runner.build_spec(game.id, players, [], [], 0, 1, True)
 wall, cpu = time.perf_counter(), time.process_time()
 runner.compile_kernel(spec, chunks=True, traced=False, compiling=contextlib.nullcontext)

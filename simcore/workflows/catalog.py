@@ -34,11 +34,10 @@ def game_lines(game_id: str) -> list[str]:
             lines.append(f"      {p.name:<16} default {p.default!s:<8} {p.expected():<24} {p.doc}")
     presets = registry.presets(g.id)
     if presets:
-        lines += ["", "Presets (--strategy preset:NAME; made by the command shown):"]
+        lines += ["", "Presets (--strategy preset:NAME: the tuning at the run's player count, "
+                  "made by the command shown):"]  # fmt: skip
         for name, preset in presets.items():
-            lines += [
-                f"  {name}: {preset['spec']}",
-                f"      {preset['doc']}",
-                f"      {preset['command']}",
-            ]
+            lines += [f"  {name}: {preset['doc']}"]
+            for players, tuned in preset["players"].items():
+                lines += [f"    {players} players: {tuned['spec']}", f"      {tuned['command']}"]
     return lines

@@ -171,7 +171,7 @@ def plan(
     too small without it) is left out with its reason, unless it was asked for by name. Without
     ``players``: 4, or the game's nearest count."""
     game = registry.make(game_id)
-    players = players or min(max(4, game.min_players), game.max_players)
+    players = players or registry.table_players(game)
     base = runner.build_spec(game_id, players, strategies, settings, seed, games, rotate)
     found = switch_components(game, base.rules) + data_components(game, base.rules)
     chosen = select(found, wanted) + change_components(game, changes)

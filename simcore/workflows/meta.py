@@ -12,14 +12,13 @@ different spec is refused before anything is written.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from simcore import registry
 from simcore.registry import SpecError
-from simcore.workflows import runner, storage
+from simcore.workflows import runner, schemas, storage
 
 MAX_PROFILES = 20_000  # the normal form the solvers read has k^n profiles
 # The solvers hold every lineup's games in memory, k + 1 bytes a game (the seats of each of the
@@ -67,27 +66,23 @@ def lineup_id(lineup: tuple[int, ...]) -> str:
 
 def read_population(path: Path, game: registry.Game) -> list[str]:
     """The strategy specs of a population file; every mistake is one line."""
-    path = Path(path)
-    data = storage.read_toml(path, "population file")
-    unknown = sorted(set(data) - {"game", "strategies"})
-    if unknown:
-        raise SpecError(f"{path}: {unknown[0]}: unknown key (expected game, strategies)")
-    if data.get("game", game.id) != game.id:
-        raise SpecError(f"{path}: a population of {data['game']!r}, not {game.id!r}")
-    texts = data.get("strategies")
-    if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-        raise SpecError(f'{path}: strategies: expected a list of specs, e.g. ["counter", ...]')
-    return texts
+    data = schemas.read_toml(path, "population file", schemas.PopulationFile)
+    if data.game not in (None, game.id):
+        raise SpecError(f"{path}: game: a population of {data.game!r}, not {game.id!r}")
+    return list(data.strategies)
 
 
-def check_population(game: registry.Game, texts: list[str], where: str) -> list[dict]:
-    """Checked specs of a population: at least two, each label once."""
+def check_population(
+    game: registry.Game, texts: list[str], where: str, players: int | None = None
+) -> list[dict]:
+    """Checked specs of a population (presets: tuned at ``players``): at least two, each label
+    once."""
     if len(texts) < 2:
         raise SpecError(f"{where}: strategies: a meta-game needs at least 2, got {len(texts)}")
     population = []
     for text in texts:
         try:
-            population.append(registry.parse_strategy(game, text))
+            population.append(registry.parse_strategy(game, text, players))
         except SpecError as error:
             raise SpecError(f"{where}: strategies: {error}") from None
     labels = [game.strategy(s["name"]).label(s["params"]) for s in population]
@@ -115,7 +110,7 @@ def build_spec(
     spec = MetaSpec(
         game=game_id,
         players=players,
-        population=check_population(game, texts, where),
+        population=check_population(game, texts, where, players),
         rules=registry.parse_settings(game, set_texts),
         seed=seed,
         games=games,
@@ -195,12 +190,5 @@ def run_meta(
 
 
 def read_meta_json(out: Path) -> dict:
-    """OUT/meta.json of this FORMAT, with the entries the analyses read."""
-    info = storage.read_versioned(Path(out) / "meta.json", "meta.json")
-    for key, kind in (("spec", dict), ("labels", list), ("lineups", list)):
-        if not isinstance(info.get(key), kind):
-            raise SpecError(f"{out}/meta.json: {key}: missing or not a {kind.__name__}")
-    for name in info["lineups"]:
-        if not isinstance(name, str) or not re.fullmatch(r"[0-9]{1,4}(-[0-9]{1,4}){0,63}", name):
-            raise SpecError(f"{out}/meta.json: lineups: {name!r} is not a lineup folder name")
-    return info
+    """OUT/meta.json of this FORMAT, checked (``schemas.MetaInfo``)."""
+    return storage.read_checked(Path(out) / "meta.json", "meta.json", schemas.MetaInfo)

@@ -94,12 +94,13 @@ def build_spec(
     """A validated spec from CLI-style texts; every mistake is a one-line SpecError."""
     game = registry.make(game_id)
     game.check_players(players)
-    strategies = [registry.parse_strategy(game, text) for text in strategy_texts]
+    texts = strategy_texts or [game.default_strategy]
+    strategies = [registry.parse_strategy(game, text, players) for text in texts]
     return check_spec(
         RunSpec(
             game=game_id,
             players=players,
-            strategies=strategies or [registry.parse_strategy(game, game.default_strategy)],
+            strategies=strategies,
             rules=registry.parse_settings(game, set_texts),
             seed=seed,
             games=games,
@@ -706,7 +707,9 @@ def merge(run_dirs: list[Path], out: Path) -> dict:
                 "unfinished?"
             )
         cursor = part.stop
-    if out.exists() and (not out.is_dir() or not storage.is_empty(out)):
+    if out.exists() and not out.is_dir():
+        raise registry.SpecError(f"--out {out} is a file, not a directory")
+    if out.exists() and not storage.is_empty(out):
         raise registry.SpecError(f"--out {out} already exists and is not empty")
     with storage.locked(out):
         if not storage.is_empty(out):
@@ -751,8 +754,7 @@ def check_sequential(spec: RunSpec, out: Path, until_ci: float, max_games: int, 
 
     if not 0 < until_ci <= 0.5:
         raise registry.SpecError(f"--until-ci must be in (0, 0.5], not {until_ci}")
-    if not 1 <= max_games <= MAX_GAMES:
-        raise registry.SpecError(f"--max-games must be in [1, {MAX_GAMES}], not {max_games}")
+    storage.check_count(max_games, "--max-games", MAX_GAMES, storage.GAMES_WHY)
     problem = focal_problem(focal, spec.players, spec.lineup())
     if problem:
         raise registry.SpecError(f"--focal: {problem}")

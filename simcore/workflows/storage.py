@@ -4,7 +4,7 @@ A run directory behaves like a small database: one writer at a time (``locked``:
 lock that dies with its process), every part file listed with its game range, row count and
 SHA-256 in ``manifest.json`` (``add_part``), and every reader and resume checking the parts
 against it (``check_parts``). run.json and study.json are read through one validating loader
-each (``read_run_json``, ``read_study_json``).
+each (``read_run_json``, ``read_study_json``), through their models in ``schemas``.
 """
 
 from __future__ import annotations
@@ -18,43 +18,35 @@ import os
 import re
 import socket
 import sys
-import tomllib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
 
 import pyarrow.parquet as pq
-from pydantic import (
-    BaseModel,
-    ConfigDict,
-    Field,
-    ValidationError,
-    field_validator,
-    model_validator,
-)
+from pydantic import BaseModel
 
 from simcore.registry import SpecError
-from simcore.workflows import files
+from simcore.workflows import files, schemas
+
+# Defined with the schemas, read by the workflows as storage.MAX_GAMES and so on.
+from simcore.workflows.schemas import (  # noqa: F401
+    CELL_ID,
+    GAMES_WHY,
+    MAX_GAMES,
+    MAX_PLAYERS,
+    MAX_SEED,
+)
 
 # The run and study directory format; readers refuse any other. 2: manifest.json and a lock.
 FORMAT = 2
-# Game indices are int64 in the kernels and in Parquet; 2**62 leaves room for index arithmetic
-# (seat rotation adds the seat to the index).
-MAX_GAMES = 2**62
-MAX_PLAYERS = 64
-MAX_SEED = 2**63 - 1
 PART_PATTERN = re.compile(r"^part-(\d{12,19})-(\d{9,19})\.parquet$")
 MANIFEST = "manifest.json"
 LOCK_FILE = ".powerlab.lock"
 TEMPORARY = re.compile(r"^\..+\.tmp$")
-# A cell id is a folder name: these characters only, never "." or "..".
-CELL_ID = re.compile(r"^(?!\.{1,2}$)[A-Za-z0-9._=+-]{1,200}$")
 # 10,000 parts (a billion games at the default chunk size) make a manifest of about 2 MB.
 MAX_MANIFEST_BYTES = 256 * 2**20
 REGENERATE = "rerun the command that made it with a new --out to regenerate it"
-GAMES_WHY = "game indices are 64-bit"
 
 
 def check_count(value, what: str, high: int, why: str, low: int = 1) -> int:
@@ -266,41 +258,12 @@ class Part:
         return self.first + self.count
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(strict=True, extra="allow")
-
-
-GameCount = Annotated[int, Field(ge=0, le=MAX_GAMES)]
-
-
-Sha256 = Annotated[str, Field(pattern=r"^[0-9a-f]{64}$")]
-
-
-class _ArcsEntry(_Strict):
-    rows: Annotated[int, Field(ge=0)]
-    sha256: Sha256
-
-
-class _PartEntry(_Strict):
-    file: str
-    first: GameCount
-    count: Annotated[int, Field(ge=1, le=MAX_GAMES)]
-    rows: GameCount
-    sha256: Sha256
-    arcs: _ArcsEntry | None = None
-
-
-class _Manifest(_Strict):
-    format: int
-    parts: list[_PartEntry]
-
-
 def read_manifest(out: Path) -> list[Part]:
     """The parts ``out/manifest.json`` lists (none if there is no manifest yet)."""
     path = Path(out) / MANIFEST
     if not path.exists():
         return []
-    data = _validated(path, "manifest", _Manifest, MAX_MANIFEST_BYTES)
+    data = read_checked(path, "manifest", schemas.Manifest, MAX_MANIFEST_BYTES)
     result = []
     for entry in data["parts"]:
         arcs = entry["arcs"] and ArcsFile(entry["arcs"]["rows"], entry["arcs"]["sha256"])
@@ -513,14 +476,6 @@ def missing_ranges(covered: list[tuple[int, int]], start: int, stop: int) -> lis
     return [(a, b) for a, b in gaps if b > a]
 
 
-def read_toml(path: Path, what: str) -> dict:
-    """A TOML file's data (read bounded, regular files only), or a one-line SpecError naming it."""
-    try:
-        return tomllib.loads(files.read_text(path, what))
-    except (tomllib.TOMLDecodeError, RecursionError) as error:
-        raise SpecError(f"{path}: not valid TOML ({error})") from None
-
-
 def check_owned(out: Path, marker: str, same: Callable[[dict], bool], what: str) -> None:
     """Refuse, before anything is written, an ``out`` that is a file, holds another ``what``
     (its ``marker`` JSON file, of this FORMAT, fails ``same``), or is a non-empty folder without
@@ -538,132 +493,18 @@ def check_owned(out: Path, marker: str, same: Callable[[dict], bool], what: str)
 # --- run.json and study.json ------------------------------------------------------------------
 
 
-class _StrategyEntry(_Strict):
-    name: str
-    params: dict[str, Any] = {}
-
-
-class _SpecEntry(_Strict):
-    game: str
-    players: Annotated[int, Field(ge=1, le=MAX_PLAYERS)]
-    strategies: Annotated[list[_StrategyEntry], Field(min_length=1, max_length=MAX_PLAYERS)]
-    rules: dict[str, Any]
-    seed: Annotated[int, Field(ge=0, le=MAX_SEED)]
-    games: GameCount
-    rotate_seats: bool
-    data_files: dict[str, str] = {}
-    arcs: Annotated[float, Field(ge=0, le=1)] = 0.0
-
-
-class _ColumnDoc(_Strict):
-    name: str
-    doc: str
-
-
-class _Columns(_Strict):
-    game: list[_ColumnDoc] = []
-    seat: list[_ColumnDoc] = []
-
-
-class _ImpactEntry(_Strict):
-    title: str
-    columns: list[str]
-
-
-class _CardImpactEntry(_Strict):
-    title: str
-    drawn_column: str
-    played_column: str
-    labels: Annotated[list[str], Field(max_length=64)]
-
-
-class _ArcsInfo(_Strict):
-    share: Annotated[float, Field(gt=0, le=1)]
-    unit: str
-    standing: Annotated[list[_ColumnDoc], Field(min_length=1)]
-
-
-class _ShardEntry(_Strict):
-    index: Annotated[int, Field(ge=1)]
-    count: Annotated[int, Field(ge=1)]
-    first: GameCount
-    stop: GameCount
-
-
-class _RunInfo(_Strict):
-    format: int
-    spec: _SpecEntry
-    lineup: Annotated[list[str], Field(min_length=1, max_length=MAX_PLAYERS)]
-    columns: _Columns = _Columns()
-    impact: list[_ImpactEntry] = []
-    card_impact: list[_CardImpactEntry] = []
-    shard: _ShardEntry | None = None
-    arcs: _ArcsInfo | None = None
-    created: str | None = None
-    finished: str | None = None
-    timings: dict[str, Any] = {}
-
-    @model_validator(mode="after")
-    def _consistent(self):
-        if len(self.lineup) != len(self.spec.strategies):
-            raise ValueError("lineup: expected one label per spec.strategies entry")
-        if self.shard and not self.shard.first <= self.shard.stop <= self.spec.games:
-            raise ValueError("shard: expected first <= stop <= spec.games")
-        if (self.arcs and self.arcs.share) != (self.spec.arcs or None):
-            raise ValueError("arcs: expected the share of spec.arcs")
-        return self
-
-
-class _CellEntry(_Strict):
-    id: str
-    arm: str
-    values: dict[str, Any]
-    variant: Annotated[int, Field(ge=0)] = 0  # the lineups of an opponent mix, numbered
-    weight: Annotated[float, Field(gt=0, le=1)] = 1.0  # each one's share of the mix
-
-    @field_validator("id")
-    @classmethod
-    def _folder_name(cls, value: str) -> str:
-        if not CELL_ID.match(value):
-            raise ValueError("expected a folder name of letters, digits and ._=+- (not . or ..)")
-        return value
-
-
-class _StoppingEntry(_Strict):
-    cells: list[str]
-    games: GameCount
-
-
-class _StudyInfo(_Strict):
-    format: int
-    title: str
-    file: str
-    source: str
-    games_per_cell: Annotated[int, Field(ge=1, le=MAX_GAMES)]
-    cells: Annotated[list[_CellEntry], Field(min_length=1)]
-    identity: list[dict[str, Any]]
-    stopping: list[_StoppingEntry]
-    answer: dict[str, Any] | None = None
-    tuned: list[dict[str, Any]] = []
-
-
 def read_run_json(out: Path) -> dict:
     """``out/run.json``, checked: every entry the runner, the analyses and the reports read has
     its type and range, or a one-line SpecError naming the file and the entry."""
-    return _validated(Path(out) / "run.json", "run.json", _RunInfo)
+    return read_checked(Path(out) / "run.json", "run.json", schemas.RunInfo)
 
 
 def read_study_json(out: Path) -> dict:
     """``out/study.json``, checked like ``read_run_json`` (cell ids are plain folder names)."""
-    return _validated(Path(out) / "study.json", "study.json", _StudyInfo)
+    return read_checked(Path(out) / "study.json", "study.json", schemas.StudyInfo)
 
 
-def _validated(path: Path, what: str, model: type[BaseModel], limit=files.MAX_TEXT_BYTES) -> dict:
-    data = read_versioned(path, what, limit)
-    try:
-        checked = model.model_validate(data, strict=True)
-    except ValidationError as error:
-        first = error.errors()[0]
-        where = ".".join(str(key) for key in first["loc"]) or "top level"
-        raise SpecError(f"{path}: {where}: {first['msg']}") from None
-    return checked.model_dump()  # with the defaults of optional entries filled in
+def read_checked(path: Path, what: str, model: type[BaseModel], limit=files.MAX_TEXT_BYTES) -> dict:
+    """``read_versioned`` checked as ``model`` (``schemas``), with the defaults of optional
+    entries filled in."""
+    return schemas.check(model, read_versioned(path, what, limit), path).model_dump()

@@ -19,16 +19,9 @@ from pathlib import Path
 
 from simcore import registry
 from simcore.registry import SpecError
-from simcore.workflows import files, runner, storage
+from simcore.workflows import files, runner, schemas, storage
+from simcore.workflows import meta as meta_game
 
-TOP_KEYS = (
-    "title", "question", "assumptions", "game", "players", "games", "seed", "rotate_seats",
-    "rules", "strategies", "arms", "sweep", "stop", "answer", "opponents", "restrict", "arcs",
-)  # fmt: skip
-ARM_KEYS = ("name", "strategies", "rules")
-ANSWER_KEYS = ("focal", "arms")
-OPPONENT_KEYS = ("name", "strategies", "rules", "meta", "seats", "games")
-RESTRICT_KEYS = ("strategy", "fixed", "budget", "params", "min_games", "search")
 RESTRICT_ARMS = ("tuned", "tuned without")  # the focal tuned freely / with the option off
 # With [restrict] search: the search player in the focal seat, its playouts by each tuned spec.
 SEARCH_ARMS = ("search", "search without")
@@ -38,9 +31,6 @@ TUNING_SEED_OFFSET = 2
 # A meta-game mix of opponents becomes one cell per lineup it can seat; lineups less likely than
 # this are left out (and the others' weights scaled up to 1).
 MIN_MIX_WEIGHT = 1e-3
-STOP_KEYS = ("until_ci", "max_games", "focal", "sprt")
-SPRT_KEYS = ("margin", "alpha", "beta", "arms")
-DEFAULT_MAX_GAMES = 10_000_000
 # Each cell is a run directory and a line or a bar in the report, and planning checks every
 # cell's rules with the game's own loader (up to 50 ms a cell for POWER: The Game's board): 1,000
 # cells plan in under a minute. A larger grid is refused, counted before any cell is built.
@@ -178,239 +168,102 @@ def _error(path: Path, key: str, message: str) -> SpecError:
     return SpecError(f"{path}: {key}: {message}")
 
 
-def _get(path: Path, table: dict, key: str, where: str, kinds: tuple, expected: str, default):
-    """``table[key]`` if it is one of ``kinds`` (bool is never an int here), else SpecError."""
-    if key not in table:
-        if default is _REQUIRED:
-            raise _error(path, where + key, f"missing, expected {expected}")
-        return default
-    value = table[key]
-    if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
-        raise _error(path, where + key, f"expected {expected}, got {value!r}")
-    return value
-
-
-_REQUIRED = object()
-
-
-def _unknown_keys(path: Path, table: dict, allowed: tuple, where: str) -> None:
-    for key in table:
-        if key not in allowed:
-            raise _error(path, where + key, f"unknown key (expected one of {', '.join(allowed)})")
-
-
-def _strategy_texts(path: Path, table: dict, where: str, default) -> tuple[str, ...]:
-    texts = _get(path, table, "strategies", where, (list,), "a list of strategy specs", default)
-    if texts is default:
-        return default
-    if not texts or not all(isinstance(text, str) for text in texts):
-        raise _error(path, where + "strategies", "expected a non-empty list of strategy specs")
-    return tuple(texts)
-
-
-def _texts(path: Path, table: dict, key: str) -> tuple[str, ...]:
-    texts = _get(path, table, key, "", (list,), "a list of texts", [])
-    if not all(isinstance(text, str) for text in texts):
-        raise _error(path, key, "expected a list of texts")
-    return tuple(texts)
-
-
-def _arm(path: Path, table, k: int, strategies: tuple, rules: dict) -> Arm:
-    where = f"arms[{k}]."
-    if not isinstance(table, dict):
-        raise _error(path, f"arms[{k}]", "expected a table ([[arms]])")
-    _unknown_keys(path, table, ARM_KEYS, where)
-    name = _get(path, table, "name", where, (str,), "a name", _REQUIRED)
-    if not name.strip():
-        raise _error(path, where + "name", "expected a non-empty name")
-    overrides = _get(path, table, "rules", where, (dict,), "a table of rule parameters", {})
-    return Arm(name, _strategy_texts(path, table, where, strategies), {**rules, **overrides})
-
-
-def _stop(path: Path, table: dict, arm_names: list[str]) -> Stop:
-    _unknown_keys(path, table, STOP_KEYS, "stop.")
-    number = (int, float)
-    until_ci = _get(path, table, "until_ci", "stop.", number, "a number in (0, 0.5]", None)
-    if until_ci is not None and not 0 < until_ci <= 0.5:
-        raise _error(path, "stop.until_ci", f"expected a number in (0, 0.5], got {until_ci!r}")
-    max_games = _get(path, table, "max_games", "stop.", (int,), "an integer", DEFAULT_MAX_GAMES)
-    storage.check_count(max_games, f"{path}: stop.max_games", storage.MAX_GAMES, storage.GAMES_WHY)
-    focal = _get(path, table, "focal", "stop.", (str,), "a strategy name or seat:K", "seat:0")
-    sprt_table = _get(path, table, "sprt", "stop.", (dict,), "a table", None)
-    sprt = None if sprt_table is None else _sprt(path, sprt_table, arm_names)
-    if until_ci is None and sprt is None:
-        raise _error(path, "stop", "expected until_ci or sprt (or leave out [stop])")
-    return Stop(focal, max_games, until_ci, sprt)
-
-
-def _sprt(path: Path, table: dict, arm_names: list[str]) -> Sprt:
-    where = "stop.sprt."
-    _unknown_keys(path, table, SPRT_KEYS, where)
-    values = {}
-    for key, default, low, high in (
-        ("margin", _REQUIRED, 0, 1), ("alpha", 0.05, 0, 0.5), ("beta", 0.05, 0, 0.5),
-    ):  # fmt: skip
-        value = _get(path, table, key, where, (int, float), f"a number in ({low}, {high})", default)
-        if not low < value < high:
-            raise _error(path, where + key, f"expected a number in ({low}, {high}), got {value!r}")
-        values[key] = float(value)
-    arms = _get(path, table, "arms", where, (list,), "two arm names", _REQUIRED)
+def _two_arms(path: Path, key: str, arms: list[str], arm_names: list[str]) -> tuple[str, str]:
     if len(arms) != 2 or len(set(arms)) != 2 or not set(arms) <= set(arm_names):
-        raise _error(
-            path, where + "arms", f"expected two different arms of {arm_names}, got {arms!r}"
-        )
-    return Sprt(arms=tuple(arms), **values)
+        raise _error(path, key, f"expected two different arms of {arm_names}, got {arms!r}")
+    return tuple(arms)
 
 
-def _sweep(path: Path, table: dict) -> dict[str, tuple]:
-    sweep = {}
-    for key, values in table.items():
-        if not isinstance(values, list) or not values:
-            raise _error(path, f"sweep.{key}", f"expected a non-empty list, got {values!r}")
-        if len(set(map(repr, values))) != len(values):
-            raise _error(path, f"sweep.{key}", f"expected distinct values, got {values!r}")
-        sweep[key] = tuple(values)
-    return sweep
+def _stop(path: Path, table: schemas.Stop, arm_names: list[str]) -> Stop:
+    sprt = None
+    if table.sprt is not None:
+        arms = _two_arms(path, "stop.sprt.arms", table.sprt.arms, arm_names)
+        sprt = Sprt(arms, table.sprt.margin, table.sprt.alpha, table.sprt.beta)
+    return Stop(table.focal, table.max_games, table.until_ci, sprt)
 
 
-def _answer(path: Path, table: dict, arm_names: list[str]) -> Answer:
-    _unknown_keys(path, table, ANSWER_KEYS, "answer.")
-    focal = _get(
-        path, table, "focal", "answer.", (str,), "lineup:K, seat:K or a strategy", _REQUIRED
-    )
-    arms = _get(path, table, "arms", "answer.", (list,), "two arm names", None)
-    if arms is not None and (
-        len(arms) != 2 or len(set(arms)) != 2 or not set(arms) <= set(arm_names)
-    ):
-        raise _error(
-            path, "answer.arms", f"expected two different arms of {arm_names}, got {arms!r}"
-        )
-    return Answer(focal, None if arms is None else tuple(arms))
-
-
-def _opponents(path: Path, table, k: int) -> Opponents:
-    where = f"opponents[{k}]."
-    if not isinstance(table, dict):
-        raise _error(path, f"opponents[{k}]", "expected a table ([[opponents]])")
-    _unknown_keys(path, table, OPPONENT_KEYS, where)
-    name = _get(path, table, "name", where, (str,), "a name", _REQUIRED)
-    meta = _get(path, table, "meta", where, (str,), "a meta directory", None)
-    strategies = _strategy_texts(path, table, where, ())
-    if (meta is None) == (not strategies):
-        raise _error(path, f"opponents[{k}]", "expected strategies or meta (one of them)")
-    seats = _get(path, table, "seats", where, (str,), '"others" or "all"', "others")
-    if seats not in ("others", "all"):
-        raise _error(path, where + "seats", f'expected "others" or "all", got {seats!r}')
-    rules = _get(path, table, "rules", where, (dict,), "a table of rule parameters", {})
-    games = _get(path, table, "games", where, (int,), "a number of games per cell", 0)
-    if games < 0:
-        raise _error(path, where + "games", f"expected at least 1, got {games}")
-    return Opponents(name, strategies, rules, meta, seats, games)
-
-
-def _restrict(path: Path, table: dict) -> Restrict:
+def _restrict(path: Path, table: schemas.Restrict) -> Restrict:
     from simcore.workflows import tuning
 
-    _unknown_keys(path, table, RESTRICT_KEYS, "restrict.")
-    strategy = _get(path, table, "strategy", "restrict.", (str,), "a strategy spec", _REQUIRED)
-    fixed = _get(path, table, "fixed", "restrict.", (dict,), "a table of parameters", _REQUIRED)
-    if not fixed:
-        raise _error(path, "restrict.fixed", "expected at least one parameter to hold")
-    budget = _get(path, table, "budget", "restrict.", (int,), "tuning games", _REQUIRED)
-    storage.check_count(budget, f"{path}: restrict.budget", tuning.MAX_BUDGET, tuning.BUDGET_WHY)
-    params = _get(path, table, "params", "restrict.", (list,), "parameter names", [])
-    min_games = _get(path, table, "min_games", "restrict.", (int,), "games", None)
-    if min_games is not None:
-        where = f"{path}: restrict.min_games"
-        storage.check_count(min_games, where, tuning.MAX_HELD_GAMES, tuning.HELD_WHY)
-    search = _get(path, table, "search", "restrict.", (dict,), "a table of search parameters", None)
-    if search is not None:
-        games = search.get("games", 1)
-        whole = isinstance(games, int) and not isinstance(games, bool)
-        if "rollout" in search or not whole or games < 1:
-            raise _error(
-                path, "restrict.search", "expected the search player's parameters but rollout "
-                "(the tuned specs play the playouts) and games, a positive integer",
-            )  # fmt: skip
-    return Restrict(strategy, fixed, budget, tuple(params), min_games, search)
+    where = f"{path}: restrict."
+    storage.check_count(table.budget, where + "budget", tuning.MAX_BUDGET, tuning.BUDGET_WHY)
+    if table.min_games is not None:
+        storage.check_count(
+            table.min_games, where + "min_games", tuning.MAX_HELD_GAMES, tuning.HELD_WHY
+        )
+    return Restrict(
+        table.strategy, dict(table.fixed), table.budget, tuple(table.params), table.min_games,
+        table.search,
+    )  # fmt: skip
 
 
 def load_study(path: str | Path) -> Study:
     """Parse and check a study file's structure; cell specs are checked by ``cells``."""
     path = Path(path)
-    data = storage.read_toml(path, "study file")
-    _unknown_keys(path, data, TOP_KEYS, "")
-    game_id = _get(path, data, "game", "", (str,), "a game id", _REQUIRED)
-    if game_id not in registry.game_ids():
-        raise _error(path, "game", f"unknown game {game_id!r} ({', '.join(registry.game_ids())})")
-    players = _get(path, data, "players", "", (int, list), "a player count or a list", _REQUIRED)
-    players = tuple(players) if isinstance(players, list) else (players,)
-    if not players or not all(isinstance(p, int) and not isinstance(p, bool) for p in players):
-        raise _error(path, "players", f"expected a non-empty list of integers, got {players!r}")
-    games = _get(path, data, "games", "", (int,), "a number of games per cell", _REQUIRED)
-    seed = _get(path, data, "seed", "", (int,), "an integer seed", 0)
-    rotate = _get(path, data, "rotate_seats", "", (bool,), "true or false", True)
-    rules = _get(path, data, "rules", "", (dict,), "a table of rule parameters", {})
-    strategies = _strategy_texts(path, data, "", ())
-    arm_tables = _get(path, data, "arms", "", (list,), "an array of [[arms]] tables", None)
-    if arm_tables is None:
-        arms = (Arm("main", strategies, dict(rules)),)
-    elif not arm_tables:
-        raise _error(path, "arms", "expected at least one [[arms]] table")
+    data = schemas.read_toml(path, "study file", schemas.StudyFile)
+    if data.game not in registry.game_ids():
+        raise _error(path, "game", f"unknown game {data.game!r} ({', '.join(registry.game_ids())})")
+    strategies = tuple(data.strategies or ())
+    if data.arms is None:
+        arms = (Arm("main", strategies, dict(data.rules)),)
     else:
-        arms = tuple(_arm(path, table, k, strategies, rules) for k, table in enumerate(arm_tables))
+        arms = tuple(
+            Arm(arm.name, tuple(arm.strategies or strategies), {**data.rules, **arm.rules})
+            for arm in data.arms
+        )
     names = [arm.name for arm in arms]
     duplicate = next((name for name in names if names.count(name) > 1), None)
     if duplicate:
         raise _error(path, "arms", f"expected distinct names, {duplicate!r} appears twice")
-    sweep = _sweep(path, _get(path, data, "sweep", "", (dict,), "a table of lists", {}))
-    stop_table = _get(path, data, "stop", "", (dict,), "a table", None)
-    restrict_table = _get(path, data, "restrict", "", (dict,), "a table", None)
-    restrict = None if restrict_table is None else _restrict(path, restrict_table)
+    restrict = None if data.restrict is None else _restrict(path, data.restrict)
     if restrict:
-        if arm_tables is not None:
+        if data.arms is not None:
             raise _error(
                 path, "restrict", "makes the arms (tuned, tuned without): give no [[arms]]"
             )
         # Before tuning, a search arm's rollout is the strategy as given: its cells then check the
         # search player's parameters before any tuning runs.
         arms = tuple(
-            Arm(name, (restrict.search_spec(restrict.strategy),), dict(rules))
+            Arm(name, (restrict.search_spec(restrict.strategy),), dict(data.rules))
             if name in SEARCH_ARMS
-            else Arm(name, (restrict.strategy,), dict(rules))
+            else Arm(name, (restrict.strategy,), dict(data.rules))
             for name in restrict.arms()
         )
         names = list(restrict.arms())
-    opponent_tables = _get(path, data, "opponents", "", (list,), "[[opponents]] tables", [])
-    opponents = tuple(_opponents(path, t, k) for k, t in enumerate(opponent_tables))
+    opponents = tuple(
+        Opponents(o.name, tuple(o.strategies or ()), dict(o.rules), o.meta, o.seats, o.games)
+        for o in data.opponents
+    )
     setting_names = [o.name for o in opponents]
     if len(set(setting_names)) != len(setting_names):
         raise _error(path, "opponents", "expected distinct names")
-    if stop_table is not None and any(o.games for o in opponents):
+    if data.stop is not None and any(o.games for o in opponents):
         raise _error(path, "stop", "stops every cell alike: give no [[opponents]] games with it")
-    answer_table = _get(path, data, "answer", "", (dict,), "a table", None)
-    answer = None if answer_table is None else _answer(path, answer_table, names)
+    answer = None
+    if data.answer is not None:
+        arms_pair = data.answer.arms
+        pair = None if arms_pair is None else _two_arms(path, "answer.arms", arms_pair, names)
+        answer = Answer(data.answer.focal, pair)
     if restrict and answer is None:
         answer = Answer("lineup:0", RESTRICT_ARMS, (SEARCH_ARMS,) if restrict.search else ())
-    arcs = _get(path, data, "arcs", "", (str,), 'a share of the games such as "1%"', None)
     return Study(
         path=path,
-        title=_get(path, data, "title", "", (str,), "a text", path.stem),
-        question=_get(path, data, "question", "", (str,), "a text", ""),
-        assumptions=_texts(path, data, "assumptions"),
-        game=game_id,
-        players=players,
-        games=games,
-        seed=seed,
-        rotate_seats=rotate,
-        rules=rules,
+        title=path.stem if data.title is None else data.title,
+        question=data.question,
+        assumptions=tuple(data.assumptions),
+        game=data.game,
+        players=schemas.player_counts(data.players),
+        games=data.games,
+        seed=data.seed,
+        rotate_seats=data.rotate_seats,
+        rules=dict(data.rules),
         arms=arms,
-        sweep=sweep,
-        stop=None if stop_table is None else _stop(path, stop_table, names),
+        sweep={key: tuple(values) for key, values in data.sweep.model_extra.items()},
+        stop=None if data.stop is None else _stop(path, data.stop, names),
         answer=answer,
         opponents=opponents,
         restrict=restrict,
-        arcs=0.0 if arcs is None else _checked(path, "arcs", runner.parse_arcs, arcs),
+        arcs=0.0 if data.arcs is None else _checked(path, "arcs", runner.parse_arcs, data.arcs),
     )
 
 
@@ -512,9 +365,6 @@ def cells(study: Study, games: int | None = None, tuned: dict | None = None) -> 
         searching = study.restrict is not None and arm.name in SEARCH_ARMS
         arm_games = study.restrict.search_games(games) if searching else games
         texts = arm.strategies or (game.default_strategy,)
-        strategies = [
-            _checked(path, arm_key + "strategies", registry.parse_strategy, game, t) for t in texts
-        ]
         for setting in study.opponents or (None,):
             overrides = {**arm.rules, **(setting.rules if setting else {})}
             rules = _checked(path, arm_key + "rules", game.rules_with_defaults, overrides)
@@ -522,11 +372,17 @@ def cells(study: Study, games: int | None = None, tuned: dict | None = None) -> 
                 values = dict(zip(axes, point, strict=True))
                 players = values.get("players", study.players[0])
                 _checked(path, "players", game.check_players, players)
+                parse = functools.partial(registry.parse_strategy, game, players=players)
+                strategies = [  # a preset is the one tuned at this count
+                    _checked(path, arm_key + "strategies", parse, t) for t in texts
+                ]
                 if setting:
                     values["opponents"] = setting.name
                     if tuned:
                         strategies = [
-                            registry.parse_strategy(game, tuned[setting.name, players, arm.name])
+                            registry.parse_strategy(
+                                game, tuned[setting.name, players, arm.name], players
+                            )
                         ]
                 lineups = _lineups(study, game, setting, strategies, players)
                 for variant, (weight, lineup) in enumerate(lineups):
@@ -570,7 +426,7 @@ def _lineups(study, game, setting, strategies, players) -> list[tuple[float, lis
         mixes = _meta_mix(study, game, setting, players, seats)
     else:
         specs = [
-            _checked(study.path, where, registry.parse_strategy, game, t)
+            _checked(study.path, where, registry.parse_strategy, game, t, players)
             for t in setting.strategies
         ]
         written_for = most - 1 if setting.seats == "others" else most
@@ -592,17 +448,17 @@ def _meta_mix(study, game, setting, players, seats) -> list[tuple[float, list[di
     where = f"opponents {setting.name!r}: meta {folder}"
     if not (folder / "solution.json").is_file():
         raise _error(study.path, where, "no solved meta-game there (run powerlab meta)")
-    info = _checked(study.path, where, storage.read_versioned, folder / "meta.json", "meta.json")
-    solution = _checked(study.path, where, storage.read_json, folder / "solution.json", "solution")
+    info = _checked(study.path, where, meta_game.read_meta_json, folder)
     if info["spec"]["game"] != game.id or info["spec"]["players"] != players:
         raise _error(
             study.path, where, f"is a {info['spec']['players']}-player meta-game of "
             f"{info['spec']['game']}, not of {game.id} at {players} players",
         )  # fmt: skip
-    if solution["equilibrium"] is None:
-        raise _error(study.path, where, "has no equilibrium mix")
-    mix = solution["equilibrium"]["mix"]
     population = info["spec"]["population"]
+    solution = _checked(study.path, where, _read_solution, folder, len(population))
+    if solution.equilibrium is None:
+        raise _error(study.path, where, "has no equilibrium mix")
+    mix = solution.equilibrium.mix
     support = [j for j, share in enumerate(mix) if share > 0]
     lineups = []
     for combo in itertools.combinations_with_replacement(support, seats):
@@ -614,6 +470,13 @@ def _meta_mix(study, game, setting, players, seats) -> list[tuple[float, list[di
             lineups.append((weight, [copy.deepcopy(population[j]) for j in combo]))
     total = sum(weight for weight, _ in lineups)
     return [(weight / total, lineup) for weight, lineup in lineups]
+
+
+def _read_solution(folder: Path, strategies: int) -> schemas.Solution:
+    """A meta directory's solution.json, its mix one share for each of its ``strategies``."""
+    path = folder / "solution.json"
+    data = storage.read_json(path, "solution")
+    return schemas.check(schemas.Solution, data, path, context={"strategies": strategies})
 
 
 def _checked(path: Path, key: str, check: Callable, *args):
@@ -746,7 +609,7 @@ def restricted_tunings(study: Study) -> dict:
             raise _error(study.path, "restrict", f"opponents {setting.name!r} fill every seat: "
                          "restricted play tunes one seat against the others")  # fmt: skip
         for players in study.players:
-            focal = [registry.parse_strategy(game, restrict.strategy)]
+            focal = [registry.parse_strategy(game, restrict.strategy, players)]
             fields = [
                 (weight, lineup[1:])
                 for weight, lineup in _lineups(study, game, setting, focal, players)

@@ -264,7 +264,7 @@ def build_spec(
     independent searches whose winners are raced (the CLI's ``--seeds``)."""
     game = registry.make(game_id)
     game.check_players(players)
-    strategy = registry.parse_strategy(game, strategy_text)
+    strategy = registry.parse_strategy(game, strategy_text, players)
     fixed_names = []
     for text in fixed:
         name, eq, value = text.partition("=")
@@ -338,7 +338,7 @@ def _opponents(game: registry.Game, players: int, texts: list[str]) -> list[dict
     """The other seats' specs: one text fills every other seat, or one text per other seat."""
     specs = [
         registry.check_strategy(game, text, "field") if isinstance(text, dict)
-        else registry.parse_strategy(game, text)
+        else registry.parse_strategy(game, text, players)
         for text in texts
     ]  # fmt: skip
     if len(specs) == 1:
@@ -626,16 +626,16 @@ def finalists(spec: TuneSpec, study, play: Player, out: Path) -> list[dict]:
 def fresh_measure(spec: TuneSpec, play: Player, best: dict, baseline: dict) -> dict:
     """The winner and the baseline on the same fresh games (root seed + 1): each one's win rate
     over the games with a result, with its Wilson 95% interval (a proportion's, inside [0, 1]
-    however few the games), their paired difference, and each one's share of games cut off by
-    the simulation's cap (which the search counted as lost)."""
-    from analyses.paired import paired_difference
-    from analyses.stats import score_interval
+    however few the games), their paired difference (Newcombe's interval, inside [-1, 1]), and
+    each one's share of games cut off by the simulation's cap (which the search counted as
+    lost)."""
+    from analyses.stats import paired_score_difference, score_interval
 
     seed = fresh_seed(spec.seed)
     a, result_a = field_scores(spec, play, best, seed, 0, spec.final_games)
     b, result_b = field_scores(spec, play, baseline, seed, 0, spec.final_games)
     both = result_a & result_b
-    diff = paired_difference(a[both], b[both])
+    diff, diff_low, diff_high = paired_score_difference(a[both], b[both])
     rate, low, high = score_interval(a[both])
     base_rate, base_low, base_high = score_interval(b[both])
     return {
@@ -647,7 +647,7 @@ def fresh_measure(spec: TuneSpec, play: Player, best: dict, baseline: dict) -> d
         "win_rate": rate, "ci_low": low, "ci_high": high,
         "baseline_win_rate": base_rate, "baseline_ci_low": base_low,
         "baseline_ci_high": base_high,
-        "diff": diff["diff"], "diff_ci_low": diff["ci_low"], "diff_ci_high": diff["ci_high"],
+        "diff": diff, "diff_ci_low": diff_low, "diff_ci_high": diff_high,
         "fair_share": 1 / spec.players,
     }  # fmt: skip
 
@@ -809,8 +809,7 @@ def race_winners(spec: TuneSpec, play: Player, starts: list[dict]) -> dict:
     race seed: win rates over the games where every one had a result (Wilson 95% intervals),
     best first, and the runner-up's paired difference to the best (how far apart the searches'
     basins are)."""
-    from analyses.paired import paired_difference
-    from analyses.stats import score_interval
+    from analyses.stats import paired_score_difference, score_interval
 
     seed = start_seed(spec.seed, spec.starts)
     distinct: dict[str, dict] = {}
@@ -834,10 +833,10 @@ def race_winners(spec: TuneSpec, play: Player, starts: list[dict]) -> dict:
     candidates.sort(key=lambda c: (-c["win_rate"], c["starts"][0]))
     runner_up = None
     if len(candidates) > 1:
-        diff = paired_difference(
+        diff, low, high = paired_score_difference(
             scores[candidates[1]["spec"]][has_result], scores[candidates[0]["spec"]][has_result]
         )
-        runner_up = {"diff": diff["diff"], "ci_low": diff["ci_low"], "ci_high": diff["ci_high"]}
+        runner_up = {"diff": diff, "ci_low": low, "ci_high": high}
     return {
         "seed": seed,
         "games": int(has_result.sum()),

@@ -16,7 +16,6 @@ study file alone reproduces the cells. analyses/whatif.py pairs the cells and wr
 
 from __future__ import annotations
 
-import re
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -109,28 +108,12 @@ def preset_field(game: registry.Game, players: int) -> list[str] | None:
     return [f"{registry.PRESET_PREFIX}{names[k % len(names)]}" for k in range(players)]
 
 
-def preset_counts(game: registry.Game, lineup: list[str]) -> set[int]:
-    """The player counts the presets of ``lineup`` were tuned at (their commands' ``-p N``)."""
-    presets = registry.presets(game.id)
-    counts = set()
-    for text in lineup:
-        command = presets[text.removeprefix(registry.PRESET_PREFIX)].get("command", "")
-        match = re.search(r"(?:-p|--players) (\d+)", command)
-        if match:
-            counts.add(int(match.group(1)))
-    return counts
-
-
 def assumptions(request: WhatIf) -> list[str]:
-    """What the answer rests on that the designer should know: presets tuned at another count."""
+    """What the answer rests on that the designer should know: which presets the tuned field is."""
     if "tuned" not in request.fields:
         return []
-    counts = preset_counts(registry.make(request.game), request.presets) - {request.players}
-    if not counts:
-        return []
-    at = ", ".join(map(str, sorted(counts)))
-    return [f"The tuned presets were tuned at {at} players, not {request.players}: the tuned "
-            "field plays them out of their element; the re-tuned field is tuned here."]  # fmt: skip
+    names = ", ".join(dict.fromkeys(request.presets))
+    return [f"The tuned field: the presets tuned at {request.players} players ({names})."]
 
 
 def plan(
@@ -147,7 +130,7 @@ def plan(
 ) -> WhatIf:
     """Check every input of ``powerlab whatif`` before anything runs."""
     game = registry.make(game_id)
-    players = players or min(max(4, game.min_players), game.max_players)
+    players = players or registry.table_players(game)
     game.check_players(players)
     shared, a, b = _sides(game, set_texts, vs_texts)
     chosen = tuple(fields) or FIELDS
@@ -168,7 +151,7 @@ def plan(
     )
     for arm in ARMS:  # every lineup under every rule set, checked as a run checks it
         for lineup in _lineups(request).values():
-            strategies = [registry.parse_strategy(game, text) for text in lineup]
+            strategies = [registry.parse_strategy(game, text, players) for text in lineup]
             runner.check_spec(
                 runner.RunSpec(game_id, players, strategies, request.rules(arm), seed, 1, True)
             )
@@ -206,11 +189,11 @@ def check_out(request: WhatIf) -> None:
         raise SpecError(f"--out {out} is not empty and holds no whatif")
 
 
-def _families(game: registry.Game, field: list[str]) -> dict[str, int]:
+def _families(game: registry.Game, field: list[str], players: int) -> dict[str, int]:
     """Each tunable strategy family of the field and the first seat it holds."""
     found: dict[str, int] = {}
     for seat, text in enumerate(field):
-        strategy = registry.parse_strategy(game, text)
+        strategy = registry.parse_strategy(game, text, players)
         if strategy["name"] not in found and game.strategy(strategy["name"]).params:
             found[strategy["name"]] = seat
     return found
@@ -223,7 +206,7 @@ def tuning_specs(request: WhatIf) -> dict[tuple[str, str], tuning.TuneSpec]:
     game = registry.make(request.game)
     specs = {}
     for arm in ARMS:
-        for family, seat in _families(game, request.field).items():
+        for family, seat in _families(game, request.field, request.players).items():
             against = request.field[:seat] + request.field[seat + 1 :]
             specs[arm, family] = tuning.build_spec(
                 request.game, request.players, request.field[seat], against, [],
@@ -243,7 +226,7 @@ def retune(request: WhatIf, threads=None, scheduler=None, notify=print) -> dict:
     for arm in ARMS:
         lineup = list(request.field)
         gains = []
-        for family, seat in _families(game, request.field).items():
+        for family, seat in _families(game, request.field, request.players).items():
             spec = specs[arm, family]
             notify(f"tuning {family} for rule set {arm}")
             folder = request.out / "tuning" / arm / family
@@ -255,7 +238,9 @@ def retune(request: WhatIf, threads=None, scheduler=None, notify=print) -> dict:
                  **{key: fresh[key] for key in ("diff", "diff_ci_low", "diff_ci_high")}}
             )  # fmt: skip
             lineup = [
-                best if registry.parse_strategy(game, text)["name"] == family else text
+                best
+                if registry.parse_strategy(game, text, request.players)["name"] == family
+                else text
                 for text in lineup
             ]
         result[arm] = {"lineup": lineup, "gains": gains}

@@ -55,6 +55,17 @@ BAD = [
     (["run", "power", "--seed", BIG, "-o", "{new}"], "--seed"),
     (["run", "power", "--players", BIG, "-o", "{new}"], "players"),
     (["replay", "power", "--game-index", BIG], "--game-index"),
+    # Before: bounds of their own, "--game-index must be in [0, 4611686018427387903], not -1".
+    (
+        ["replay", "power", "--game-index", -1],
+        "--game-index must be in [0, 4,611,686,018,427,387,903] (game indices are 64-bit), not -1",
+    ),
+    (
+        ["run", "power", "--until-ci", 0.1, "--max-games", 0, "-o", "{new}"],
+        "--max-games must be in [1, 4,611,686,018,427,387,904] (game indices are 64-bit), not 0",
+    ),
+    # Before: "--out /dev/null already exists and is not empty".
+    (["merge", "{run}", "-o", "/dev/null"], "--out /dev/null is a file, not a directory"),
     (["bench", "power", "--games", BIG], "--games"),
     (["run", "power", "-s", "bluffer:p_bluff=nan", "-o", "{new}"], "p_bluff"),
     (["run", "power", "--set", "overthrow_cost=inf", "-o", "{new}"], "overthrow_cost"),
@@ -105,14 +116,14 @@ def test_special_files_are_refused_not_read(existing, tmp_path, args):
 
 BASE = 'game = "power"\nplayers = 4\ngames = 20\nseed = 7\n'
 BAD_STUDIES = [
-    (BASE + "rules = { overthrow_cost = nan }\n", "rules", "overthrow_cost=nan"),
-    (BASE + "rules = { overthrow_cost = inf }\n", "rules", "overthrow_cost=inf"),
+    (BASE + "rules = { overthrow_cost = nan }\n", "rules.overthrow_cost", "finite number"),
+    (BASE + "rules = { overthrow_cost = inf }\n", "rules.overthrow_cost", "finite number"),
     (BASE + '[sweep]\n"bluffer.p_bluff" = [nan]\n', "sweep", "p_bluff"),
     (BASE + 'strategies = ["bluffer"]\n[sweep]\n"bluffer.p_bluff" = [nan]\n', "sweep", "nan"),
-    (BASE.replace("games = 20", f"games = {BIG}"), "cell", "--games"),
-    (BASE.replace("seed = 7", f"seed = {BIG}"), "cell", "--seed"),
+    (BASE.replace("games = 20", f"games = {BIG}"), "games", "in [1, "),
+    (BASE.replace("seed = 7", f"seed = {BIG}"), "seed", "in [0, "),
     (BASE.replace("players = 4", f"players = {BIG}"), "players", "players"),
-    (BASE + f"[stop]\nuntil_ci = 0.1\nmax_games = {BIG}\n", "stop.max_games", "must be in"),
+    (BASE + f"[stop]\nuntil_ci = 0.1\nmax_games = {BIG}\n", "stop.max_games", "in [1, "),
     (BASE + "[stop]\nuntil_ci = nan\n", "stop.until_ci", "nan"),
     (BASE + "title = " + "[" * 100_000 + "\n", "", "not valid TOML"),
     (BASE + '[[arms]]\nname = "x y"\n[[arms]]\nname = "x/y"\n', "cells", "cells/x-y"),
@@ -218,7 +229,7 @@ RUN_JSON_DAMAGE = [
     (_edit_run_json(["spec", "seed"], "5"), "spec.seed"),
     (_edit_run_json(["lineup"], "counter"), "lineup"),
     (_edit_run_json(["lineup"], ["counter", "honest"]), "lineup"),
-    (_edit_run_json(["impact"], [{"title": 1, "columns": []}]), "impact.0.title"),
+    (_edit_run_json(["impact"], [{"title": 1, "columns": []}]), "impact[0].title"),
     (_edit_run_json(["shard"], {"index": 1, "count": 2, "first": 0, "stop": 10**9}), "shard"),
     (_edit_run_json(["format"], 3), "format 3"),
     ("truncated", "invalid JSON"),
@@ -270,10 +281,10 @@ def study_dir(tmp_path_factory):
 @pytest.mark.parametrize(
     ("edit", "needle"),
     [
-        (lambda info, other: info["cells"][0].update(id=f"../../{other.name}"), "cells.0.id"),
-        (lambda info, other: info["cells"][0].update(id=".."), "cells.0.id"),
+        (lambda info, other: info["cells"][0].update(id=f"../../{other.name}"), "cells[0].id"),
+        (lambda info, other: info["cells"][0].update(id=".."), "cells[0].id"),
         (lambda info, other: info.pop("format"), "older powerlab"),
-        (lambda info, other: info.update(stopping=[{"cells": "a"}]), "stopping.0"),
+        (lambda info, other: info.update(stopping=[{"cells": "a"}]), "stopping[0]"),
         (lambda info, other: info.update(cells=[]), "cells"),
     ],
 )
@@ -358,3 +369,20 @@ def test_board_lane_names_need_not_be_ascii_numbers(tmp_path):
     code, _, err = in_process("run", "power-the-game", "-p", 2, "--set", f"board={path}", "-n",
                               20, "-o", tmp_path / "out")  # fmt: skip
     assert code == 0, err
+
+
+# --- a --where that is no condition -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["winner + 1", "turns", "1", "((1))", "s0_strategy"])
+def test_a_where_that_gives_no_true_or_false_is_one_plain_line(tmp_path, where):
+    # Before: polars' "filter predicate must be of type `Boolean`, got `Int8`".
+    from tests.cli.fakerun import make_fake_run
+
+    run = make_fake_run(tmp_path, games=40)
+    code, stdout, stderr = in_process("games-of", run, "--where", where)
+    line = one_error_line(stderr)
+    assert code == 2 and stdout == "" and f"--where {where!r} is not a condition" in line, line
+    assert "Boolean" not in line and "dtype" not in line
+    code, stdout, _ = in_process("games-of", run, "--where", f"not s0_won and {where} == {where}")
+    assert code == 0 and "of the run's games meet" in stdout

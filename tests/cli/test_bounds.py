@@ -5,14 +5,16 @@ each one line and exit code 2, with nothing written and no game played: the work
 play are replaced by one that fails the test if it is reached. The tuning's headline win rate is
 a proportion, so its interval lies inside [0, 100]%."""
 
+import itertools
+
 import numpy as np
 import pytest
 
-from analyses.stats import wilson_interval
+from analyses.stats import paired_score_difference, wilson_interval
 from reports.takeaways import tuning as tuning_headline
 from simcore import registry
 from simcore.registry import SpecError
-from simcore.workflows import meta, runner, tuning
+from simcore.workflows import bench, meta, runner, tuning
 from tests.cli.clitools import in_process, one_error_line
 from tests.cli.fakerun import make_fake_run
 
@@ -163,6 +165,41 @@ def test_few_fresh_games_give_a_win_rate_interval_inside_0_and_100_percent():
     assert "wins 66.7% [" in line and "132" not in line, line
 
 
+def test_few_fresh_games_give_a_paired_difference_inside_minus_and_plus_100_points():
+    # Before: "+66.7 points [+1.3, +132.0]" (a normal interval of three paired games).
+    spec = tuning.build_spec("power", 3, "bluffer", ["honest"], [], 0, 10_000, final_games=3)
+    best = spec.candidate({"p_bluff": 0.5})
+    play = FakePlayer(lambda me, _: [1, 1, 0] if me == best else [0, 0, 0])
+    measured = tuning.fresh_measure(spec, play, best, spec.strategy)
+    assert measured["diff"] == pytest.approx(2 / 3)
+    assert -1 <= measured["diff_ci_low"] < measured["diff"] < measured["diff_ci_high"] <= 1
+    line = tuning_headline({"best": "bluffer:p_bluff=0.5", "fresh": measured})
+    assert "+66.7 points [" in line and "132" not in line, line
+
+
+def test_a_paired_score_difference_lies_inside_minus_1_and_1_however_few_the_games():
+    for n in (2, 3, 4):
+        for a in itertools.product((0, 1), repeat=n):
+            for b in itertools.product((0.0, 0.5, 1.0), repeat=n):
+                diff, low, high = paired_score_difference(a, b)
+                assert -1 <= low <= diff <= high <= 1, (a, b, low, high)
+
+
+def test_a_paired_score_difference_of_many_games_is_the_normal_paired_interval():
+    """With many games the interval is the paired normal one, narrowed by the correlation of
+    the pairs as common random numbers narrow it."""
+    rng = np.random.default_rng(1)
+    a = rng.random(20_000) < 0.3
+    b = a ^ (rng.random(20_000) < 0.02)
+    diff, low, high = paired_score_difference(a, b)
+    d = a.astype(float) - b
+    half = 1.96 * d.std(ddof=1) / np.sqrt(len(d))
+    assert diff == pytest.approx(d.mean())
+    assert (low, high) == pytest.approx((d.mean() - half, d.mean() + half), abs=0.1 * half)
+    unpaired = paired_score_difference(a, rng.permutation(b))
+    assert unpaired[2] - unpaired[1] > 3 * (high - low)
+
+
 def test_a_score_weighted_over_fields_gets_a_wilson_interval():
     spec = tuning.build_spec(
         "power", 3, "bluffer", [], [], 0, 10_000, final_games=3,
@@ -199,3 +236,26 @@ def test_the_race_of_several_searches_gives_win_rate_intervals_inside_0_and_1():
         assert (candidate["ci_low"], candidate["ci_high"]) == pytest.approx(
             wilson_interval(wins, 3)
         )
+
+
+# --- bench: measured only once every option and game is known good ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        # Before: accepted; bench measured the game until killed.
+        (["power", "--repeat", HUGE], "--repeat must be in [1, "),
+        # Before: power was compiled and measured (minutes), then the unknown game refused.
+        (["power", "nosuch"], "unknown game 'nosuch'"),
+        (["power", "nosuch", "--compile"], "unknown game 'nosuch'"),
+    ],
+)
+def test_bench_refuses_a_bad_option_or_game_before_measuring_any(monkeypatch, args, needle):
+    def reached(*args, **kwargs):
+        raise AssertionError("the input was accepted and a measurement started")
+
+    monkeypatch.setattr(bench, "bench", reached)
+    monkeypatch.setattr(bench, "cold_compile", reached)
+    code, stdout, stderr = in_process("bench", *args)
+    assert code == 2 and stdout == "" and needle in one_error_line(stderr), stderr

@@ -113,7 +113,7 @@ def study_pages(request, study_dirs) -> list[ReportPage]:
 def run_lineup(game: registry.Game) -> tuple[int, list[str]]:
     """The game's usual table (4 players, or the nearest allowed) seating its last strategies
     in registry order (the scripted ones; random comes first)."""
-    players = min(max(4, game.min_players), game.max_players)
+    players = registry.table_players(game)
     names = [strategy.name for strategy in game.strategies]
     return players, [names[-1 - k % len(names)] for k in range(players)]
 

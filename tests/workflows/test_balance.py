@@ -279,7 +279,7 @@ BAD = [
      "params[0].low: rerolls_allowed is true or false"),
     ('params = [{ rule = "head_start_seat", high = 1 }]',
      "params[0].high: head_start_seat is one of first, last"),
-    ("params = []", "params: expected at least one"),
+    ("params = []", "params: expected a non-empty list"),
     ('objectives = [{ kind = "fun" }]', "objectives[0].kind"),
     ('objectives = [{ kind = "length", low = 5 }]', "objectives[0].high: missing"),
     ('objectives = [{ kind = "seat_fairness", players = [4] }]', "not among the file's"),

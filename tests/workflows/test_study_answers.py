@@ -122,7 +122,12 @@ def test_a_meta_mix_of_opponents_seats_weighted_lineups(tmp_path):
     ]
     (meta / "meta.json").write_text(
         json.dumps(
-            {"format": FORMAT, "spec": {"game": "power", "players": 4, "population": population}}
+            {
+                "format": FORMAT,
+                "spec": {"game": "power", "players": 4, "population": population},
+                "labels": ["counter", "honest"],
+                "lineups": [],
+            }
         )
     )
     (meta / "solution.json").write_text(json.dumps({"equilibrium": {"mix": [0.5, 0.5]}}))

@@ -231,10 +231,11 @@ def test_another_spec_in_the_same_directory_is_refused(tmp_path):
     assert tree_digest(tmp_path / "t") == before
 
 
-def test_shipped_presets_parse_and_name_the_command_that_made_them():
-    """Every game ships presets; each names every parameter of its strategy, and its command is a
-    valid `powerlab tune` of that game and strategy: parsed by the CLI and checked as a tuning
-    spec (ranges, fixed values, field), without playing it."""
+def test_shipped_presets_are_tuned_at_every_count_and_name_the_command_that_made_them():
+    """Every game ships presets, each tuned at every player count the game allows; each tuning
+    names every parameter of its strategy, and its command is a valid `powerlab tune` of that
+    game, strategy and count: parsed by the CLI and checked as a tuning spec (ranges, fixed
+    values, field), without playing it. ``preset:NAME`` at a count is that count's tuning."""
     import shlex
 
     import typer
@@ -246,22 +247,44 @@ def test_shipped_presets_parse_and_name_the_command_that_made_them():
     for game_id in registry.game_ids():
         game = registry.make(game_id)
         assert registry.presets(game_id), f"{game_id} ships no presets"
+        counts = set(range(game.min_players, game.max_players + 1))
         for name, preset in registry.presets(game_id).items():
-            assert set(preset) >= {"spec", "doc", "command", "measured"}, name
-            spec = registry.parse_strategy(game, f"preset:{name}")
-            assert spec == registry.parse_strategy(game, preset["spec"])
-            written = {item.split("=")[0] for item in preset["spec"].split(":", 1)[1].split(",")}
-            assert written == set(spec["params"]), f"{name} lists every parameter"
-            words = shlex.split(preset["command"])
-            assert words[:3] == ["powerlab", "tune", game_id], preset["command"]
-            args = tune_command.make_context("tune", words[2:]).params
-            assert args["strategy"].split(":")[0] == spec["name"], name
-            tuning.build_spec(
-                game_id, args["players"], args["strategy"], args["against"] or [],
-                args["settings"] or [], args["seed"], args["budget"], self_play=args["self_play"],
-                only=args["param"] or [], fixed=args["fix"] or [],
-                ranges=args["search_range"] or [], from_start=args["from_start"],
-            )  # fmt: skip
+            assert preset["doc"] and set(preset["players"]) == counts, (name, preset["players"])
+            for players, tuned in preset["players"].items():
+                assert set(tuned) >= {"spec", "command", "measured"}, (name, players)
+                spec = registry.parse_strategy(game, f"preset:{name}", players)
+                assert spec == registry.parse_strategy(game, tuned["spec"])
+                written = {item.split("=")[0] for item in tuned["spec"].split(":", 1)[1].split(",")}
+                assert written == set(spec["params"]), f"{name} lists every parameter"
+                words = shlex.split(tuned["command"])
+                assert words[:3] == ["powerlab", "tune", game_id], tuned["command"]
+                args = tune_command.make_context("tune", words[2:]).params
+                assert args["strategy"].split(":")[0] == spec["name"], name
+                assert args["players"] == players, tuned["command"]
+                tuning.build_spec(
+                    game_id, args["players"], args["strategy"], args["against"] or [],
+                    args["settings"] or [], args["seed"], args["budget"],
+                    self_play=args["self_play"], only=args["param"] or [], fixed=args["fix"] or [],
+                    ranges=args["search_range"] or [], from_start=args["from_start"],
+                )  # fmt: skip
+
+
+def test_a_preset_is_the_tuning_at_the_runs_count():
+    """``preset:NAME`` in a 3-player run is the preset's 3-player tuning; with no count given it
+    is the one at 4 players (the count commands default to); a count it was not tuned at is a
+    one-line error naming the counts it has."""
+    from simcore import registry
+    from simcore.workflows import runner
+
+    game = registry.make("power")
+    tunings = registry.presets("power")["counter-vs-mixed"]["players"]
+    assert tunings[3]["spec"] != tunings[4]["spec"]
+    spec = runner.build_spec("power", 3, ["preset:counter-vs-mixed"], [], 0, 10, True)
+    assert spec.strategies == [registry.parse_strategy(game, tunings[3]["spec"])]
+    default = registry.parse_strategy(game, "preset:counter-vs-mixed")
+    assert default == registry.parse_strategy(game, tunings[4]["spec"])
+    with pytest.raises(SpecError, match="tuned at 3, 4, 5, 6 players, not 7"):
+        registry.parse_strategy(game, "preset:counter-vs-mixed", 7)
 
 
 def test_an_unknown_preset_is_a_one_line_error():
@@ -354,3 +377,26 @@ def test_a_search_says_whether_it_had_settled(rates, verdict, gain):
     assert {"settled": "Settled", "improving": "Still improving", "too few": "Only"}[
         verdict
     ] in settling({"settling": entry})
+
+
+def test_a_presets_file_of_another_shape_is_one_line_naming_the_key(tmp_path, monkeypatch):
+    from simcore import registry
+
+    shipped = (registry.PRESETS_DIR / "power.toml").read_text()
+    monkeypatch.setattr(registry, "PRESETS_DIR", tmp_path)
+    (tmp_path / "power.toml").write_text(
+        shipped.replace(
+            "[counter-vs-mixed.players.3]\n", "[counter-vs-mixed.players.3]\nrounds = 2\n"
+        )
+    )
+    with pytest.raises(
+        SpecError, match=r"power.toml: counter-vs-mixed.players.3.rounds: unknown key"
+    ):
+        registry.parse_strategy(registry.make("power"), "preset:counter-vs-mixed", 3)
+    (tmp_path / "power.toml").write_text(
+        shipped.replace('[counter-vs-mixed]\ndoc = "', '[counter-vs-mixed]\ndoc = 3\nnote = "')
+    )
+    with pytest.raises(
+        SpecError, match=r"counter-vs-mixed.note: unknown key \(expected one of doc, players\)"
+    ):
+        registry.presets("power")

@@ -2,6 +2,8 @@
 and a rule change that helps a seat in every field found robust (simcore/workflows/whatif.py,
 analyses/whatif.py)."""
 
+import tomllib
+
 import polars as pl
 import pytest
 
@@ -10,7 +12,7 @@ from reports.legibility import check_page
 from reports.whatif import whatif_pages
 from simcore import registry
 from simcore.registry import SpecError
-from simcore.workflows import whatif
+from simcore.workflows import runner, whatif
 from tests.cli.clitools import in_process, one_error_line
 
 
@@ -74,13 +76,34 @@ def test_another_request_in_the_same_out_is_refused(tmp_path):
         whatif.check_out(first)
 
 
-def test_presets_tuned_at_another_count_are_named():
+def test_the_tuned_field_is_the_presets_tuned_at_the_count_asked():
+    """At 5 players the tuned field seats each preset's 5-player tuning, and says so."""
     game = registry.make("power")
-    at_four = whatif.preset_counts(game, whatif.preset_field(game, 4))
-    assert at_four == {4}
     five = _plan("unused", ["banker_take=3"], ["banker_take=2"], players=5)
-    assert "tuned at 4 players, not 5" in whatif.assumptions(five)[0]
-    assert whatif.assumptions(_plan("unused", ["banker_take=3"], ["banker_take=2"])) == []
+    assert five.presets == whatif.preset_field(game, 5)
+    text = whatif.study_text(five, {})
+    tuned = next(s for s in tomllib.loads(text)["opponents"] if s["name"] == "tuned")
+    study = runner.build_spec("power", 5, tuned["strategies"], [], 0, 1, True)
+    for name, spec in zip(five.presets, study.strategies, strict=True):
+        preset = registry.presets("power")[name.removeprefix("preset:")]["players"][5]
+        assert spec == registry.parse_strategy(game, preset["spec"])
+    assert "presets tuned at 5 players" in whatif.assumptions(five)[0]
+
+
+def test_whatif_on_dask_equals_the_local_run(tmp_path):
+    """Every field, the tunings of the re-tuned one included, as Dask tasks (a local cluster of
+    one worker process): the same answer table as the local run."""
+    tables = []
+    for name, extra in (("local", []), ("dask", ["--cluster", "local:1"])):
+        out = tmp_path / name
+        code, _, err = in_process(
+            "whatif", "power", "-p", "3", "--set", "banker_take=3", "--vs", "banker_take=2",
+            "--budget", "quick", "-n", "300", "-o", out, *extra,
+        )  # fmt: skip
+        assert code == 0, err
+        tables.append((out / "whatif.csv").read_text())
+    assert tables[0] == tables[1]
+    assert set(pl.read_csv(tmp_path / "local" / "whatif.csv")["field"]) == set(whatif.FIELDS)
 
 
 @pytest.mark.parametrize(
