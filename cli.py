@@ -99,15 +99,9 @@ ClusterOpt = Annotated[
 
 
 def _dask_target(scheduler: str | None, cluster: str | None) -> str | None:
-    if scheduler and cluster:
-        raise BadInput("give --scheduler or --cluster, not both")
-    if cluster is not None:
-        if not cluster.startswith("local:"):
-            raise BadInput(f"--cluster expects local:N, not {cluster!r}")
-        from simcore.workflows.cluster import local_workers
+    from simcore.workflows.cluster import dask_target
 
-        local_workers(cluster)
-    return scheduler or cluster
+    return dask_target(scheduler, cluster)
 
 
 def _spec(game, players, strategies, settings, seed, games, rotate, arcs=None):
@@ -320,7 +314,7 @@ def report(
     run = load_run(run_dir)
     pdf = output or Path(run_dir) / "report.pdf"
     if output is None:  # into the run directory, now known to be one
-        _check_targets(pdf, pdf_option="")
+        _check_targets(pdf, png, tables, pdf_option="")
     pages = write_report(run, pdf, png, tables)
     typer.echo(f"Report written to {pdf} ({len(pages)} pages)")
     _echo_pngs(png, len(pages))
@@ -337,10 +331,9 @@ def replay(
     rotate_seats: RotateOpt = True,
 ) -> None:
     """Print a turn-by-turn log of exactly the game a run with this spec played at GAME_INDEX."""
-    from simcore.workflows import console, runner
+    from simcore.workflows import console, runner, storage
 
-    if not 0 <= game_index < runner.MAX_GAMES:
-        raise BadInput(f"--game-index must be in [0, {runner.MAX_GAMES - 1}], not {game_index}")
+    storage.check_count(game_index, "--game-index", storage.MAX_GAMES - 1, storage.GAMES_WHY, 0)
     spec = _spec(game, players, strategy, settings, seed, game_index + 1, rotate_seats)
     for line in runner.replay(spec, game_index, console.compile_status):
         typer.echo(line)
@@ -953,7 +946,7 @@ def study_report(
 
     _check_targets(png=png, tables=tables)
     load_study_dir(study_dir)
-    _check_targets(study_dir / "report.pdf", pdf_option="")  # into it, now known to be one
+    _check_targets(study_dir / "report.pdf", png, tables, pdf_option="")  # now known to be one
     titles = write_study_report(study_dir, png, tables)
     typer.echo(f"Report written to {study_dir / 'report.pdf'} ({len(titles)} pages)")
     _echo_pngs(png, len(titles))

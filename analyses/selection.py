@@ -113,9 +113,21 @@ def games_where(run: Run, text: str) -> pl.DataFrame:
     games = run.scan().with_columns(pl.col(pl.Categorical).cast(pl.String))
     condition = parse_where(text, list(run.columns))
     try:
+        kind = games.select(condition).collect_schema().dtypes()[0]
+        if kind != pl.Boolean:  # a number, a text: what would "winner + 1" pick?
+            raise AnalysisError(
+                f"--where {text.strip()!r} is not a condition: it gives {_kind_words(kind)}, "
+                "not true or false; compare it, e.g. winner == 3"
+            )
         return games.filter(condition).sort("game_index").collect()
     except pl.exceptions.PolarsError as error:
         raise AnalysisError(f"--where: {str(error).splitlines()[0]}") from None
+
+
+def _kind_words(kind: pl.DataType) -> str:
+    if kind.is_numeric():
+        return "numbers"
+    return "text" if kind == pl.String else f"values of type {kind}"
 
 
 def replay_command(info: dict, game_index: int) -> str:

@@ -20,6 +20,8 @@ from types import ModuleType
 
 import numpy as np
 
+from simcore.errors import SpecError
+
 _GAME_MODULES = {
     "power": "simcore.games.power.game",
     "power-barons": "simcore.games.power_barons.game",
@@ -54,10 +56,6 @@ MARGIN_DEFAULT = 2.0
 # Named strategy specs per game, e.g. tuned ones: ``--strategy preset:NAME`` (docs/tuning.md).
 PRESETS_DIR = Path(__file__).resolve().parent / "data" / "presets"
 PRESET_PREFIX = "preset:"
-
-
-class SpecError(ValueError):
-    """Bad user input: the message is one line a designer can act on."""
 
 
 @dataclass(frozen=True)

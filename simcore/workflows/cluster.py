@@ -63,16 +63,34 @@ def shard_range(games: int, shard: tuple[int, int] | None) -> tuple[int, int]:
     return games * (k - 1) // n, games * k // n
 
 
-def local_workers(scheduler: str) -> int:
+def local_workers(scheduler: str, option: str = "--cluster") -> int:
     """N of ``local:N``, in ASCII digits, from 1 to 4 per core: more worker processes than that
     only add memory (each loads numba and the kernels), not speed."""
     most = 4 * (os.cpu_count() or 1)
     count = parse_count(scheduler.removeprefix("local:"))
     if count is None or not 1 <= count <= most:
         raise registry.SpecError(
-            f"--cluster expects local:N with N in [1, {most}] (4 per core), not {scheduler!r}"
+            f"{option} expects local:N with N in [1, {most}] (4 per core), not {scheduler!r}"
         )
     return count
+
+
+def dask_target(scheduler: str | None, local: str | None) -> str | None:
+    """Where ``--scheduler`` and ``--cluster`` send the chunks (None: here, without Dask),
+    checked before a command writes anything: not both given, ``local:N`` with N in range, and
+    a scheduler that answers (the workflows connect only once their directory is claimed)."""
+    if scheduler and local:
+        raise registry.SpecError("give --scheduler or --cluster, not both")
+    if local is not None and not local.startswith("local:"):
+        raise registry.SpecError(f"--cluster expects local:N, not {local!r}")
+    if local is not None:
+        local_workers(local)
+    elif scheduler and scheduler.startswith("local:"):
+        local_workers(scheduler, "--scheduler")
+    elif scheduler:
+        with connect(scheduler):
+            pass
+    return scheduler or local or None
 
 
 @contextlib.contextmanager

@@ -15,7 +15,7 @@ import stat
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from simcore.registry import SpecError
+from simcore.errors import SpecError
 
 # Study, data and JSON files are a few kB to a few MB; 16 MiB leaves room and still fits easily.
 MAX_TEXT_BYTES = 16 * 2**20
@@ -251,6 +251,13 @@ def all_or_nothing() -> Iterator[Staged]:
         raise
 
 
+def _within(path: Path, other: Path) -> bool:
+    """Whether ``path`` is ``other`` or lies inside it, however either is spelled (``.``,
+    ``..``, links)."""
+    path, other = path.resolve(), other.resolve()
+    return path == other or other in path.parents
+
+
 def check_report_targets(
     pdf: Path | None = None,
     png: Path | None = None,
@@ -261,6 +268,12 @@ def check_report_targets(
     cannot be written there (``pdf_option``: "" for a PDF the designer did not name)."""
     if pdf is not None and pdf.suffix.lower() != ".pdf":
         raise SpecError(f"{pdf_option}{pdf} should end in .pdf")
+    for option, folder in (("--png ", png), ("--tables ", tables)):
+        # The folder would stand where the PDF goes (or the PDF become a folder above it): the
+        # PDF could be written only after every page was drawn, then fail.
+        if pdf is not None and folder is not None and _within(Path(folder), Path(pdf)):
+            where = f" ({pdf_option.strip()} {pdf})" if pdf_option else f" ({pdf})"
+            raise SpecError(f"{option}{folder} is where the PDF goes{where}; choose another folder")
     for option, target, check in (
         (pdf_option, pdf, check_file_target),
         ("--png ", png, check_folder_target),

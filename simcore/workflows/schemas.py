@@ -32,7 +32,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from simcore.registry import SpecError
+from simcore.errors import SpecError
 from simcore.workflows import files
 
 # Game indices are int64 in the kernels and in Parquet; 2**62 leaves room for index arithmetic

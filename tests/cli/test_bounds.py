@@ -2,8 +2,10 @@
 45). A count past its bound (memory, or time at today's speed), a count below its floor, a key
 given twice in a strategy spec and a number written as text in a study's ``[restrict]`` table are
 each one line and exit code 2, with nothing written and no game played: the workflows that would
-play are replaced by one that fails the test if it is reached. The tuning's headline win rate is
-a proportion, so its interval lies inside [0, 100]%."""
+play are replaced by one that fails the test if it is reached (bench: before any game is
+compiled or measured). The tuning's headline win rate is a proportion, so its interval lies
+inside [0, 100]%; its gain is a difference of two, so its interval lies inside [-100, +100]
+points."""
 
 import itertools
 

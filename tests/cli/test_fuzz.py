@@ -11,33 +11,19 @@ Examples are derandomized: the suite is the same on every machine.
 import itertools
 import json
 import os
-from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, event, example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from simcore.workflows import runner
-from tests.cli.clitools import in_process, tree_digest
+from tests.cli import fuzzing
+from tests.cli.clitools import in_process
+from tests.cli.fuzzing import BIG, FOCALS, FUZZ, NUMBERS, SETTINGS, STRATEGIES, flatten, option
 
-BIG = str(2**64)
-# Every valid number here is small: a fuzzed run never plays many games.
-NUMBERS = ["0", "-1", "1", "3", "5", "٣", "²", "1_0", " 2", "+2", "1e3", "nan", "", BIG,
-           str(2**62 + 1), "9" * 30]  # fmt: skip
-FOCALS = ["seat:0", "seat:٣", "seat:²", "seat:9", "seat:", "seat:03", "counter", "nobody", ""]
 SHARDS = ["1/2", "2/2", "0/1", "٣/٤", f"1/{BIG}", "a/b", "1", "3/2", "1/1"]
 CLUSTERS = ["local:0", "local:٣", "local:²", "remote:1", f"local:{BIG}", "local:-1", "local:"]
-SETTINGS = ["overthrow_cost=nan", "overthrow_cost=inf", "overthrow_cost=٣", f"income={BIG}",
-            "income=1", "nosuch=1", "=", "overthrow_cost", "components=/dev/zero"]  # fmt: skip
-STRATEGIES = ["counter", "bluffer:p_bluff=nan", "bluffer:p_bluff=2", "honest", "", ":", "wizard",
-              "bluffer:p_bluff=0.5", "bluffer:p_bluff=٠.٥"]  # fmt: skip
 PATHS = ["{run}", "{notes}", "{new}", "{study}", "/dev/null", "/dev/zero", "{fifo}", "{missing}/x"]
-
-
-def option(name: str, values: list) -> st.SearchStrategy:
-    """``[name, value]`` one time in three, else nothing: most runs get only a few options."""
-    given_ = st.sampled_from(values).map(lambda value: [name, value])
-    return st.one_of(st.just([]), st.just([]), given_)
 
 
 def command() -> st.SearchStrategy:
@@ -68,15 +54,7 @@ def command() -> st.SearchStrategy:
         st.tuples(st.just("study"), st.just("run"), st.sampled_from(PATHS), st.just("--out"),
                   st.sampled_from(PATHS), option("--games", NUMBERS)),
     )  # fmt: skip
-    return st.one_of(run, readers).map(lambda parts: list(_flatten(parts)))
-
-
-def _flatten(parts):
-    for part in parts:
-        if isinstance(part, list | tuple):
-            yield from _flatten(part)
-        else:
-            yield part
+    return st.one_of(run, readers).map(lambda parts: list(flatten(parts)))
 
 
 @pytest.fixture(scope="module")
@@ -94,47 +72,14 @@ def world(tmp_path_factory):
     return folder, itertools.count()
 
 
-def _protected(before: dict, after: dict) -> list[str]:
-    """Files of ``before`` that changed or vanished, reports aside (a successful report or study
-    report rewrites them)."""
-    return [
-        name
-        for name, digest in before.items()
-        if Path(name).name not in ("report.pdf", "summary.parquet") and after.get(name) != digest
-    ]
-
-
 def check(world, args: list[str]) -> None:
     folder, counter = world
     n = next(counter)
     values = {
         "{run}": folder / "run", "{notes}": folder / "notes", "{new}": folder / f"new-{n}",
         "{study}": folder / "study", "{fifo}": folder / "fifo", "{missing}": folder / "missing",
-        "{studyfile}": folder / f"fuzz-{n}.toml",
     }  # fmt: skip
-    resolved = []
-    for arg in map(str, args):
-        for key, value in values.items():
-            arg = arg.replace(key, str(value))
-        resolved.append(arg)
-    before = tree_digest(folder)
-    code, _, err = in_process(*resolved)
-    assert "Traceback" not in err, (resolved, err)
-    after = tree_digest(folder)
-    event(f"{resolved[0]}: exit {code}")  # --hypothesis-show-statistics shows the mix
-    if code == 0:
-        assert not _protected(before, after), (resolved, _protected(before, after))
-        return
-    lines = err.strip().splitlines()
-    assert code == 2, (resolved, code, err)
-    assert len(lines) == 1 and lines[0].startswith("powerlab: error:"), (resolved, err)
-    assert after == before, (resolved, err)
-
-
-FUZZ = settings(
-    max_examples=80, deadline=None, derandomize=True, database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)  # fmt: skip
+    fuzzing.check(folder, args, values)
 
 
 @FUZZ

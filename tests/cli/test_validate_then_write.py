@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from matplotlib.figure import Figure
 
+from reports import compare as reports_compare
+from reports import pdf as reports_pdf
 from simcore.registry import SpecError
 from simcore.workflows import files
 from tests.cli.clitools import in_process, one_error_line, tree_digest
@@ -87,6 +89,36 @@ def test_report_to_an_unwritable_pdf_writes_nothing(place, output, why):
     assert why.replace("{tmp}", str(place)) in line
 
 
+@pytest.mark.parametrize(
+    ("command", "folder"),
+    [
+        ("report", "--png"),
+        ("report", "--tables"),
+        ("compare", "--png"),
+        ("compare", "--tables"),
+    ],
+)
+@pytest.mark.parametrize("named", ["{tmp}/r.pdf", "{tmp}/r.pdf/.", "{tmp}/./r.pdf/inner"])
+def test_a_folder_where_the_pdf_goes_is_refused_before_any_page_is_drawn(
+    place, monkeypatch, command, folder, named
+):
+    # Before: every page was drawn (seconds), then the PDF could not replace the new folder.
+    def reached(*args, **kwargs):
+        raise AssertionError("the report was drawn")
+
+    monkeypatch.setattr(reports_pdf, "write_report", reached)
+    monkeypatch.setattr(reports_compare, "write_compare_report", reached)
+    runs = [place / "a" / "run"] * (2 if command == "compare" else 1)
+    line = _refused(place, command, *runs, "-o", "{tmp}/r.pdf", folder, named)
+    assert f"{folder} " in line and "where the PDF goes" in line, line
+
+
+def test_the_run_folders_report_pdf_is_no_png_folder(place, monkeypatch):
+    (place / "a" / "run" / "report.pdf").unlink()
+    line = _refused(place, "report", place / "a" / "run", "--png", place / "a/run/report.pdf")
+    assert "--png " in line and "where the PDF goes" in line, line
+
+
 def test_a_failure_half_way_through_a_report_leaves_the_disk_as_it_was(place, monkeypatch):
     """The disk fills up at the third PNG: the PDF, the PNGs and the CSVs already written stay
     temporary and are removed with the folders made for them; the earlier report remains."""
@@ -123,6 +155,12 @@ def test_a_complete_report_replaces_the_old_one_and_fills_new_folders(place):
 # --- options and study files checked before a directory is claimed ----------------------------
 
 STUDY = 'game = "power"\nplayers = 4\ngames = 50\nseed = 3\n'
+BALANCE = (
+    'game = "power"\nplayers = [3]\nstrategies = ["counter", "honest", "bluffer"]\n'
+    "[search]\ntrials = 2\nbatch = 2\nmin_games = 6\nrungs = 1\nfinalists = 1\n"
+    'final_games = 6\n[[params]]\nrule = "overthrow_cost"\nlow = 5\nhigh = 9\n'
+    '[[objectives]]\nkind = "seat_fairness"\n'
+)
 RESTRICT = '[restrict]\nstrategy = "bluffer"\nbudget = 600\nmin_games = 4\n'
 
 
@@ -136,12 +174,28 @@ RESTRICT = '[restrict]\nstrategy = "bluffer"\nbudget = 600\nmin_games = 4\n'
         (["study", "run", "{study}", "--threads", 0], "--threads must be in"),
         (["meta", "power", "--population", "{population}", "-n", 20, "--threads", 0],
          "--threads must be in"),
+        # Before: each of these wrote its directory's first files, then failed to connect.
+        *[(args, "Dask scheduler at 'nosuch'") for args in (
+            ["study", "run", "{study}", "--scheduler", "nosuch"],
+            ["balance", "{balance}", "--scheduler", "nosuch"],
+            ["tune", "power", "-s", "bluffer", "-a", "counter", "-n", 600, "--min-games", 4,
+             "--seeds", 2, "--scheduler", "nosuch"],
+            ["tune", "power", "-s", "bluffer", "--self-play", "--scheduler", "nosuch"],
+            ["impact", "power", "-n", 20, "-c", "banker_takes", "--scheduler", "nosuch"],
+            ["whatif", "power", "--set", "income=1", "--vs", "income=2", "--field", "scripted",
+             "--scheduler", "nosuch"],
+        )],
+        # Before: "--cluster expects local:N ...", an option not given.
+        (["meta", "power", "--population", "{population}", "-n", 20, "--scheduler", "local:0"],
+         "--scheduler expects local:N with N in [1, "),
     ],
 )  # fmt: skip
-def test_a_bad_thread_count_is_refused_before_anything_is_written(tmp_path, args, needle):
+def test_bad_threads_or_dask_are_refused_before_anything_is_written(tmp_path, args, needle):
     (tmp_path / "s.toml").write_text(STUDY)
     (tmp_path / "pop.toml").write_text('strategies = ["counter", "honest"]\n')
-    paths = {"{study}": tmp_path / "s.toml", "{population}": tmp_path / "pop.toml"}
+    (tmp_path / "b.toml").write_text(BALANCE)
+    paths = {"{study}": tmp_path / "s.toml", "{population}": tmp_path / "pop.toml",
+             "{balance}": tmp_path / "b.toml"}  # fmt: skip
     args = [paths.get(str(a), a) for a in args]
     code, _, stderr = in_process(*args, "-o", tmp_path / "out")
     assert code == 2 and needle in one_error_line(stderr)
