@@ -61,6 +61,27 @@ def _answer(tmp_path, game, a, b, fields, games):
             ["price_fighter=10", "price_destroyer=5"], "raider win rate",
             {"scripted": -1, "tuned": +1}, 4_000, id="power-the-game",
         ),
+        # A hand limit of 5 (the deal's size) moves wins towards tech_rush in both fields (+1.6
+        # and +2.6 points at seed 0), but the leader differs: the default tech_rush leads the
+        # default swarm (95%), so the spread widens; the tuned swarm (hand_size 9, capped) leads
+        # the tuned tech_rush (53%), so it narrows: "is the game more even with the limit?"
+        # depends on the players. Seeds 0 and 1 at 20,000 games: scripted +3.5 [+3.0, +4.0], +3.6
+        # [+3.1, +4.2]; tuned -2.9 [-4.6, -1.1], -2.8 [-4.0, -0.6] (at 4,000 the tuned side
+        # was not clear of 0 at seeds 1 and 2).
+        # One Political Influence card a turn instead of 12 moves wins from the flusher to the
+        # barons in both fields (-0.7 points among the defaults, -4.2 among the presets), but the
+        # default flusher leads the default barons (26.4% against 23.6%), so the spread
+        # narrows, while the presets are even (24.9% against 25.0%), so it widens. Seeds 0 and
+        # 1 at 20,000 games: scripted -1.4 [-2.4, -0.3], -1.2 [-2.2, -0.2]; tuned +5.6
+        # [+4.4, +6.2], +5.7 [+4.6, +6.4] (at 4,000 the scripted side was not clear of 0).
+        pytest.param(
+            "power-barons", ["pi_cards_per_turn=12"], ["pi_cards_per_turn=1"], SPREAD,
+            {"scripted": -1, "tuned": +1}, 20_000, id="power-barons",
+        ),
+        pytest.param(
+            "time-barons", ["hand_limit=0"], ["hand_limit=5"], SPREAD,
+            {"scripted": +1, "tuned": -1}, 20_000, id="time-barons",
+        ),
     ],
 )  # fmt: skip
 def test_a_change_that_rewards_an_untuned_habit_depends_on_the_players(
