@@ -20,7 +20,7 @@ from analyses.dataset import CUT_OFF, Run
 from analyses.intervention import LENGTH, length_effect, win_effect
 from analyses.paired import check_pairable, strategy_name
 from analyses.study import load_study_dir
-from simcore.workflows import storage
+from simcore.workflows import result_schemas, storage
 from simcore.workflows import whatif as whatif_files
 
 SPREAD = "strategy spread"
@@ -150,7 +150,8 @@ def exploitability(out: str | Path) -> pl.DataFrame:
     """[rule set, family, start, best, gain, ci_low, ci_high]: what re-tuning each family gained
     on fresh games under each rule set (empty without the re-tuned field)."""
     path = Path(out) / "tunings.json"
-    retuned = storage.read_json(path, "whatif tunings")["retuned"] if path.exists() else {}
+    model = result_schemas.WhatifTunings
+    retuned = storage.read_stored(path, "whatif tunings", model)["retuned"] if path.exists() else {}
     rows = [
         {"rule set": arm, "family": gain["family"], "start": gain["start"], "best": gain["best"],
          "gain": gain["diff"], "ci_low": gain["diff_ci_low"], "ci_high": gain["diff_ci_high"]}

@@ -336,7 +336,7 @@ def sensitivity_pages(summary: dict, trials: pl.DataFrame) -> list[ReportPage]:
 
 
 def report_pages(out: Path) -> tuple[dict, list[ReportPage]]:
-    summary = storage.read_json(out / "summary.json", "balance summary")
+    summary = storage.read_balance_summary(out)
     front = pl.read_parquet(out / "front.parquet")
     trials = pl.read_parquet(out / "trials.parquet")
     pages = [

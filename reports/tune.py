@@ -214,7 +214,7 @@ def starts_page(summary: dict) -> ReportPage:
 
 def report_pages(out: Path) -> tuple[dict, list[ReportPage]]:
     """summary.json of a tune directory and its report's pages."""
-    summary = storage.read_json(out / "summary.json", "tuning summary")
+    summary = storage.read_tune_summary(out)
     if "starts" in summary:
         numbers = [entry["start"] for entry in summary["starts"]]
         return summary, [starts_page(summary), *_searches(out, "start", "Search", numbers)]
@@ -229,7 +229,7 @@ def _searches(out: Path, folder: str, name: str, numbers: list[int]) -> list[Rep
     pages = []
     for number in numbers:
         one = out / f"{folder}-{number}"
-        summary = storage.read_json(one / "summary.json", "tuning summary")
+        summary = storage.read_tune_summary(one)
         trials = pl.read_parquet(one / "trials.parquet")
         pages.extend(tuning_pages(summary, trials, prefix=f"{name} {number}: "))
     return pages

@@ -342,7 +342,7 @@ def balance(spec: BalanceSpec, out: Path, threads=None, scheduler=None, progress
         check_dir(spec, out)  # again, now that no other writer can
         storage.write_json(out / "balance.json", _stored_identity(spec))
         if (out / "summary.json").exists():
-            return storage.read_json(out / "summary.json", "balance summary")
+            return storage.read_balance_summary(out)
         with tuning.player(threads, scheduler) as player:
             return _search_and_measure(spec, out, player, progress)
 

@@ -26,7 +26,7 @@ import tomli_w
 
 from simcore import registry
 from simcore.registry import SpecError
-from simcore.workflows import files, runner, storage
+from simcore.workflows import files, result_schemas, runner, storage
 from simcore.workflows.balance_spec import data_document
 
 BASE_ARM = "base"
@@ -171,7 +171,7 @@ def plan(
     too small without it) is left out with its reason, unless it was asked for by name. Without
     ``players``: 4, or the game's nearest count."""
     game = registry.make(game_id)
-    players = players or registry.table_players(game)
+    players = registry.table_players(game) if players is None else players
     base = runner.build_spec(game_id, players, strategies, settings, seed, games, rotate)
     found = switch_components(game, base.rules) + data_components(game, base.rules)
     chosen = select(found, wanted) + change_components(game, changes)
@@ -256,7 +256,9 @@ def write(impact: ImpactPlan) -> None:
 
 def read_components(out: Path) -> list[dict]:
     """The components of an impact directory (impact.json), in arm order."""
-    return storage.read_json(Path(out) / COMPONENTS_FILE, "impact components")["components"]
+    path = Path(out) / COMPONENTS_FILE
+    model = result_schemas.ImpactComponents
+    return storage.read_stored(path, "impact components", model)["components"]
 
 
 def run(impact: ImpactPlan, threads=None, scheduler=None, progress=None, notify=print) -> dict:

@@ -27,7 +27,7 @@ import pyarrow.parquet as pq
 from pydantic import BaseModel
 
 from simcore.registry import SpecError
-from simcore.workflows import files, schemas
+from simcore.workflows import files, result_schemas, schemas
 
 # Defined with the schemas, read by the workflows as storage.MAX_GAMES and so on.
 from simcore.workflows.schemas import (  # noqa: F401
@@ -47,6 +47,7 @@ TEMPORARY = re.compile(r"^\..+\.tmp$")
 # 10,000 parts (a billion games at the default chunk size) make a manifest of about 2 MB.
 MAX_MANIFEST_BYTES = 256 * 2**20
 REGENERATE = "rerun the command that made it with a new --out to regenerate it"
+DAMAGED = "the directory was damaged: remove it, or rerun the command with a new --out"
 
 
 def check_count(value, what: str, high: int, why: str, low: int = 1) -> int:
@@ -109,6 +110,28 @@ def read_json(path: Path, what: str, limit: int = files.MAX_TEXT_BYTES) -> dict:
     if not isinstance(data, dict):
         raise SpecError(f"{path}: expected a JSON object; {REGENERATE}")
     return data
+
+
+def read_stored(path: Path, what: str, model: type[BaseModel]) -> dict:
+    """A result file a command wrote to read back later (a tune or balance directory's
+    summary.json, say; ``result_schemas``), checked as ``model``: a damaged one is a one-line
+    SpecError naming the file and the key. The data as written (defaults left unfilled)."""
+    data = read_json(path, what)
+    try:
+        schemas.check(model, data, path)
+    except SpecError as error:
+        raise SpecError(f"{error}; {DAMAGED}") from None
+    return data
+
+
+def read_tune_summary(out: Path) -> dict:
+    """``out/summary.json`` of a tune directory (or of one search or round of it), checked."""
+    return read_stored(Path(out) / "summary.json", "tuning summary", result_schemas.TuneSummary)
+
+
+def read_balance_summary(out: Path) -> dict:
+    """``out/summary.json`` of a balance directory, checked."""
+    return read_stored(Path(out) / "summary.json", "balance summary", result_schemas.BalanceSummary)
 
 
 def read_versioned(path: Path, what: str, limit: int = files.MAX_TEXT_BYTES) -> dict:

@@ -45,7 +45,7 @@ import numpy as np
 from simcore import registry
 from simcore.kernel.chunk import ENDED_BY, ENDED_CAP, LINEUP_SLOT, WON
 from simcore.registry import SpecError
-from simcore.workflows import cluster, runner, storage
+from simcore.workflows import cluster, result_schemas, runner, storage
 
 SAMPLERS = ("tpe", "cmaes")
 REDUCTION = 3  # successive halving keeps the best third of the candidates at each rung
@@ -587,12 +587,10 @@ def settling(table, budget: int) -> dict:
 
 def finalists(spec: TuneSpec, study, play: Player, out: Path) -> list[dict]:
     """The best ``FINALISTS`` candidates that survived every rung, each played on a further block
-    of search games; sorted best first by the win rate over all its games."""
+    of search games; sorted best first by the win rate over all its games (and written to
+    finalists.json, which a resumed search reads back: ``stored_finalists``)."""
     import optuna
 
-    path = out / "finalists.json"
-    if path.exists():
-        return storage.read_json(path, "finalists")["finalists"]
     completed = sorted(
         study.get_trials(deepcopy=False, states=(optuna.trial.TrialState.COMPLETE,)),
         key=lambda t: (-t.value, t.number),
@@ -619,8 +617,16 @@ def finalists(spec: TuneSpec, study, play: Player, out: Path) -> list[dict]:
     if not result:
         raise SpecError("no candidate survived every rung: raise --budget")
     result.sort(key=lambda f: (-f["win_rate"], f["number"]))
-    storage.write_json(path, {"finalists": result})
+    storage.write_json(out / "finalists.json", {"finalists": result})
     return result
+
+
+def stored_finalists(out: Path) -> list[dict] | None:
+    """finalists.json of an interrupted search that had chosen them, checked, or None."""
+    path = out / "finalists.json"
+    if not path.exists():
+        return None
+    return storage.read_stored(path, "finalists", result_schemas.Finalists)["finalists"]
 
 
 def fresh_measure(spec: TuneSpec, play: Player, best: dict, baseline: dict) -> dict:
@@ -670,19 +676,19 @@ def tune_once(spec: TuneSpec, out: Path, play: Player, progress: Callable | None
     with storage.locked(out):
         check_dir(spec, out)  # again, now that no other writer can
         storage.write_json(out / "tune.json", _stored_identity(spec))
-        summary_path = out / "summary.json"
-        if summary_path.exists():
-            return storage.read_json(summary_path, "tuning summary")
+        if (out / "summary.json").exists():
+            return storage.read_tune_summary(out)
         return _search_and_measure(spec, out, play, progress)
 
 
 def _search_and_measure(spec: TuneSpec, out: Path, play: Player, progress) -> dict:
     summary_path = out / "summary.json"
     started, played, seconds = time.perf_counter(), play.games, play.seconds
+    chosen = stored_finalists(out)  # a damaged file is refused before the search resumes
     study = search(spec, out, play, progress)
     table = trials_table(spec, study)
     storage.atomic_write_bytes(out / "trials.parquet", table.write_parquet)
-    final = finalists(spec, study, play, out)
+    final = chosen or finalists(spec, study, play, out)
     best = final[0]
     measured = fresh_measure(spec, play, spec.candidate(best["params"]), spec.strategy)
     wall = time.perf_counter() - started
@@ -763,7 +769,7 @@ def tune(
 def _multi_start(spec: TuneSpec, out: Path, play: Player, progress) -> dict:
     summary_path = out / "summary.json"
     if summary_path.exists():
-        return storage.read_json(summary_path, "tuning summary")
+        return storage.read_tune_summary(out)
     started, played, seconds = time.perf_counter(), play.games, play.seconds
     starts = []
     for k in range(spec.starts):

@@ -23,7 +23,7 @@ import tomli_w
 
 from simcore import registry
 from simcore.registry import SpecError
-from simcore.workflows import files, runner, storage, tuning
+from simcore.workflows import files, result_schemas, runner, storage, tuning
 from simcore.workflows.study import TUNING_SEED_OFFSET
 
 ARMS = ("A", "B")
@@ -130,7 +130,7 @@ def plan(
 ) -> WhatIf:
     """Check every input of ``powerlab whatif`` before anything runs."""
     game = registry.make(game_id)
-    players = players or registry.table_players(game)
+    players = registry.table_players(game) if players is None else players
     game.check_players(players)
     shared, a, b = _sides(game, set_texts, vs_texts)
     chosen = tuple(fields) or FIELDS
@@ -182,7 +182,7 @@ def check_out(request: WhatIf) -> None:
         raise SpecError(f"--out {out} is a file, not a directory")
     marker = out / REQUEST_FILE
     if marker.exists():
-        stored = storage.read_json(marker, "whatif request")
+        stored = storage.read_stored(marker, "whatif request", result_schemas.WhatifRequest)
         if stored.get("request") != storage.as_stored(request.request()):
             raise SpecError(f"--out {out} holds another whatif; use another --out")
     elif out.exists() and not storage.is_empty(out):

@@ -201,6 +201,144 @@ def test_a_fuzzed_study_json_is_read_or_one_line(tmp_path_factory, data):
     refused_in_one_line(lambda: storage.read_study_json(folder))
 
 
+# --- result files read back: tune, balance, whatif and impact directories ---------------------
+
+FRESH = {
+    "seed": 1, "games": 300, "cut_off": 0, "cut_off_share": 0.0, "baseline_cut_off_share": 0.0,
+    "win_rate": 0.26, "ci_low": 0.21, "ci_high": 0.31, "baseline_win_rate": 0.14,
+    "baseline_ci_low": 0.1, "baseline_ci_high": 0.18, "diff": 0.12, "diff_ci_low": 0.07,
+    "diff_ci_high": 0.18, "fair_share": 1 / 3,
+}  # fmt: skip
+BEST, PARAMS = "bluffer:p_bluff=0.4,targeting=leader", {"p_bluff": 0.4, "targeting": "leader"}
+HEAD = {"game": "power", "players": 3, "strategy": "bluffer", "baseline": "bluffer", "best": BEST}
+FIELDS = [{"weight": 1.0, "lineup": ["counter", "counter"]}]
+FINALIST = {"number": 2, "params": PARAMS, "spec": BEST, "race_win_rate": 0.28,
+            "extra_win_rate": 0.28, "win_rate": 0.28, "games": 651}  # fmt: skip
+# summary.json of one search, of several raced, of self-play (simcore/workflows/tuning.py)
+TUNE_SUMMARIES = [
+    {**HEAD, "best_params": PARAMS, "fields": FIELDS, "finalists": [FINALIST], "fresh": FRESH,
+     "search": {"sampler": "tpe", "trials": 11, "completed": 2, "games": 1896, "seed": 0},
+     "settling": {"finished": 8, "budget": 2000, "verdict": "improving", "best_at": 7,
+                  "last_third_gain": 0.01, "suggested_budget": 4000}},
+    {**HEAD, "best_params": PARAMS, "fields": FIELDS, "fresh": FRESH,
+     "starts": [{"start": 1, "seed": 0, "best": BEST, "best_params": PARAMS, "own_fresh": FRESH,
+                 "search_games": 561}],
+     "race": {"seed": 4, "games": 48, "runner_up": {"diff": -0.19, "ci_low": -0.3, "ci_high": 0},
+              "candidates": [{"spec": BEST, "params": PARAMS, "starts": [1], "win_rate": 0.4,
+                              "ci_low": 0.3, "ci_high": 0.5}] * 2},
+     "search": {"starts": 2, "seed": 0, "games": 1329}},
+    {**HEAD, "self_play": True, "stopped": "the rounds ran out", "cycle": False,
+     "last_round": "round-1",
+     "rounds": [{"round": 1, "incumbent": "bluffer", "best": BEST, "diff": 0.35,
+                 "diff_ci_low": 0.19, "diff_ci_high": 0.49, "improved": True}]},
+]  # fmt: skip
+
+
+@FILES
+@given(data=st.data())
+@pytest.mark.parametrize("kind", range(len(TUNE_SUMMARIES)))
+def test_a_fuzzed_tune_summary_is_read_or_one_line(tmp_path_factory, kind, data):
+    """Read back as a rerun and the report read it; what is read gives the closing lines."""
+    from reports import takeaways
+    from reports.tune import closing_lines
+
+    folder = tmp_path_factory.mktemp("tune")
+    (folder / "summary.json").write_text(json.dumps(data.draw(mutated(TUNE_SUMMARIES[kind]))))
+
+    def read():
+        summary = storage.read_tune_summary(folder)
+        closing_lines(summary, folder)
+        if "finalists" in summary:
+            takeaways.tuning_finalists(summary)
+
+    refused_in_one_line(read)
+
+
+@FILES
+@given(document=mutated({"finalists": [FINALIST, {**FINALIST, "number": 0}]}))
+def test_a_fuzzed_finalists_json_is_read_or_one_line(tmp_path_factory, document):
+    from simcore.workflows import tuning
+
+    folder = tmp_path_factory.mktemp("tune")
+    (folder / "finalists.json").write_text(json.dumps(document))
+    refused_in_one_line(lambda: [f["params"] for f in tuning.stored_finalists(folder)])
+
+
+BALANCE_SUMMARY = {
+    "title": "t", "game": "power", "objectives": ["seat_fairness_4p", "length", "option_value"],
+    "targets": [
+        {"kind": "seat_fairness", "low": None, "high": None, "at_least": None, "focal": "",
+         "fixed": {}, "measure": "entropy"},
+        {"kind": "length", "low": 10, "high": 20.5},
+        {"kind": "option_value", "low": 0, "high": 0.02, "focal": "bluffer",
+         "fixed": {"p_bluff": 0}},
+    ],
+    "params": [{"name": "income", "kind": "int", "low": 1, "high": 3, "choices": []},
+               {"name": "house", "kind": "choice", "low": None, "high": None,
+                "choices": ["a", "b"]}],
+    "rulebook": {"income": 2, "house": "a"},
+    "finalists": ["trial-3", "trial-5"],
+    "search": {"trials": 8, "games": 4000, "fresh_games": 400, "unseparated": [["a", "b"]]},
+    "tunings": [],
+}  # fmt: skip
+
+
+@FILES
+@given(document=mutated(BALANCE_SUMMARY))
+def test_a_fuzzed_balance_summary_is_read_or_one_line(tmp_path_factory, document):
+    """Read back as a rerun and the report read it; what is read gives the report's texts."""
+    from reports import balance as report
+
+    folder = tmp_path_factory.mktemp("balance")
+    (folder / "summary.json").write_text(json.dumps(document))
+
+    def read():
+        summary = storage.read_balance_summary(folder)
+        for target in summary["targets"]:
+            report._target(target)
+        for param in summary["params"]:
+            report._searched(param)
+            assert param["name"] in summary["rulebook"]
+        report._separation(summary)
+
+    refused_in_one_line(read)
+
+
+GAIN = {"family": "bluffer", "start": "bluffer", "best": BEST, "diff": 0.01,
+        "diff_ci_low": -0.01, "diff_ci_high": 0.03}  # fmt: skip
+WHATIF_TUNINGS = {"format": storage.FORMAT, "retuned": {"A": {"gains": [GAIN], "lineup": []}}}
+BANKER = {"name": "Banker", "kind": "card", "group": "1", "rules": {}, "arm": "card Banker"}
+IMPACT = {"format": storage.FORMAT, "components": [BANKER]}
+
+
+@FILES
+@given(data=st.data())
+@pytest.mark.parametrize("name", ["tunings.json", "impact.json", "whatif.json"])
+def test_a_fuzzed_whatif_or_impact_file_is_read_or_one_line(tmp_path_factory, name, data):
+    """tunings.json as the whatif report reads it, impact.json as the impact report does,
+    whatif.json as a rerun does."""
+    from analyses.whatif import exploitability
+    from simcore.workflows import impact, result_schemas
+
+    documents = {
+        "tunings.json": WHATIF_TUNINGS,
+        "impact.json": IMPACT,
+        "whatif.json": {"format": storage.FORMAT, "request": {"game": "power"}},
+    }
+    readers = {
+        "tunings.json": exploitability,
+        "impact.json": lambda folder: [
+            (c["arm"], c["kind"], c["group"], c["name"]) for c in impact.read_components(folder)
+        ],
+        "whatif.json": lambda folder: storage.read_stored(
+            folder / name, "whatif request", result_schemas.WhatifRequest
+        ).get("request"),
+    }  # fmt: skip
+    folder = tmp_path_factory.mktemp("result")
+    (folder / name).write_text(json.dumps(data.draw(mutated(documents[name]))))
+    refused_in_one_line(lambda: readers[name](folder))
+
+
 # --- game data files (docs/games/) -------------------------------------------------------------
 
 

@@ -74,6 +74,13 @@ def test_bad_components_and_changes_are_one_line(tmp_path, wanted, changes, mess
         _plan(tmp_path / "out", wanted, changes)
 
 
+@pytest.mark.parametrize("players", [0, 1, 3])
+def test_a_player_count_the_game_does_not_allow_is_refused(tmp_path, players):
+    """0 is a count like any other, not "the default" (Time Barons is for 2 players)."""
+    with pytest.raises(SpecError, match=f"is for 2 players, not {players}"):
+        impact.plan("time-barons", players, [], [], 0, 10, True, tmp_path / "out", [], [])
+
+
 def test_an_out_of_other_settings_is_refused_before_anything_is_written(tmp_path):
     out = tmp_path / "out"
     first = _plan(out, ["Catapult"])

@@ -42,6 +42,7 @@ def test_a_key_given_with_vs_is_compared_and_the_others_are_shared(tmp_path):
         (["--set", "banker_take=3", "--vs", "banker_take=2", "-s", "preset:baron-tuned"], "baron"),
         (["--set", "banker_take=3", "--vs", "banker_take=2", "--field", "mirror"], "mirror"),
         (["--set", "banker_take=3", "--vs", "banker_take=2", "--budget", "huge"], "--budget"),
+        (["--set", "banker_take=3", "--vs", "banker_take=2", "-p", "0"], "3-6 players, not 0"),
     ],
 )
 def test_bad_input_is_one_line_and_writes_nothing(tmp_path, args, message):
