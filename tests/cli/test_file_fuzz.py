@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from simcore.registry import SpecError
-from simcore.workflows import balance_spec, data_schemas, meta, schemas, storage, study
+from simcore.workflows import balance_spec, meta, schemas, storage, study
 from tests.cli import fuzzing
 from tests.cli.fakerun import make_fake_run
 
@@ -343,17 +343,14 @@ def test_a_fuzzed_whatif_or_impact_file_is_read_or_one_line(tmp_path_factory, na
 
 
 def _loaders() -> dict:
-    """Each shipped data file's loader, as a rule parameter naming the file calls it. POWER: The
-    Game's board goes through its model until its loader calls it (the kernel-side patch)."""
+    """Each shipped data file's loader, as a rule parameter naming the file calls it."""
     from simcore.games.power_barons.components import load_components
     from simcore.games.power_struggle.components import load_data
+    from simcore.games.power_the_game.components import load_board
     from simcore.games.time_barons.components import load_cards
 
-    def board(path: Path):
-        return schemas.read_toml(path, "board file", data_schemas.BoardFile)
-
     return {
-        "power_the_game_board.toml": board,
+        "power_the_game_board.toml": lambda path: load_board(str(path)),
         "power_barons_default.toml": lambda path: load_components(str(path)),
         "power_struggle_default.toml": lambda path: load_data(str(path), 4),
         "time_barons_cards.toml": lambda path: load_cards(str(path)),

@@ -329,6 +329,14 @@ def test_a_data_file_of_the_wrong_shape_is_one_line(tmp_path, name, old, new, ke
     assert "\n" not in message and message.startswith(f"{path}: {key}: ") and expected in message
 
 
+def test_a_board_file_of_the_wrong_shape_is_one_line_through_the_cli(tmp_path):
+    """The issue's case: a list where a node name was, given as `--set board=FILE`."""
+    path = tmp_path / BOARD
+    path.write_text((DATA / BOARD).read_text().replace('["Y1", "Y2"', '[["Y1"], "Y2"', 1))
+    args = ["run", "power-the-game", "-p", 4, "-n", 2, "--set", f"board={path}", "-o"]
+    refused(tmp_path, [*args, tmp_path / "out"], path, "nodes.Y0.adjacent[0]", "a text")
+
+
 def test_the_shipped_data_files_fit_their_models():
     for name, model in data_schemas.DATA_FILES.items():
         schemas.read_toml(ROOT / "simcore" / "data" / name, "data file", model)

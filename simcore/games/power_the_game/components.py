@@ -10,7 +10,6 @@ reads a file.
 
 import hashlib
 import re
-import tomllib
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,7 +39,6 @@ from simcore.games.power_the_game.state import (
     INFO,
     ISLAND,
     LAND,
-    MAX_DEGREE,
     MAX_MOVES,
     MAX_NODES,
     MISSILE,
@@ -55,10 +53,9 @@ from simcore.games.power_the_game.state import (
     WATER,
 )
 from simcore.registry import SpecError
-from simcore.workflows import files
+from simcore.workflows import data_schemas, schemas
 
 SHIPPED_BOARD = Path(__file__).resolve().parents[2] / "data" / "power_the_game_board.toml"
-NODE_KEYS = ("role", "terrain", "country", "adjacent")
 
 
 @dataclass(frozen=True)
@@ -83,18 +80,8 @@ def load_board(path_text: str, moves: np.ndarray = MAX_MOVES) -> Board:
     naming the file and the node. ``moves``: each kind's most moves in a round (the rules'),
     for the reach bitmasks."""
     path = Path(path_text) if path_text else SHIPPED_BOARD
-    try:
-        data = tomllib.loads(files.read_text(path, "board file"))
-    except (tomllib.TOMLDecodeError, RecursionError) as error:
-        raise SpecError(f"{path}: not a valid TOML board file ({error})") from None
-    unknown = sorted(set(data) - {"nodes"})
-    if unknown:
-        raise SpecError(f"{path}: unknown top-level key {unknown[0]!r} (expected nodes)")
-    nodes = data.get("nodes")
-    if not isinstance(nodes, dict) or not nodes:
-        raise SpecError(f"{path}: no [nodes] table")
-    if len(nodes) > MAX_NODES:
-        raise SpecError(f"{path}: {len(nodes)} nodes, at most {MAX_NODES} are supported")
+    # The file's shape (keys, roles, terrains, lists) is its model's; what follows is the rest.
+    nodes = schemas.read_toml(path, "board file", data_schemas.BoardFile).nodes
     names = tuple(nodes)
     index = {name: i for i, name in enumerate(names)}
     table = np.full((MAX_NODES + 1, BOARD_WIDTH), -1, dtype=np.int64)
@@ -136,29 +123,16 @@ def load_board(path_text: str, moves: np.ndarray = MAX_MOVES) -> Board:
 
 
 def _node_row(path, name, entry, index, row, sectors) -> None:
-    """Fill one node's board-table row from its TOML entry."""
+    """Fill one node's board-table row from its entry (shaped by ``data_schemas.BoardNode``)."""
     where = f"{path}: node {name}"
-    if not isinstance(entry, dict):
-        raise SpecError(f"{where}: not a table")
-    unknown = sorted(set(entry) - set(NODE_KEYS))
-    if unknown:
-        raise SpecError(f"{where}: unknown field {unknown[0]!r} (expected {', '.join(NODE_KEYS)})")
-    role = entry.get("role")
-    if role not in ROLES:
-        raise SpecError(f"{where}: field role: {role!r} is not one of {', '.join(ROLES)}")
-    terrain = entry.get("terrain")
-    if terrain not in TERRAINS:
-        raise SpecError(f"{where}: field terrain: {terrain!r} is not one of {', '.join(TERRAINS)}")
+    role, terrain, country = entry.role, entry.terrain, entry.country
     if (role == "sea_lane") != (terrain == "water"):
         raise SpecError(f"{where}: field terrain: a sea lane is water, and only a sea lane is")
     row[B_ROLE] = ROLES.index(role)
     row[B_TERRAIN] = TERRAINS.index(terrain)
-    country = entry.get("country")
     if role in ("sector", "headquarters"):
-        if country not in COUNTRIES:
-            raise SpecError(
-                f"{where}: field country: {country!r} is not one of {', '.join(COUNTRIES)}"
-            )
+        if country is None:
+            raise SpecError(f"{where}: field country: a {role} has one ({', '.join(COUNTRIES)})")
         row[B_COUNTRY] = COUNTRIES.index(country)
     elif country is not None:
         raise SpecError(f"{where}: field country: only sectors and headquarters have one")
@@ -174,13 +148,7 @@ def _node_row(path, name, entry, index, row, sectors) -> None:
         row[B_NUMBER] = int(number)
     elif role == "sea_lane" and re.fullmatch(r"[0-9]{1,6}", name[1:]):  # S3 -> 3; ASCII only
         row[B_NUMBER] = int(name[1:])
-    adjacent = entry.get("adjacent")
-    if not isinstance(adjacent, list) or not adjacent:
-        raise SpecError(f"{where}: field adjacent: expected a non-empty list of node names")
-    if len(adjacent) > MAX_DEGREE:
-        raise SpecError(
-            f"{where}: field adjacent: {len(adjacent)} neighbours, at most {MAX_DEGREE}"
-        )
+    adjacent = entry.adjacent
     seen = set()
     for k, other in enumerate(adjacent):
         if other not in index or other == name or other in seen:

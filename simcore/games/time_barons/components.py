@@ -8,7 +8,6 @@ one SpecError line naming the file, the card and the field.
 """
 
 import hashlib
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,9 +39,7 @@ from simcore.games.time_barons.state import (
     FIRST_PASSIVE_OP,
     HARMFUL_OPS,
     HOMELAND,
-    MAX_ABILITIES,
     MAX_CARDS,
-    MAX_EFFECTS,
     MAX_IDS,
     N_LEVELS,
     NO_TYPE,
@@ -55,19 +52,18 @@ from simcore.games.time_barons.state import (
     TYPES,
 )
 from simcore.registry import SpecError
-from simcore.workflows import files
+from simcore.workflows import data_schemas, schemas
 
 SHIPPED_CARDS = Path(__file__).parents[2] / "data" / "time_barons_cards.toml"
 CARD_KEYS = ("name", "level", "type", "cost", "integrity", "fortified", "trigger", "effects")
 SITE_KEYS = ("passives", "abilities")
-ABILITY_KEYS = ("followers", "cost", "infinite", "trigger", "effects")
 WHERE_OPS = {
     "action": "an effect of an event, ability or reaction",
     "attachment": "an attachment's effect",
     "passive": "a site's passive",
 }
 NO_AMOUNT_OPS = ("destroy", "relocate", "cancel", "fortify", "disable")
-MAX_AMOUNT = 20
+MAX_AMOUNT = data_schemas.MAX_AMOUNT  # also the effect texts' amounts
 
 
 @dataclass(frozen=True)
@@ -96,29 +92,17 @@ def load_cards(path_text: str) -> CardSet:
     """Read and check a card file ("" = the shipped sample); every mistake is one SpecError line
     naming the file, the card and the field."""
     path = Path(path_text) if path_text else SHIPPED_CARDS
-    try:
-        data = tomllib.loads(files.read_text(path, "card file"))
-    except (tomllib.TOMLDecodeError, RecursionError) as error:
-        raise SpecError(f"{path}: not a valid TOML card file ({error})") from None
-    unknown = sorted(set(data) - {"set", "homeland", "card"})
-    if unknown:
-        raise SpecError(
-            f"{path}: unknown top-level key {unknown[0]!r} (expected set, homeland, card)"
-        )
-    if not isinstance(data.get("homeland"), dict):
-        raise SpecError(f"{path}: no [homeland] table")
-    entries = data.get("card", [])
-    if not isinstance(entries, list) or not entries:
-        raise SpecError(f"{path}: no [[card]] entries")
-    if len(entries) > MAX_CARDS:
-        raise SpecError(f"{path}: {len(entries)} cards, at most {MAX_CARDS} are supported")
+    # The file's shape (keys, types, ranges, list lengths) is its model's; what follows is the
+    # rest: which keys a card of each type takes, and the effect texts. The rows read the keys
+    # the file gives.
+    checked = schemas.read_toml(path, "card file", data_schemas.TimeBaronsCards)
+    entries = [card.model_dump(exclude_unset=True) for card in checked.card]
     table = np.zeros((MAX_IDS + 1, CARD_WIDTH), dtype=np.int64)
     table[:, C_TYPE] = NO_TYPE
     names = []
     for card_id, entry in enumerate(entries):
         names.append(_card_row(path, f"card {card_id + 1}", entry, table[card_id], False))
-    homeland = dict(data["homeland"], level=0, type="site", cost=0)
-    homeland.setdefault("name", "Homeland")
+    homeland = dict(checked.homeland.model_dump(), level=0, type="site", cost=0)
     name = _card_row(path, "[homeland]", homeland, table[HOMELAND], True)
     table[HOMELAND + 1] = table[HOMELAND]
     names += [""] * (HOMELAND - len(entries)) + [f"{name} of seat 0", f"{name} of seat 1"]
@@ -133,50 +117,33 @@ def load_cards(path_text: str) -> CardSet:
 
 
 def _card_row(path: Path, where: str, entry, row: np.ndarray, homeland: bool) -> str:
-    """Fill one card's table row from its TOML entry; return its name."""
-    if not isinstance(entry, dict):
-        raise SpecError(f"{path}: {where} is not a table")
-    name = entry.get("name")
-    if not isinstance(name, str) or not name.strip():
-        raise SpecError(f"{path}: {where}: field name: missing or not a text")
+    """Fill one card's table row from its entry (shaped by ``data_schemas.Card``, the keys the
+    file gives); return its name."""
+    name = entry["name"]
     where = f"card {name!r}" if not homeland else f"homeland {name!r}"
 
     def fail(field: str, problem: str):
         raise SpecError(f"{path}: {where}: field {field}: {problem}")
 
-    kind = entry.get("type")
-    if kind not in TYPES:
-        fail("type", f"{kind!r} is not one of {', '.join(TYPES)}")
+    kind = entry["type"]
     allowed = CARD_KEYS + (SITE_KEYS if kind == "site" else ())
     for key in entry:
         if key not in allowed:
             fail(key, f"unknown for a {kind} (allowed: {', '.join(allowed)})")
-    level = entry.get("level")
-    if not homeland and (not _is_int(level) or not 1 <= level <= N_LEVELS):
-        fail("level", f"{level!r} is not 1, 2, 3 or 4")
     if kind != "reaction" and "cost" not in entry:
         fail("cost", "missing")
-    cost = entry.get("cost", 0)
-    if not _is_int(cost) or not 0 <= cost <= MAX_AMOUNT:
-        fail("cost", f"{cost!r} is not an integer in [0, {MAX_AMOUNT}]")
-    row[C_LEVEL] = level
+    row[C_LEVEL] = entry["level"]
     row[C_TYPE] = TYPES.index(kind)
-    row[C_COST] = cost
+    row[C_COST] = entry.get("cost") or 0
     if kind == "site":
-        value = entry.get("integrity")
-        if not _is_int(value) or not 1 <= value <= MAX_AMOUNT:
-            fail("integrity", f"{value!r} is not an integer in [1, {MAX_AMOUNT}]")
-        row[C_INTEGRITY] = value
-        fortified = entry.get("fortified", False)
-        if not isinstance(fortified, bool):
-            fail("fortified", f"{fortified!r} is not true or false")
-        row[C_FORTIFIED] = fortified
+        if entry.get("integrity") is None:
+            fail("integrity", "missing (a site has one)")
+        row[C_INTEGRITY] = entry["integrity"]
+        row[C_FORTIFIED] = bool(entry.get("fortified"))
         row[C_N_EFFECTS] = _effects(
-            entry.get("passives", []), "passives", "passive", row, C_EFFECTS, fail
+            entry.get("passives") or [], "passives", "passive", row, C_EFFECTS, fail
         )
-        abilities = entry.get("abilities", [])
-        if not isinstance(abilities, list) or len(abilities) > MAX_ABILITIES:
-            fail("abilities", f"expected a list of at most {MAX_ABILITIES} abilities")
+        abilities = entry.get("abilities") or []
         row[C_N_ABILITIES] = len(abilities)
         for k, ability in enumerate(abilities):
             _ability(ability, f"abilities[{k + 1}]", row, C_ABILITIES + ABILITY_WIDTH * k, fail)
@@ -206,23 +173,12 @@ def _card_row(path: Path, where: str, entry, row: np.ndarray, homeland: bool) ->
     return name
 
 
-def _ability(ability, field: str, row: np.ndarray, base: int, fail) -> None:
-    if not isinstance(ability, dict):
-        fail(field, "not a table")
-    for key in ability:
-        if key not in ABILITY_KEYS:
-            fail(f"{field}.{key}", f"unknown (allowed: {', '.join(ABILITY_KEYS)})")
-    for key, low in (("followers", 0), ("cost", 0)):
-        value = ability.get(key, 0)
-        if not _is_int(value) or not low <= value <= MAX_AMOUNT:
-            fail(f"{field}.{key}", f"{value!r} is not an integer in [{low}, {MAX_AMOUNT}]")
-        row[base + (A_FOLLOWERS if key == "followers" else A_COST)] = value
+def _ability(ability: dict, field: str, row: np.ndarray, base: int, fail) -> None:
+    """Fill one ability's slots (shaped by ``data_schemas.Ability``)."""
+    row[base + A_FOLLOWERS] = ability.get("followers", 0)
+    row[base + A_COST] = ability.get("cost", 0)
     infinite = ability.get("infinite", False)
-    if not isinstance(infinite, bool):
-        fail(f"{field}.infinite", f"{infinite!r} is not true or false")
     trigger = ability.get("trigger", "")
-    if trigger not in TRIGGERS:
-        fail(f"{field}.trigger", f"{trigger!r} is not one of {', '.join(TRIGGERS[1:])}")
     if trigger and not infinite:
         fail(f"{field}.trigger", "only infinite abilities work on the opponent's turn")
     if trigger and row[base + A_COST] > 0:
@@ -244,8 +200,6 @@ def _effects(texts, field: str, context: str, row, base: int, fail, trigger: str
     """Parse ``["op n", ...]`` into (op, n) pairs at ``row[base:]``; return how many."""
     if texts is None:
         return 0
-    if not isinstance(texts, list) or len(texts) > MAX_EFFECTS:
-        fail(field, f'expected a list of at most {MAX_EFFECTS} effects like "damage 2"')
     first, stop = {
         "action": (1, FIRST_ATTACHMENT_OP),
         "attachment": (FIRST_ATTACHMENT_OP, FIRST_PASSIVE_OP),
@@ -253,7 +207,7 @@ def _effects(texts, field: str, context: str, row, base: int, fail, trigger: str
     }[context]
     allowed = OPS[first:stop]
     for k, text in enumerate(texts):
-        parts = text.split() if isinstance(text, str) else []
+        parts = text.split()
         if not parts or parts[0] not in allowed:
             fail(field, f"{text!r}: {WHERE_OPS[context]} is one of {', '.join(allowed)}")
         op = parts[0]
@@ -278,10 +232,6 @@ def _effects(texts, field: str, context: str, row, base: int, fail, trigger: str
 
 def _harmful(row: np.ndarray, base: int, n: int) -> int:
     return int(any(row[base + 2 * k] in HARMFUL_OPS for k in range(n)))
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_rules(rules: dict, players: int, cards: CardSet) -> None:

@@ -244,14 +244,17 @@ def edited(old, new):
 
 
 BAD_BOARDS = [
-    ("nodes = [", "not a valid TOML board file"),
-    ("[board]\nx = 1\n", "unknown top-level key 'board'"),
-    (edited('Y0 = { role = "sector"', 'Y0 = { role = "hill"'), "node Y0: field role: 'hill'"),
+    ("nodes = [", "not valid TOML"),
+    ("[board]\nx = 1\n", "board: unknown key (expected one of nodes)"),
+    (
+        edited('Y0 = { role = "sector"', 'Y0 = { role = "hill"'),
+        "nodes.Y0.role: expected one of sector, headquarters, island or sea_lane, got 'hill'",
+    ),
     (
         edited(
             'Y4 = { role = "sector", terrain = "land"', 'Y4 = { role = "sector", terrain = "mud"'
         ),
-        "node Y4: field terrain: 'mud'",
+        "nodes.Y4.terrain: expected one of land, coastal or water, got 'mud'",
     ),  # fmt: skip
     (
         edited(
@@ -265,7 +268,7 @@ BAD_BOARDS = [
             'Y0 = { role = "sector", terrain = "coastal", country = "Y"',
             'Y0 = { role = "sector", terrain = "coastal", country = "Q"',
         ),
-        "node Y0: field country: 'Q'",
+        "nodes.Y0.country: expected one of Y, B, R or G, got 'Q'",
     ),  # fmt: skip
     (
         edited(
@@ -293,7 +296,7 @@ BAD_BOARDS = [
             'Y0 = { role = "sector", terrain = "coastal", country = "Y", adjacent',
             'Y0 = { role = "sector", terrain = "coastal", country = "Y", size = 3, adjacent',
         ),
-        "node Y0: unknown field 'size'",
+        "nodes.Y0.size: unknown key",
     ),  # fmt: skip
 ]
 
