@@ -364,3 +364,21 @@ def test_a_fuzzed_data_file_is_loaded_or_one_line(tmp_path_factory, name, data):
     shipped = tomllib.loads((ROOT / "simcore" / "data" / name).read_text())
     path = write_toml(tmp_path_factory.mktemp("data") / name, data.draw(mutated(shipped)))
     refused_in_one_line(lambda: _loaders()[name](path))
+
+
+# --- presets files (docs/tuning.md) ------------------------------------------------------------
+
+
+@FILES
+@given(data=st.data())
+def test_a_fuzzed_presets_file_is_read_or_one_line(tmp_path_factory, data):
+    """A presets file of another shape, read as ``preset:NAME`` is: one line naming the key."""
+    from simcore import registry
+
+    shipped = tomllib.loads((registry.PRESETS_DIR / "power.toml").read_text())
+    folder = tmp_path_factory.mktemp("presets")
+    write_toml(folder / "power.toml", data.draw(mutated(shipped)))
+    game = registry.make("power")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(registry, "PRESETS_DIR", folder)
+        refused_in_one_line(lambda: registry.parse_strategy(game, "preset:counter-vs-mixed", 3))
