@@ -101,7 +101,7 @@ from simcore.games.time_barons.state import (
     stack_left,
     upgrade_cost,
 )
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below, rand_bool
 from strategies.time_barons.catalog import RANDOM, W_FOLLOWER, W_RELOCATE
 from strategies.time_barons.followers import (
@@ -140,7 +140,7 @@ def highest_stack(st, rules, seat):
     return 0
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def scripted_move(prm, seat, st, cards, rules, rng):
     """The move with the highest value per action, or END when none is worth anything."""
     actions = st[ACTIONS]
@@ -240,7 +240,7 @@ def scripted_move(prm, seat, st, cards, rules, rng):
     return kind, a, b
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def choose_move(sid, prm, seat, st, cards, rules, rng):
     """(move, a, b) for the seat on turn; see ``move_is_legal`` for the arguments."""
     if sid == RANDOM:
@@ -393,7 +393,7 @@ def response_value(prm, seat, st, cards, rules, source, base, n_effects, rng):
     return value
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def choose_response(sid, prm, seat, trigger, st, cards, rules, rng):
     """(PASS, -1, -1), (REACT, card, -1) or (TRIGGERED, site, ability) answering ``trigger``.
     Scripted seats make the response worth the most (response_value; a reaction card less what

@@ -74,7 +74,7 @@ from simcore.games.time_barons.state import (
     site_at,
     sites_n,
 )
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below
 from strategies.time_barons.catalog import RANDOM, W_FOLLOWER, W_RELOCATE
 from strategies.time_barons.values import (
@@ -101,7 +101,7 @@ def relocation_value(prm, seat, value):
     return prm[seat, W_RELOCATE] * value
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def relocation_target(prm, seat, st, cards, budget, turns, action, beat):
     """(value, site, followers missing there) of the most valuable ability not yet usable that
     a relocation would enable by moving followers other sites do not need: its income

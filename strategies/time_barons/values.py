@@ -67,7 +67,7 @@ from simcore.games.time_barons.state import (
     stack_left,
     upgrade_cost,
 )
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below
 from strategies.time_barons.catalog import (
     HAND_SIZE,
@@ -167,7 +167,7 @@ def better(value, best, ties, rng):
     return False, best, ties
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def effects_value(prm, seat, st, cards, source, base, n_effects):
     """What the effects at ``cards[source, base:]`` are worth to ``seat`` now."""
     other = 1 - seat
@@ -257,7 +257,7 @@ def effects_bound(prm, seat, cards, source, base, n_effects):
 
 
 # Inlined into the loops that value options: the bound is looked up for most options.
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def value_bound(prm, seat, st, cards, card):
     """An upper bound, for any state and budget, on what ``card`` is worth to ``seat`` on its
     turn: an event in its hand by ``effects_value``, an attachment there by
@@ -270,7 +270,7 @@ def value_bound(prm, seat, st, cards, card):
     return np.int64(bits).view(np.float64)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def sites_value_bound(prm, seat, st, cards):
     """The largest ``value_bound`` of the seat's sites with own-turn abilities: no relocation
     can enable an ability worth more. Cached in st[SITES_BOUND + seat] (the kernel forgets it
@@ -316,7 +316,7 @@ def work_out_value_bound(prm, seat, st, cards, card):
     return bits
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def ability_income(prm, seat, st, cards, site, ability, action):
     """What one use of the site's ``ability`` adds over spending its actions on moves worth
     ``action`` each (action_value); 0 if nothing (then it would not be used)."""
@@ -327,7 +327,7 @@ def ability_income(prm, seat, st, cards, site, ability, action):
     return max(0.0, value - action * cards[ix(site), ix(base + A_COST)])
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def site_card_value(prm, seat, st, cards, card, turns, action):
     """A site in play is a lasting asset: w_site times one (a place for followers) plus what it
     yields on the seat's turns after this one: the income of its best own-turn ability
@@ -354,7 +354,7 @@ def site_card_value(prm, seat, st, cards, card, turns, action):
     return prm[seat, W_SITE] * value
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def attachment_effect(cards, card):
     """(harm, benefit, integrity change) of an attachment's effects on the site it goes on."""
     harm = 0
@@ -387,7 +387,7 @@ def attachment_worth(prm, seat, harm, benefit):
     return 0.5 * prm[seat, W_SITE] * benefit
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def attachment_choice(prm, seat, st, cards, card):
     """(value, target site) of an attachment: a harmful one goes on the opponent's site it hurts
     most, a helpful one on the own site with the most followers."""

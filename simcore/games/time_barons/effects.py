@@ -141,7 +141,7 @@ from simcore.games.time_barons.state import (
     spare_on,
 )
 from simcore.kernel.chunk import record_event
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below
 
 # --- where cards are ------------------------------------------------------------------------
@@ -173,7 +173,7 @@ def hand_add(st, seat, card):
 
 # Inlined: a hand card or site leaves its list on most moves, and the call cost as much as the
 # few steps of the search.
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def list_remove(st, base, count_at, item):
     """Take ``item`` out of the list st[base : base + st[count_at]], keeping the others' order."""
     n = st[ix(count_at)]

@@ -184,7 +184,7 @@ from simcore.games.time_barons.turns import (
     use_ability,
 )
 from simcore.kernel.chunk import record_event
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import _splitmix64_mix, rand_below
 
 MOVE_CAP = 200  # moves per turn, and responses per window: a card set that loops ends the turn
@@ -440,7 +440,7 @@ def next_unit(st, rules):
 
 # The longer steps, each inlined into ``step``: the same compiled step as when they were written
 # out there, with no call passing the game's arrays.
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def answered(seat, move, st, cards, rules, trace):
     """S_ANSWERED: the player not on turn answered the window (a D_RESPONSE code)."""
     kind, a, b = decode(move, 3)
@@ -456,7 +456,7 @@ def answered(seat, move, st, cards, rules, trace):
     begin_resolve(other, a, base, n_effects, False, after, st)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def declare(seat, st, cards):
     """S_DECLARE: the attacker names the site of the attack's next damage or destroy effect, or
     the attack goes to its window."""
@@ -470,7 +470,7 @@ def declare(seat, st, cards):
             return
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def attack_checked(seat, st, cards, rules, trace):
     """S_ATTACK_CHECK: after the attack's window, its effects resolve unless it was cancelled (an
     attachment's attack goes back to the attachment, cancelled or not)."""
@@ -488,7 +488,7 @@ def attack_checked(seat, st, cards, rules, trace):
         begin_resolve(seat, source, base, n_effects, declared, S_ATTACK_DONE, st)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def unit_chosen(move, st, cards, rules, trace):
     """S_UNIT_CHOSEN: one unit of the effect resolving, on the stack, pile index or site chosen
     (a steal then asks where the follower goes)."""
@@ -502,7 +502,7 @@ def unit_chosen(move, st, cards, rules, trace):
         unit_apply(owner, st[P_OP], move, -1, st, cards, trace)
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def arranged(move, st):
     """S_ARRANGED: the followers the relocating seat puts on its next site, checked."""
     i = st[P_ARR_I]
@@ -517,7 +517,7 @@ def arranged(move, st):
     st[P_STEP] = S_ARRANGE
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def turn_ended(seat, st, rules, trace):
     """S_TURN_END: the turn ends; the next one starts, or the game is over."""
     record_event(trace, st, TRACE_LEN, EV_END_TURN, seat, st[ACTIONS])
@@ -715,7 +715,7 @@ def legal(st, game, moves):
     return n
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def _mix(h, value):
     return _splitmix64_mix(h ^ np.uint64(value + 0x100))
 

@@ -101,7 +101,7 @@ from simcore.games.time_barons.turns import (
     use_ability,
 )
 from simcore.kernel.chunk import record_event
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from strategies import time_barons as strategy
 
 
@@ -180,7 +180,7 @@ def resolve(seat, source, base, n_effects, declared, st, cards, rules, sids, prm
 
 # Inlined into its callers: most windows have nothing that answers the trigger, and then the
 # call of response_window with all the game's arrays would cost more than the test.
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def respond(trigger, st, cards, rules, sids, prm, rng, trace):
     """The player not on turn may answer ``trigger`` with reactions from its hand (no action
     cost) and its sites' infinite abilities with that trigger (each once per trigger)."""
@@ -210,7 +210,7 @@ def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
 
 # Inlined into its callers (like respond, whose test it mostly is): a call passing all the
 # game's arrays costs more than the test.
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def attack_cancelled(st, cards, rules, sids, prm, rng, trace):
     """The attacked player's response window, before an attack resolves (st[ATTACK] says what
     the attack is): cancelled?"""
@@ -240,7 +240,7 @@ def attack(seat, source, ability, st, cards, rules, sids, prm, rng, trace):
 
 
 # Inlined into take_turn: a call passing all the game's arrays costs as much as a simple move.
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
     """Pay for and carry out a legal move of the player on turn."""
     pay_move(seat, kind, a, b, st, cards, rules, trace)

@@ -21,7 +21,7 @@ fields, per-seat statistics and a scratch area for relocations.
 import numpy as np
 from numba import njit
 
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 
 MAX_CARDS = 64  # level cards in a set: a seat's drawn / played cards are one int64 bitmask each
 HOMELAND = MAX_CARDS  # card id of seat 0's Homeland; seat 1's is HOMELAND + 1
@@ -664,7 +664,7 @@ def site_waits(st, rules, site):
 # Inlined: the kernel checks every move a strategy makes, and a call passing three arrays costs
 # as much as the check; inlined where ``kind`` is a constant (the random strategy's move list),
 # only that kind's branch is left.
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def move_is_legal(st, cards, rules, seat, kind, a, b):
     """May ``seat``, on its turn, make move ``kind`` with arguments ``a``, ``b``?
 

@@ -105,12 +105,12 @@ from simcore.games.time_barons.state import (
     stack_left,
 )
 from simcore.kernel.chunk import record_event
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below
 
 
 # Inlined: once per move in both flows.
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def pay_move(seat, kind, a, b, st, cards, rules, trace):
     """The player on turn pays for a legal move."""
     paid = move_cost(st, cards, rules, seat, kind, a, b)
@@ -120,7 +120,7 @@ def pay_move(seat, kind, a, b, st, cards, rules, trace):
     record_event(trace, st, TRACE_LEN, EV_MOVE, seat, kind, a, b, paid, st[ACTIONS])
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def use_ability(site, ability, st, cards):
     """A once-per-turn ability is used up; is it an attack?"""
     base = C_ABILITIES + ABILITY_WIDTH * ability
@@ -129,14 +129,14 @@ def use_ability(site, ability, st, cards):
     return cards[ix(site), ix(base + A_HARMFUL)] == 1
 
 
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def play_from_hand(seat, card, st):
     hand_remove(st, seat, card)
     mark_card(st, seat, ST_PLAYED, ST_PLAYED_MASK, card)
 
 
 # Inlined into take_turn, its only caller in a game: one call per turn saved.
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def start_of_turn(seat, st, cards, rules, trace):
     """Once-per-turn abilities become usable again, decay attachments damage their sites, then
     the sites' passives apply."""
@@ -178,7 +178,7 @@ def start_of_turn(seat, st, cards, rules, trace):
 
 
 # Inlined: once per turn in both flows.
-@njit(cache=True, _nrt=False, forceinline=True)
+@inline_njit()
 def begin_turn(seat, turn, st, cards, rules, trace):
     """The seat's turn starts: its actions, then the start of turn."""
     st[ACTIVE] = seat
