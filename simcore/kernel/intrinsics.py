@@ -30,8 +30,8 @@ def plain_njit(**options):
     ``forceinline=True`` asks LLVM to inline the function into every caller (its ``alwaysinline``
     attribute): numba types and lowers it once per signature, where numba's own
     ``inline="always"`` types and lowers its body again at every call site, and a helper inlined
-    into a helper into a turn many times over. POWER's scripted kernel compiled in 13 s of CPU
-    that way against 94 s, and played as fast (docs/performance.md, "Compile and suite time").
+    into a helper into a turn many times over. POWER's scripted kernel compiled in 10 s of CPU
+    that way against 48 s, and played as fast (docs/performance.md, "Compile and suite time").
     Without the option a function is never forced inline: numba would otherwise let a function
     first compiled from a forced caller inherit the flag, and how it compiles would depend on
     which caller came first."""
