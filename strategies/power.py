@@ -125,7 +125,7 @@ STRATEGIES = (
 )
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def choose_target(targeting, me, players, st, needs_coins, avoid, rng):
     """The opponent to aim at, or -1 if there is none: among the opponents with influence whose
     standing claims name none of the characters in ``avoid`` (a bit mask: a player who claimed a
@@ -190,7 +190,7 @@ def _random_action(me, players, st, rules, forced, rng):
     return action, -1
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def choose_action(sid, prm, me, players, st, rules, forced, rng):
     """(action, target seat or -1) for the seat to move; ``forced``: it must overthrow.
 
@@ -252,7 +252,7 @@ def _holds_probabilities() -> np.ndarray:
 HOLDS_PROBABILITY = _holds_probabilities()
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def round_odds(claimant, character, st, rules):
     """What the chance that ``claimant`` holds ``character`` shares for every seat asked in the
     challenge round of that claim, all public (the face-up counts are the round's): the
@@ -263,7 +263,7 @@ def round_odds(claimant, character, st, rules):
     return influence(st, claimant), not_face_up, copies - st[FACE_UP_CLAIMED]
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def claim_probability(me, character, odds, st):
     """P(the claimant holds ``character``) given the public cards (``odds``, ``round_odds``) and
     ``me``'s own hand."""
@@ -279,7 +279,7 @@ def claim_probability(me, character, odds, st):
     return HOLDS_PROBABILITY[ix(held), ix(unknown), ix(unseen)]
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def wants_to_challenge(sid, prm, me, character, odds, st, rng):
     """Whether ``me`` challenges the claim of ``character`` (``odds``: ``round_odds``)."""
     if sid == RANDOM:
@@ -295,7 +295,7 @@ def wants_to_challenge(sid, prm, me, character, odds, st, rng):
     return False
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def choose_block(sid, prm, me, action, players, st, rules, rng):
     """The character ``me`` claims to block ``action`` (aimed at it, or Aid), or -1 for no block:
     one of those the rules let block it (``block_characters``; asked only when one may)."""
@@ -315,7 +315,7 @@ def choose_block(sid, prm, me, action, players, st, rules, rng):
     return -1
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def choose_card_to_lose(sid, me, st, rng):
     """The slot of the face-down card ``me`` gives up (it has two)."""
     if sid == RANDOM:
@@ -356,7 +356,7 @@ def _keep_score(st, n_options, i):
     return CARD_VALUE[st[ix(OPTIONS + i)]]
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def decide(sid, prm, me, st, rules, rng):
     """The option strategy ``sid`` takes at the decision pending in ``st`` (``me`` decides): the
     answer of the decision function above, as the protocol's move code (docs/protocol.md)."""

@@ -14,7 +14,7 @@ import numba
 import numpy as np
 from numba import njit
 
-from simcore.kernel.intrinsics import claim_next
+from simcore.kernel.intrinsics import claim_next, inline_njit
 from simcore.registry import SEARCH_ID
 
 # Standard game columns.
@@ -347,7 +347,7 @@ def tracing(trace):
     return trace.shape[0] > 0
 
 
-@njit(cache=True, _nrt=False)
+@inline_njit()
 def record_event(trace, st, length_at, event, a=0, b=0, c=0, d=0, e=0, f=0, g=0):
     """Append an event row to ``trace`` when tracing (it has rows), counting rows in
     ``st[length_at]``; nearly free in normal runs, whose trace has no rows, and free when the

@@ -117,7 +117,7 @@ def specialise(namespace: dict, game_of=None, scripted_inline: bool = False) -> 
     # The scripted path over the game's own arrays may promise numba that they never overlap
     # (``plain_njit``); the protocol's allocate (the search's tree) and so may not.
     if scripted_inline:
-        jit = plain_njit(inline="always")
+        jit = plain_njit(forceinline=True)
         namespace["play_indexed"] = compile_in(play_indexed, namespace, "play_indexed", jit=jit)
     else:
         namespace["play_indexed"] = compile_in(play_indexed, namespace, "play_indexed", _nrt=False)

@@ -3,8 +3,9 @@
 
 import numpy as np
 from numba import njit
-from numba.core import types
+from numba.core import errors, types
 from numba.core.compiler import CompilerBase, DefaultPassBuilder
+from numba.core.dispatcher import Dispatcher
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload
 
@@ -24,8 +25,52 @@ def plain_njit(**options):
     """``njit`` for a kernel function over plain arrays: cached, without reference counting, and
     compiled on the promise that no two of its array arguments overlap (``_ArraysApart``; never
     pass it two views of one array). Its arrays are the game's own, so the promise holds; a
-    function that allocates or keeps an array may not use it."""
-    return njit(cache=True, _nrt=False, pipeline_class=_ArraysApart, **options)
+    function that allocates or keeps an array may not use it.
+
+    ``forceinline=True`` asks LLVM to inline the function into every caller (its ``alwaysinline``
+    attribute): numba types and lowers it once per signature, where numba's own
+    ``inline="always"`` types and lowers its body again at every call site, and a helper inlined
+    into a helper into a turn many times over. POWER's scripted kernel compiled in 10 s of CPU
+    that way against 48 s, and played as fast (docs/performance.md, "Compile and suite time").
+    Without the option a function is never forced inline: numba would otherwise let a function
+    first compiled from a forced caller inherit the flag, and how it compiles would depend on
+    which caller came first."""
+    options.setdefault("forceinline", False)
+    jit = njit(cache=True, _nrt=False, pipeline_class=_ArraysApart, **options)
+    return (lambda function: typed_as_variables(jit(function))) if options["forceinline"] else jit
+
+
+def inline_njit(**options):
+    """``njit`` for a kernel helper that LLVM inlines into every caller (``plain_njit``'s
+    ``forceinline``), without reference counting, its constant arguments typed as variables
+    (``typed_as_variables``)."""
+    jit = njit(cache=True, _nrt=False, forceinline=True, **options)
+    return lambda function: typed_as_variables(jit(function))
+
+
+def typed_as_variables(dispatcher):
+    """``dispatcher``, compiled for a call's constant arguments as for variables of their type
+    (``int64``, not ``Literal[int](3)``), unless the function only types with the constants
+    (a tuple's length, an index into a tuple).
+
+    numba compiles a function anew for every constant a caller passes, and its callees with it;
+    for a helper LLVM inlines, the constant reaches the inlined code all the same, so the copies
+    only cost compile time (a quarter of Time Barons' scripted kernel:
+    docs/performance.md, "Compile and suite time")."""
+    if not isinstance(dispatcher, Dispatcher):  # NUMBA_DISABLE_JIT: a plain function
+        return dispatcher
+    literal_call_template = dispatcher.get_call_template
+
+    def get_call_template(args, kws):
+        try:
+            return literal_call_template(
+                [types.unliteral(a) for a in args], {k: types.unliteral(v) for k, v in kws.items()}
+            )
+        except errors.TypingError:
+            return literal_call_template(args, kws)
+
+    dispatcher.get_call_template = get_call_template
+    return dispatcher
 
 
 def lowest_bit(bits):

@@ -193,7 +193,7 @@ STRATEGIES = (
 # --- the decision-point protocol (docs/protocol.md) ----------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def decide(sid, prm, me, st, rules, rng):
     """The option strategy ``sid`` takes at the decision pending in ``st`` (``me`` decides): the
     answer of the decision function above, as the protocol's move code (docs/games/

@@ -25,7 +25,7 @@ from simcore.games.power_barons.state import (
     hand_count,
     lowest_slot,
 )
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below
 from strategies.power_barons.common import (
     BANK_DECOYS,
@@ -42,7 +42,7 @@ from strategies.power_barons.common import (
 # --- banking -------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def full_share_weight(st, rules):
     """How often a challenge is full (has a PI round), as the board's spaces that are not
     LIMITED CHALLENGE (none without political_influence); the weight of a PI card's credits in
@@ -55,7 +55,7 @@ def full_share_weight(st, rules):
     return N_TYPES * n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def challenge_worth(st, rules, card, slot, first, n, full_weight):
     """What ``card`` (at ``slot`` in its colour's ranked run st[first : first + n]) adds to its
     holder's expected challenge total, times N_TYPES * spaces (integers, so that equal worths
@@ -73,7 +73,7 @@ def challenge_worth(st, rules, card, slot, first, n, full_weight):
     return (st[ix(VALUE + card)] - after) * average * st[N_SPACES]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def least_worth(st, rules, seat, rng):
     """keep_best's bank card: the one that adds least to ``seat``'s expected challenge total
     (challenge_worth); among those, the lowest, as a backup is worth more the higher it is once
@@ -100,7 +100,7 @@ def least_worth(st, rules, seat, rng):
     return pick
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def decoy_candidate(st, seat, card_colour):
     """(card, keep priority) of the card banking=decoys banks first among ``seat``'s cards of
     ``card_colour``, or (-1, 4) if it has none. Keep priorities: 3 for the colour's best card
@@ -121,7 +121,7 @@ def decoy_candidate(st, seat, card_colour):
     return st[ix(first)], 3
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def decoys_choice(st, seat, rng):
     """banking=decoys: the highest of ``seat``'s cards of the lowest keep priority (see
     decoy_candidate; ties between colours: drawn)."""
@@ -143,13 +143,13 @@ def decoys_choice(st, seat, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_bank_card(sid, prm, me, st, rules, rng):
     """The card ``me`` banks when its hand is over size."""
     return bank_choice(sid, np.int64(prm[me, BANKING]), prm[me, LATE_BASES], me, st, rules, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bank_choice(sid, banking, late_bases, me, st, rules, rng):
     """The card ``me`` banks under ``banking`` (a BANKINGS index): keep_best the card that adds
     least to its challenges (least_worth); lowest its lowest card; decoys hint 1 read literally
@@ -169,7 +169,7 @@ def bank_choice(sid, banking, late_bases, me, st, rules, rng):
 # --- buying ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_purchase(sid, me, players, st, rng):
     """(territory, type) of the base ``me`` buys (a legal placement exists). Hint 2: buy the
     bases you are unlikely to win, so the scripted players buy a needed type in their weakest

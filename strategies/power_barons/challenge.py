@@ -45,7 +45,7 @@ from simcore.games.power_barons.state import (
     pi_playable,
     pi_reach,
 )
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below, rand_bool
 from strategies.power_barons.common import (
     DECLARE,
@@ -74,7 +74,7 @@ from strategies.power_barons.common import (
 )
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def strongest_useful_type(st, players, me, defender, best, rng):
     """Hint 2: the type ``me`` still needs in ``defender``'s territory in which its best card
     (``best``: best_values of its hand) is highest (ties: drawn); -1 if it needs none there."""
@@ -92,7 +92,7 @@ def strongest_useful_type(st, players, me, defender, best, rng):
     return strongest
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def poorest(st, players, me, rng):
     """Hint 3's victim: the opponent with the fewest credits banked (ties: drawn)."""
     best = -1
@@ -109,7 +109,7 @@ def poorest(st, players, me, rng):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def target_score(targeting, st, players, me, other):
     """How much ``me`` wants to challenge ``other`` under ``targeting`` (a TARGETINGS index;
     higher is better, never negative): leader and rechallenge by leader_score, poorest by the
@@ -124,7 +124,7 @@ def target_score(targeting, st, players, me, other):
     return leader_score(st, other)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def declared_type(declare, st, players, me, defender, best, rng):
     """The type ``me`` declares against ``defender`` (``declare``: a DECLARES index): among the
     types it still needs there, the one of its strongest colour, or a random one; if it needs
@@ -145,7 +145,7 @@ def declared_type(declare, st, players, me, defender, best, rng):
     return needed_type if needed_type >= 0 else extreme_colour(best, False, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def wants_to_flush(prm, me, st, rng):
     """Hint 3: ``me`` (a flusher) flushes this challenge. The chance p_flush is drawn every
     time, so that arms differing only in p_flush stay paired."""
@@ -154,7 +154,7 @@ def wants_to_flush(prm, me, st, rng):
     return wants and hand_value(st, me) < prm[me, FLUSH_BELOW] * average_hand
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_challenge(sid, prm, me, players, st, rng):
     """(defender, declared type, flush 0/1) for ``me``'s challenge."""
     if sid == RANDOM:
@@ -204,13 +204,13 @@ def choose_challenge(sid, prm, me, players, st, rng):
     return defender, declared_type(declare, st, players, me, defender, best, rng), 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def effective(st, rules, card):
     """What ``card`` would count for in the challenge in progress."""
     return st[ix(VALUE + card)] * multiplier(st, rules, st[ix(COLOUR + card)])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def chance_ahead(st, rules, me, card):
     """The chance that a flushing attacker ``me`` is ahead (winning: a tie too under ties_go_to
     attacker) after it leads ``card``: that the defender holds no card of that colour counting
@@ -235,7 +235,7 @@ def chance_ahead(st, rules, me, card):
     return chance
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def least_chance_ahead(st, rules, me):
     """The smallest chance_ahead of the flusher's possible next leads (its lowest card of each
     colour still to be played). When it holds none it would call a colour out, adding nothing:
@@ -252,7 +252,7 @@ def least_chance_ahead(st, rules, me):
     return least
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_lead(sid, me, st, rules, rng):
     """(colour, card) the attacker leads: a card of a colour not yet played if it holds one,
     else (a random such colour, -1) to call out. Playing to win, its highest-counting card;
@@ -308,13 +308,13 @@ def choose_lead(sid, me, st, rules, rng):
     return -1, -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def popcount4(bits):
     """Colours set in a CH_DONE mask."""
     return (bits & 1) + ((bits >> 1) & 1) + ((bits >> 2) & 1) + ((bits >> 3) & 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_follow(sid, me, card_colour, st, rng):
     """The card of ``card_colour`` the defender plays (it holds one): its highest."""
     if sid == RANDOM:
@@ -322,7 +322,7 @@ def choose_follow(sid, me, card_colour, st, rng):
     return highest(st, me, card_colour)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def expected_remaining(st, rules, me, mine):
     """Credits ``me`` can still add (``mine``: its real best cards) or an unseen hand would add
     on average (not ``mine``: the deck's mean per colour), in the rounds not yet played (with
@@ -348,14 +348,14 @@ def expected_remaining(st, rules, me, mine):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def wants_to_surrender(sid, prm, me, st, rules, rng):
     """At a surrender option."""
     margin = prm[me, SURRENDER_MARGIN]
     return surrender_choice(sid, margin, np.int64(prm[me, PI_USE]), me, st, rules, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def surrender_choice(sid, margin, pi_use, me, st, rules, rng):
     """At a surrender option (st[CH_ROUND]: 0-3 after a Power Card round, 4 in the Political
     Influence round when ``me`` could still take the lead): surrender when behind by more than
@@ -385,14 +385,14 @@ def surrender_choice(sid, margin, pi_use, me, st, rules, rng):
     return deficit > catch_up + margin
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_pi_card(sid, prm, me, st, rng):
     """The next Political Influence card ``me`` plays in its turn of the PI round (it holds
     one), or -1 to stop, which it may only do once it is winning."""
     return pi_choice(sid, np.int64(prm[me, PI_USE]), me, st, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def pi_choice(sid, pi_use, me, st, rng):
     """The next Political Influence card ``me`` plays, or -1 to stop. While behind: under
     pi_use smallest the smallest that takes the lead, else its largest; under largest its
@@ -419,7 +419,7 @@ def pi_choice(sid, pi_use, me, st, rng):
     return st[ix(enough)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_playable_pi(st, me, side, rng):
     """A uniformly random PI card of ``me``'s hand that it may play now (pi_playable)."""
     played = st[P_PI_PLAYED]

@@ -26,7 +26,7 @@ from simcore.games.power_barons.state import (
     progress,
     types_to_win,
 )
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below
 
 RANDOM, BARON, FLUSHER = range(3)
@@ -59,7 +59,7 @@ GIVE_AWAYS = ("lowest", "highest", "random")
 GIVE_LOWEST, GIVE_HIGHEST, GIVE_RANDOM = range(3)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def takes_tie(rng, ties):
     """Whether the ``ties``-th candidate level with the best so far replaces it: with probability
     1 / ties, so that each of the tied candidates is kept with the same chance (reservoir
@@ -68,7 +68,7 @@ def takes_tie(rng, ties):
     return rand_below(rng, ties) == 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def beats(score, best_score, ties, rng):
     """One step of "the candidate with the highest score, ties drawn": (whether the candidate
     with ``score`` becomes the pick, the best score, the count of candidates level with it)."""
@@ -81,17 +81,17 @@ def beats(score, best_score, ties, rng):
 
 
 # --- what a seat sees ----------------------------------------------------------------------
-# Helpers called for every opponent or colour of a decision are inline="always" (a numba call
+# Helpers called for every opponent or colour of a decision are forceinline=True (a numba call
 # passes each array as 7-9 machine words).
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def leader_score(st, seat):
     """Who is ahead: bases that count towards a win, then credits banked."""
     return progress(st, seat) * 100_000 + bank_credits(st, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def leader(st, players, me, rng):
     """The opponent furthest ahead (ties: drawn)."""
     best = -1
@@ -106,12 +106,12 @@ def leader(st, players, me, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_opponent(me, players, rng):
     return (me + 1 + rand_below(rng, players - 1)) % players
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def useful(st, players, me, territory, base_type):
     """A base there would count towards ``me``'s win."""
     if not can_place(st, players, me, territory, base_type):
@@ -119,7 +119,7 @@ def useful(st, players, me, territory, base_type):
     return bases_in(st, me, territory) < types_to_win(st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def unseen_mean(st, me):
     """The mean face value of the cards ``me`` cannot see (opponents' hands and the drawpile):
     the deck less its own hand, the discard pile, the banks and the table, which are open; 0
@@ -138,7 +138,7 @@ def unseen_mean(st, me):
 # --- picking a card or a colour ---------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def extreme_card(st, seat, highest_first, rng):
     """``seat``'s highest (``highest_first``) or lowest card, or -1 (ties between colours:
     drawn)."""
@@ -161,7 +161,7 @@ def extreme_card(st, seat, highest_first, rng):
     return pick
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def extreme_colour(best, weakest, rng):
     """The Power Card colour whose best card (``best``: best_values of a hand) is lowest
     (``weakest``) or highest (ties: drawn)."""
@@ -177,7 +177,7 @@ def extreme_colour(best, weakest, rng):
     return pick
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_card(st, loc, card_colour, rng):
     """A uniformly random card of ``card_colour`` at ``loc`` (there is one)."""
     n = 0

@@ -19,6 +19,7 @@ from simcore.games.power_barons.state import (
     lowest,
     types_to_win,
 )
+from simcore.kernel.intrinsics import inline_njit
 from simcore.kernel.rng import rand_below
 from strategies.power_barons.common import (
     GIVE_AWAY,
@@ -35,7 +36,7 @@ from strategies.power_barons.common import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_victim(sid, me, players, st, rng):
     """Whom to ask for a card or spy on: the leader (random: anyone)."""
     if sid == RANDOM:
@@ -43,7 +44,7 @@ def choose_victim(sid, me, players, st, rng):
     return leader(st, players, me, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_colour_to_ask(sid, me, st, rng):
     """TAKE A POWER CARD: the colour ``me`` asks for: its weakest."""
     if sid == RANDOM:
@@ -51,13 +52,13 @@ def choose_colour_to_ask(sid, me, st, rng):
     return extreme_colour(best_values(st, me), True, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_give(sid, prm, me, card_colour, st, rng):
     """The card of ``card_colour`` ``me`` hands over when asked."""
     return give_choice(sid, np.int64(prm[me, GIVE_AWAY]), me, card_colour, st, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def give_choice(sid, give_away, me, card_colour, st, rng):
     """The card of ``card_colour`` ``me`` hands over when asked (it holds one), under
     ``give_away`` (a GIVE_AWAYS index): its lowest (hint 1's decoy), highest, or a random one."""
@@ -68,7 +69,7 @@ def give_choice(sid, give_away, me, card_colour, st, rng):
     return lowest(st, me, card_colour)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_steal(sid, me, victim, st, rng):
     """SPY AND STEAL: the card ``me`` takes from ``victim``'s hand (not empty), which it is
     shown: the highest."""
@@ -77,7 +78,7 @@ def choose_steal(sid, me, victim, st, rng):
     return extreme_card(st, victim, True, rng)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def counts_towards_win(st, players, owner, territory):
     """A base of ``owner`` in ``territory`` counts towards its win (removing one costs it)."""
     return (
@@ -87,7 +88,7 @@ def counts_towards_win(st, players, owner, territory):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_removal(sid, me, players, st, rng):
     """REMOVE A POWER BASE: (owner, territory, type) of an opponent's base (one exists).
 

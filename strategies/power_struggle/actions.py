@@ -66,7 +66,7 @@ from strategies.power_struggle.queries import (
 from strategies.power_struggle.worth import ACTION_WORTH, resign_worth
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def finishing(seat, st, rng):
     """An action that completes a Victory Point ``seat`` lacks, or -1 (options in scratch)."""
     shares = track(st, seat, SHARES)
@@ -100,7 +100,7 @@ def finishing(seat, st, rng):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def best_resignation(st, seat, to_counsel, rng):
     """The division whose Divisional Head ``seat`` resigns (to the Board, or to Counsel) for the
     most worth, if that is at least an action's worth; else -1."""
@@ -117,7 +117,7 @@ def best_resignation(st, seat, to_counsel, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def route_action(which, sid, prm, seat, st, rng):
     """The action that gains on Victory Point route ``which`` this turn, or -1."""
     if which == INFLUENCE:
@@ -157,7 +157,7 @@ def route_action(which, sid, prm, seat, st, rng):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def route(sid, prm, seat, st, rng):
     """The first of the archetype's routes (ROUTE_ORDER) still without its Victory Point that
     has an action now, or -1."""
@@ -172,7 +172,7 @@ def route(sid, prm, seat, st, rng):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def grow(seat, st):
     """Development, else hire, else buy shares, else trade Employees for Influence; pass."""
     if action_possible(st, seat, A_DEVELOPMENT):
@@ -190,7 +190,7 @@ def grow(seat, st):
     return A_PASS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_action(seat, st, rng):
     """A uniformly random possible action kind (pass only when nothing else is possible) with
     uniformly random options."""
@@ -210,7 +210,7 @@ def random_action(seat, st, rng):
     return A_PASS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_options(kind, seat, st, rng, choose):
     """Whether ``kind`` has options a random player can draw (always true for most kinds); with
     ``choose`` draws them into the scratch."""
@@ -282,7 +282,7 @@ def random_options(kind, seat, st, rng, choose):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def pick_office_kind(st, rng, seat, heads, exclude):
     """A uniformly random office of ``seat`` with ``heads`` Managers, not ``exclude``."""
     n = 0
@@ -298,7 +298,7 @@ def pick_office_kind(st, rng, seat, heads, exclude):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_move(seat, st, rng):
     """A random office that can move, sometimes with a second Department, to a random division
     with room for them."""
@@ -337,7 +337,7 @@ def random_move(seat, st, rng):
             k -= 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def move_target(st, a, b, division, count):
     return (
         division != a // ROWS
@@ -346,7 +346,7 @@ def move_target(st, a, b, division, count):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def movable(st, a, b, count):
     for division in range(N_DIVISIONS):
         if move_target(st, a, b, division, count):
@@ -354,7 +354,7 @@ def movable(st, a, b, count):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_action(sid, prm, seat, st, rng):
     """The action ``seat`` takes; its options go to st[SCRATCH + 1..4] (see ACTION_ARGS)."""
     if sid == RANDOM:

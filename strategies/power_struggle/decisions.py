@@ -44,7 +44,7 @@ from strategies.power_struggle.worth import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_appointment(sid, prm, seat, st, rng):
     """Initial appointment: -1 the Board Room, else the division of a new Department."""
     if sid == RANDOM:
@@ -57,7 +57,7 @@ def choose_appointment(sid, prm, seat, st, rng):
     return best_division(sid, seat, st, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def vacancies_count(st):
     n = 0
     for division in range(N_DIVISIONS):
@@ -65,7 +65,7 @@ def vacancies_count(st):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def office_by(st, rng, owner, exclude, division, need_staff, need_room, score_kind):
     """The office of ``owner`` (not ``exclude``; in ``division`` unless -1; with Employees /
     with room) with the best score, ties at random. ``score_kind`` 0: fewest Managers, then
@@ -85,7 +85,7 @@ def office_by(st, rng, owner, exclude, division, need_staff, need_room, score_ki
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_employee_office(sid, prm, seat, st, rng):
     """Where a new Employee of ``seat`` goes: its Department with the fewest Employees (then its
     Main Department with the fewest)."""
@@ -94,7 +94,7 @@ def choose_employee_office(sid, prm, seat, st, rng):
     return office_by(st, rng, seat, -1, -1, False, True, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_source_office(sid, prm, seat, exclude, st, rng):
     """Which of its offices gives up an Employee to a new Department: the one with the most
     (Main Departments first on a tie: they never close)."""
@@ -103,7 +103,7 @@ def choose_source_office(sid, prm, seat, exclude, st, rng):
     return office_by(st, rng, seat, exclude, -1, True, False, 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_fire_office(sid, prm, seat, division, st, rng):
     """Which of its own Employees ``seat`` dismisses (in ``division`` unless -1)."""
     if sid == RANDOM:
@@ -111,7 +111,7 @@ def choose_fire_office(sid, prm, seat, division, st, rng):
     return office_by(st, rng, seat, -1, division, True, False, 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_victim_office(sid, prm, chooser, victim, st, rng):
     """Which of ``victim``'s Employees ``chooser`` removes: one that closes a Department if it
     can, else from its smallest office."""
@@ -120,7 +120,7 @@ def choose_victim_office(sid, prm, chooser, victim, st, rng):
     return office_by(st, rng, victim, -1, -1, True, False, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_entice(sid, prm, seat, taken, st, rng):
     """Development: the office another player (not yet in ``taken``) loses an Employee from, or
     -1 for the supply: the leader's smallest office first."""
@@ -148,7 +148,7 @@ def choose_entice(sid, prm, seat, taken, st, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_displaced(sid, prm, seat, division, st, rng):
     """A displaced Divisional Head goes to the Board Room (0) or the Counsel track (1),
     whichever is worth more to ``seat`` (a tie at random)."""
@@ -163,7 +163,7 @@ def choose_displaced(sid, prm, seat, division, st, rng):
     return 1 if counsel > board else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_bribe(sid, prm, seat, attempt, st, rng):
     """(card, amount) of a bribe attempt; card -1 skips a second attempt. An archetype wants the
     card with the most surplus (its worth to it won by the bribe, less the price: the holder's
@@ -202,7 +202,7 @@ def choose_bribe(sid, prm, seat, attempt, st, rng):
     return best, min(amount, bribe_most(st, seat))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bribe_price(st, prm, seat, card):
     """What ``seat`` would offer for ``card``: the holder's asking price plus its
     ``offer_extra``, in whole 50,000s, at least 50,000."""
@@ -210,7 +210,7 @@ def bribe_price(st, prm, seat, card):
     return max(MIN_BRIBE, np.int64(np.ceil(wanted / MIN_BRIBE)) * MIN_BRIBE)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def accept_bribe(sid, prm, seat, briber, card, amount, st, rng):
     """An archetype accepts at least its asking price plus ``ask_extra``."""
     if sid == RANDOM:
@@ -218,7 +218,7 @@ def accept_bribe(sid, prm, seat, briber, card, amount, st, rng):
     return amount >= asking_price(st, seat, briber, card) + param(prm, seat, ASK_EXTRA)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_chairman_privilege(sid, prm, seat, half, st, rng):
     """The division of the Department (half 0) or Main Department (half 1) the Chairman card
     founds, or -1; Employees it moves into a new Department go to st[SCRATCH + 1]."""

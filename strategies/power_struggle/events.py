@@ -53,7 +53,7 @@ from strategies.power_struggle.queries import param
 from strategies.power_struggle.worth import EMPLOYEE_WORTH, card_worth, held_worth, leader_of
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def event_worth(st, event, judged, observer):
     """What non-standard ``event`` is worth to ``judged`` as ``observer`` reckons it (Pinats):
     payments exactly (money as ``observer`` can know it decides who is the richest or the
@@ -103,7 +103,7 @@ def event_worth(st, event, judged, observer):
     return worth
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bonus_worth(st, seat):
     """The Bonus Payment ``seat`` would receive now, without the Controlling card."""
     return (
@@ -115,7 +115,7 @@ def bonus_worth(st, seat):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def place_order(st, rng, turns, bonus_at, by_worth):
     """Write the round's order: the meeting card at ``turns``, the bonus at ``bonus_at``, the six
     drawn events in the other places: best worth first when ``by_worth`` (worths in
@@ -149,7 +149,7 @@ def place_order(st, rng, turns, bonus_at, by_worth):
             k += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def order_events(sid, prm, seat, st, rng):
     """Sort the drawn events (st[PILE + 0..5]) with the two standard ones into st[ORDER + 0..7]
     under the two ordering rules; returns the policy used (ORDER_POLICIES)."""

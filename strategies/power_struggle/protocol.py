@@ -55,7 +55,7 @@ from strategies.power_struggle.decisions import (
 from strategies.power_struggle.events import order_events
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def pick_order(sid, prm, seat, st, rng):
     """D_ORDER: the card for the next place. The strategy sorts all 8 at once (``order_events``,
     into st[ORDER], its policy label to st[P_ORDER_POLICY]) when no plan of its own is there and
@@ -78,7 +78,7 @@ def pick_order(sid, prm, seat, st, rng):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def decide(sid, prm, seat, st, rules, rng):
     """The option strategy ``sid`` takes at the decision pending in ``st`` (``seat`` decides):
     the answer of the decision function above, as the protocol's move code

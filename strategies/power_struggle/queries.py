@@ -25,12 +25,12 @@ from simcore.kernel.rng import rand_below
 from strategies.power_struggle.archetypes import CONSULTANT, PREFERENCES
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def param(prm, seat, which):
     return prm[seat, which]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def argmax_step(rng, best, best_score, ties, candidate, score):
     """One step of an argmax (start with best -1): (best, best score, candidates tied for it)
     after ``candidate`` with ``score``. The k-th candidate tied for the best takes the place
@@ -45,7 +45,7 @@ def argmax_step(rng, best, best_score, ties, candidate, score):
     return best, best_score, ties
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def pick_office(st, rng, seat, need_staff, need_room, exclude, division):
     """A uniformly random office of ``seat`` (with Employees / with room / not ``exclude`` /
     in ``division`` unless -1), or -1."""
@@ -64,7 +64,7 @@ def pick_office(st, rng, seat, need_staff, need_room, exclude, division):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def office_fits(st, office, seat, need_staff, need_room, exclude, division):
     return (
         st[OWNER + office] == seat
@@ -75,7 +75,7 @@ def office_fits(st, office, seat, need_staff, need_room, exclude, division):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def pick_division(st, rng, need):
     """A uniformly random division with at least ``need`` vacant offices, or -1."""
     n = 0
@@ -93,7 +93,7 @@ def pick_division(st, rng, need):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def claim(st, division, seat):
     """Department Heads of ``seat`` in ``division`` (a Main Department counts 2)."""
     n = 0
@@ -103,7 +103,7 @@ def claim(st, division, seat):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def best_division(sid, seat, st, rng):
     """Where a new Department helps ``seat`` most: a division it would then lead for the
     Divisional Head, weighted by what that division's card does for its route; -1 if none."""
@@ -131,7 +131,7 @@ def best_division(sid, seat, st, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def best_shares(st, seat):
     """(paid, received) of the allowed purchase receiving the most shares (ties: cheapest), or
     (-1, -1)."""
@@ -148,7 +148,7 @@ def best_shares(st, seat):
     return best_paid, best_received
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def set_choice(st, x, y, z, w):
     st[SCRATCH + 1] = x
     st[SCRATCH + 2] = y
@@ -156,7 +156,7 @@ def set_choice(st, x, y, z, w):
     st[SCRATCH + 4] = w
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def new_counsel_division(st, seat, rng, heading):
     """A division where ``seat`` has no Consultant yet (only those it heads when ``heading``),
     chosen at random; -1 if none."""
@@ -171,7 +171,7 @@ def new_counsel_division(st, seat, rng, heading):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def merge_pair(st, seat, rng):
     """Two Departments of ``seat`` to merge (the second moves into the first's office): a pair in
     one division if any (the division keeps its Department Heads), else the pair with the fewest

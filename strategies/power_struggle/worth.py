@@ -70,7 +70,7 @@ DEPARTMENT_BONUS = 1
 MAIN_BONUS = 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def point_worth(st, seat, which):
     """A point on competence ``which`` (for counsel: a Consultant in a new Division) to ``seat``:
     its share of a Victory Point while ``seat`` lacks that Victory Point, else 0."""
@@ -81,7 +81,7 @@ def point_worth(st, seat, which):
     return 0 if held else VP_PRICE // VP_THRESHOLD[which]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def round_so_far(st):
     """(Directors' Meeting card turned up, Bonus Payment turned up) this round: public."""
     meeting_up = False
@@ -92,7 +92,7 @@ def round_so_far(st):
     return meeting_up, bonus_up
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def chance_of_another_turn(st):
     """The chance, from what everybody has seen, that another Department Turn follows the
     current one this round, every legal order of the cards being equally likely: 0 once the
@@ -107,7 +107,7 @@ def chance_of_another_turn(st):
     return (ORDER_SIZE - 1 - revealed) / (ORDER_SIZE - revealed)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def card_worth(st, seat, card, half, motivation):
     """What holding Privilege ``card`` face up with ``half`` for the rest of the round is worth
     to ``seat`` at ``motivation``: one use of it while a Department Turn may follow (Human
@@ -141,7 +141,7 @@ def card_worth(st, seat, card, half, motivation):
     return more * max(0, (1 + half) * influence - ACTION_WORTH)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def held_worth(st, seat, card):
     """What ``card`` is worth to ``seat`` as it holds it now (0 face down: unusable)."""
     if st[HOLDER + card] != seat or st[FACE + card] == 0:
@@ -149,7 +149,7 @@ def held_worth(st, seat, card):
     return card_worth(st, seat, card, st[HALF + card], st[MOTIVATION])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bribed_worth(st, seat, card):
     """What ``card`` would be worth to ``seat`` won by a bribe now: the Bribed half, face up
     only if it is face up now."""
@@ -158,7 +158,7 @@ def bribed_worth(st, seat, card):
     return card_worth(st, seat, card, 1, st[MOTIVATION])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def asking_price(st, holder, briber, card):
     """What selling ``card`` to ``briber`` costs ``holder`` (may be negative): the card's worth
     to it, plus the briber's gain shared among the briber's other rivals, less what accepting
@@ -173,7 +173,7 @@ def asking_price(st, holder, briber, card):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def board_gain(st, seat, joining):
     """Board members of ``seat`` after ``joining`` of its Managers sit down (each pushing out
     the leftmost member when the 5 chairs are taken), less those it has now."""
@@ -186,14 +186,14 @@ def board_gain(st, seat, joining):
     return after - now
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def board_worth(st, seat):
     """One more Board member: the Influence point it scores at the next meeting and its Bonus
     Payment (it may be pushed out after that)."""
     return point_worth(st, seat, INFLUENCE) + st[BONUS + BOARD_MEMBER_BONUS]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def department_worth(st, seat):
     """A Department (beyond its Employees): its next Bonus Payment, and half of the Main
     Department point two of them make by merging (an action and 2 Employees)."""
@@ -201,7 +201,7 @@ def department_worth(st, seat):
     return st[BONUS + DEPARTMENT_BONUS] + max(0, merged) / 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def resign_worth(st, seat, division, to_counsel):
     """What resigning its Divisional Head of ``division`` gains ``seat`` (may be negative): Board
     seats for it and its Department Heads there, or a Consultant in a new Division; less the
@@ -227,7 +227,7 @@ def resign_worth(st, seat, division, to_counsel):
 # --- what a seat may know of the others ----------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def archenemy_chance(st, observer, seat):
     """The chance, as ``observer`` sees it, that ``seat`` holds its Archenemy point now: its own
     cards it knows, a declared player's are shown; else the average over the Colour and
@@ -248,7 +248,7 @@ def archenemy_chance(st, observer, seat):
     return hits / max(cases, 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def seen_by(st, observer, cards_at, card):
     """``observer`` holds the Archenemy ``card`` (Colour cards at COLOUR_CARD, Competence cards
     at COMP_OF) or saw a declared player show it."""
@@ -258,7 +258,7 @@ def seen_by(st, observer, cards_at, card):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def standing(st, observer, seat):
     """``seat``'s Victory Points as ``observer`` can count them: the visible ones plus the
     chance of an Archenemy point it cannot see."""
@@ -269,7 +269,7 @@ def standing(st, observer, seat):
     return n + archenemy_chance(st, observer, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def leader_of(st, seat, rng):
     """The player other than ``seat`` with the most Victory Points as ``seat`` sees them (then
     the most money as it can know it; still tied, chosen from the game's stream)."""

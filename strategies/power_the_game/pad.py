@@ -65,7 +65,7 @@ from simcore.games.power_the_game.state import (
     stock_room,
     upgrade_size,
 )
-from simcore.kernel.intrinsics import lowest_bit
+from simcore.kernel.intrinsics import inline_njit, lowest_bit
 from simcore.kernel.rng import (
     rand_below,
     rand_bool,
@@ -73,21 +73,21 @@ from simcore.kernel.rng import (
 from strategies.power_the_game.catalog import P_MOVE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def planned(st, army, loc, kind):
     """Pieces there once the pad's commands so far are carried out."""
     i = piece_index(army, loc, kind)
     return st[CNT + i] + st[PLAN_CNT + i]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def movable(st, army, loc, kind):
     """Pieces there that the pad may still order to move."""
     i = piece_index(army, loc, kind)
     return st[CNT + i] + st[PLAN_FREE + i]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def plan_change(st, i, pieces, free):
     """Change the pad's picture at piece index ``i`` (kept as differences from the state, listed
     so that the next pad clears only what this one touched)."""
@@ -99,7 +99,7 @@ def plan_change(st, i, pieces, free):
     st[PLAN_POWER + i // N_KINDS] += pieces * power_value(st, i % N_KINDS)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def survey(st, board):
     """The round's view (VIEW_*): each side's power at each node and the strongest other side's,
     the power each army could bring to each enemy Headquarters, and their sum per Headquarters
@@ -146,26 +146,26 @@ def survey(st, board):
         st[VIEW_THREAT + target] = threat
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def kind_nodes(st, army, kind):
     """Bitmask of the board nodes where the army has pieces of ``kind``: those the pad may order
     to move stand there (so the steps below look only there)."""
     return st[KIND_NODES + army * N_KINDS + kind]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def kind_nodes_reaching(st, board, army, kind, target):
     """Those of ``kind_nodes`` from which such a piece can get to node ``target`` this round."""
     return kind_nodes(st, army, kind) & board[target, B_REACHED_BY + kind]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def side_power(st, side, node):
     """Power of a side's pieces at a board node, -1 when it has none there (from the view)."""
     return st[VIEW_SIDE_POWER + side * MAX_NODES + node]
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: write_pad
 def start_pad(st, seat):
     st[PAD_N + seat] = 0
     for k in range(st[PLAN_TOUCHED_N]):
@@ -182,7 +182,7 @@ def start_pad(st, seat):
         st[PLAN_TRIPLES + army] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def next_place(st, army, loc):
     """The next location after ``loc`` (-1: the first) where the pad's picture may have the
     army's pieces: its PLAN_NODES in increasing order, then every Reserve; MAX_LOC after them.
@@ -193,7 +193,7 @@ def next_place(st, army, loc):
     return loc + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def write(st, seat, army, op, kind, origin, target):
     """Append a command to the pad and apply it to the seat's picture of its own pieces."""
     c = PAD + (seat * MAX_COMMANDS + st[PAD_N + seat]) * CMD_WIDTH
@@ -237,7 +237,7 @@ def write(st, seat, army, op, kind, origin, target):
         plan_change(st, piece_index(army, origin, MISSILE), -1, 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def in_stock(st, rules, army, kind):
     """Does the army's set still have a piece of ``kind`` to put in play, after the pad's buys,
     exchanges and missiles so far? (Always without the rule component_limits.)"""
@@ -245,7 +245,7 @@ def in_stock(st, rules, army, kind):
     return stock_room(st, rules, IN_PLAY + at, PLAN_STOCK + at, kind) > 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def reach_mask(board, kind, origin):
     """Bitmask of the nodes a piece of ``kind`` (not a missile) at ``origin`` (a node or its
     army's Reserve) can get to this round. From a Reserve only the army's Headquarters."""
@@ -254,13 +254,13 @@ def reach_mask(board, kind, origin):
     return board[origin, B_REACH + kind]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def reach(board, kind, origin, target):
     """Can a piece of ``kind`` at ``origin`` get to node ``target`` this round?"""
     return (reach_mask(board, kind, origin) >> target) & 1 == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def own_armies(st, seat):
     """(first army, number of armies) the seat owns (not the mercenary)."""
     if st[PLAYERS] == 2:
@@ -268,7 +268,7 @@ def own_armies(st, seat):
     return seat, 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def commands_left(st, rules, seat, army):
     """Commands the seat can still write for ``army``."""
     per_army = np.int64(rules[R_COMMANDS])
@@ -277,7 +277,7 @@ def commands_left(st, rules, seat, army):
     return per_army - st[PAD_N + seat]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def room(st, rules, seat, army):
     """Can the seat still write a command for ``army``?"""
     return commands_left(st, rules, seat, army) > 0
@@ -286,7 +286,7 @@ def room(st, rules, seat, army):
 # --- random ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_move(st, board, seat, army, from_reserve, rng):
     """A random piece that may still move (from the Reserve only with ``from_reserve``), to a
     random node in its reach."""
@@ -322,7 +322,7 @@ def random_move(st, board, seat, army, from_reserve, rng):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_exchange(st, board, seat, army, rng):
     """A random exchange the seat's pieces allow: an upgrade, a purchase, a missile or a launch."""
     seen = 0
@@ -358,7 +358,7 @@ def random_exchange(st, board, seat, army, rng):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def plan_random(prm, seat, st, rules, board, rng):
     per_army = np.int64(rules[R_COMMANDS])
     first, n_own = own_armies(st, seat)

@@ -60,7 +60,7 @@ from simcore.games.power_the_game.state import (
     side_of,
     upgrade_size,
 )
-from simcore.kernel.intrinsics import lowest_bit
+from simcore.kernel.intrinsics import inline_njit, lowest_bit
 from simcore.kernel.rng import rand_below
 from strategies.power_the_game.catalog import (
     ADVANCE,
@@ -96,7 +96,7 @@ from strategies.power_the_game.pad import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bit_count(bits):
     n = 0
     while bits:
@@ -105,7 +105,7 @@ def bit_count(bits):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def pick_node(nodes, rng):
     """A node of the non-empty bitmask ``nodes``, uniformly from the game's stream (no draw when
     there is only one). The planners visit a set of nodes by taking its nodes this way, so that
@@ -117,23 +117,23 @@ def pick_node(nodes, rng):
     return lowest_bit(nodes)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def without(nodes, node):
     return nodes & ~(np.int64(1) << node)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def enemy_army(st, army, other):
     return st[STANDING + other] == 1 and side_of(st, other) != side_of(st, army)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def defence(st, board, target):
     """Power in the Headquarters of army ``target`` on its side, from the view."""
     return max(side_power(st, side_of(st, target), hq_of(board, target)), 0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def strength(st, army):
     """Power value of the army's pieces, wherever they are (its Power Units excepted)."""
     total = 0
@@ -142,7 +142,7 @@ def strength(st, army):
     return total
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: write_pad
 def choose_target(st, board, army, rng):
     """The enemy army whose Headquarters the army masses on: kept from round to round (TARGET)
     while its Flag stands and its Headquarters holds less than the army's whole strength (beyond
@@ -168,7 +168,7 @@ def choose_target(st, board, army, rng):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: write_pad
 def set_guard(prm, army, st):
     """The power the army keeps in its Headquarters this round: ``guard`` times the enemy power
     that can reach it this round (the stake is the Flag and with it everything the army has), and
@@ -178,13 +178,13 @@ def set_guard(prm, army, st):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def planned_power(st, army, loc):
     """Power of the army's pieces there once the pad's commands so far are carried out."""
     return army_power_at(st, army, loc) + st[PLAN_POWER + army * MAX_LOC + loc]
 
 
-@njit(cache=True, _nrt=False, inline="always")  # small, passes three arrays
+@njit(cache=True, _nrt=False, forceinline=True)  # small, passes three arrays
 def spare(st, board, army, loc, kind):
     """How many of the army's pieces of ``kind`` at ``loc`` the pad may still move away: those
     that may move, and from its Headquarters only as many as leave the guard there."""
@@ -195,7 +195,7 @@ def spare(st, board, army, loc, kind):
     return max(min(free, above // power_value(st, kind)), 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: write_pad
 def attack_flags(prm, seat, army, st, rules, board, rng):
     """Storm the enemy Headquarters where the power in reach beats its defence by the margin (the
     largest surplus, a random one of equals), an Infantry or Regiment first to take the Flag.
@@ -244,7 +244,7 @@ def attack_flags(prm, seat, army, st, rules, board, rng):
                 sent += power_value(st, kind)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def foot_in_reach(st, board, army, node, rng):
     """A place from which one of the army's Infantry or Regiments can still move to ``node``
     this round (a Regiment if any, from a random place), and the kind (-1, -1 if none)."""
@@ -258,7 +258,7 @@ def foot_in_reach(st, board, army, node, rng):
     return -1, -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def missile_target(st, board, army, rng):
     """The enemy army with the strongest Headquarters guard, preferring those an Infantry or
     Regiment of ours can walk into behind the strike (a random one of equals; -1 if none
@@ -282,7 +282,7 @@ def missile_target(st, board, army, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def foot_could_reach(st, board, army, node):
     """Can one of the army's Infantry or Regiments still move to ``node`` this round?"""
     for kind in (REGIMENT, INFANTRY):
@@ -295,14 +295,14 @@ def foot_could_reach(st, board, army, node):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def material(st, army, loc):
     """Power value a Mega-Missile built at ``loc`` could use (Power Units count in a Reserve)."""
     units = st[PLAN_PU + army] if loc == RESERVE + army else 0
     return units + planned_power(st, army, loc)
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: write_pad
 def missiles(seat, army, st, rules, board, rng):
     """Build a Mega-Missile in the Reserve (Power Units and pieces) or in Headquarters (the
     army's hoard of pieces) once either is worth the cost; launch every missile at the strongest
@@ -329,13 +329,13 @@ def missiles(seat, army, st, rules, board, rng):
         loc = next_place(st, army, loc)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def enemy_power_at(st, army, node):
     """The strongest opposing side's power at ``node`` now (0 if none), from the view."""
     return st[VIEW_ENEMY_POWER + side_of(st, army) * MAX_NODES + node]
 
 
-@njit(cache=True, _nrt=False, inline="always")  # passes three arrays, once per plane
+@njit(cache=True, _nrt=False, forceinline=True)  # passes three arrays, once per plane
 def raid_target(st, board, army, kind, loc, taken, rng):
     """A sector for a plane at ``loc`` to earn a Power Unit: in an enemy country not yet raided
     this round (bit in ``taken``), in reach, with the least enemy power there, below the plane's;
@@ -361,7 +361,7 @@ def raid_target(st, board, army, kind, loc, taken, rng):
     return best
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: write_pad
 def raid(prm, seat, army, st, rules, board, rng):
     """Send up to ``raiders`` planes, from random places, into different enemy countries."""
     sent = 0
@@ -388,7 +388,7 @@ def raid(prm, seat, army, st, rules, board, rng):
                 left -= 1
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: write_pad
 def opening(seat, army, st, rules, board, rng):
     """The rulebook's quick power value of 20 in the first two rounds: two Fighters into two
     opponents' countries in round 1; in round 2 their two Power Units buy an Infantry, which
@@ -416,7 +416,7 @@ def opening(seat, army, st, rules, board, rng):
         write(st, seat, army, UPGRADE, INFANTRY, hq, hq)
 
 
-@njit(cache=True, _nrt=False, inline="always")  # two calls, in build_up
+@njit(cache=True, _nrt=False, forceinline=True)  # two calls, in build_up
 def upgrade_triples(st, rules, seat, army, loc):
     """Exchange like Group I pieces the pad's picture has at ``loc``, as often as it can."""
     for k in range(GROUP_II_OFFSET):
@@ -428,7 +428,7 @@ def upgrade_triples(st, rules, seat, army, loc):
             write(st, seat, army, UPGRADE, k, loc, loc)
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: write_pad
 def build_up(prm, seat, army, st, rules, board, rng):
     """Buy the chosen piece with Power Units (once its set has none left, the dearest other
     Group I piece it can afford and still has), upgrade triples (places in random order), and
@@ -471,7 +471,7 @@ def build_up(prm, seat, army, st, rules, board, rng):
             write(st, seat, army, MOVE, k, reserve, hq)
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: write_pad
 def defend(prm, seat, army, st, rules, board, rng):
     """With a guard, bring pieces back into Headquarters (largest first, from random places)
     while they hold no more than ``guard`` times the enemy power that can reach it."""
@@ -494,7 +494,7 @@ def defend(prm, seat, army, st, rules, board, rng):
                 held += power_value(st, kind)
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: write_pad
 def blockade(prm, seat, army, target, st, rules, board, rng):
     """Park the largest piece that outweighs it in the Headquarters of ``target`` (-1: none),
     from a random place it can spare a piece from."""
@@ -518,7 +518,7 @@ def blockade(prm, seat, army, target, st, rules, board, rng):
                 return
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: advance
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: advance
 def step_toward(st, board, dist, army, kind, loc, hq, support, rng):
     """The node in reach of a piece of ``kind`` at ``loc`` nearest ``hq`` in planes' moves and
     nearer than ``loc``, other than ``hq``, where the enemy is weaker than ``support`` (the power
@@ -543,7 +543,7 @@ def step_toward(st, board, dist, army, kind, loc, hq, support, rng):
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: write_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: write_pad
 def advance(prm, seat, army, target, st, rules, board, dist, rng):
     """Mass force for a Flag: move up to ``advance`` pieces the guard can spare (largest first,
     from random places; ground pieces and planes, ships being slow) towards the Headquarters of
@@ -578,7 +578,7 @@ def advance(prm, seat, army, target, st, rules, board, dist, rng):
             moved += n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def lure_mercenary(seat, st, rules, board, rng):
     """3 players, spare commands: move mercenary pieces (from random places) where the seat's
     pieces outweigh them, so that they capture them (a random such node in reach)."""
@@ -603,14 +603,14 @@ def lure_mercenary(seat, st, rules, board, rng):
                 write(st, seat, MERCENARY_ARMY, MOVE, kind, loc, pick_node(lures, rng))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def plan(sid, prm, seat, st, rules, board, dist, rng):
     """Survey the state and write the seat's pad (what a rule test calls on a state it made)."""
     survey(st, board)
     write_pad(sid, prm, seat, st, rules, board, dist, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def write_pad(sid, prm, seat, st, rules, board, dist, rng):
     """Write the seat's pad for this round (st[PAD_N + seat] commands at PAD) from the round's
     survey, which every seat's pad shares."""
@@ -644,7 +644,7 @@ def write_pad(sid, prm, seat, st, rules, board, dist, rng):
                 return
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def any_command(seat, army, st, rules, board, rng):
     """One command for an empty pad that will be carried out if the army has one (a seat never
     pays the penalty by choice): a random move (never into a blockaded Headquarters), else the
@@ -676,7 +676,7 @@ def any_command(seat, army, st, rules, board, rng):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def decide(sid, prm, seat, st, game, rng):
     """The option strategy ``sid`` (parameter rows ``prm``) takes at the pending orders decision
     (docs/protocol.md): its own planner's row in the planner table ``game[3]``, ``game[4]`` (the

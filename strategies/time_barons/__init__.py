@@ -16,7 +16,7 @@ and its own hand, never the opponent's other cards or the stacks' order
 it).
 
 Speed: the valuations run for every option of every step. The functions marked
-``inline="always"`` are called for each option (or per decision with all the game's arrays):
+``forceinline=True`` are called for each option (or per decision with all the game's arrays):
 numba passes every array argument as 7-9 machine words, so such a call costs about as much as
 the work it does; inlined into their callers, they cost nothing to call.
 

@@ -101,7 +101,7 @@ from simcore.games.time_barons.state import (
     stack_left,
     upgrade_cost,
 )
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below, rand_bool
 from strategies.time_barons.catalog import RANDOM, W_FOLLOWER, W_RELOCATE
 from strategies.time_barons.followers import (
@@ -131,7 +131,7 @@ from strategies.time_barons.values import (
 # --- moves on the seat's turn ---------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def highest_stack(st, rules, seat):
     """The highest level stack the seat may draw from that has cards, 0 if none."""
     for level in range(st[ix(LEVEL + seat)], 0, -1):
@@ -140,7 +140,7 @@ def highest_stack(st, rules, seat):
     return 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def scripted_move(prm, seat, st, cards, rules, rng):
     """The move with the highest value per action, or END when none is worth anything."""
     actions = st[ACTIONS]
@@ -240,7 +240,7 @@ def scripted_move(prm, seat, st, cards, rules, rng):
     return kind, a, b
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def choose_move(sid, prm, seat, st, cards, rules, rng):
     """(move, a, b) for the seat on turn; see ``move_is_legal`` for the arguments."""
     if sid == RANDOM:
@@ -253,7 +253,7 @@ def choose_move(sid, prm, seat, st, cards, rules, rng):
 # --- choices while effects resolve ---------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def site_score(st, cards, seat, purpose, n, site):
     """How much ``seat`` wants ``site`` for ``purpose`` (higher is better)."""
     f = st[ix(FOLLOW + site)]
@@ -276,7 +276,7 @@ def site_score(st, cards, seat, purpose, n, site):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_site(sid, prm, seat, purpose, n, st, cards, rules, rng):
     """A site ``is_candidate`` accepts for ``purpose`` (the kernel checks one exists): scripted
     seats place followers with ``place_target`` and take the best ``site_score`` otherwise,
@@ -304,7 +304,7 @@ def choose_site(sid, prm, seat, purpose, n, st, cards, rules, rng):
     return choice
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_stack(sid, prm, seat, st, cards, rules, rng):
     """The level to draw from (one the seat may draw from, with cards), 0 if there is none."""
     if sid == RANDOM:
@@ -322,7 +322,7 @@ def choose_stack(sid, prm, seat, st, cards, rules, rng):
     return highest_stack(st, rules, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_recover(sid, prm, seat, st, cards, rng):
     """Index in the discard pile of the card to take back: the highest level, latest first."""
     n = st[DISCARD_N]
@@ -335,7 +335,7 @@ def choose_recover(sid, prm, seat, st, cards, rng):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def attack_worth(prm, seat, st, cards, rules):
     """What the attack being answered would cost the seat, so what cancelling it is worth:
     w_follower per follower it takes (pending_loss; a kill or steal takes n wherever they are,
@@ -378,7 +378,7 @@ def attack_worth(prm, seat, st, cards, rules):
     return prm[seat, W_FOLLOWER] * lost + sites_lost + cards_lost
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def response_value(prm, seat, st, cards, rules, source, base, n_effects, rng):
     """What a response with the effects at ``cards[source, base:]`` is worth now: its effects
     (effects_value), what a relocation saves (plan_shelter) and what a cancel saves
@@ -393,7 +393,7 @@ def response_value(prm, seat, st, cards, rules, source, base, n_effects, rng):
     return value
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def choose_response(sid, prm, seat, trigger, st, cards, rules, rng):
     """(PASS, -1, -1), (REACT, card, -1) or (TRIGGERED, site, ability) answering ``trigger``.
     Scripted seats make the response worth the most (response_value; a reaction card less what
@@ -434,7 +434,7 @@ def choose_response(sid, prm, seat, trigger, st, cards, rules, rng):
     return kind, a, b
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def random_response(seat, trigger, st, cards, rules, rng):
     """Pass half the time, else any legal response, uniformly."""
     count = 0
@@ -468,7 +468,7 @@ def random_response(seat, trigger, st, cards, rules, rng):
 # --- the decision-point protocol (docs/protocol.md) ------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def arrangement_planned(st, i):
     """Do the followers chosen for the relocating seat's first ``i`` sites follow the plan in
     st[ARRANGE]? (They do when this seat chose them; not when a search chose them.)"""
@@ -478,7 +478,7 @@ def arrangement_planned(st, i):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def decide(sid, prm, seat, st, game, rng):
     """Strategy ``sid``'s answer to the pending decision (st[P_DECISION]) as a move code of the
     protocol's ``legal``: the same choice, with the same random draws, as the straight-line

@@ -74,7 +74,7 @@ from simcore.games.time_barons.state import (
     site_at,
     sites_n,
 )
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below
 from strategies.time_barons.catalog import RANDOM, W_FOLLOWER, W_RELOCATE
 from strategies.time_barons.values import (
@@ -89,19 +89,19 @@ from strategies.time_barons.values import (
 # --- relocation ---------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def spare(st, cards, seat, i):
     """Followers in ARRANGE on the seat's ``i``-th site beyond its own requirement."""
     return max(0, st[ix(ARRANGE + i)] - max_requirement(st, site_at(st, seat, i)))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def relocation_value(prm, seat, value):
     """What a relocation enabling an ability worth ``value`` over the game is worth as a move."""
     return prm[seat, W_RELOCATE] * value
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def relocation_target(prm, seat, st, cards, budget, turns, action, beat):
     """(value, site, followers missing there) of the most valuable ability not yet usable that
     a relocation would enable by moving followers other sites do not need: its income
@@ -144,7 +144,7 @@ def relocation_target(prm, seat, st, cards, budget, turns, action, beat):
     return best, target, need
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def plan_relocation(prm, seat, st, cards, rules, budget, rng):
     """Write into ARRANGE the arrangement of ``relocation_target``, moving followers other
     sites do not need to the target site, largest spare first (equal spares: at random);
@@ -190,7 +190,7 @@ def plan_relocation(prm, seat, st, cards, rules, budget, rng):
 # opponent may make next would take, the attacker naming the sites that hurt most.
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def threat_kind(op, n):
     """(kind, amount) of the attack an effect is, for the followers it takes: an attachment's
     decay is damage, its negative integrity weakens; kind -1 when where the followers stand
@@ -208,7 +208,7 @@ def threat_kind(op, n):
     return -1, n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def add_threats(st, cards, source, base, n_effects, sure, hidden):
     """Count the effects at ``cards[source, base:]`` in THREAT: ``sure`` times as attacks the
     opponent can make, ``hidden`` times as attacks a hidden card of its hand could be."""
@@ -235,7 +235,7 @@ def add_threats(st, cards, source, base, n_effects, sure, hidden):
         st[ix(entry + THREAT_HIDDEN)] += hidden
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def expect_attacks(st, cards, seat):
     """Fill THREAT with the attacks the opponent of ``seat`` may make on its next turn, from
     what ``seat`` may know: every own-turn ability of its sites it has the followers for, the
@@ -276,7 +276,7 @@ def expect_attacks(st, cards, seat):
     return hidden / unseen if unseen > 0 else 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def site_loss(st, cards, site, count, kind, n):
     """Followers of ``count`` on ``site`` that one attack of ``kind`` and amount ``n`` takes."""
     if kind == T_KILL_EVERYWHERE:
@@ -292,7 +292,7 @@ def site_loss(st, cards, site, count, kind, n):
     return min(n, count)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def attack_loss(st, cards, seat, kind, n, target):
     """Followers the seat, arranged as in ARRANGE, loses to one attack: on ``target`` (a site it
     names), or, with NO_TARGET, on the site where it takes most (damage_each and
@@ -313,7 +313,7 @@ def attack_loss(st, cards, seat, kind, n, target):
     return worst
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def focused_loss(st, cards, site, count, mean):
     """Followers of ``count`` on ``site`` expected lost to damage whose amount is Poisson with
     this mean: it kills up to the amount (none on a fortified site) unless it destroys the site,
@@ -331,7 +331,7 @@ def focused_loss(st, cards, site, count, mean):
     return kills + (1.0 - survive) * count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def expected_loss(st, cards, seat, chance):
     """Followers the seat, arranged as in ARRANGE, can expect to lose to the attacks in THREAT
     (expect_attacks; ``chance``: that a hidden card is a given unseen one): its damage together
@@ -358,7 +358,7 @@ def expected_loss(st, cards, seat, chance):
     return loss
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def attack_effects(st, cards):
     """(card, first effect column, number of effects) of the attack being answered."""
     source = st[ATTACK]
@@ -369,7 +369,7 @@ def attack_effects(st, cards):
     return source, base + A_EFFECTS, cards[ix(source), ix(base + A_N_EFFECTS)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def pending_loss(st, cards, rules, seat):
     """Followers the seat, arranged as in ARRANGE, loses to the attack being answered (0 if
     none): a damage or destroy effect on the site it named (attack_targets "declared"; naming
@@ -407,7 +407,7 @@ def pending_loss(st, cards, rules, seat):
 # --- where followers go --------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def enabling_value(prm, seat, st, cards, site, count, turns, action):
     """What one more follower on the seat's ``site``, holding ``count``, is worth towards its
     own-turn abilities: for each ability short of followers, its income over the seat's turns
@@ -424,7 +424,7 @@ def enabling_value(prm, seat, st, cards, site, count, turns, action):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def place_target(prm, seat, st, cards, rules, rng):
     """Where a new follower goes: the site where it is worth most, what it brings towards an
     ability (enabling_value) less w_follower per follower it adds to what the opponent's
@@ -456,7 +456,7 @@ def place_target(prm, seat, st, cards, rules, rng):
     return choice
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def fill(st, cards, rules, seat, chance, count, rng):
     """Add ``count`` followers to ARRANGE one at a time, each where it adds least to what the
     attack being answered and the expected attacks would take (equal: at random)."""
@@ -475,7 +475,7 @@ def fill(st, cards, rules, seat, chance, count, rng):
         st[ix(ARRANGE + choice)] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def shelter_cost(prm, seat, st, cards, rules, chance, action):
     """What the arrangement in ARRANGE costs the seat under attack: w_follower per follower the
     attack being answered and the expected attacks would take, plus one action (``action``) if
@@ -493,7 +493,7 @@ def shelter_cost(prm, seat, st, cards, rules, chance, action):
     return prm[seat, W_FOLLOWER] * loss + short
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def plan_shelter(prm, seat, st, cards, rules, rng):
     """A free relocation off the seat's turn (answering an attack, or any trigger): write into
     ARRANGE the cheaper (shelter_cost) of two arrangements, each filled follower by follower
@@ -523,7 +523,7 @@ def plan_shelter(prm, seat, st, cards, rules, rng):
     return max(0.0, now - min(free, keep))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def choose_arrangement(sid, prm, seat, st, cards, rules, rng):
     """Fill st[ARRANGE + i] with the followers for the seat's i-th site (all of them, >= 0)."""
     n = sites_n(st, seat)

@@ -67,7 +67,7 @@ from simcore.games.time_barons.state import (
     stack_left,
     upgrade_cost,
 )
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below
 from strategies.time_barons.catalog import (
     HAND_SIZE,
@@ -83,7 +83,7 @@ SURPLUS_DRAW = 0.3  # share of w_draw a draw is worth once the hand holds hand_s
 TIE = 1e-9  # values closer than this are equal: the choice among them is random
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def draw_value(prm, seat, st):
     """w_draw below hand_size, or when leading in followers (drawing races the stacks' end)."""
     if hand_n(st, seat) < prm[seat, HAND_SIZE] or followers(st, seat) > followers(st, 1 - seat):
@@ -91,7 +91,7 @@ def draw_value(prm, seat, st):
     return SURPLUS_DRAW * prm[seat, W_DRAW]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def drawable(st, seat):
     """Cards left in the stacks the seat may draw from."""
     n = 0
@@ -100,7 +100,7 @@ def drawable(st, seat):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def cards_to_end(st, rules):
     """Cards that must still leave the stacks before the game ends by the stacks: all those of
     the ``stacks_to_end`` smallest stacks."""
@@ -116,7 +116,7 @@ def cards_to_end(st, rules):
     return to_end
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def turns_left(st, cards, rules, seat):
     """The seat's turns still to come, this one included (at least 1), as the stacks tell: the
     cards_to_end at the rate cards have left the stacks so far (one card for one turn counted
@@ -129,7 +129,7 @@ def turns_left(st, cards, rules, seat):
     return max(1.0, cards_to_end(st, rules) / rate / 2.0)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def upgrade_value(prm, seat, st, cards, rules):
     """What an upgrade is worth per action it costs: the cards of the next level's stack the
     seat can still draw (its share of the cards_to_end, at most what that stack holds), each
@@ -143,7 +143,7 @@ def upgrade_value(prm, seat, st, cards, rules):
     return premium * access / upgrade_cost(st, cards, rules, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def action_value(prm, seat, st, rules):
     """What an action is worth to the seat when nothing better is on offer: the better of a
     follower gained and a card drawn, of those it can make (0 if neither)."""
@@ -155,7 +155,7 @@ def action_value(prm, seat, st, rules):
     return value
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def better(value, best, ties, rng):
     """Running choice of the highest value, equal values taken uniformly at random from the
     game's stream: (take this one?, best so far, how many share it)."""
@@ -167,7 +167,7 @@ def better(value, best, ties, rng):
     return False, best, ties
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def effects_value(prm, seat, st, cards, source, base, n_effects):
     """What the effects at ``cards[source, base:]`` are worth to ``seat`` now."""
     other = 1 - seat
@@ -223,7 +223,7 @@ def effects_value(prm, seat, st, cards, source, base, n_effects):
     return value
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def effects_bound(prm, seat, cards, source, base, n_effects):
     """An upper bound on ``effects_value`` of these effects for ``seat`` in any state (inf when
     the value grows with the board). Each term is the one of ``effects_value`` with every count
@@ -257,7 +257,7 @@ def effects_bound(prm, seat, cards, source, base, n_effects):
 
 
 # Inlined into the loops that value options: the bound is looked up for most options.
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def value_bound(prm, seat, st, cards, card):
     """An upper bound, for any state and budget, on what ``card`` is worth to ``seat`` on its
     turn: an event in its hand by ``effects_value``, an attachment there by
@@ -270,7 +270,7 @@ def value_bound(prm, seat, st, cards, card):
     return np.int64(bits).view(np.float64)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def sites_value_bound(prm, seat, st, cards):
     """The largest ``value_bound`` of the seat's sites with own-turn abilities: no relocation
     can enable an ability worth more. Cached in st[SITES_BOUND + seat] (the kernel forgets it
@@ -285,7 +285,7 @@ def sites_value_bound(prm, seat, st, cards):
     return np.int64(bits).view(np.float64)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def work_out_value_bound(prm, seat, st, cards, card):
     """``value_bound`` of the card, cached in st[VALUE_BOUND + card] as its bit pattern: it
     depends only on the card and the seat's weights, so it holds while the card stays in the
@@ -316,7 +316,7 @@ def work_out_value_bound(prm, seat, st, cards, card):
     return bits
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def ability_income(prm, seat, st, cards, site, ability, action):
     """What one use of the site's ``ability`` adds over spending its actions on moves worth
     ``action`` each (action_value); 0 if nothing (then it would not be used)."""
@@ -327,7 +327,7 @@ def ability_income(prm, seat, st, cards, site, ability, action):
     return max(0.0, value - action * cards[ix(site), ix(base + A_COST)])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def site_card_value(prm, seat, st, cards, card, turns, action):
     """A site in play is a lasting asset: w_site times one (a place for followers) plus what it
     yields on the seat's turns after this one: the income of its best own-turn ability
@@ -354,7 +354,7 @@ def site_card_value(prm, seat, st, cards, card, turns, action):
     return prm[seat, W_SITE] * value
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def attachment_effect(cards, card):
     """(harm, benefit, integrity change) of an attachment's effects on the site it goes on."""
     harm = 0
@@ -378,7 +378,7 @@ def attachment_effect(cards, card):
     return harm, benefit, integrity_change
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def attachment_worth(prm, seat, harm, benefit):
     """What an attachment is worth when it has a target: its harm on the opponent's site if it
     harms more than it helps, else its benefit on an own site with followers."""
@@ -387,7 +387,7 @@ def attachment_worth(prm, seat, harm, benefit):
     return 0.5 * prm[seat, W_SITE] * benefit
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def attachment_choice(prm, seat, st, cards, card):
     """(value, target site) of an attachment: a harmful one goes on the opponent's site it hurts
     most, a helpful one on the own site with the most followers."""
@@ -408,7 +408,7 @@ def attachment_choice(prm, seat, st, cards, card):
     return attachment_worth(prm, seat, harm, benefit), target
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def per_action(value, cost):
     if cost == 0:
         return FREE_MOVE_BONUS * value

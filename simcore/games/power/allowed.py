@@ -36,7 +36,7 @@ from simcore.games.power.state import (
 from simcore.kernel.intrinsics import ix, plain_njit
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def action_allowed(action, rules):
     """Whether the rules let anyone take ``action``: a character's ability may be switched off
     (banker_takes, ceo_fires, politician_steals, journalist_exchanges), and Aid (aid_allowed);
@@ -54,7 +54,7 @@ def action_allowed(action, rules):
     return True
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def block_characters(action, rules):
     """The characters that may block ``action`` (the same one twice when only one may; (-1, -1)
     when none may): the Banker Aid, the Lawyer a firing, the Politician and the Journalist a
@@ -80,7 +80,7 @@ def block_characters(action, rules):
     return first, second
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def blocking_claims(action, rules):
     """The characters that may block ``action``, as a bit mask (0 when none may)."""
     first, second = block_characters(action, rules)
@@ -89,7 +89,7 @@ def blocking_claims(action, rules):
     return (1 << first) | (1 << second)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def blockable(action, target, st, rules):
     """Aid may be blocked, and firing and stealing while their target is in, when a character
     may block it."""
@@ -97,19 +97,19 @@ def blockable(action, target, st, rules):
     return aimed and block_characters(action, rules)[0] >= 0
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def anyone_may_block(action):
     """Aid may be blocked by anyone in, firing and stealing only by their target."""
     return action == AID
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def may_block(other, action, target, st):
     """Whether ``other`` may block ``action`` at ``target`` (``anyone_may_block``)."""
     return influence(st, other) > 0 and (anyone_may_block(action) or other == target)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def check_action(seat, action, target, forced, players, st, rules):
     """Only legal actions are applied: a violation is a bug, not a move."""
     if forced and action != OVERTHROW:
@@ -126,7 +126,7 @@ def check_action(seat, action, target, forced, players, st, rules):
         raise ValueError("strategy aimed at a player who cannot be targeted")
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def check_block(character, action, rules):
     """Only legal blocks are applied: a block claims a character that may block the action."""
     first, second = block_characters(action, rules)

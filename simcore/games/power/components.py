@@ -16,19 +16,19 @@ from simcore.kernel.rng import rand_below
 assert N_CHARACTERS == 5
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def deck_counts(st):
     """The deck as each character's copies in it, a tuple (``draw_from``)."""
     return (st[DECK], st[DECK + 1], st[DECK + 2], st[DECK + 3], st[DECK + 4])
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def cards_in(deck):
     """The cards in ``deck`` (``deck_counts``)."""
     return deck[0] + deck[1] + deck[2] + deck[3] + deck[4]
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def draw_from(deck, rng):
     """A uniformly random card from ``deck`` (``deck_counts``): (its character, or -1 if the deck
     is empty; the deck without it). A tuple rather than the state, so that a deal's draws keep
@@ -54,7 +54,7 @@ def draw_from(deck, rng):
     )  # fmt: skip
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def draw_card(st, rng):
     """A uniformly random card from the (always shuffled) deck, removed from it; -1 if the deck
     is empty."""

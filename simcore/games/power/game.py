@@ -344,7 +344,7 @@ def protocol_result(st):
     return st[P_WINNER], st[P_TURN], st[P_TRUNCATED] != 0
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def write_row(players, result, st, g, game_out, seat_out):
     winner, turns, truncated = result
     row = ix(g)

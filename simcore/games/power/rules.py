@@ -167,7 +167,7 @@ S_IDLE = 7  # nothing to run: the game is over, or a rule test's transition is d
 # --- cards and coins ------------------------------------------------------------------------
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def take_from_safe(seat, amount, st, trace):
     """Take ``amount`` from the Safe, or what is left in it."""
     amount = min(amount, st[SAFE])
@@ -176,14 +176,14 @@ def take_from_safe(seat, amount, st, trace):
     record_event(trace, st, TRACE_LEN, EV_GAIN, seat, -1, amount)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def ask(kind, seat, st):
     """Pose a decision: the rules stop until ``apply`` answers it."""
     st[P_DECISION] = kind
     st[P_SEAT] = seat
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def start_loss(seat, after, st, rules, trace):
     """``seat`` turns one face-down card face up (its choice: a decision when it has two), then
     the rules go on at step ``after``; with none left it is out."""
@@ -197,7 +197,7 @@ def start_loss(seat, after, st, rules, trace):
         reveal(seat, 0 if is_down(st, seat, 0) else 1, st[P_TURN], st, rules, trace)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def start_penalty(seat, losses, after, st, rules, trace):
     """``seat`` lost a challenge and loses ``losses`` influences (caught_bluffer_loses,
     failed_challenger_loses; the rulebook's one: ``start_loss``), then the rules go on at step
@@ -212,7 +212,7 @@ def start_penalty(seat, losses, after, st, rules, trace):
                 reveal(seat, slot, st[P_TURN], st, rules, trace)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def reveal(seat, slot, turn, st, rules, trace):
     """``seat`` turns the card in ``slot`` face up; it is out if that was its last influence."""
     left = influence(st, seat)
@@ -235,7 +235,7 @@ def reveal(seat, slot, turn, st, rules, trace):
         record_event(trace, st, TRACE_LEN, EV_ELIMINATED, seat, returned)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def prove_claim(seat, character, st, rules, rng, trace):
     """A proven claimant shows the card, shuffles it back and draws a replacement; with
     proven_card_replaced off it keeps the card, and its claim stands, proven."""
@@ -253,7 +253,7 @@ def prove_claim(seat, character, st, rules, rng, trace):
 # --- challenge rounds and blocks ------------------------------------------------------------
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def first_asked(claimant, character, players, st, rules, rng):
     """A challenge round opens: its public face-up counts, and the first seat it asks (skipping
     the claimant, ``next_asked``): the claimant's left or (challenge_order = random) a random
@@ -269,7 +269,7 @@ def first_asked(claimant, character, players, st, rules, rng):
     return other
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def next_asked(other, claimant, players):
     """(the seat asked now, the one after it) from the round's pointer ``other``."""
     if other == claimant:
@@ -277,13 +277,13 @@ def next_asked(other, claimant, players):
     return other, seat_after(other, players)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def claim_stands(claimant, character, st):
     """Nobody challenged: the claim stands in the public record ``CLAIMS``."""
     st[ix(CLAIMS + claimant)] |= 1 << character
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def open_round(claimant, character, kind, st, rules, rng):
     """Open the challenge round of ``claimant``'s claim of ``character``: every other player with
     influence is asked in turn (S_ASK) until one challenges."""
@@ -296,7 +296,7 @@ def open_round(claimant, character, kind, st, rules, rng):
     st[P_STEP] = S_ASK
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def ask_next_challenger(st):
     """S_ASK: ask the next player with influence, skipping the claimant; when nobody is left to
     ask, the claim stands in the public record ``CLAIMS``."""
@@ -313,7 +313,7 @@ def ask_next_challenger(st):
     st[P_STEP] = S_ROUND_DONE
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def challenged(challenger, claimant, character, st, rules, rng, trace):
     """``challenger`` challenges: a claimant holding the character proves it (and whether it did
     is returned); then the challenger or the claimant loses an influence."""
@@ -329,7 +329,7 @@ def challenged(challenger, claimant, character, st, rules, rng, trace):
     return proven
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def challenge(challenger, st, rules, rng, trace):
     """Resolve ``challenger``'s challenge of the round's claim."""
     claimant = st[P_CLAIMANT]
@@ -343,7 +343,7 @@ def challenge(challenger, st, rules, rng, trace):
         start_penalty(claimant, losses, S_ROUND_DONE, st, rules, trace)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def refund(seat, paid, st, rules, trace):
     """A caught action's cost comes back (refund_failed_action), from what the Safe holds."""
     # A claimant that the challenge eliminated has handed its Dollars to the Safe
@@ -356,7 +356,7 @@ def refund(seat, paid, st, rules, trace):
         record_event(trace, st, TRACE_LEN, EV_REFUND, seat, amount)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def round_done(st, rules, trace):
     """S_ROUND_DONE: a caught action is refunded and ends the turn, a standing one may be
     blocked; a caught block lets the action through, a standing one ends the turn."""
@@ -373,7 +373,7 @@ def round_done(st, rules, trace):
         st[P_STEP] = S_IDLE
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def offer_next_block(st):
     """S_OFFER: offer the block to the next player who may block (Aid: anyone, clockwise from the
     actor's left; firing and stealing: only their target); nobody left: the action takes effect."""
@@ -393,7 +393,7 @@ def offer_next_block(st):
 # --- a turn ---------------------------------------------------------------------------------
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def start_turn(st, rules, trace):
     """S_TURN_START: the actor chooses an action; at forced_overthrow_at Dollars (if it can pay)
     it must overthrow."""
@@ -402,7 +402,7 @@ def start_turn(st, rules, trace):
     ask(D_ACTION, seat, st)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def turn_begins(seat, st, rules, trace):
     """Whether the turn must overthrow: forced_overthrow_at Dollars, if it can pay."""
     coins = st[ix(COINS + seat)]
@@ -411,7 +411,7 @@ def turn_begins(seat, st, rules, trace):
     return forced
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def take_action(move, st, rules, rng, trace):
     """The actor's action: pay, then an overthrow strikes at once, a claim opens its challenge
     round, a general action may be blocked."""
@@ -433,7 +433,7 @@ def take_action(move, st, rules, rng, trace):
     st[P_STEP] = S_BLOCKS
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def pay(seat, action, target, st, rules, trace):
     """An overthrow or a firing is paid into the Safe up front; what was paid."""
     paid = 0
@@ -447,13 +447,13 @@ def pay(seat, action, target, st, rules, trace):
     return paid
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def count_bluff(seat, character, st):
     """A claim of a character the seat does not hold is a bluff (a hidden statistic)."""
     st[ix(STATS + N_SEAT_STATS * seat + BLUFFS_MADE)] += not holds(st, seat, character)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def may_be_blocked(st, rules):
     """S_BLOCKS: Aid may be blocked, and firing and stealing while their target is in, when a
     character may block it (``blockable``)."""
@@ -465,14 +465,14 @@ def may_be_blocked(st, rules):
         st[P_STEP] = S_EFFECT
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def blocked(blocker, character, actor, st, trace):
     st[ix(STATS + N_SEAT_STATS * blocker + BLOCKS)] += 1
     count_bluff(blocker, character, st)
     record_event(trace, st, TRACE_LEN, EV_BLOCK, blocker, character, actor)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def block(blocker, character, st, rules, rng, trace):
     """``blocker`` claims ``character`` to block the action: the claim's challenge round (with
     blocks_challengeable off, no round: the block stands)."""
@@ -487,7 +487,7 @@ def block(blocker, character, st, rules, rng, trace):
     st[P_STEP] = S_ROUND_DONE
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def take_effect(st, rules, rng, trace):
     """S_EFFECT: the action does what it does."""
     action = st[P_ACTION]
@@ -501,7 +501,7 @@ def take_effect(st, rules, rng, trace):
         gain(st[P_ACTOR], action, st[P_TARGET], st, rules, trace)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def gain(seat, action, target, st, rules, trace):
     """Income, Aid, the Banker and the Politician take their Dollars."""
     if action == INCOME:
@@ -517,7 +517,7 @@ def gain(seat, action, target, st, rules, trace):
         record_event(trace, st, TRACE_LEN, EV_GAIN, seat, target, amount)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def draw_for_exchange(seat, st, rules, rng):
     """Journalist: the seat's face-down cards and ``exchange_draws`` (2) drawn (fewer if the
     deck runs out) become the options st[OPTIONS + i]; it keeps as many as it has face down (a
@@ -534,7 +534,7 @@ def draw_for_exchange(seat, st, rules, rng):
     st[P_N_KEEP] = n_keep
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def kept_mask(st):
     """The options st[KEEP + i] marks as kept, as a bit mask (the exchange decision's move)."""
     kept = 0
@@ -543,7 +543,7 @@ def kept_mask(st):
     return kept
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def finish_exchange(seat, kept, st, trace):
     """Keep the options in the bit mask ``kept`` in the face-down slots, return the rest."""
     n_options = st[P_N_OPTIONS]
@@ -567,7 +567,7 @@ def finish_exchange(seat, kept, st, trace):
     )  # fmt: skip
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def turn_ends(players, turns, st, trace):
     """A traced game records every seat's coins and cards after each turn, then its standing
     (game arcs, docs/arcs.md: influence, then Dollars)."""
@@ -584,7 +584,7 @@ def turn_ends(players, turns, st, trace):
             )
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def game_ends(players, turns, running, st, trace):
     """The winner (-1 when the turn cap cut the game off), with the end-of-game statistics."""
     winner = -1
@@ -598,7 +598,7 @@ def game_ends(players, turns, running, st, trace):
     return winner
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def end_turn(st, rules, trace):
     """S_END_TURN: the game ends when one player is left or at the turn cap; else the next player
     with influence takes a turn."""
@@ -613,7 +613,7 @@ def end_turn(st, rules, trace):
     close_game(game_ends(players, st[P_TURN], running, st, trace), st[P_TURN], running, st)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def close_game(winner, turns, running, st):
     """The protocol's record of a finished game: over, its winner (-1 when cut off at the turn
     cap), its turns, nobody to move."""
@@ -629,7 +629,7 @@ def close_game(winner, turns, running, st):
 # --- the protocol ---------------------------------------------------------------------------
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def advance(st, rules, rng, trace, stop):
     """Run the rules until a decision is pending, the game is over, or step ``stop`` is next."""
     while st[P_DECISION] == D_NONE:
@@ -652,7 +652,7 @@ def advance(st, rules, rng, trace, stop):
             end_turn(st, rules, trace)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def answer(move, st, rules, rng, trace):
     """Apply the pending decision's option ``move``; the rules then go on at ``st[P_STEP]``."""
     kind = st[P_DECISION]
@@ -722,13 +722,13 @@ def apply(st, rules, move, rng, trace):
     advance(st, rules, rng, trace, S_IDLE)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def to_move(st):
     """The seat deciding now, or -1 once the game is over."""
     return st[P_SEAT]
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def is_over(st):
     return st[P_OVER] != 0
 
@@ -855,7 +855,7 @@ def deal_unseen(st, seat, trust, rng):
             st[ix(OPTIONS + i)] = draw_card(st, rng)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def take_believed(st, believed):
     """The first character in ``believed`` (a bit set) with a copy left in the pool, taken from
     it; -1 if none."""
@@ -866,17 +866,17 @@ def take_believed(st, believed):
     return -1
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def _mix(h, value):
     return _splitmix64_mix(h ^ np.uint64(value + 0x100))
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def _mix_word(h, word):
     return _splitmix64_mix(h ^ word)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def _field_bytes(st, first, n):
     """Fields ``first`` to ``first + n - 1`` (n at most 8), one byte each: each is a code from
     -1 to 254 (tests/contract/test_protocol.py checks them in every state of random games)."""
@@ -891,7 +891,7 @@ def _field_bytes(st, first, n):
 assert P_TURN - P_PLAYERS <= 4 and P_TRUNCATED - P_TURN - 12 <= 8
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def _seat_word(st, seat, other):
     """What ``seat`` sees of ``other``: its Dollars (fewer than 2**32), its standing claims (5
     bits) and each card (a byte each): face down or not, and which character if ``seat`` may see

@@ -66,7 +66,7 @@ from simcore.kernel.intrinsics import ix, plain_njit
 from strategies import power as strategy
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def lose_influence(seat, turn, st, rules, sids, rng, trace):
     """``seat`` turns one face-down card face up (its choice); with none left it is out."""
     left = influence(st, seat)
@@ -79,7 +79,7 @@ def lose_influence(seat, turn, st, rules, sids, rng, trace):
     reveal(seat, slot, turn, st, rules, trace)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def lose_influences(seat, losses, turn, st, rules, sids, rng, trace):
     """``seat`` lost a challenge and loses ``losses`` influences (caught_bluffer_loses,
     failed_challenger_loses; the rulebook's one: ``lose_influence``). Losing as many as it has,
@@ -92,7 +92,7 @@ def lose_influences(seat, losses, turn, st, rules, sids, rng, trace):
                 reveal(seat, slot, turn, st, rules, trace)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rng, trace):
     """Offer every other player the chance to challenge a claim; resolve the first challenge:
     CLAIM_UNCHALLENGED, CLAIM_PROVEN (the challenger lost an influence) or CLAIM_FAILED."""
@@ -114,7 +114,7 @@ def challenge_round(claimant, character, players, turn, st, rules, sids, prm, rn
     return CLAIM_UNCHALLENGED
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def offer_block(actor, action, target, players, st, rules, sids, prm, rng):
     """(blocker, character) for the first player who blocks, or (-1, -1)."""
     if not anyone_may_block(action):  # the target alone
@@ -144,7 +144,7 @@ def exchange(seat, st, rules, sids, rng, trace):
     finish_exchange(seat, kept_mask(st), st, trace)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
     forced = turn_begins(seat, st, rules, trace)
     action, target = strategy.choose_action(
@@ -183,7 +183,7 @@ def take_turn(seat, players, turn, st, rules, sids, prm, rng, trace):
         gain(seat, action, target, st, rules, trace)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Deal and play one game to the end or the turn cap: (winner or -1, turns, truncated)."""
     deal(players, st, rules, rng, trace)

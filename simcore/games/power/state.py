@@ -149,38 +149,38 @@ CLAIM_PROVEN = 1  # the challenger lost an influence
 CLAIM_FAILED = 2  # the claimant lost one
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def action_move(action, target):
     """The move code of ``action`` at ``target`` (-1: not aimed at anyone)."""
     return action + N_ACTIONS * (target + 1)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def move_action(move):
     return move % N_ACTIONS
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def move_target(move):
     return move // N_ACTIONS - 1
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def card(st, seat, slot):
     return st[ix(HAND + 2 * seat + slot)]
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def is_down(st, seat, slot):
     return st[ix(DOWN + 2 * seat + slot)] == 1
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def influence(st, seat):
     return st[ix(INFLUENCE + seat)]
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def holds(st, seat, character):
     # Bitwise, not ``and``/``or``: no branches to mispredict on what a hand holds.
     return (is_down(st, seat, 0) & (card(st, seat, 0) == character)) | (
@@ -188,20 +188,20 @@ def holds(st, seat, character):
     )
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def claims_any(st, seat, characters):
     """Whether a standing claim of ``seat`` names one of ``characters`` (a bit mask)."""
     return (st[ix(CLAIMS + seat)] & characters) != 0
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def seat_after(seat, players):
     """The seat to the left of ``seat`` (clockwise), without a division."""
     seat += 1
     return 0 if seat == players else seat
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def next_alive(st, seat):
     """The next player clockwise from ``seat`` who still has influence (``seat`` itself when it is
     the only one, or when nobody is left)."""
@@ -214,7 +214,7 @@ def next_alive(st, seat):
     return seat
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def two_alive(st):
     """Whether at least two players still have influence (the game goes on)."""
     in_game = st[IN_GAME]

@@ -135,7 +135,7 @@ from simcore.games.power_barons.state import (
     turn_over_discard,
 )
 from simcore.kernel.chunk import record_event
-from simcore.kernel.intrinsics import ix, lowest_bit
+from simcore.kernel.intrinsics import inline_njit, ix, lowest_bit
 from simcore.kernel.rng import rand_below
 
 # Per-seat statistics (the seat columns of simcore/games/power_barons/game.py, in order).
@@ -158,7 +158,7 @@ from simcore.kernel.rng import rand_below
 ) = range(N_SEAT_STATS)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def stat(st, seat, which):
     """Index of one of ``seat``'s statistics in ``st``."""
     return STATS + N_SEAT_STATS * seat + which
@@ -167,11 +167,11 @@ def stat(st, seat, which):
 # --- cards ----------------------------------------------------------------------------------
 # Every function takes the game as (st, rules, rng, trace): the state, the prepared rules, the
 # game's random stream, the trace buffer. The helpers that run once or more a turn and are
-# called from one or a few places (resolve, play_card, check_lead, ...) are inline="always":
+# called from one or a few places (resolve, play_card, check_lead, ...) are forceinline=True:
 # each call passed its arrays as up to ~45 machine words on the stack.
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def move_card(card, to, reason, st, trace):
     """The one way a card changes place (so the trace sees every move)."""
     record_event(
@@ -181,7 +181,7 @@ def move_card(card, to, reason, st, trace):
     relocate(st, card, to)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def draw_card(seat, reason, st, rng, trace):
     """A uniformly random drawpile card into ``seat``'s hand; an empty drawpile is first made of
     the shuffled discard pile. False when neither has a card."""
@@ -198,13 +198,13 @@ def draw_card(seat, reason, st, rng, trace):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bank_card(seat, card, reason, st, trace):
     move_card(card, BANK + seat, reason, st, trace)
     st[stat(st, seat, CREDITS_BANKED)] += st[VALUE + card]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def in_hand(st, seat, card):
     return 0 <= card < st[N_CARDS] and st[LOC + card] == HAND + seat
 
@@ -212,7 +212,7 @@ def in_hand(st, seat, card):
 # --- Power Bases ----------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def any_placement(st, players, owner):
     for territory in range(players):
         for base_type in range(N_TYPES):
@@ -221,13 +221,13 @@ def any_placement(st, players, owner):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def has_total(st, reached, total):
     """Total ``total`` is in the bitset of totals at st[reached]."""
     return (st[ix(reached + total // WORD_BITS)] >> (total % WORD_BITS)) & 1 == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def pay(seat, cost, st, rng, trace):
     """Move the bank cards with the smallest total of at least ``cost`` to the discard pile (no
     change is given); returns (credits paid, cards paid).
@@ -297,7 +297,7 @@ def pay(seat, cost, st, rng, trace):
 # --- the challenge --------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def play_card(seat, side, card, st, rules, trace):
     """``seat`` (side 0 attacker, 1 defender) puts ``card`` on the table: a Power Card counts its
     face value times its colour's multiplier, a Political Influence card its face value."""
@@ -310,7 +310,7 @@ def play_card(seat, side, card, st, rules, trace):
         st[CH_PLAYED + side] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def holds_unplayed_colour(st, seat):
     """``seat`` holds a Power Card of a colour that has not had its round yet."""
     for card_colour in range(N_TYPES):
@@ -319,7 +319,7 @@ def holds_unplayed_colour(st, seat):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def check_lead(attacker, lead_colour, lead, st):
     """The attacker leads a card of a new colour when it holds one, else calls out a new colour."""
     if not 0 <= lead_colour < N_TYPES or (st[CH_DONE] >> lead_colour) & 1:
@@ -331,7 +331,7 @@ def check_lead(attacker, lead_colour, lead, st):
         raise ValueError("strategy led a card without holding one of a new colour")
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def lowest_played(st, seat):
     """``seat``'s lowest card on the table (ties: the highest id, the last a 'highest' pick
     would take)."""
@@ -343,7 +343,7 @@ def lowest_played(st, seat):
     return low
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def resolve(winner, loser, players, hand_before, st, rules, rng, trace):
     """WINNING A CHALLENGE: the winner banks the loser's played cards (at most winner_banks of
     them, the highest; the others go to the discard pile), the loser draws as many cards as it
@@ -406,7 +406,7 @@ def resolve(winner, loser, players, hand_before, st, rules, rng, trace):
 # --- set-up ---------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def set_up(players, st, rules, rng, trace):
     """The table from the prepared components; supplies, pawns on their owners' INVESTMENTS PAY
     OFF spaces; hand_size cards dealt to each player, one at a time clockwise from seat 0."""
@@ -447,7 +447,7 @@ def set_up(players, st, rules, rng, trace):
 # --- the standing per seat (game arcs, docs/arcs.md) -------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def record_standing(players, turns, st, trace):
     """After a turn: one standing row per seat when tracing; nothing otherwise."""
     if trace.shape[0] == 0:
@@ -460,12 +460,12 @@ def record_standing(players, turns, st, trace):
 # --- the rules of a turn, shared by the scripted flow and the protocol's steps ----------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def over_size(seat, st, rules):
     return hand_count(st, seat) > np.int64(rules[R_HAND_SIZE])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def bank_chosen(seat, card, st, trace):
     """A hand over size banks the card its owner chose."""
     if not in_hand(st, seat, card):
@@ -473,7 +473,7 @@ def bank_chosen(seat, card, st, trace):
     bank_card(seat, card, M_BANK, st, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def draw_to_size(seat, st, rules, rng, trace):
     """A hand under size draws up to it while a card is left."""
     size = np.int64(rules[R_HAND_SIZE])
@@ -481,7 +481,7 @@ def draw_to_size(seat, st, rules, rng, trace):
         pass
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def turn_begins(seat, st, rules, rng, trace):
     """Step 1's draw, turn_draws cards (the bank follows: ``restore``)."""
     record_event(trace, st, TRACE_LEN, EV_TURN, seat, st[PAWN + seat], hand_count(st, seat),
@@ -490,7 +490,7 @@ def turn_begins(seat, st, rules, rng, trace):
         draw_card(seat, M_DRAW, st, rng, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def roll(seat, st, rules, rng, trace):
     """Step 2: roll both dice and move clockwise; the kind of the space landed on, or BLANK when
     its directions are switched off (the rule parameter named for the space)."""
@@ -507,7 +507,7 @@ def roll(seat, st, rules, rng, trace):
     return kind if rules[R_SPACE_ON + kind] != 0.0 else BLANK
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def invest_owner(territory, players, st, trace):
     """INVESTMENTS PAY OFF in ``territory``: its owner, or -1 when nobody plays it."""
     owner = territory if territory < players else -1
@@ -515,7 +515,7 @@ def invest_owner(territory, players, st, trace):
     return owner
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def invest_pays(seat, owner, territory, st, rng, trace):
     """The owner draws 1, every other seat 1 per base it has there; the cards it was owed."""
     n = 1 if seat == owner else bases_in(st, seat, territory)
@@ -524,19 +524,19 @@ def invest_pays(seat, owner, territory, st, rng, trace):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def check_victim(seat, victim, players):
     if not 0 <= victim < players or victim == seat:
         raise ValueError("strategy asked a player who is not an opponent")
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def check_asked(asked):
     if not 0 <= asked < N_TYPES:
         raise ValueError("strategy asked for a colour that is not a Power Card colour")
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def takes_something(victim, asked, kind, st):
     """SPY AND STEAL finds a card when the victim holds any, a TAKE one of the asked colour."""
     if kind == SPY:
@@ -544,7 +544,7 @@ def takes_something(victim, asked, kind, st):
     return colour_count(st, HAND + victim, asked) > 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def check_taken(victim, asked, kind, card, st):
     if kind == SPY:
         if not in_hand(st, victim, card):
@@ -553,7 +553,7 @@ def check_taken(victim, asked, kind, card, st):
         raise ValueError("strategy gave a card it does not hold or of another colour")
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def take_card(seat, victim, asked, card, kind, st, trace):
     """The card (-1: none) goes from the victim's hand to the taker's (both restore after)."""
     record_event(trace, st, TRACE_LEN, EV_TAKE, seat, victim, asked, card, kind)
@@ -561,7 +561,7 @@ def take_card(seat, victim, asked, card, kind, st, trace):
         move_card(card, HAND + seat, M_STEAL if kind == SPY else M_GIVE, st, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def any_opponent_base(seat, players, st, trace):
     """REMOVE A POWER BASE finds an opponent's base on the board (else it records that none)."""
     for owner in range(players):
@@ -571,7 +571,7 @@ def any_opponent_base(seat, players, st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def remove_base(seat, owner, territory, base_type, players, st, trace):
     """An opponent's base goes back to its owner's supply."""
     if not 0 <= owner < players or owner == seat or not 0 <= territory < N_TERRITORIES:
@@ -584,7 +584,7 @@ def remove_base(seat, owner, territory, base_type, players, st, trace):
     record_event(trace, st, TRACE_LEN, EV_REMOVE, seat, owner, territory, base_type)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def open_challenge(attacker, defender, declared, limited, flush, players, st, trace):
     """Step 3: the challenge's public record (and the attacker's intent ``flush``); returns the
     attacker's hand value (for the flush statistics)."""
@@ -610,7 +610,7 @@ def open_challenge(attacker, defender, declared, limited, flush, players, st, tr
     return hand_before
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def lead(attacker, lead_colour, card, st, rules, trace):
     """The attacker leads ``card`` of ``lead_colour`` face up, or calls the colour out (-1)."""
     check_lead(attacker, lead_colour, card, st)
@@ -618,19 +618,19 @@ def lead(attacker, lead_colour, card, st, rules, trace):
         play_card(attacker, 0, card, st, rules, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def can_follow(defender, lead_colour, st):
     return colour_count(st, HAND + defender, lead_colour) > 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def follow(defender, lead_colour, card, st, rules, trace):
     if not in_hand(st, defender, card) or st[COLOUR + card] != lead_colour:
         raise ValueError("strategy did not follow with a card of the led colour")
     play_card(defender, 1, card, st, rules, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def end_round(rnd, lead_colour, lead_card, follow_card, st, rules, trace):
     """The round is played; whether the surrender options open (surrender not none, and, under
     surrender_after_both_played, both have played a Power Card)."""
@@ -643,41 +643,41 @@ def end_round(rnd, lead_colour, lead_card, follow_card, st, rules, trace):
     return both_played or rules[R_SURRENDER_AFTER_BOTH_PLAYED] == 0.0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def surrender_options(rules):
     """Voluntary surrender options after a Power Card round: 2 (the lower total, then the
     higher), 1 (the lower total only) or 0 (surrender none)."""
     return 2 - np.int64(rules[R_SURRENDER])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def is_limited(kind, rules):
     """The turn's challenge has no Political Influence round: the attacker is on LIMITED
     CHALLENGE, or political_influence is off."""
     return 1 if kind == LIMITED or rules[R_POLITICAL_INFLUENCE] == 0.0 else 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def first_to_surrender(st):
     """The player who is not winning has the first surrender option: the lower total (ties: the
     attacker, unless ties_go_to attacker makes it the winner)."""
     return st[CH_ATTACKER] if behind_by(st, 0) > 0 else st[CH_DEFENDER]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def surrenders(seat, rnd, forced, st, trace):
     record_event(
         trace, st, TRACE_LEN, EV_SURRENDER, seat, rnd, st[CH_TOTAL], st[CH_TOTAL + 1], forced
     )
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def limited_loser(st):
     """A Limited Challenge played out: the lower total loses (ties: the attacker)."""
     return st[CH_ATTACKER] if behind_by(st, 0) > 0 else st[CH_DEFENDER]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def open_influence(st):
     """A full challenge played out opens the Political Influence round; the side that is not
     winning acts first."""
@@ -685,7 +685,7 @@ def open_influence(st):
     return 0 if behind_by(st, 0) > 0 else 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def must_surrender(side, st):
     """The Political Influence ``side`` may play in its turn (its pi_cards_per_turn highest)
     cannot put it ahead."""
@@ -693,13 +693,13 @@ def must_surrender(side, st):
     return pi_reach(st, seat, st[PI_PER_TURN], -1) < behind_by(st, side)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def may_play_pi(st, seat, played):
     """``seat`` holds a PI card and has played fewer than pi_cards_per_turn this turn."""
     return colour_count(st, HAND + seat, PI) > 0 and played < st[PI_PER_TURN]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def play_pi(seat, side, card, played, st, rules, trace):
     """``seat`` plays ``card`` as the ``played``-th + 1 Political Influence card of its turn."""
     if not in_hand(st, seat, card) or st[COLOUR + card] != PI:
@@ -710,7 +710,7 @@ def play_pi(seat, side, card, played, st, rules, trace):
     record_event(trace, st, TRACE_LEN, EV_PI, seat, card, st[CH_TOTAL], st[CH_TOTAL + 1])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def may_buy(seat, players, bought, st, rules):
     """Step 4: fewer than bases_bought_per_turn bought this turn (``bought``), base_cost
     credits banked and a base it may place."""
@@ -720,7 +720,7 @@ def may_buy(seat, players, bought, st, rules):
     return bank_credits(st, seat) >= cost and any_placement(st, players, seat)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def buy_base(seat, players, territory, base_type, st, rules, rng, trace):
     """Pay base_cost (no change) and place the base."""
     if not can_place(st, players, seat, territory, base_type):
@@ -734,12 +734,12 @@ def buy_base(seat, players, territory, base_type, st, rules, rng, trace):
     )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def wins(seat, st, trace):
     record_event(trace, st, TRACE_LEN, EV_WIN, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def turn_ends(players, turns, st, trace):
     """A traced game records every seat's snapshot after each turn, then its standing."""
     if trace.shape[0] > 0:
@@ -752,7 +752,7 @@ def turn_ends(players, turns, st, trace):
     record_standing(players, turns, st, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def game_ends(players, winner, turns, st, trace):
     """The end-of-game statistics and record."""
     for s in range(players):

@@ -9,7 +9,6 @@ scripted.py; decisions come from ``strategies/power_barons/``. This module only 
 """
 
 import numpy as np
-from numba import njit
 
 from simcore.games.power_barons.actions import stat
 from simcore.games.power_barons.components import load_components
@@ -60,6 +59,7 @@ from simcore.kernel.chunk import (
     WINNER,
     WON,
 )
+from simcore.kernel.intrinsics import inline_njit
 from simcore.registry import (
     SEARCH_PARAM_NAMES,
     Arcs,
@@ -304,14 +304,14 @@ def prepare(rules: dict, players: int) -> np.ndarray:
 # --- games through the protocol (a searching seat) -----------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def protocol_result(st):
     """(winner or -1, turns, truncated) of a game the protocol played to its end, as
     ``play_game`` returns them."""
     return st[P_WINNER], st[P_TURN], st[P_TRUNCATED] != 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def write_row(players, result, st, g, game_out, seat_out):
     winner, turns, truncated = result
     game_out[g, WINNER] = winner

@@ -143,6 +143,7 @@ from simcore.games.power_barons.state import (
     pi_playable,
     relocate,
 )
+from simcore.kernel.intrinsics import inline_njit
 from simcore.kernel.rng import _splitmix64_mix, rand_below, rand_float
 
 # The rules' steps between decisions (st[P_STEP]).
@@ -165,7 +166,7 @@ S_IDLE = 13  # nothing to run: the game is over
 # --- what a seat cannot see --------------------------------------------------------------------
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def determinize(st, seat, rng, shown=-1):
     """Redraw, in place, everything ``seat`` cannot see, uniformly among the states consistent
     with what it sees now; ``shown`` is an opponent whose hand it is being shown (SPY AND STEAL),
@@ -247,7 +248,7 @@ def determinize(st, seat, rng, shown=-1):
         st[SLOT + card_k] = j
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def known_voids(st):
     """Per seat, the Power Card colours (a bit each) it is known to hold none of, from the
     challenge in progress (none outside one: CH_DONE is cleared after it): the defender could
@@ -276,7 +277,7 @@ def known_voids(st):
     return void
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _on_table(st, seat, card_colour):
     for i in range(count_at(st, PLAYED + seat)):
         if st[COLOUR + card_at(st, PLAYED + seat, i)] == card_colour:
@@ -284,7 +285,7 @@ def _on_table(st, seat, card_colour):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _allowed_in(st, loc, void):
     """Cards at ``loc`` of a colour outside ``void``."""
     n = 0
@@ -293,7 +294,7 @@ def _allowed_in(st, loc, void):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def _deal(st, seat, size, void, rng):
     """``size`` drawpile cards of colours outside ``void``, uniformly, into ``seat``'s hand."""
     for _ in range(size):
@@ -310,14 +311,14 @@ def _deal(st, seat, size, void, rng):
 # --- the steps ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def ask(kind, seat, st):
     """Pose a decision: the rules stop until ``apply`` answers it."""
     st[P_DECISION] = kind
     st[P_SEAT] = seat
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def start_restore(seat, after, st):
     """``seat`` restores its hand to hand_size (S_RESTORE), then the rules go on at ``after``."""
     st[P_RESTORE] = seat
@@ -325,7 +326,7 @@ def start_restore(seat, after, st):
     st[P_STEP] = S_RESTORE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def restore_step(st, rules, rng, trace):
     """S_RESTORE: bank one card (a decision) while over size, else draw up to it."""
     seat = st[P_RESTORE]
@@ -336,7 +337,7 @@ def restore_step(st, rules, rng, trace):
     st[P_STEP] = st[P_AFTER]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def roll_step(st, rules, rng, trace):
     """S_ROLL: roll, move and follow the directions (the challenge comes next)."""
     seat = st[P_ACTOR]
@@ -357,7 +358,7 @@ def roll_step(st, rules, rng, trace):
             ask(D_REMOVE, seat, st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def invest_step(st, rng, trace):
     """S_INVEST: pay the next seat clockwise from the owner; one paid restores its hand."""
     players = st[PLAYERS]
@@ -371,7 +372,7 @@ def invest_step(st, rng, trace):
     st[P_STEP] = S_CHALLENGE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def asked_for(seat, move, st):
     """D_TAKE's answer: the victim and the colour asked for (PI, or -1 for SPY AND STEAL)."""
     victim = move % MAX_PLAYERS
@@ -384,7 +385,7 @@ def asked_for(seat, move, st):
     return victim, PI if kind == TAKE_PI else -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def taken(card, st, trace):
     """D_GIVE / D_STEAL answered (or nothing to take, -1): the card moves, both restore."""
     seat = st[P_ACTOR]
@@ -395,7 +396,7 @@ def taken(card, st, trace):
         st[P_STEP] = S_CHALLENGE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def next_round(st, rules):
     """After a round nobody surrendered: the next colour, or the challenge is played out."""
     if not last_round(st[CH_ROUND], rules):
@@ -409,7 +410,7 @@ def next_round(st, rules):
         st[P_STEP] = S_PI_TURN
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def round_played(follow_card, st, rules, trace):
     if end_round(st[CH_ROUND], st[P_LEAD_COLOUR], st[P_LEAD], follow_card, st, rules, trace):
         st[P_OPTION] = 0
@@ -418,7 +419,7 @@ def round_played(follow_card, st, rules, trace):
         next_round(st, rules)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def surrender_step(st):
     """S_SURRENDER: the lower total's option, then the higher's."""
     first = first_to_surrender(st)
@@ -426,7 +427,7 @@ def surrender_step(st):
     ask(D_SURRENDER, seat, st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def pi_turn_step(st, rules, trace):
     """S_PI_TURN: a side whose PI cannot put it ahead surrenders; else it may (a decision,
     unless surrender is none)."""
@@ -443,7 +444,7 @@ def pi_turn_step(st, rules, trace):
         ask(D_SURRENDER, seat, st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def pi_play_step(st):
     """S_PI_PLAY: the side plays PI cards (a decision each) until it stops, has none or has
     played pi_cards_per_turn."""
@@ -455,7 +456,7 @@ def pi_play_step(st):
         st[P_STEP] = S_PI_TURN
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def resolve_step(st, rules, rng, trace):
     """S_RESOLVE: WINNING A CHALLENGE; a placed base may complete the win, else step 4."""
     loser = st[P_LOSER]
@@ -471,7 +472,7 @@ def resolve_step(st, rules, rng, trace):
         st[P_STEP] = S_END_TURN
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def end_turn(st, rules, trace):
     """S_END_TURN: the game ends with a win or at the turn cap; else the next seat's turn."""
     players = st[PLAYERS]
@@ -489,7 +490,7 @@ def end_turn(st, rules, trace):
     st[P_STEP] = S_IDLE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def advance(st, rules, rng, trace):
     """Run the rules until a decision is pending or the game is over."""
     while st[P_DECISION] == D_NONE:
@@ -528,7 +529,7 @@ def advance(st, rules, rng, trace):
             end_turn(st, rules, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer(move, st, rules, rng, trace):
     """Apply the pending decision's option ``move``; the rules then go on at ``st[P_STEP]``."""
     kind = st[P_DECISION]
@@ -613,7 +614,7 @@ def answer(move, st, rules, rng, trace):
 # --- the protocol ---------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def new_game(players, st, rules, rng, trace):
     """Set up, then run the rules to the first decision (seat 0 takes the first turn)."""
     set_up(players, st, rules, rng, trace)
@@ -622,7 +623,7 @@ def new_game(players, st, rules, rng, trace):
     advance(st, rules, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def apply(st, rules, move, rng, trace):
     """Apply option ``move`` of the pending decision and run the rules to the next decision or
     the end of the game."""
@@ -630,25 +631,25 @@ def apply(st, rules, move, rng, trace):
     advance(st, rules, rng, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def to_move(st):
     """The seat deciding now, or -1 once the game is over."""
     return st[P_SEAT]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def is_over(st):
     return st[P_OVER] != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def returns(st, out):
     """Each seat's result: 1 for the winner, 0 for the others (a capped game: 0 for all)."""
     for seat in range(st[PLAYERS]):
         out[seat] = 1.0 if seat == st[P_WINNER] else 0.0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def list_cards(st, seat, card_colour, moves, n):
     """Append ``seat``'s cards of ``card_colour`` (highest first) to ``moves[n:]``."""
     first, count = colour_run(st, seat, card_colour)
@@ -657,7 +658,7 @@ def list_cards(st, seat, card_colour, moves, n):
     return n + count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def legal(st, rules, moves):
     """The options of the pending decision, written to ``moves`` in a fixed order; their count."""
     kind = st[P_DECISION]
@@ -727,7 +728,7 @@ def legal(st, rules, moves):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def _mix(h, value):
     return _splitmix64_mix(h ^ np.uint64(value + 0x100))
 
@@ -735,7 +736,7 @@ def _mix(h, value):
 UNSEEN = -1  # a card's place in an information set when the seat cannot see it
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def infoset_key(st, seat):
     """A 64-bit hash of exactly what ``seat`` observes now: where every card it can see lies
     (its hand, the banks, the discard pile, the table; while it is shown a hand on SPY AND

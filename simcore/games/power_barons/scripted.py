@@ -68,10 +68,11 @@ from simcore.games.power_barons.state import (
     behind_by,
     has_won,
 )
+from simcore.kernel.intrinsics import inline_njit
 from strategies import power_barons as strategy
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def restore(seat, st, rules, sids, prm, rng, trace):
     """Back to hand_size: bank (the owner's choice) while over it, draw while under it and a card
     is left."""
@@ -81,7 +82,7 @@ def restore(seat, st, rules, sids, prm, rng, trace):
     draw_to_size(seat, st, rules, rng, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def buy(seat, players, st, rules, sids, prm, rng, trace):
     """Step 4: while base_cost credits are banked the player must buy a Power Base, up to
     bases_bought_per_turn and until one completes its win; the count it bought."""
@@ -93,7 +94,7 @@ def buy(seat, players, st, rules, sids, prm, rng, trace):
     return bought
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def investments(territory, players, st, rules, sids, prm, rng, trace):
     """INVESTMENTS PAY OFF: the territory's owner draws 1, then every player with bases there
     (clockwise from the owner) draws 1 per base; each banks back down to hand_size."""
@@ -106,7 +107,7 @@ def investments(territory, players, st, rules, sids, prm, rng, trace):
             restore(seat, st, rules, sids, prm, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def take(seat, kind, players, st, rules, sids, prm, rng, trace):
     """TAKE A POWER CARD (the victim picks which card of the asked colour), TAKE POLITICAL
     INFLUENCE (the victim picks which), SPY AND STEAL (the taker picks from the shown hand)."""
@@ -131,7 +132,7 @@ def take(seat, kind, players, st, rules, sids, prm, rng, trace):
         restore(victim, st, rules, sids, prm, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def remove(seat, players, st, sids, rng, trace):
     """REMOVE A POWER BASE: an opponent's base of the player's choice goes back to its owner."""
     if any_opponent_base(seat, players, st, trace):
@@ -139,7 +140,7 @@ def remove(seat, players, st, sids, rng, trace):
         remove_base(seat, owner, territory, base_type, players, st, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def surrender_option(rnd, st, rules, sids, prm, rng, trace):
     """After a round: the lower total may surrender, then (surrender lower_then_higher) the
     higher (ties: attacker first). Returns the seat that surrendered, or -1."""
@@ -152,7 +153,7 @@ def surrender_option(rnd, st, rules, sids, prm, rng, trace):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def influence_round(st, rules, sids, prm, rng, trace):
     """The Political Influence round of a full challenge: the player who is not winning either
     surrenders or plays "one or more" PI cards, at least until it is winning and then as many
@@ -180,7 +181,7 @@ def influence_round(st, rules, sids, prm, rng, trace):
     return -1  # not reached
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
     """Step 3, the compulsory challenge. Returns 1 if the attacker placed a Power Base."""
     defender, declared, flush = strategy.choose_challenge(
@@ -208,7 +209,7 @@ def challenge(attacker, players, limited, st, rules, sids, prm, rng, trace):
     return resolve(attacker + defender - loser, loser, players, hand_before, st, rules, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def take_turn(seat, players, st, rules, sids, prm, rng, trace):
     """The four steps of a turn; returns ``seat`` if it won, else -1."""
     # 1. Draw a card, bank a card.
@@ -236,7 +237,7 @@ def take_turn(seat, players, st, rules, sids, prm, rng, trace):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Set up and play one game to a win or the turn cap: (winner or -1, turns, truncated)."""
     set_up(players, st, rules, rng, trace)

@@ -25,7 +25,7 @@ Political Influence cards), 0 .. n_cards-1. Seat k owns territory k.
 import numpy as np
 from numba import njit
 
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 
 COLOURS = ("Transportation", "Communications", "Finance", "Energy", "Political Influence")
 TRANSPORTATION, COMMUNICATIONS, FINANCE, ENERGY, PI = range(5)
@@ -280,49 +280,49 @@ EV_STANDING = len(EVENT_NAMES) - 1
 
 
 # --- read-only queries ------------------------------------------------------------------------
-# The small queries that decisions ask dozens of times a turn are inline="always": each numba
+# The small queries that decisions ask dozens of times a turn are forceinline=True: each numba
 # call passes ``st`` as 7 machine words and saves and restores registers around a load or two.
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def value(st, card):
     return st[ix(VALUE + card)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def colour(st, card):
     return st[ix(COLOUR + card)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def card_at(st, loc, i):
     """The ``i``-th card (0 <= i < count_at) at ``loc`` (not a bank), in no particular order."""
     return st[ix(MEMBER + MAX_CARDS * loc + i)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def is_hand(loc):
     return HAND <= loc < HAND + MAX_PLAYERS
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def is_bank(loc):
     return BANK <= loc < BANK + MAX_PLAYERS
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def banked_word(seat, card):
     """Where the bit of ``card`` in ``seat``'s bank set is in ``st`` (see BANKED)."""
     return BANKED + BANK_WORDS * seat + card // SET_BITS
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def run_start(seat, card_colour):
     """Where ``seat``'s run of ``card_colour`` starts in ``st`` (see RANKED)."""
     return RANKED + RUN * (N_COLOURS * seat + card_colour)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def _rank_in(st, card, seat):
     """Insert ``card`` into its colour's run in ``seat``'s hand, before it is counted there."""
     card_colour = st[ix(COLOUR + card)]
@@ -336,7 +336,7 @@ def _rank_in(st, card, seat):
     st[ix(first + i)] = card
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def _rank_out(st, card, seat):
     """Take ``card`` out of its colour's run in ``seat``'s hand, before it is uncounted there."""
     card_colour = st[ix(COLOUR + card)]
@@ -348,14 +348,14 @@ def _rank_out(st, card, seat):
         st[ix(first + j)] = st[ix(first + j + 1)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def _count(st, card, loc, sign):
     """Add (``sign`` 1) or take away (-1) ``card`` in ``loc``'s count and credits."""
     st[ix(COUNT_AT + loc)] += sign
     st[ix(CREDITS_AT + loc)] += sign * st[ix(VALUE + card)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def _count_colour(st, card, hand_loc, sign):
     """Add (``sign`` 1) or take away (-1) ``card`` in the count and credits of its colour in the
     hand at ``hand_loc``."""
@@ -364,7 +364,7 @@ def _count_colour(st, card, hand_loc, sign):
     st[ix(COLOUR_CREDITS_AT + by_colour)] += sign * st[ix(VALUE + card)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def _append(st, card, to):
     if is_bank(to):
         st[ix(banked_word(to - BANK, card))] |= 1 << (card % SET_BITS)
@@ -379,7 +379,7 @@ def _append(st, card, to):
     st[ix(LOC + card)] = to
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def relocate(st, card, to):
     """Put ``card`` at ``to``; in a list, its old place's last card fills the gap it leaves."""
     here = st[ix(LOC + card)]
@@ -397,7 +397,7 @@ def relocate(st, card, to):
     _append(st, card, to)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def turn_over_discard(st):
     """The discard pile becomes the drawpile (which is empty): what relocating the discard pile's
     first card to the drawpile until none is left gives, in one pass. Each such move fills the
@@ -415,7 +415,7 @@ def turn_over_discard(st):
     st[CREDITS_AT + DISCARD] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def recount(st):
     """Rebuild the per-location lists, bank sets, counts, credits and ranked hands from LOC
     (set-up, tests)."""
@@ -431,51 +431,51 @@ def recount(st):
         _append(st, card, st[LOC + card])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def count_at(st, loc):
     return st[ix(COUNT_AT + loc)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def credits_at(st, loc):
     """Face value of the cards at ``loc`` (a hand's value, a bank's credits)."""
     return st[ix(CREDITS_AT + loc)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def colour_count(st, loc, card_colour):
     """Cards of ``card_colour`` at ``loc`` (a hand)."""
     return st[ix(COLOUR_COUNT_AT + N_COLOURS * loc + card_colour)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def colour_credits(st, loc, card_colour):
     """Face value of the cards of ``card_colour`` at ``loc`` (a hand)."""
     return st[ix(COLOUR_CREDITS_AT + N_COLOURS * loc + card_colour)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def colour_run(st, seat, card_colour):
     """(first, n): ``seat``'s cards of ``card_colour`` are st[first] (its highest) to
     st[first + n - 1]."""
     return run_start(seat, card_colour), colour_count(st, HAND + seat, card_colour)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def highest(st, seat, card_colour):
     """``seat``'s highest card of ``card_colour`` (ties: lowest id), or -1."""
     first, n = colour_run(st, seat, card_colour)
     return st[ix(first)] if n > 0 else -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def lowest(st, seat, card_colour):
     """``seat``'s lowest card of ``card_colour`` (ties: lowest id), or -1."""
     first, n = colour_run(st, seat, card_colour)
     return st[ix(lowest_slot(st, first, n))] if n > 0 else -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def lowest_slot(st, first, n):
     """Where the lowest card of the run st[first : first + n] (n > 0) is: the first of its cards
     of the lowest value, as ties go to the lowest id."""
@@ -485,14 +485,14 @@ def lowest_slot(st, first, n):
     return low
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def best_value(st, seat, card_colour):
     """The value of ``seat``'s highest card of ``card_colour`` (0 if none)."""
     card = highest(st, seat, card_colour)
     return st[ix(VALUE + card)] if card >= 0 else 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def best_values(st, seat):
     """The highest card value of each colour in ``seat``'s hand (0 where none)."""
     return (
@@ -504,7 +504,7 @@ def best_values(st, seat):
     )
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def pi_reach(st, seat, k, skip):
     """The credits of ``seat``'s ``k`` highest Political Influence cards other than ``skip``
     (-1: none skipped): what it can add in one turn of the PI round (pi_cards_per_turn)."""
@@ -519,7 +519,7 @@ def pi_reach(st, seat, k, skip):
     return total
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def behind_by(st, side):
     """Credits ``side`` must add to be winning (ties go to the defender, or under ties_go_to
     attacker to the attacker); <= 0 when winning."""
@@ -528,7 +528,7 @@ def behind_by(st, side):
     return theirs - mine + (1 if side != st[TIE_SIDE] else 0)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def pi_playable(st, seat, side, card, played):
     """``seat`` may play ``card`` (a PI card it holds) as the ``played``-th + 1 card of its
     turn in the PI round: winning, any card; behind, the card and its best others still within
@@ -540,28 +540,28 @@ def pi_playable(st, seat, side, card, played):
     return st[ix(VALUE + card)] + pi_reach(st, seat, left, card) >= needed
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def last_round(rnd, rules):
     """``rnd`` (0-based) is the challenge's last Power Card round (challenge_rounds)."""
     return rnd >= np.int64(rules[R_CHALLENGE_ROUNDS]) - 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def hand_count(st, seat):
     return count_at(st, HAND + seat)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def hand_value(st, seat):
     return credits_at(st, HAND + seat)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def bank_credits(st, seat):
     return credits_at(st, BANK + seat)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def ranks_below(st, card, other):
     """``card`` is lower than ``other``: a lower value, or the same value and a lower id."""
     return st[ix(VALUE + card)] < st[ix(VALUE + other)] or (
@@ -569,7 +569,7 @@ def ranks_below(st, card, other):
     )
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def outranks(st, card, other):
     """``card`` is higher than ``other``: a higher value, or the same value and a lower id (the
     fixed tie-break of every 'highest' and 'lowest' choice)."""
@@ -578,22 +578,22 @@ def outranks(st, card, other):
     )
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def has_base(st, owner, territory, base_type):
     return st[ix(BASES + 16 * owner + 4 * territory + base_type)] == 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def bases_in(st, owner, territory):
     return st[ix(BASES_IN + N_TERRITORIES * owner + territory)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def bases_on_board(st, owner):
     return st[ix(ON_BOARD + owner)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def set_base(st, owner, territory, base_type, present):
     """Puts ``owner``'s base of ``base_type`` on ``territory`` (``present`` 1) or back into its
     supply (0). The only writer of BASES, so that SUPPLY, BASES_IN, ON_BOARD and PROGRESS stay in
@@ -609,7 +609,7 @@ def set_base(st, owner, territory, base_type, present):
         st[PROGRESS + owner] += min(before + change, need) - min(before, need)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def supply_left(st, owner):
     n = 0
     for base_type in range(N_TYPES):
@@ -617,14 +617,14 @@ def supply_left(st, owner):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def types_to_win(st):
     """Different Power Bases needed in every opponent's territory (types_to_win_3p, _4p: the
     rulebook's 4 at 3 players, 3 at 4)."""
     return st[ix(TYPES_NEEDED)]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def can_place(st, players, owner, territory, base_type):
     """``owner`` may put a base of ``base_type`` in ``territory``: an opponent's territory, a base
     of that type left in its supply, and none of its own of that type there yet."""
@@ -636,7 +636,7 @@ def can_place(st, players, owner, territory, base_type):
     )
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def progress(st, seat):
     """Bases that count towards ``seat``'s win: per opponent territory, up to types_to_win (kept
     by set_base: a sum over territories in every comparison of who is ahead cost more than the
@@ -644,12 +644,12 @@ def progress(st, seat):
     return st[ix(PROGRESS + seat)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def has_won(st, players, seat):
     return progress(st, seat) == (players - 1) * types_to_win(st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def multiplier(st, rules, card_colour):
     """What a card of ``card_colour`` counts for in the challenge in progress: the declared
     type's colour is multiplied (doubled by the rulebook), everything else counts face value."""

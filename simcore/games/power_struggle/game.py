@@ -337,14 +337,14 @@ def prepare(rules: dict, players: int) -> np.ndarray:
 # --- lineups with a searching seat (``ismcts``, docs/ismcts.md) --------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def protocol_result(st):
     """(winner, winners, Department Turns, truncated) of a game the protocol played to its end,
     as ``play_game`` returns them."""
     return st[P_WINNER], st[P_WINNERS], st[DEPT_TURNS], st[P_OUTCOME] == 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def write_row(players, result, st, g, game_out, seat_out):
     winner, winners, turns, truncated = result
     game_out[g, WINNER] = winner

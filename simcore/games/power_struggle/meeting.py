@@ -80,10 +80,11 @@ from simcore.games.power_struggle.transitions import (
 )
 from simcore.games.power_struggle.turns import found, start_action
 from simcore.kernel.chunk import record_event
+from simcore.kernel.intrinsics import inline_njit
 from simcore.kernel.rng import rand_below
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_appoint(st):
     """Three Managers each: clockwise from the starting player, counter-clockwise from the player
     to its right, clockwise again; each to the Board Room or as a Department Head with 3
@@ -96,7 +97,7 @@ def step_appoint(st):
     return ask(st, D_APPOINT, appointing_seat(st, k))
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def appointing_seat(st, k):
     """Who makes appointment ``k`` (0 .. 3 * players - 1): clockwise from the starting player,
     counter-clockwise from the player to its right, clockwise again."""
@@ -106,14 +107,14 @@ def appointing_seat(st, k):
     return (start + i) % players if k // players != 1 else (start - 1 - i) % players
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_appoint(st, move, trace):
     """Move 0: the Board Room; else a Department in division move - 1."""
     appoint(st, st[P_SEAT], st[P_K] // st[PLAYERS], move - 1, trace)
     st[P_K] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def appoint(st, seat, appointment, division, trace):
     """A Manager of ``seat`` to the Board Room (``division`` < 0) or as a Department Head with 3
     Employees in ``division``."""
@@ -130,7 +131,7 @@ def appoint(st, seat, appointment, division, trace):
                      office % ROWS, 3)  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_meeting(st, trace):
     """Stage I, step 1: a new round; from round 2 on the Chairman is dismissed, then the Chairman
     card and the Bribed Communications card (face up) act, in that order."""
@@ -138,7 +139,7 @@ def step_meeting(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def meeting_begins(st, trace):
     """A new round; from round 2 on the Chairman is dismissed (True: the cards act next)."""
     st[ROUND] += 1
@@ -152,7 +153,7 @@ def meeting_begins(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_chairman_card(st):
     """The face-up Chairman card's holder may found a Department (Division half: 1 Manager, 1 new
     Employee, any of its own Employees) or a Main Department (Bribed half: 2 Managers, 1 Main
@@ -164,7 +165,7 @@ def step_chairman_card(st):
     return ask(st, D_CHAIRMAN, holder)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_chairman(st, move, trace):
     """Move 0: not used; else 1 + division + 6 * Employees it moves in (Division half)."""
     holder = st[P_SEAT]
@@ -180,7 +181,7 @@ def answer_chairman(st, move, trace):
         found(st, holder, office, (move - 1) // N_DIVISIONS, S_CHAIRMAN_DONE)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def chairman_card_office(st, holder, division, trace):
     """The Chairman card used in ``division``: a Department with 1 new Employee (Division half;
     its own Employees may follow) or a Main Department and its point (Bribed half)."""
@@ -194,20 +195,20 @@ def chairman_card_office(st, holder, division, trace):
     return office
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def chairman_card_used(st, division, office, trace):
     record_event(trace, st, TRACE_LEN, ps.EV_CHAIRMAN_USE, st[HOLDER + CHAIRMAN],
                  st[HALF + CHAIRMAN], division, office % ROWS, st[EMP + office])  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_chairman_done(st, trace):
     chairman_card_used(st, st[P_X], st[P_OFFICE], trace)
     st[P_STEP] = S_EXTRA
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_extra(st, trace):
     """The face-up Bribed Communications card: one extra action for its holder."""
     st[P_STEP] = S_HEADS_START
@@ -217,7 +218,7 @@ def step_extra(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def extra_action_holder(st, trace):
     """The holder of the face-up Bribed Communications card, who takes an extra action now, or
     -1."""
@@ -229,7 +230,7 @@ def extra_action_holder(st, trace):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_heads_start(st, trace):
     """Step 2 (a new Chairman), then step 3 from the left."""
     appoint_chairman(st, trace)
@@ -238,7 +239,7 @@ def step_heads_start(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def new_head(st, division):
     """(the new Divisional Head of ``division``, 1 if the card holder provides it): most
     Department Heads, then most Employees, then the topmost office; nobody there: the holder of
@@ -265,7 +266,7 @@ def new_head(st, division):
     return new, 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_heads(st, trace):
     """Step 3, division by division (st[P_K]): cases A and B at once; in case C the displaced
     head's owner chooses the Board Room or the Counsel track (D_DISPLACED)."""
@@ -283,14 +284,14 @@ def step_heads(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def seat_head(st, division, new, old, case, displaced_to, by_card, trace):
     st[HEAD + division] = new
     record_event(trace, st, TRACE_LEN, ps.EV_HEAD, division, new, old, case, displaced_to,
                  by_card)  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_displaced(st, move, trace):
     """Move 0: the displaced Divisional Head to the Board Room; 1: to the Counsel track."""
     old = st[P_SEAT]
@@ -300,7 +301,7 @@ def answer_displaced(st, move, trace):
     st[P_K] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def displace(st, old, division, to, trace):
     """``old``'s Divisional Head of ``division`` to the Board Room (0) or the Counsel track (1)."""
     if to == 1:
@@ -311,14 +312,14 @@ def displace(st, old, division, to, trace):
         raise ValueError("strategy sent a displaced Divisional Head nowhere")
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_meeting_end(st, trace):
     meeting_ends(st, trace)
     st[P_STEP] = S_SORT
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def meeting_ends(st, trace):
     """Steps 4 to 6 (5 and 6 as the rule parameters R_INFLUENCE_SCORING and R_MOTIVATION_RESET
     say)."""
@@ -336,7 +337,7 @@ def meeting_ends(st, trace):
         set_motivation(st, ps.MAX_MOTIVATION, -1, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def score_influence(st, trace):
     """Step 5: the Chairman 2 (R_CHAIRMAN_INFLUENCE), each Board member 1 (R_BOARD_INFLUENCE)
     Influence."""
@@ -352,7 +353,7 @@ def score_influence(st, trace):
             record_event(trace, st, TRACE_LEN, ps.EV_INFLUENCE, seat, gained, st[at])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_sort(st, rng):
     """Step 7: the Divisional Head of Communications draws 6 of the shuffled non-standard events
     and orders them with the 2 standard ones, place by place (D_ORDER: bonus before meeting,
@@ -367,7 +368,7 @@ def step_sort(st, rng):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def draw_events(st, rng):
     """The Divisional Head of Communications draws 6 of the shuffled non-standard events."""
     n = st[N_EVENTS]
@@ -381,7 +382,7 @@ def draw_events(st, rng):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def deal_order(st, rng):
     """The Communications card's power off (R_CARD_ON): nobody sorts; the 6 drawn cards and the
     2 standard ones are stacked in a uniformly random order within the two ordering rules (the
@@ -403,7 +404,7 @@ def deal_order(st, rng):
             k += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_order(st, trace):
     if st[P_N] < ORDER_SIZE:
         return ask(st, D_ORDER, st[ps.SORTER])
@@ -412,7 +413,7 @@ def step_order(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def order_recorded(st, policy, trace):
     """The round's order is sorted: its statistics and trace rows."""
     sorter = st[ps.SORTER]
@@ -427,7 +428,7 @@ def order_recorded(st, policy, trace):
                      trace_event_id(st, st[ORDER + position]))  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_order(st, move):
     """The event card ``move`` takes the next place."""
     if not order_pick_ok(st, move):

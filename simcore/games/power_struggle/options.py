@@ -40,7 +40,7 @@ from simcore.games.power_struggle.state import (
 )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def office_ok(st, office, seat, need_staff, need_room):
     """``office`` is ``seat``'s (with an Employee when ``need_staff``, with room for one when
     ``need_room``)."""
@@ -51,7 +51,7 @@ def office_ok(st, office, seat, need_staff, need_room):
     return not (need_room and st[EMP + office] >= MAX_EMPLOYEES)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def enticeable(st, office, seat, taken):
     """Development may take an Employee of ``office`` for ``seat`` (``taken``: bit p, it already
     took one from player p)."""
@@ -59,7 +59,7 @@ def enticeable(st, office, seat, taken):
     return owner >= 0 and owner != seat and st[EMP + office] > 0 and not (taken >> owner) & 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def create_two_problem(st, seat, first, second, n1, n2):
     """0 if B1 (two Departments from n1 + n2 of its Employees) is allowed, else what is wrong:
     1 no such division, 2 no vacant offices, 3 fewer than 2 or more than 7 placed, 4 more
@@ -76,7 +76,7 @@ def create_two_problem(st, seat, first, second, n1, n2):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def move_problem(st, seat, a, b, target):
     """0 if C1 (office a, and Department b unless -1, to division ``target``) is allowed, else:
     1 not its office, 2 two offices that are not two Departments, 3 within its own division,
@@ -97,7 +97,7 @@ def move_problem(st, seat, a, b, target):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def merge_problem(st, seat, a, b, target):
     """0 if C2 (Departments a and b into a's office, target -1, or a new office of ``target``)
     is allowed, else: 1 not its offices, 2 not two Departments, 3 no vacant office there."""
@@ -112,7 +112,7 @@ def merge_problem(st, seat, a, b, target):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def action_move(kind, x, y, z, w):
     """The move code of action ``kind`` with its options; the fields the kernel fills in (the
     Employees a hire, Human Resources, Development or Legal & Patents give) are left out."""
@@ -137,7 +137,7 @@ def action_move(kind, x, y, z, w):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def action_of(move):
     """(kind, x, y, z, w) of an action move code."""
     args = move // ACTION_BASE
@@ -150,7 +150,7 @@ def action_of(move):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def action_ok(st, seat, kind, x, y, z, w):
     """Action ``kind`` with these options is legal for ``seat`` now (the kernel's checks)."""
     if not 0 <= kind < N_ACTIONS or not action_possible(st, seat, kind):
@@ -174,7 +174,7 @@ def action_ok(st, seat, kind, x, y, z, w):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def order_pick_ok(st, event):
     """``event`` may take the next place of the order being sorted (st[P_N] places taken): one
     of the round's 8 cards not placed yet; the Directors' Meeting card 5th or later and after
@@ -200,7 +200,7 @@ def order_pick_ok(st, event):
     return ORDER_SIZE - position - 1 >= still_needed
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def order_candidate(st, i):
     """The i-th of the round's 8 cards in ``legal``'s fixed order: the 6 drawn, bonus, meeting."""
     if i < ORDER_SIZE - 2:

@@ -164,7 +164,7 @@ from simcore.games.power_struggle.turns import (
 from simcore.kernel.rng import rand_below
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def advance(st, rules, rng, trace):
     """Carry out the rules' next step; True once a decision is pending or the game is over."""
     step = st[P_STEP]
@@ -230,7 +230,7 @@ def advance(st, rules, rng, trace):
     raise ValueError("the rules have no such step")
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer(st, move, trace):
     """Carry out ``move`` for the pending decision (the rules go on with ``advance``)."""
     st[P_DECISIONS] += 1
@@ -266,7 +266,7 @@ def answer(st, move, trace):
 # --- the protocol's functions (docs/protocol.md) -----------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def new_game(players, st, rules, rng, trace):
     """Set up from the game's stream and run the rules to the first decision."""
     set_up(players, st, rules, rng, trace)
@@ -276,7 +276,7 @@ def new_game(players, st, rules, rng, trace):
         pass
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def apply(st, rules, move, rng, trace):
     """Answer the pending decision with ``move``, then run the rules to the next decision or the
     end (chance from ``rng``)."""
@@ -285,24 +285,24 @@ def apply(st, rules, move, rng, trace):
         pass
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def to_move(st):
     return st[P_SEAT] if st[P_DECISION] != D_NONE else -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def is_over(st):
     return st[P_DECISION] == D_NONE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def returns(st, out):
     """1.0 for each winner (a shared win: each sharer), 0.0 otherwise; all 0 at the turn cap."""
     for seat in range(st[PLAYERS]):
         out[seat] = np.float64((st[P_WINNERS] >> seat) & 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def push(moves, n, move):
     if n >= moves.shape[0]:
         raise ValueError("more options than the move buffer holds (MAX_MOVES)")
@@ -310,7 +310,7 @@ def push(moves, n, move):
     return n + 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def legal(st, rules, moves):
     """The options of the pending decision (move codes, DECISION_KINDS in
     docs/games/power-struggle.md) into ``moves``; their number."""
@@ -365,7 +365,7 @@ def legal(st, rules, moves):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def action_moves(st, seat, moves):
     """Every legal action with its options (``action_ok``), in the order of ACTIONS."""
     n = 0
@@ -413,13 +413,13 @@ def action_moves(st, seat, moves):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def mix(h, value):
     """FNV-1a step over one int64 (its low 63 bits)."""
     return (h ^ np.uint64(value & 0x7FFFFFFFFFFFFFFF)) * np.uint64(1099511628211)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def order_known(st, seat):
     """How many places of the round's event order ``seat`` knows."""
     if st[ps.SORTER] != seat:
@@ -427,7 +427,7 @@ def order_known(st, seat):
     return st[P_N] if st[P_STEP] == S_ORDER else ORDER_SIZE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def infoset_key(st, seat):
     """A hash of what ``seat`` observes now: everything but what ``determinize`` redraws for it
     (other undeclared players' Archenemy cards, the Pinats of bribes it was not party to, the
@@ -472,7 +472,7 @@ def infoset_key(st, seat):
 # --- what a seat cannot see: the redraw (the search, the leak check) ------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def determinize(st, seat, rng):
     """Redraw everything hidden from ``seat``, uniformly among the states consistent with what it
     sees now, and nothing else (the information-leak check and tree search use it):
@@ -535,7 +535,7 @@ def determinize(st, seat, rng):
     redraw_events(st, seat, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def draw_unseen(seen, n, rng):
     """One of 0 .. n-1 not in the bitmask ``seen``, uniformly."""
     k = rand_below(rng, n - ps.count_bits(seen, n))
@@ -547,7 +547,7 @@ def draw_unseen(seen, n, rng):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def redraw_events(st, seat, rng):
     """The event-card part of ``determinize``."""
     n_events = st[N_EVENTS]

@@ -77,10 +77,11 @@ from simcore.games.power_struggle.turns import (
     turn_ends,
 )
 from simcore.kernel.chunk import record_event
+from simcore.kernel.intrinsics import inline_njit
 from strategies import power_struggle as strategy
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def initial_appointments(st, sids, prm, rng, trace):
     for k in range(3 * st[PLAYERS]):
         seat = appointing_seat(st, k)
@@ -88,7 +89,7 @@ def initial_appointments(st, sids, prm, rng, trace):
         appoint(st, seat, k // st[PLAYERS], division, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def fill_new_department(st, seat, office, moved, sids, prm, rng, trace):
     """Up to ``moved`` of ``seat``'s Employees into its new Department ``office``."""
     for _ in range(moved):
@@ -99,7 +100,7 @@ def fill_new_department(st, seat, office, moved, sids, prm, rng, trace):
     return office
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def chairman_privilege(st, rules, sids, prm, rng, trace):
     holder = st[HOLDER + CHAIRMAN]
     if holder < 0 or not usable(st, holder, CHAIRMAN)[0]:
@@ -115,7 +116,7 @@ def chairman_privilege(st, rules, sids, prm, rng, trace):
     chairman_card_used(st, division, office, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def appoint_heads(st, sids, prm, rng, trace):
     for division in range(N_DIVISIONS):
         new, by_card = new_head(st, division)
@@ -128,7 +129,7 @@ def appoint_heads(st, sids, prm, rng, trace):
             seat_head(st, division, new, old, 0 if old < 0 else 1, -1, by_card, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def sort_events(st, rules, sids, prm, rng, trace):
     draw_events(st, rng)
     if not card_on(st, COMMUNICATIONS):
@@ -146,7 +147,7 @@ def sort_events(st, rules, sids, prm, rng, trace):
     order_recorded(st, policy, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def meeting(st, rules, sids, prm, rng, trace):
     """Stage I: the Directors' Meeting's 7 steps."""
     if meeting_begins(st, trace):
@@ -161,7 +162,7 @@ def meeting(st, rules, sids, prm, rng, trace):
     snapshot(st, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def apply_event(event, position, st, sids, prm, rng, trace):
     """The event step of the non-standard event ``event``."""
     base = EVENT_FX + EVENT_WIDTH * event
@@ -183,7 +184,7 @@ def apply_event(event, position, st, sids, prm, rng, trace):
                 dismiss(st, seat, division, office, ps.E_EVENT, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def take_action(seat, st, sids, prm, rng, trace):
     """One action of ``seat`` (its strategy's choice, checked, then carried out)."""
     for k in range(5):
@@ -196,7 +197,7 @@ def take_action(seat, st, sids, prm, rng, trace):
     carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace):
     """Action ``kind`` of ``seat`` with its options; its further choices by the strategies."""
     x, z = action_begins(seat, kind, x, y, z, w, st, trace)
@@ -239,7 +240,7 @@ def carry_out(seat, kind, x, y, z, w, st, sids, prm, rng, trace):
             gain(st, seat, ps.INFLUENCE, dismissed, ps.P_LEGAL, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bribe(seat, st, sids, prm, rng, trace):
     """E) up to two attempts, then the Employees lost for refusals."""
     first = -1
@@ -267,7 +268,7 @@ def bribe(seat, st, sids, prm, rng, trace):
             dismiss(st, loser, -1, office, ps.E_BRIBE_LOSS, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def department_turns(st, rules, sids, prm, rng, trace):
     """Stage II until the meeting card (0), a declaration ends the game (1) or the turn cap
     (2)."""
@@ -288,7 +289,7 @@ def department_turns(st, rules, sids, prm, rng, trace):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def play_game(players, st, rules, sids, prm, rng, trace):
     """Set up and play one game: (winner or -1, winners bitmask, Department Turns, truncated)."""
     set_up(players, st, rules, rng, trace)

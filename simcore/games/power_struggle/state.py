@@ -385,12 +385,12 @@ EV_STANDING = len(EVENT_NAMES) - 1
 # --- read-only queries ------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def office_id(division, row):
     return ROWS * division + row
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def occupied(st, division):
     """Occupied offices of ``division`` (they are its rows 0 .. occupied - 1)."""
     n = 0
@@ -399,12 +399,12 @@ def occupied(st, division):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def has_vacancy(st, division):
     return st[OWNER + ROWS * division + ROWS - 1] < 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def departments(st, seat, division):
     """``seat``'s Departments (not Main Departments); division -1: all divisions."""
     n = 0
@@ -415,7 +415,7 @@ def departments(st, seat, division):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def main_departments(st, seat, division):
     n = 0
     for office in range(N_OFFICES):
@@ -425,7 +425,7 @@ def main_departments(st, seat, division):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def employees(st, seat, division):
     """``seat``'s Employees; division -1: all divisions."""
     n = 0
@@ -435,7 +435,7 @@ def employees(st, seat, division):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def room(st, seat):
     """Free Employee places in ``seat``'s Departments and Main Departments."""
     n = 0
@@ -445,7 +445,7 @@ def room(st, seat):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def board_members(st, seat):
     n = 0
     for chair in range(st[BOARD_N]):
@@ -454,7 +454,7 @@ def board_members(st, seat):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def divisional_heads(st, seat):
     n = 0
     for division in range(N_DIVISIONS):
@@ -463,7 +463,7 @@ def divisional_heads(st, seat):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def consultants(st, seat):
     n = 0
     for division in range(N_DIVISIONS):
@@ -471,7 +471,7 @@ def consultants(st, seat):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def counsel_divisions(st, seat):
     n = 0
     for division in range(N_DIVISIONS):
@@ -480,7 +480,7 @@ def counsel_divisions(st, seat):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def share_blocks(st, seat):
     n = 0
     for size in range(1, N_SIZES + 1):
@@ -488,12 +488,12 @@ def share_blocks(st, seat):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def track(st, seat, which):
     return st[TRACK + N_TRACKS * seat + which]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def competence(st, seat, which):
     """A seat's value on a competence: its track points, or its Consultants for counsel."""
     if which == COUNSEL:
@@ -501,7 +501,7 @@ def competence(st, seat, which):
     return track(st, seat, which)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def usable(st, seat, card):
     """``seat`` holds ``card`` face up and the card's power is in play (its rule parameter):
     (True, half) or (False, 0)."""
@@ -510,20 +510,20 @@ def usable(st, seat, card):
     return False, 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def card_on(st, card):
     """Privilege ``card``'s power is in play (its rule parameter, R_CARD_ON + card)."""
     return st[RULE + R_CARD_ON + card] != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def loses_employee(st, loser):
     """``loser`` (-1: nobody) loses an Employee for declining a bribe: the rule is in play
     (R_REFUSAL_LOSS) and it has one."""
     return loser >= 0 and st[RULE + R_REFUSAL_LOSS] != 0 and employees(st, loser, -1) > 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bribe_most(st, seat):
     """The most Pinats ``seat`` may offer in one bribe now: its money in whole 50,000s, and no
     more than the bribe cap (R_BRIBE_CAP, 0: none)."""
@@ -534,7 +534,7 @@ def bribe_most(st, seat):
     return most
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def motivation_bonus(st, seat, card):
     """What a face-up Human Resources, Accounting or Controlling card gives ``seat`` at the
     current Motivation (extra Employees, extra Shares, extra Pinats per Department); 0 if it
@@ -545,7 +545,7 @@ def motivation_bonus(st, seat, card):
     return motivation_extra(card, half, st[MOTIVATION])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def motivation_extra(card, half, m):
     """The Human Resources, Accounting or Controlling card's table: its ``half`` at Motivation
     ``m`` gives this many extra Employees, extra Shares or extra Pinats per Department."""
@@ -559,7 +559,7 @@ def motivation_extra(card, half, m):
     return 1 if m >= 4 else (2 if m >= 2 else 3)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def beats(st, seat, other, which):
     """``seat`` counts as having more than ``other`` on a competence: strictly more, or (tracks
     only, not counsel) at its track's golden top space."""
@@ -568,14 +568,14 @@ def beats(st, seat, other, which):
     return competence(st, seat, which) > competence(st, other, which)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def archenemy_now(st, seat):
     """The Archenemy point as the board stands: beating the named player in all 3 competences of
     the card, or (own colour) beating every other player in 2 of the 3."""
     return archenemy_with(st, seat, st[COLOUR_CARD + seat], st[COMP_OF + seat])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def archenemy_with(st, seat, enemy, card):
     """The Archenemy point of ``seat`` as the board stands if its Colour card named ``enemy`` and
     its Competence card were ``card`` (index among the cards kept at this table)."""
@@ -596,7 +596,7 @@ def archenemy_with(st, seat, enemy, card):
     return enemy != seat or won >= 2
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def routes(st, seat):
     """Bitmask of the Victory Points ``seat`` holds (bit r: VP_ROUTES[r]); the Archenemy point
     counts once declared even if lost since."""
@@ -611,12 +611,12 @@ def routes(st, seat):
     return mask
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def victory_points(st, seat):
     return count_bits(routes(st, seat), N_ROUTES)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def count_bits(bits, n):
     """Set bits among the lowest ``n`` of ``bits``."""
     count = 0
@@ -625,7 +625,7 @@ def count_bits(bits, n):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def routes_seen(st, observer, seat):
     """The Victory Points of ``seat`` that ``observer`` can see (bitmask as ``routes``): the
     tracks and the Counsel track are public; the Archenemy point only its owner knows, until it
@@ -635,7 +635,7 @@ def routes_seen(st, observer, seat):
     return routes(st, seat) & ~(1 << ARCHENEMY)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def money_seen(st, observer, seat):
     """``seat``'s money as ``observer`` can know it (Set Up 5: a player may keep his money
     secret). Every payment is public but the amount of a bribe, which only the briber and the
@@ -654,7 +654,7 @@ def money_seen(st, observer, seat):
     return money
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def units(st, seat, per):
     """How many of an event effect's ``per`` items ``seat`` has (EFFECT_PER)."""
     if per == PER_FLAT:
@@ -674,7 +674,7 @@ def units(st, seat, per):
     return divisional_heads(st, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def matches(st, seat, who, division, money, richest, poorest):
     """An event effect's ``who`` includes ``seat``, whose money is ``money`` (the most and the
     least of all players': ``richest``, ``poorest``)."""
@@ -691,17 +691,17 @@ def matches(st, seat, who, division, money, richest, poorest):
     return money == poorest
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def price(st, size):
     return st[PRICE + size]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def vacancies(st, division):
     return ROWS - occupied(st, division)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def any_vacancy(st):
     for division in range(N_DIVISIONS):
         if has_vacancy(st, division):
@@ -709,7 +709,7 @@ def any_vacancy(st):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def offices_of(st, seat):
     n = 0
     for office in range(N_OFFICES):
@@ -718,13 +718,13 @@ def offices_of(st, seat):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def share_bonus(st, seat):
     """Extra shares the Accounting card gives ``seat`` on a purchase now (0 without it)."""
     return motivation_bonus(st, seat, ACCOUNTING)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def share_option_ok(st, seat, paid, received):
     """Paying for a block of ``paid`` shares and receiving one of ``received`` is allowed: the
     received block is in stock and affordable, and either the same size or exactly the Accounting
@@ -739,7 +739,7 @@ def share_option_ok(st, seat, paid, received):
     return bonus > 0 and received == paid + bonus
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def can_buy_shares(st, seat):
     for paid in range(N_SIZES + 1):
         for received in range(1, N_SIZES + 1):
@@ -748,7 +748,7 @@ def can_buy_shares(st, seat):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bribe_target_exists(st, seat):
     for card in range(N_PRIVILEGES):
         if st[HOLDER + card] != seat:
@@ -756,7 +756,7 @@ def bribe_target_exists(st, seat):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def can_move(st, seat):
     """Some office of ``seat`` has another division with a vacant office to move to."""
     for office in range(N_OFFICES):
@@ -767,7 +767,7 @@ def can_move(st, seat):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def action_possible(st, seat, kind):
     """``kind`` has at least one legal choice for ``seat`` now (pass always has)."""
     money = st[MONEY + seat]

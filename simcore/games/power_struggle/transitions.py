@@ -74,6 +74,7 @@ from simcore.games.power_struggle.state import (
     victory_points,
 )
 from simcore.kernel.chunk import record_event
+from simcore.kernel.intrinsics import inline_njit
 from simcore.kernel.rng import rand_below
 
 # --- small transitions ------------------------------------------------------------------------
@@ -81,20 +82,20 @@ from simcore.kernel.rng import rand_below
 # rules, each seat's strategy id and parameter row, the game's random stream, the trace buffer.
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def stat(seat, which):
     """Index of one of ``seat``'s statistics in ``st``."""
     return STATS + N_SEAT_STATS * seat + which
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def change_money(st, seat, amount, cause, event_id, from_bank, trace):
     st[MONEY + seat] += amount
     record_event(trace, st, TRACE_LEN, ps.EV_PAY, seat, amount, st[MONEY + seat], cause,
                  from_bank, event_id)  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def charge(st, seat, due, cause, event_id, trace):
     """``seat`` pays ``due`` to the Bank, or all it has when that is less; returns what it paid."""
     paid = min(due, st[MONEY + seat])
@@ -103,7 +104,7 @@ def charge(st, seat, due, cause, event_id, trace):
     return paid
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def gain(st, seat, which, n, cause, trace):
     """Move ``seat``'s marker ``n`` points up ``which`` track, no further than its golden top
     space; returns the points gained."""
@@ -114,7 +115,7 @@ def gain(st, seat, which, n, cause, trace):
     return gained
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def shifted(tracked, vacated):
     """Where the office ``tracked`` is after ``vacated`` (-1: none) emptied and the offices below
     it in its division moved up; -1 if ``tracked`` was the vacated one."""
@@ -125,7 +126,7 @@ def shifted(tracked, vacated):
     return tracked - 1 if tracked > vacated else tracked
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def vacate(st, office, cause, trace):
     """Empty ``office`` (its Employees already gone or moved) and move the offices below it up."""
     division = office // ROWS
@@ -143,7 +144,7 @@ def vacate(st, office, cause, trace):
     st[EMP + last] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def open_office(st, seat, division, heads, staff, cause, trace):
     """Put ``heads`` Managers of ``seat`` and ``staff`` Employees (at most 6; the excess goes back
     to the supply) in the topmost vacant office of ``division``; returns its id."""
@@ -156,7 +157,7 @@ def open_office(st, seat, division, heads, staff, cause, trace):
     return office
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def add_employee(st, office, cause, trace):
     """One Employee into ``office`` unless it has 6 (then it stays in the supply)."""
     if st[EMP + office] < MAX_EMPLOYEES:
@@ -165,7 +166,7 @@ def add_employee(st, office, cause, trace):
                      office % ROWS, 1, st[EMP + office], cause)  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def remove_employees(st, office, n, cause, trace):
     """``n`` Employees of ``office`` back to the supply; a Department left without any closes
     (its Manager goes back to its owner). Returns the vacated office or -1."""
@@ -178,7 +179,7 @@ def remove_employees(st, office, n, cause, trace):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def check_office(st, office, seat, need_staff, need_room):
     if not office_ok(st, office, seat, need_staff, need_room):
         if not 0 <= office < N_OFFICES or st[OWNER + office] != seat:
@@ -188,7 +189,7 @@ def check_office(st, office, seat, need_staff, need_room):
         raise ValueError("strategy chose a full office")
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def board_add(st, seat, cause, trace):
     """A Manager of ``seat`` into the leftmost vacant chair; with all 5 taken, everyone moves a
     chair to the left first and the leftmost Manager goes back to its owner."""
@@ -200,7 +201,7 @@ def board_add(st, seat, cause, trace):
     record_event(trace, st, TRACE_LEN, ps.EV_BOARD_IN, seat, st[BOARD_N] - 1, cause)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def board_remove(st, chair):
     """Empty ``chair``; the members to its right move left to close the gap."""
     for c in range(chair, st[BOARD_N] - 1):
@@ -209,14 +210,14 @@ def board_remove(st, chair):
     st[BOARD + st[BOARD_N]] = -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def add_consultant(st, seat, division, cause, trace):
     st[CONSULT + N_DIVISIONS * seat + division] += 1
     record_event(trace, st, TRACE_LEN, ps.EV_CONSULTANT, seat, division, consultants(st, seat),
                  cause)  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def turn_face_down(st, card, cause, trace):
     st[FACE + card] = 0
     record_event(trace, st, TRACE_LEN, ps.EV_FACE_DOWN, card, st[HOLDER + card], cause)
@@ -225,7 +226,7 @@ def turn_face_down(st, card, cause, trace):
 # --- actions ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def move_offices(seat, a, b, target, st, trace):
     """C1) 1 or 2 Departments or 1 Main Department, Managers and Employees, to another division."""
     problem = move_problem(st, seat, a, b, target)
@@ -249,7 +250,7 @@ def move_offices(seat, a, b, target, st, trace):
         open_office(st, seat, target, heads_b, staff_b, ps.O_MOVE_IN, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def merge(seat, a, b, target, st, trace):
     """C2) two of its Departments become a Main Department, in a's office (target -1) or a new
     office of ``target``; 2 Employees and any over 6 are fired; 1 Main Department point."""
@@ -285,7 +286,7 @@ def merge(seat, a, b, target, st, trace):
     gain(st, seat, ps.MAIN, 1, ps.P_MERGE, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def resign(seat, division, to_counsel, st, trace):
     """D) its Divisional Head of ``division`` resigns to the Board Room (with its Department
     Heads there) or to the Counsel track; its Employees there are fired, its other Departments
@@ -319,7 +320,7 @@ def resign(seat, division, to_counsel, st, trace):
             board_add(st, seat, ps.B_RESIGN_DEPARTMENT, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def buy_shares(seat, paid, received, st, trace):
     """F4) pay for a block of ``paid`` shares, take one of ``received`` (Accounting: larger)."""
     if not share_option_ok(st, seat, paid, received):
@@ -332,7 +333,7 @@ def buy_shares(seat, paid, received, st, trace):
     gain(st, seat, ps.SHARES, received, ps.P_SHARES, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def check_division(division):
     if not 0 <= division < N_DIVISIONS:
         raise ValueError("strategy chose a division that does not exist")
@@ -341,7 +342,7 @@ def check_division(division):
 # --- events -----------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def set_motivation(st, value, cause, trace):
     value = max(0, min(ps.MAX_MOTIVATION, value))
     change = value - st[MOTIVATION]
@@ -349,7 +350,7 @@ def set_motivation(st, value, cause, trace):
     record_event(trace, st, TRACE_LEN, ps.EV_MOTIVATION, value, change, cause)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bonus_payment(st, trace):
     """The standard event: Pinats per share block, Department, Main Department, Board member and
     for the Chairman, plus the Controlling card's amount per (Main) Department."""
@@ -371,7 +372,7 @@ def bonus_payment(st, trace):
 # --- the Directors' Meeting -------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def appoint_chairman(st, trace):
     """Step 2: the player with the most Board members (tie: the leftmost of them) moves its
     leftmost member to the Chairman's office; an empty Board: the Chairman card's holder."""
@@ -396,7 +397,7 @@ def appoint_chairman(st, trace):
     record_event(trace, st, TRACE_LEN, ps.EV_CHAIRMAN, best, 0, chair)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def head_claim(st, division, seat):
     """(Department Heads with a Main Department counting 2, Employees, topmost row or ROWS) of
     ``seat`` in ``division``."""
@@ -412,7 +413,7 @@ def head_claim(st, division, seat):
     return heads, staff, top
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def trace_event_id(st, event):
     if event == st[ps.BONUS_EVENT]:
         return ps.EV_BONUS_CARD
@@ -421,7 +422,7 @@ def trace_event_id(st, event):
     return event
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def snapshot(st, trace):
     if trace.shape[0] == 0:
         return
@@ -441,7 +442,7 @@ def snapshot(st, trace):
                      st[HALF + card], st[FACE + card])  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def record_standing(st, trace):
     """After a Department Turn: one standing row per seat when tracing; nothing otherwise."""
     if trace.shape[0] == 0:
@@ -451,7 +452,7 @@ def record_standing(st, trace):
                      victory_points(st, seat), st[MONEY + seat])  # fmt: skip
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def declare_if_due(st, seat, rules, trace):
     """At the end of its own action a player with the Victory Points declares."""
     if st[DECLARED + seat] == 0 and victory_points(st, seat) >= np.int64(
@@ -460,7 +461,7 @@ def declare_if_due(st, seat, rules, trace):
         declare(st, seat, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def declare(st, seat, trace):
     """``seat`` announces its Victory Points on its own turn: its Archenemy point, if it has it
     now, can no longer be lost; the game ends with this Department Turn."""
@@ -472,7 +473,7 @@ def declare(st, seat, trace):
                  st[ps.ARCH_LOCKED + seat], routes(st, seat))  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def shuffle_into(st, at, n, rng):
     """A uniformly random permutation of 0 .. n-1 into st[at : at + n]."""
     for i in range(n):
@@ -480,7 +481,7 @@ def shuffle_into(st, at, n, rng):
     shuffle_slice(st, at, n, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def shuffle_slice(st, at, n, rng):
     """Shuffle st[at : at + n] in place, uniformly."""
     for i in range(n - 1, 0, -1):
@@ -490,7 +491,7 @@ def shuffle_slice(st, at, n, rng):
         st[at + j] = held
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def sort_slice(st, at, n):
     """Sort st[at : at + n] in place (insertion sort: a few dozen event ids)."""
     for i in range(1, n):
@@ -502,7 +503,7 @@ def sort_slice(st, at, n):
         st[at + j] = held
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def set_up(players, st, rules, rng, trace):
     """The table from the prepared data; money, Archenemy cards, Privilege cards."""
     st[:] = 0
@@ -569,7 +570,7 @@ def set_up(players, st, rules, rng, trace):
     st[stat(st[HOLDER + COMMUNICATIONS], ST_DEALT_COMM)] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def winners_of(st, target, ended):
     """(bitmask of the winners, their Victory Points): among the players with at least
     ``target`` Victory Points when the game ``ended`` by a declaration, the most Victory Points,
@@ -596,7 +597,7 @@ def winners_of(st, target, ended):
 # --- where a step stops (meeting.py, turns.py, rules.py) ------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def ask(st, kind, seat):
     """Stop the rules: ``seat`` must answer a decision of ``kind``."""
     st[P_DECISION] = kind

@@ -150,11 +150,12 @@ from simcore.games.power_struggle.transitions import (
     winners_of,
 )
 from simcore.kernel.chunk import record_event
+from simcore.kernel.intrinsics import inline_njit
 
 # --- founding a Department (the Chairman card's Division half, action B2) -------------------------
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def found(st, seat, office, moved, then):
     """``seat``'s new Department ``office`` takes up to ``moved`` of its Employees from its other
     offices, one by one (D_SOURCE), while it has room; then step ``then``."""
@@ -167,7 +168,7 @@ def found(st, seat, office, moved, then):
     st[P_STEP] = S_FOUND
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_found(st):
     seat = st[P_ACTOR]
     if st[P_N] >= st[P_LIMIT] or not can_move_in(st, seat, st[P_OFFICE]):
@@ -176,13 +177,13 @@ def step_found(st):
     return ask(st, D_SOURCE, seat)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def can_move_in(st, seat, office):
     """The new Department ``office`` has room and ``seat`` has Employees elsewhere."""
     return st[EMP + office] < MAX_EMPLOYEES and employees(st, seat, -1) != st[EMP + office]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def move_in(st, seat, office, source, trace):
     """One of ``seat``'s Employees from ``source`` into its new Department ``office``; returns
     where that Department is now (offices below a closed one move up)."""
@@ -194,7 +195,7 @@ def move_in(st, seat, office, source, trace):
     return office
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_source(st, move, trace):
     """An Employee of office ``move`` into the new Department (or, creating two Departments,
     taken from its office)."""
@@ -210,13 +211,13 @@ def answer_source(st, move, trace):
 # --- Stage II: the Department Turns ---------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def action_done(st):
     st[P_STEP] = st[P_RESUME]
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_turn(st, trace):
     """Stage II: the next event card turns up; the meeting card ends the round, any other is a
     Department Turn: its event step, then one action each clockwise from the starting player."""
@@ -232,7 +233,7 @@ def step_turn(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def turn_begins(st, position, trace):
     """The card at ``position`` turns up: the meeting card ends the round; any other begins a
     Department Turn (the Bonus Payment paid at once). Returns the card."""
@@ -252,7 +253,7 @@ def turn_begins(st, position, trace):
     return event
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_event(st, trace):
     event = st[P_EVENT]
     record_event(trace, st, TRACE_LEN, ps.EV_EVENT, event, st[P_POS],
@@ -264,7 +265,7 @@ def step_event(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_effect(st, trace):
     """The event step: the effects of the non-standard event, in the card's order; a player
     losing Employees chooses each one (D_FIRE)."""
@@ -294,7 +295,7 @@ def step_effect(st, trace):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def money_range(st):
     """(the most, the least money a player has)."""
     richest = st[MONEY]
@@ -305,7 +306,7 @@ def money_range(st):
     return richest, poorest
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def effect_without_choice(st, event, fx, trace):
     """An effect (at ``fx`` of the event's row) other than losing Employees: Motivation, a card
     face down, the Moron, a payment to or from the Bank for each player it names."""
@@ -343,7 +344,7 @@ def effect_without_choice(st, event, fx, trace):
                 charge(st, seat, due, ps.PAY_EVENT, event, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def dismiss(st, seat, division, office, cause, trace):
     """One of ``seat``'s Employees in ``office`` (in ``division`` unless -1) back to the supply."""
     check_office(st, office, seat, True, False)
@@ -352,14 +353,14 @@ def dismiss(st, seat, division, office, cause, trace):
     remove_employees(st, office, 1, cause, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_fire(st, move, trace):
     """One of the deciding player's Employees in office ``move`` back to the supply."""
     dismiss(st, st[P_SEAT], st[P_DIVISION], move, st[P_CAUSE], trace)
     st[P_N] += 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_actions(st, rules, trace):
     """The action step: the next player's action, or the Department Turn is over: the game ends
     if somebody declared (or at the turn cap), else the next card turns up."""
@@ -375,7 +376,7 @@ def step_actions(st, rules, trace):
     return False
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def turn_ends(st, rules, trace):
     """After a Department Turn: 1 if somebody declared (the game ends), 2 at the turn cap, else
     0."""
@@ -387,7 +388,7 @@ def turn_ends(st, rules, trace):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_after_action(st, rules, trace):
     """A player with the Victory Points at the end of its own action declares."""
     declare_if_due(st, (st[ps.START_SEAT] + st[P_K]) % st[PLAYERS], rules, trace)
@@ -396,7 +397,7 @@ def step_after_action(st, rules, trace):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def start_action(st, seat, resume):
     """``seat`` takes an action (D_ACTION); the rules go on with step ``resume``."""
     st[P_ACTOR] = seat
@@ -404,7 +405,7 @@ def start_action(st, seat, resume):
     st[P_STEP] = S_ACTION
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_action(st, move, trace):
     """Action move (``action_move``: kind and options), carried out; those with further
     decisions go on in their steps."""
@@ -445,7 +446,7 @@ def answer_action(st, move, trace):
         st[P_STEP] = S_LEGAL
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def action_begins(seat, kind, x, y, z, w, st, trace):
     """Action ``kind`` with its options (ACTION_ARGS), checked and recorded; the kernel fills in
     the Employees a hire, a Human Resources bonus, Development or Legal & Patents give: returns
@@ -476,7 +477,7 @@ def action_begins(seat, kind, x, y, z, w, st, trace):
     return x, z
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def action_without_choices(seat, kind, x, y, z, st, trace):
     """Carry out an action that asks nothing more (move, merge, resign, buy, pass); False for
     the others."""
@@ -504,7 +505,7 @@ def action_without_choices(seat, kind, x, y, z, st, trace):
     return True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def create_one_office(seat, division, moved, extra, st, trace):
     """B2) a new Department with 1 + ``extra`` (Human Resources) new Employees; ``moved`` of its
     own may follow."""
@@ -514,14 +515,14 @@ def create_one_office(seat, division, moved, extra, st, trace):
     return open_office(st, seat, division, 1, 1 + extra, ps.O_CREATE, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def open_two(seat, first, second, n1, n2, st, trace):
     """B1) the 2 Departments, once their Employees are taken: 1 in each replaced by a Manager."""
     open_office(st, seat, first, 1, n1 - 1, ps.O_CREATE, trace)
     open_office(st, seat, second, 1, n2 - 1, ps.O_CREATE, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_hire(st):
     """A) the hired Employees (2, R_HIRED, plus the Human Resources card's) one by one into
     offices of its choice (D_EMPLOYEE); without room the rest stay in the supply."""
@@ -531,7 +532,7 @@ def step_hire(st):
     return action_done(st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_employee(st, move, trace):
     """A new or enticed Employee into office ``move``."""
     st[P_N] += 1
@@ -542,14 +543,14 @@ def answer_employee(st, move, trace):
         st[P_STEP] = S_DEVELOP
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def place(st, seat, office, cause, trace):
     """A new or enticed Employee into ``seat``'s office ``office``."""
     check_office(st, office, seat, False, True)
     add_employee(st, office, cause, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_create_two(st, trace):
     """B1) n1 + n2 of its Employees taken one by one (D_SOURCE), then the 2 Departments, 1
     Employee in each replaced by its Manager."""
@@ -560,7 +561,7 @@ def step_create_two(st, trace):
     return action_done(st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_influence(st, trace):
     """F1) 3 (R_INFLUENCE_COST) of its Employees of its choice back to the supply (D_FIRE), 1
     Influence point."""
@@ -571,7 +572,7 @@ def step_influence(st, trace):
     return action_done(st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_legal(st, trace):
     """G) Legal & Patents: 1 (Bribed: 2) of its Employees back to the supply while it has any
     (D_FIRE), as many Influence points."""
@@ -582,7 +583,7 @@ def step_legal(st, trace):
     return action_done(st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_develop(st):
     """G) Development: entice 1 (Bribed: 3) Employees, each from another player (at most 1 from
     each) or from the supply (D_ENTICE), into its own offices (D_EMPLOYEE), while it has room."""
@@ -592,14 +593,14 @@ def step_develop(st):
     return action_done(st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_entice(st, move, trace):
     """Move 0: from the supply; else from office move - 1."""
     st[P_TAKEN] = entice(st, st[P_SEAT], st[P_TAKEN], move - 1, trace)
     st[P_STEP] = S_DEVELOP_PLACE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def entice(st, seat, taken, office, trace):
     """Development takes an Employee of ``office`` (-1: from the supply) for ``seat``; returns
     the players taken from (bit p)."""
@@ -614,14 +615,14 @@ def entice(st, seat, taken, office, trace):
     return taken | (1 << victim)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_bribe(st):
     """E) a bribe attempt (D_BRIBE: a card another player holds and Pinats; a second attempt may
     be skipped)."""
     return ask(st, D_BRIBE, st[P_ACTOR])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_bribe(st, move, trace):
     """Move 0: no second attempt; else 1 + card + 7 * (Pinats / 50,000 - 1)."""
     seat = st[P_ACTOR]
@@ -640,7 +641,7 @@ def answer_bribe(st, move, trace):
     st[P_STEP] = S_ACCEPT
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def offer_made(seat, attempt, card, amount, st, trace):
     """A bribe attempt for ``card`` with ``amount`` Pinats, checked; the first gives the briber
     its Corruption point. Returns the target (the card's holder)."""
@@ -654,7 +655,7 @@ def offer_made(seat, attempt, card, amount, st, trace):
     return st[HOLDER + card]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_accept(st, move, trace):
     """The target accepts the offer (move 1) or declines it (0)."""
     target = st[P_TARGET]
@@ -677,14 +678,14 @@ def answer_accept(st, move, trace):
         st[P_STEP] = S_BRIBE_LOSERS
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def second_attempt_allowed(st):
     """E: "A second attempt can be made by the current player if the first attempt is
     unsuccessful" (R_SECOND_BRIBE)."""
     return st[ps.RULE + ps.R_SECOND_BRIBE] != 0
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def offer_answered(seat, target, card, amount, attempt, accepted, st, trace):
     """The target's answer; an accepted bribe moves the Pinats and the card (Bribed half) and
     gives the target its Corruption point."""
@@ -703,7 +704,7 @@ def offer_answered(seat, target, card, amount, attempt, accepted, st, trace):
         st[ps.BRIBE_PAID + ps.MAX_PLAYERS * seat + target] += amount
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_bribe_losers(st):
     """Each player who declined (and did not accept the second attempt) loses an Employee of the
     briber's choice (D_VICTIM); declining twice costs one."""
@@ -716,7 +717,7 @@ def step_bribe_losers(st):
     return action_done(st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def bribe_loser(k, first, second, accepted):
     """The player losing an Employee for the k-th refusal (0: the first attempt's target, 1: the
     second's), or -1: whoever declined and did not accept the second loses one; declining twice
@@ -729,12 +730,12 @@ def bribe_loser(k, first, second, accepted):
     return loser
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answer_victim(st, move, trace):
     dismiss(st, st[P_LOSER], -1, move, ps.E_BRIBE_LOSS, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step_end(st, rules, trace):
     """The game is over: winners, the seats' statistics, the last snapshot."""
     st[P_WINNER], st[P_WINNERS] = game_over(st, rules, st[P_OUTCOME], trace)
@@ -744,7 +745,7 @@ def step_end(st, rules, trace):
     return True
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def game_over(st, rules, outcome, trace):
     """Winners, the seats' statistics, the last snapshot and the end row: (winner or -1, winners
     bitmask)."""

@@ -87,7 +87,7 @@ from simcore.kernel.chunk import record_event
 CAPTURE_ORDER = np.append(BY_VALUE, MISSILE)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def record_conflict(st, loc, outcome, side, trace):
     if trace.shape[0] == 0:
         return
@@ -98,7 +98,7 @@ def record_conflict(st, loc, outcome, side, trace):
     )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def top_sides(st, loc):
     """(sides present, highest power, bitmask of the sides with it) at ``loc``."""
     present = 0
@@ -117,7 +117,7 @@ def top_sides(st, loc):
     return present, best, mask
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def bounce_tie(st, loc, trace):
     """Where the highest totals at ``loc`` tie, the pieces of those sides that moved in this round
     retreat to where they came from; returns whether any did."""
@@ -152,7 +152,7 @@ def bounce_tie(st, loc, trace):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def resolve_ties(st, trace):
     """Ties first: contested sectors in node order, each tie bouncing once; the scan repeats
     until no tie can bounce. (A bounce can contest a later node: the next one is looked up
@@ -167,7 +167,7 @@ def resolve_ties(st, trace):
             loc = next_contested(st, loc)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def strongest_army(st, side, loc, with_foot):
     """The army of ``side`` with the most power at ``loc`` (the lower army on a tie), with
     ``with_foot`` among those with an Infantry or a Regiment there (a Flag falls to one of
@@ -186,7 +186,7 @@ def strongest_army(st, side, loc, with_foot):
     return best
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def resolve_battles(st, rules, trace):
     """Then battles: the highest total captures every opposing piece into its Reserve (as many
     as its set has, the Group II pieces first); tied highest totals whose pieces were all
@@ -220,7 +220,7 @@ def resolve_battles(st, rules, trace):
                 stat_add(st, seat_of_army(players, army), ST_PIECES_LOST, n)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def collect_power_units(st, rules, board, trace):
     """``units_per_country`` (one) Power Unit per enemy country with a standing Flag in which the
     army has a piece (its sectors or Headquarters; not islands or sea lanes), at most
@@ -249,7 +249,7 @@ def collect_power_units(st, rules, board, trace):
             record_event(trace, st, TRACE_LEN, EV_POWER_UNITS, army, gained, mask)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def take_over(st, rules, captor, captured, trace):
     """The captor takes every piece and Power Unit of the captured army into its Reserve (as
     many as its set has, the Group II pieces first)."""
@@ -270,7 +270,7 @@ def take_over(st, rules, captor, captured, trace):
         )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def capture_flags(st, rules, board, trace):
     """After the Power Units (before them without the rule units_before_flags): a Flag falls to
     the side with an Infantry or a Regiment in its Headquarters (any piece without the rule
@@ -321,7 +321,7 @@ def capture_flags(st, rules, board, trace):
             record_event(trace, st, TRACE_LEN, EV_OUT, seat, st[ROUND])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def resolve(st, rules, board, trace):
     """After the commands: ties (without the rule bounces, none: tied sides stand off in the
     battles), battles, Power Units, Flag captures (Flags first without the rule

@@ -15,7 +15,6 @@ helpers, those with an ``ismcts`` seat through the protocol.
 import functools
 
 import numpy as np
-from numba import njit
 
 from simcore.games.power_the_game.components import NAMES_BY_FINGERPRINT, load_board
 
@@ -80,6 +79,7 @@ from simcore.kernel.chunk import (
     WINNER,
     WON,
 )
+from simcore.kernel.intrinsics import inline_njit
 from simcore.registry import (
     PRESET_PREFIX,
     SEARCH_ID,
@@ -330,14 +330,14 @@ N_PARAMS = len(strategy.PARAM_NAMES)
 ROLLOUT = N_PARAMS + SEARCH_PARAM_NAMES.index("rollout")
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def protocol_result(st):
     """(winner or -1, rounds, end reason) of a game the protocol played to its end, as
     ``play_game`` returns them."""
     return st[P_WINNER], st[ROUND], st[P_REASON]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def write_row(players, result, st, g, game_out, seat_out):
     winner, rounds, reason = result
     game_out[g, WINNER] = winner

@@ -58,16 +58,17 @@ from simcore.games.power_the_game.state import (
     upgrade_size,
 )
 from simcore.kernel.chunk import record_event
+from simcore.kernel.intrinsics import inline_njit
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def stat_add(st, seat, which, amount):
     if seat >= 0:
         st[STATS + N_SEAT_STATS * seat + which] += amount
 
 
 # Hot, and LLVM stops inlining it by itself once its callers are inlined into bigger functions.
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def change(st, army, loc, kind, n):
     """The one way a count of pieces changes (it keeps IN_PLAY, POWER_AT, PIECES_AT, OCCUPIED,
     ARMY_NODES and KIND_NODES in step)."""
@@ -93,14 +94,14 @@ def change(st, army, loc, kind, n):
         st[KIND_NODES + army * N_KINDS + kind] &= ~node
 
 
-@njit(cache=True, _nrt=False, inline="always")  # hot, small
+@njit(cache=True, _nrt=False, forceinline=True)  # hot, small
 def add_pieces(st, army, loc, kind, n, fixed):
     change(st, army, loc, kind, n)
     if fixed:
         st[FIXED + piece_index(army, loc, kind)] += n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def receive(st, rules, army, kind, n):
     """``n`` pieces of ``kind`` come to the army's Reserve (captured, taken over, or broken down
     from a larger piece): as many as its set still has (the rule component_limits; the rest
@@ -111,7 +112,7 @@ def receive(st, rules, army, kind, n):
     return kept
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def receive_units(st, rules, army, n):
     """``n`` Power Units come to the army's Reserve, as many as its set still has."""
     kept = min(n, units_left(st, rules, army))
@@ -119,7 +120,7 @@ def receive_units(st, rules, army, n):
     return kept
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def take_pieces(st, army, loc, kind, n):
     """Remove ``n`` like pieces, those that moved in this round first (latest move first), then
     those made here this round; returns how many of them had moved in."""
@@ -144,7 +145,7 @@ def take_pieces(st, army, loc, kind, n):
     return moved_in
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def log_entry(st, army, kind, origin, target, live):
     e = LOG + LOG_WIDTH * st[LOG_N]
     st[e + LOG_ARMY] = army
@@ -155,7 +156,7 @@ def log_entry(st, army, kind, origin, target, live):
     st[LOG_N] += 1
 
 
-@njit(cache=True, _nrt=False, inline="always")  # the commonest command
+@njit(cache=True, _nrt=False, forceinline=True)  # the commonest command
 def move_piece(st, army, kind, origin, target):
     """A piece that may still move goes; it may not move again this round."""
     change(st, army, origin, kind, -1)
@@ -163,17 +164,17 @@ def move_piece(st, army, kind, origin, target):
     log_entry(st, army, kind, origin, target, 1)
 
 
-@njit(cache=True, _nrt=False, inline="always")  # tiny, in build_missile's loops
+@njit(cache=True, _nrt=False, forceinline=True)  # tiny, in build_missile's loops
 def sum_word(level, total):
     return SUMS + level * SUM_WORDS + total // 64
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def has_sum(st, level, total):
     return (st[sum_word(level, total)] >> (total % 64)) & 1 == 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def build_missile(st, rules, army, loc, trace):
     """Make a Mega-Missile at ``loc`` from the material that wastes the least power value (the
     rulebook lets the player choose; "the player simply loses the extra power"): the least total
@@ -228,7 +229,7 @@ def build_missile(st, rules, army, loc, trace):
     return used + pieces_total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def strike(st, target, trace):
     """A Mega-Missile lands: every piece at ``target`` is destroyed (a Flag stays), and in a
     Reserve its Power Units too."""
@@ -244,7 +245,7 @@ def strike(st, target, trace):
         st[PU + army] = 0
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: execute_pad
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: execute_pad
 def apply_command(st, rules, army, op, kind, origin, target, trace):
     """Carry out a command ``check_command`` found legal; returns EV_EXEC's detail when it is
     only known afterwards (the consumed pieces that had moved in, the power value used)."""

@@ -144,7 +144,7 @@ from simcore.games.power_the_game.state import (
     upgrade_size,
 )
 from simcore.kernel.chunk import record_event
-from simcore.kernel.intrinsics import lowest_bit
+from simcore.kernel.intrinsics import inline_njit, lowest_bit
 from simcore.kernel.rng import _splitmix64_mix, rand_below
 from strategies import power_the_game as strategy
 
@@ -155,18 +155,18 @@ from strategies import power_the_game as strategy
 # --- a round ---------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def pad_at(seat, i):
     return PAD + (seat * MAX_COMMANDS + i) * CMD_WIDTH
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def next_seat(st, seat):
     """The seat to the left (clockwise), in or out."""
     return seat + 1 if seat + 1 < st[PLAYERS] else 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def seats_in(st):
     n = 0
     for seat in range(st[PLAYERS]):
@@ -174,7 +174,7 @@ def seats_in(st):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def pad_over_limit(st, rules, seat, i):
     """Command i of the seat's pad is beyond what its armies may give this round: the pad holds
     ``commands`` per own army, and in the 2-player game each army gets ``commands`` of them."""
@@ -191,7 +191,7 @@ def pad_over_limit(st, rules, seat, i):
     return same >= per_army
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def is_mercenary_move(st, c, kind, origin):
     return (
         st[c + CMD_ARMY] == MERCENARY_ARMY
@@ -201,7 +201,7 @@ def is_mercenary_move(st, c, kind, origin):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def mercenary_conflicts(st):
     """3-player game: mercenary moves several seats ordered for the same pieces (same kind and
     sector) beyond how many are there are cancelled, unless all go to the same place: then they
@@ -236,7 +236,7 @@ def mercenary_conflicts(st):
                 st[PAD_RESULT + slot] = X_MERCENARY
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def shared_piece_moved(st, kind, origin):
     """One of the pieces a SHARED group of orders is about moved: one fewer left for them."""
     for seat in range(st[PLAYERS]):
@@ -248,7 +248,7 @@ def shared_piece_moved(st, kind, origin):
                 st[SHARE_LEFT + slot] -= 1
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller: implement
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller: implement
 def execute_pad(seat, st, rules, board, dist, trace):
     """Read the seat's pad top to bottom, counting the commands carried out in CARRIED. A SHARED
     order is judged like any other while pieces of its group are left to move (so it is
@@ -295,7 +295,7 @@ def execute_pad(seat, st, rules, board, dist, trace):
                 stat_add(st, seat, ST_MISSILES_LAUNCHED, 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def penalty(seat, st, rules, rng, trace):
     """None of the seat's commands was carried out: one of its armies loses a Power Unit, or its
     smallest piece is broken down into Power Units (a Group II piece into the Group I pieces of
@@ -350,7 +350,7 @@ def penalty(seat, st, rules, rng, trace):
     )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def snapshot(st, board, trace):
     for army in range(N_ARMIES):
         for loc in range(MAX_LOC):
@@ -365,7 +365,7 @@ def snapshot(st, board, trace):
         )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def write_pads(st, rules, board, dist, planner_ids, planner_params, rng, trace):
     """Planning: every seat still in writes its pad from the same state (surveyed once), in seat
     order, with planner ``st[CHOSEN + seat]``: row k < n of (planner_ids, planner_params) writes
@@ -392,7 +392,7 @@ def write_pads(st, rules, board, dist, planner_ids, planner_params, rng, trace):
             )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def redraw_targets(st, seat, rng):
     """Each of the seat's armies' target (TARGET, a planner's private memory): a random standing
     enemy army, or none."""
@@ -410,7 +410,7 @@ def redraw_targets(st, seat, rng):
                     st[TARGET + army] = enemy + 1
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=False)
 def hide_pads(st, rules, board, seat, rng):
     """Redraw what ``seat`` cannot see while its planner writes its pad (inside ``write_pads``),
     in place: the other seats' pads of this round (orders are written simultaneously and shown
@@ -434,7 +434,7 @@ def hide_pads(st, rules, board, seat, rng):
         redraw_targets(st, other, rng)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def implement(st, rules, board, dist, rng, trace):
     """Implementing the pads: official first, then clockwise; then the penalties."""
     for k in range(st[LOG_N]):  # last round's immovable pieces are all at its log's places
@@ -461,14 +461,14 @@ def implement(st, rules, board, dist, rng, trace):
         seat = next_seat(st, seat)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def start_round(st, board, trace):
     record_event(trace, st, TRACE_LEN, EV_ROUND, st[ROUND], st[OFFICIAL], seats_in(st))
     if trace.shape[0] > 0:
         snapshot(st, board, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def orders_and_resolution(st, rules, board, dist, planner_ids, planner_params, rng, trace):
     """The round after planning's decisions: the pads written, carried out, then resolved."""
     write_pads(st, rules, board, dist, planner_ids, planner_params, rng, trace)
@@ -479,7 +479,7 @@ def orders_and_resolution(st, rules, board, dist, planner_ids, planner_params, r
 # --- a game ----------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def setup(players, st, rules, board, rng, trace):
     """Every army in its Headquarters with its Flag and ``initial_pieces`` (two) of each Group I
     piece."""
@@ -516,7 +516,7 @@ def setup(players, st, rules, board, rng, trace):
         )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def seat_power(st, seat):
     first, n_own = armies_of(st[PLAYERS], seat)
     power = 0
@@ -527,7 +527,7 @@ def seat_power(st, seat):
     return power, flags
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def winner_at_time(st):
     """At the time limit: the highest power value, then the most Flags; else no winner."""
     winner, best_power, best_flags = -1, -1, -1
@@ -542,7 +542,7 @@ def winner_at_time(st):
     return winner
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def record_standing(players, st, trace):
     """After a round: one standing row per seat when tracing; nothing otherwise."""
     if trace.shape[0] == 0:
@@ -552,13 +552,13 @@ def record_standing(players, st, trace):
         record_event(trace, st, TRACE_LEN, EV_STANDING, st[ROUND], seat, power, flags)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def goes_on(st, rules):
     """Another round: more than one seat is in and the time limit is not reached."""
     return st[ROUND] < np.int64(rules[R_MAX_ROUNDS]) and seats_in(st) > 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def end_round(st, trace):
     """The round is over: the official passes clockwise to the next seat still in."""
     players = st[PLAYERS]
@@ -572,7 +572,7 @@ def end_round(st, trace):
     record_standing(players, st, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def finish_game(st, board, trace):
     """The game is over: (winner or -1, end reason), with the final statistics and trace rows.
     One seat left wins by Flags; at the time limit the highest power value, then Flags."""
@@ -609,7 +609,7 @@ S_RESOLVE = 2  # every seat has chosen: the pads are written, carried out and re
 S_IDLE = 3  # the game is over
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def advance(st, game, rng, trace):
     """Run the rules until a seat must decide or the game is over."""
     rules, board, dist, planner_ids, planner_params = game
@@ -643,7 +643,7 @@ def advance(st, game, rng, trace):
             st[P_STEP] = S_IDLE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def new_game(players, st, game, rng, trace):
     """Set up, then run the rules to the first decision (seat 0's orders for round 0)."""
     setup(players, st, game[0], game[1], rng, trace)
@@ -653,7 +653,7 @@ def new_game(players, st, game, rng, trace):
     advance(st, game, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def apply(st, game, move, rng, trace):
     """The deciding seat's orders are option ``move``; the rules then run to the next decision:
     the next seat's orders, or after the last seat's the whole round (the pads written, carried
@@ -666,25 +666,25 @@ def apply(st, game, move, rng, trace):
     advance(st, game, rng, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def to_move(st):
     """The seat deciding now, or -1 once the game is over."""
     return st[P_SEAT]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def is_over(st):
     return st[P_OVER] != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def returns(st, out):
     """Each seat's result: 1 for the winner, 0 for the others (no winner: 0 for all)."""
     for seat in range(st[PLAYERS]):
         out[seat] = 1.0 if seat == st[P_WINNER] else 0.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def legal(st, game, moves):
     """The options of the pending orders decision, 0 .. 2n - 1 for n planners (planner k's pad,
     then each without its last command), written to ``moves``; their count."""
@@ -694,7 +694,7 @@ def legal(st, game, moves):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def determinize(st, seat, rng):
     """In place, what ``seat`` cannot see redrawn: the options the other seats chose this round
     before it (orders are simultaneous: any option of theirs is consistent with what it saw),
@@ -709,12 +709,12 @@ def determinize(st, seat, rng):
         redraw_targets(st, other, rng)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def _mix(h, value):
     return _splitmix64_mix(h ^ np.uint64(value + 0x100))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def infoset_key(st, seat):
     """A 64-bit hash of exactly what ``seat`` observes now: every army's pieces by place and
     kind, Power Units, Flags, who is in, the round, the official, its own armies' targets and

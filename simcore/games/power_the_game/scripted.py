@@ -17,14 +17,14 @@ from simcore.games.power_the_game.rules import (
 from simcore.games.power_the_game.state import ROUND
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def play_round(st, rules, board, dist, sids, prm, rng, trace):
     """A scripted round: each seat's pad by its own strategy (CHOSEN[seat] = seat)."""
     start_round(st, board, trace)
     orders_and_resolution(st, rules, board, dist, sids, prm, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def play_game(players, st, game, sids, prm, rng, trace):
     """Set up and play one game, each seat's pads by its own strategy: (winner or -1, rounds,
     end reason). Of ``game``, the protocol's tuple, it reads the rules, the board and the

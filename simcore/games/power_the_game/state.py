@@ -391,58 +391,58 @@ MAX_OPTIONS = 2 * MAX_PLANNERS
 # --- queries -------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def piece_index(army, loc, kind):
     return (army * MAX_LOC + loc) * N_KINDS + kind
 
 
-@njit(cache=True, _nrt=False, inline="always")  # in the commonest bookkeeping
+@njit(cache=True, _nrt=False, forceinline=True)  # in the commonest bookkeeping
 def power_value(st, kind):
     """A piece's power value (rule parameters power_<piece>; a Mega-Missile's is 0)."""
     return st[PIECE_POWER + kind]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def price(st, kind):
     """Power Units a Group I piece costs (rule parameters price_<piece>)."""
     return st[PIECE_PRICE + kind]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def upgrade_size(st):
     """Like Group I pieces one exchange takes (rule upgrade_pieces: three)."""
     return st[UPGRADE_SIZE]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def max_moves(rules, kind):
     """The most moves a piece of ``kind`` makes in a round (rule parameters moves_<piece>)."""
     return np.int64(rules[R_MOVES + kind % GROUP_II_OFFSET])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def count(st, army, loc, kind):
     return st[CNT + piece_index(army, loc, kind)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def free_count(st, army, loc, kind):
     """Pieces that may still move this round."""
     i = piece_index(army, loc, kind)
     return st[CNT + i] - st[FIXED + i]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def army_power_at(st, army, loc):
     return st[POWER_AT + army * MAX_LOC + loc]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def army_pieces_at(st, army, loc):
     return st[PIECES_AT + army * MAX_LOC + loc]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def next_contested(st, loc):
     """The first board node after ``loc`` (-1: the first of all) where more than one army has
     pieces (a conflict is possible there), as the state stands now; -1 if none."""
@@ -457,12 +457,12 @@ def next_contested(st, loc):
     return lowest_bit(later) if later != 0 else -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def side_of(st, army):
     return SIDE_OF[st[PLAYERS], army]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def side_power_at(st, side, loc):
     """Power of a side's pieces at ``loc``, or -1 when it has none there."""
     total = -1
@@ -475,7 +475,7 @@ def side_power_at(st, side, loc):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def has_foot(st, side, loc):
     """An Infantry or a Regiment of the side is at ``loc`` (what a Flag capture needs)."""
     for army in range(N_ARMIES):
@@ -486,7 +486,7 @@ def has_foot(st, side, loc):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def army_total_power(st, army):
     """Power value of every piece of the army, on the board and in Reserve, plus Power Units."""
     total = st[PU + army]
@@ -495,7 +495,7 @@ def army_total_power(st, army):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def army_total_pieces(st, army):
     total = 0
     for loc in range(MAX_LOC):
@@ -503,7 +503,7 @@ def army_total_pieces(st, army):
     return total
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def seat_of_army(players, army):
     """The seat commanding ``army`` (-1: the mercenary of the 3-player game)."""
     if players == 2:
@@ -513,7 +513,7 @@ def seat_of_army(players, army):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def armies_of(players, seat):
     """(first army, number of armies) a seat owns."""
     if players == 2:
@@ -521,7 +521,7 @@ def armies_of(players, seat):
     return seat, 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def may_command(st, seat, army):
     """May ``seat`` write commands for ``army`` now? (its own army, or the mercenary)."""
     if st[STANDING + army] == 0:
@@ -530,22 +530,22 @@ def may_command(st, seat, army):
     return owner == seat or (owner == -1 and st[PLAYERS] == 3)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def hq_of(board, army):
     return board[INFO, I_HQ + army]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def n_nodes(board):
     return board[INFO, I_NODES]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def is_location(board, loc):
     return 0 <= loc < n_nodes(board) or RESERVE <= loc < MAX_LOC
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def moves_needed(dist, board, kind, origin, target):
     """Fewest moves a piece of ``kind`` needs between two board nodes (UNREACHABLE if never)."""
     cls = MOVE_CLASS[kind]
@@ -554,7 +554,7 @@ def moves_needed(dist, board, kind, origin, target):
     return dist[cls, origin, target]
 
 
-@njit(cache=True, _nrt=False, inline="always")  # small, hot in planning and execution
+@njit(cache=True, _nrt=False, forceinline=True)  # small, hot in planning and execution
 def opponent_at(st, army, loc):
     """A piece of another side than ``army``'s stands at ``loc``."""
     mine = side_of(st, army)
@@ -564,7 +564,7 @@ def opponent_at(st, army, loc):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def stock_room(st, rules, at, planned_at, kind):
     """How many more pieces of ``kind`` a set can put in play, its pieces in play being
     st[at + kind] (plus st[planned_at + kind], a pad's changes, when planned_at >= 0); NO_LIMIT
@@ -585,13 +585,13 @@ def stock_room(st, rules, at, planned_at, kind):
     return SET_SIZE[kind] - held
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def stock_left(st, rules, army, kind):
     """How many more pieces of ``kind`` the army's set can put in play (``stock_room``)."""
     return stock_room(st, rules, IN_PLAY + army * N_KINDS, -1, kind)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def units_left(st, rules, army):
     """How many more Power Units the army's set has (NO_LIMIT without component_limits)."""
     if rules[R_COMPONENT_LIMITS] == 0:
@@ -602,7 +602,7 @@ def units_left(st, rules, army):
 # --- legality: the one place that says what a command may do -------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def material_at(st, army, loc):
     """Power value a Mega-Missile at ``loc`` can be made of: the army's pieces there and, in its
     own Reserve, its Power Units."""
@@ -612,7 +612,7 @@ def material_at(st, army, loc):
     return total
 
 
-@njit(cache=True, _nrt=False, inline="always")  # one caller, passing 4 arrays
+@njit(cache=True, _nrt=False, forceinline=True)  # one caller, passing 4 arrays
 def check_command(st, rules, board, dist, army, op, kind, origin, target):
     """(result, detail) of a command of ``army`` on the current state: EXECUTED or why it is
     cancelled (who may command the army and the pad's length are checked by the caller)."""

@@ -141,18 +141,18 @@ from simcore.games.time_barons.state import (
     spare_on,
 )
 from simcore.kernel.chunk import record_event
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below
 
 # --- where cards are ------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def stat_add(st, seat, stat, amount):
     st[ix(STATS + N_SEAT_STATS * seat + stat)] += amount
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def mark_card(st, seat, stat, mask_stat, card):
     """Count a level card as drawn or played by ``seat`` and set its bit in the seat's mask."""
     stat_add(st, seat, stat, 1)
@@ -160,7 +160,7 @@ def mark_card(st, seat, stat, mask_stat, card):
         st[ix(STATS + N_SEAT_STATS * seat + mask_stat)] |= np.int64(1) << np.int64(card)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def hand_add(st, seat, card):
     st[HAND + MAX_IDS * seat + st[ix(HAND_N + seat)]] = card
     st[ix(HAND_N + seat)] += 1
@@ -173,7 +173,7 @@ def hand_add(st, seat, card):
 
 # Inlined: a hand card or site leaves its list on most moves, and the call cost as much as the
 # few steps of the search.
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def list_remove(st, base, count_at, item):
     """Take ``item`` out of the list st[base : base + st[count_at]], keeping the others' order."""
     n = st[ix(count_at)]
@@ -185,7 +185,7 @@ def list_remove(st, base, count_at, item):
     st[ix(count_at)] = n - 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def hand_remove(st, seat, card):
     """Take ``card`` out of ``seat``'s hand, keeping the order of the others."""
     list_remove(st, HAND + MAX_IDS * seat, HAND_N + seat, card)
@@ -193,7 +193,7 @@ def hand_remove(st, seat, card):
     st[ix(SHOWN + card)] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def reset_card_facts(st, cards, card):
     """The card's cached facts (REQUIRE, SITE_DISCOUNT, ANSWERS) as the card table gives them,
     for a site with no attachments."""
@@ -202,7 +202,7 @@ def reset_card_facts(st, cards, card):
     st[ix(ANSWERS + card)] = answers(cards, card)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def site_add(st, seat, site):
     """Put a site into play under ``seat``, with no followers, damage or attachments."""
     st[ix(UPGRADE_DISCOUNT + seat)] += st[ix(SITE_DISCOUNT + site)]
@@ -226,7 +226,7 @@ def site_add(st, seat, site):
     st[ix(VALUE_BOUND + site)] = NO_BOUND  # its owner may differ from the last time it was in play
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def site_remove(st, seat, site):
     list_remove(st, SITES + MAX_IDS * seat, SITES_N + seat, site)
     if has_own_turn_ability(st, site):
@@ -234,7 +234,7 @@ def site_remove(st, seat, site):
         st[ix(SITES_BOUND + seat)] = NO_BOUND
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def discard_add(st, card):
     st[DISCARD + st[DISCARD_N]] = card
     st[DISCARD_N] += 1
@@ -243,7 +243,7 @@ def discard_add(st, card):
     st[ix(HOST + card)] = -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def discard_take(st, i):
     """Remove the ``i``-th card of the discard pile (oldest first) and return it."""
     card = st[ix(DISCARD + i)]
@@ -253,7 +253,7 @@ def discard_take(st, i):
     return card
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def draw_card(seat, level, cause, st, trace):
     """The top card of the ``level`` stack into ``seat``'s hand."""
     card = st[DECK + st[ix(STACK_TOP + level - 1)]]
@@ -265,7 +265,7 @@ def draw_card(seat, level, cause, st, trace):
 # --- followers, damage, destruction ---------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def set_spare_input(st, site, field, value):
     """Set ``st[field + site]`` of the site in play, where ``field`` is FOLLOW or REQUIRE (the
     two inputs of ``spare_on``), keeping its owner's SPARE."""
@@ -275,13 +275,13 @@ def set_spare_input(st, site, field, value):
     st[ix(SPARE + owner)] += spare_on(st, site)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def set_followers(st, site, count):
     """Put ``count`` followers on the site in play, keeping its owner's SPARE."""
     set_spare_input(st, site, FOLLOW, count)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def move_followers(site, amount, st):
     """Add ``amount`` (negative: remove) followers to ``site``; a seat left with none ends the
     game (checked wherever followers leave, so the game stops at once)."""
@@ -292,7 +292,7 @@ def move_followers(site, amount, st):
         st[OVER] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def place_from_supply(seat, site, amount, st, trace):
     """Up to ``amount`` followers from the supply onto ``site`` (what the supply has)."""
     amount = min(amount, st[SUPPLY])
@@ -302,14 +302,14 @@ def place_from_supply(seat, site, amount, st, trace):
         record_event(trace, st, TRACE_LEN, EV_PLACE, seat, site, amount, -1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def credit(st, by, victim, stat, amount):
     """Count harm done by ``by`` (a seat, or -1 for nobody) to the other seat's things."""
     if by >= 0 and by != victim:
         stat_add(st, by, stat, amount)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def kill_on(site, amount, by, st, trace):
     """Kill up to ``amount`` followers on ``site`` (they return to the supply)."""
     amount = min(amount, st[ix(FOLLOW + site)])
@@ -321,7 +321,7 @@ def kill_on(site, amount, by, st, trace):
         record_event(trace, st, TRACE_LEN, EV_KILL, site, owner, amount)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def destroy_site(site, by, st, cards, trace):
     """Kill its followers, return its counters, discard it and its attachments (a Homeland is
     removed from the game instead of discarded)."""
@@ -352,14 +352,14 @@ def destroy_site(site, by, st, cards, trace):
         record_event(trace, st, TRACE_LEN, EV_DISCARD, site, owner, FROM_PLAY)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def check_destroyed(site, by, st, cards, trace):
     """A site whose damage counters reach its integrity is destroyed."""
     if st[ix(LOC + site)] == IN_PLAY and st[ix(DAMAGE + site)] >= integrity(st, cards, site):
         destroy_site(site, by, st, cards, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def damage_site(site, amount, by, st, cards, rules, trace):
     """Kill ``amount`` followers on the site (none if it is fortified, or under rule
     damage_kills off) and place ``amount`` damage counters (as many as the pool has); destroy it
@@ -380,7 +380,7 @@ def damage_site(site, amount, by, st, cards, rules, trace):
     check_destroyed(site, by, st, cards, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def attach(card, site, seat, st, cards, trace):
     """``seat``'s attachment onto ``site`` (either player's): its effects apply while attached."""
     st[ix(LOC + card)] = IN_PLAY
@@ -407,14 +407,14 @@ def attach(card, site, seat, st, cards, trace):
 # --- effects --------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def check_site(st, seat, purpose, site):
     """A site chosen for ``purpose`` must be a candidate."""
     if not is_candidate(st, seat, purpose, site):
         raise ValueError("strategy chose a site it cannot choose")
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def has_candidate(st, seat, purpose):
     owner = 1 - seat if purpose <= PICK_STEAL else seat
     for i in range(sites_n(st, owner)):
@@ -423,7 +423,7 @@ def has_candidate(st, seat, purpose):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def arrange(seat, base, st, trace):
     """Put st[base + i] followers on the seat's i-th site (a checked relocation)."""
     for i in range(sites_n(st, seat)):
@@ -435,7 +435,7 @@ def arrange(seat, base, st, trace):
 CHOOSE_NOW = -2  # apply_effect's target: the owner chooses the site as the effect resolves
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def site_purpose(op):
     """What an effect chooses sites for (PICK_*), -1 for an effect that chooses none."""
     if op == E_DAMAGE:
@@ -455,7 +455,7 @@ def site_purpose(op):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def takes_units(op):
     """Effects that take, place or draw n things one at a time, a choice each."""
     return (
@@ -464,7 +464,7 @@ def takes_units(op):
     )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def unit_possible(seat, op, st, rules):
     """Can such an effect take its next one? When not, it ends (the game may have ended, or
     nothing is left to take)."""
@@ -479,7 +479,7 @@ def unit_possible(seat, op, st, rules):
     return st[DISCARD_N] > 0 and hand_has_room(st, rules, seat)  # E_RECOVER
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def check_unit_choice(seat, op, choice, st, rules):
     """The choice for one unit of such an effect: a stack (draw), a pile index (recover) or a
     site, one the effect may take."""
@@ -493,7 +493,7 @@ def check_unit_choice(seat, op, choice, st, rules):
         check_site(st, seat, site_purpose(op), choice)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def unit_apply(seat, op, choice, to_site, st, cards, trace):
     """One unit of such an effect on the chosen stack, pile index or site (a steal: from
     ``choice`` to ``to_site``)."""
@@ -518,14 +518,14 @@ def unit_apply(seat, op, choice, to_site, st, cards, trace):
         record_event(trace, st, TRACE_LEN, EV_RECOVER, seat, card)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def named_site(seat, purpose, target, st):
     """The site an attack named for a damage or destroy effect, if the effect may still hit it,
     else -1."""
     return target if is_candidate(st, seat, purpose, target) else -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def hit_site(seat, op, n, site, st, cards, rules, trace):
     """A damage or destroy effect on its site."""
     if op == E_DAMAGE:
@@ -534,7 +534,7 @@ def hit_site(seat, op, n, site, st, cards, rules, trace):
         destroy_site(site, seat, st, cards, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def effect_now(seat, op, n, st, cards, rules, rng, trace):
     """The effects nobody chooses anything for (the discarded cards are random)."""
     other = 1 - seat
@@ -563,7 +563,7 @@ def effect_now(seat, op, n, st, cards, rules, rng, trace):
         st[CANCELLED] = 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def effect_of(st, cards, source, base, k, declared):
     """(op, n, target) of the k-th effect at ``cards[source, base:]``; the target is the site
     the attack named (``declared``) or CHOOSE_NOW."""
@@ -575,14 +575,14 @@ def effect_of(st, cards, source, base, k, declared):
 # --- responses on the opponent's turn -------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def open_window(seat, st):
     """A response window opens for ``seat``: each triggered ability once per window."""
     for i in range(sites_n(st, seat)):
         st[ix(RESPONDED + site_at(st, seat, i))] = 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def start_response(seat, kind, a, b, trigger, st, cards, trace):
     """A legal answer is made: a reaction card leaves the hand, a triggered ability is used for
     this window. Returns where its effects are: (column, how many)."""
@@ -596,14 +596,14 @@ def start_response(seat, kind, a, b, trigger, st, cards, trace):
     return base + A_EFFECTS, cards[ix(a), ix(base + A_N_EFFECTS)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def discard_played(card, seat, st, trace):
     """A played event or reaction (or an attachment that could not attach) is discarded."""
     discard_add(st, card)
     record_event(trace, st, TRACE_LEN, EV_DISCARD, card, seat, FROM_PLAY)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def window_closed(st, trace):
     """After an attack's response window: was it cancelled?"""
     cancelled = st[CANCELLED] == 1
@@ -613,7 +613,7 @@ def window_closed(st, trace):
     return cancelled
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def open_attack(source, ability, st):
     """Make the attack public for the response window: its card or site, its ability (-1: the
     card's own effects), no site named yet."""
@@ -623,7 +623,7 @@ def open_attack(source, ability, st):
         st[TARGETS + k] = NO_TARGET
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def effects_at(cards, source, ability):
     """(column, how many) of the effects of a card (``ability`` -1) or of a site's ability."""
     if ability < 0:
@@ -632,7 +632,7 @@ def effects_at(cards, source, ability):
     return base + A_EFFECTS, cards[ix(source), ix(base + A_N_EFFECTS)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def to_name(seat, source, base, k, st, cards):
     """The purpose (PICK_DAMAGE, PICK_DESTROY) of the site the attacker names for the attack's
     k-th effect, -1 if that effect names none or has no candidate."""
@@ -643,13 +643,13 @@ def to_name(seat, source, base, k, st, cards):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def name_site(seat, k, site, st, trace):
     st[ix(TARGETS + k)] = site
     record_event(trace, st, TRACE_LEN, EV_TARGET, seat, st[ATTACK], k, site)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def attachment_lands(card, site, seat, cancelled, st, cards, trace):
     """An attachment after its attack (if any): discarded if cancelled, or if a response
     destroyed its site (nothing to attach to); else attached."""

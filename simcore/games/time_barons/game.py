@@ -319,14 +319,14 @@ def prepare(rules: dict, players: int) -> tuple[np.ndarray, np.ndarray]:
     return encoded, cards.table
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def protocol_result(st):
     """(winner or -1, turns, truncated, end reason) of a game the protocol played to its end, as
     ``play_game`` returns them."""
     return st[P_WINNER], st[P_TURNS], st[P_REASON] == END_TURN_CAP, st[P_REASON]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def write_row(players, result, st, g, game_out, seat_out):
     winner, turns, truncated, reason = result
     game_out[g, WINNER] = winner

@@ -184,7 +184,7 @@ from simcore.games.time_barons.turns import (
     use_ability,
 )
 from simcore.kernel.chunk import record_event
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import _splitmix64_mix, rand_below
 
 MOVE_CAP = 200  # moves per turn, and responses per window: a card set that loops ends the turn
@@ -193,7 +193,7 @@ MOVE_CAP = 200  # moves per turn, and responses per window: a card set that loop
 # --- what a seat cannot see ------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def hidden_slot(st, seat, level, k):
     """Where the ``k``-th hidden card of ``level`` is, in the deck and then the hand of the
     opponent of ``seat``: an index into ``st``. The hidden cards of a level are those left in
@@ -213,7 +213,7 @@ def hidden_slot(st, seat, level, k):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def determinize(st, seat, rng):
     """Redraw, uniformly among the states consistent with what ``seat`` has seen, everything
     hidden from it: which unseen card of each level is in which place of that level's stack
@@ -278,21 +278,21 @@ def determinize(st, seat, rng):
 ) = range(23)  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def ask(st, kind, seat, then):
     st[P_DECISION] = kind
     st[P_SEAT] = seat
     st[P_STEP] = then
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def ask_site(st, seat, purpose, n, then):
     st[P_PURPOSE] = purpose
     st[P_PICK_N] = n
     ask(st, D_SITE, seat, then)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def window(trigger, after, st):
     """``respond`` as a step: the window opens (then S_WINDOW) only if the player not on turn
     has something that answers ``trigger``; else the rules go on with ``after``."""
@@ -307,7 +307,7 @@ def window(trigger, after, st):
         st[P_STEP] = after
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def begin_resolve(seat, source, base, n_effects, declared, after, st):
     """``resolve`` as steps (S_EFFECT), then ``after``."""
     st[P_RES_SEAT] = seat
@@ -320,7 +320,7 @@ def begin_resolve(seat, source, base, n_effects, declared, after, st):
     st[P_STEP] = S_EFFECT
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def begin_attack(seat, source, ability, after, st, rules):
     """``attack`` as steps: the sites named (S_DECLARE), the window, the effects; then
     ``after``."""
@@ -330,7 +330,7 @@ def begin_attack(seat, source, ability, after, st, rules):
     st[P_STEP] = S_DECLARE if rules[R_ATTACK_TARGETS] == TARGETS_DECLARED else S_ATTACK_WINDOW
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def begin_relocation(seat, after, st):
     """``relocate`` as steps: one D_ARRANGE per site of the seat, then ``after``."""
     st[P_ARR_SEAT] = seat
@@ -340,7 +340,7 @@ def begin_relocation(seat, after, st):
     st[P_STEP] = S_ARRANGE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def start_move(move, st, cards, rules, trace):
     """S_MOVED: the player on turn's move (a D_MOVE code) is paid and begun."""
     seat = st[ACTIVE]
@@ -390,7 +390,7 @@ def start_move(move, st, cards, rules, trace):
             begin_resolve(seat, a, C_EFFECTS, cards[ix(a), C_N_EFFECTS], False, S_EVENT_DONE, st)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def next_effect(st, cards, rules, rng, trace):
     """S_EFFECT: the next effect resolving starts (or the effects are done)."""
     k = st[P_RES_K]
@@ -421,7 +421,7 @@ def next_effect(st, cards, rules, rng, trace):
         effect_now(seat, op, n, st, cards, rules, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def next_unit(st, rules):
     """S_UNIT: the effect taking things one at a time asks for its next one, or ends."""
     seat = st[P_RES_SEAT]
@@ -440,7 +440,7 @@ def next_unit(st, rules):
 
 # The longer steps, each inlined into ``step``: the same compiled step as when they were written
 # out there, with no call passing the game's arrays.
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def answered(seat, move, st, cards, rules, trace):
     """S_ANSWERED: the player not on turn answered the window (a D_RESPONSE code)."""
     kind, a, b = decode(move, 3)
@@ -456,7 +456,7 @@ def answered(seat, move, st, cards, rules, trace):
     begin_resolve(other, a, base, n_effects, False, after, st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def declare(seat, st, cards):
     """S_DECLARE: the attacker names the site of the attack's next damage or destroy effect, or
     the attack goes to its window."""
@@ -470,7 +470,7 @@ def declare(seat, st, cards):
             return
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def attack_checked(seat, st, cards, rules, trace):
     """S_ATTACK_CHECK: after the attack's window, its effects resolve unless it was cancelled (an
     attachment's attack goes back to the attachment, cancelled or not)."""
@@ -488,7 +488,7 @@ def attack_checked(seat, st, cards, rules, trace):
         begin_resolve(seat, source, base, n_effects, declared, S_ATTACK_DONE, st)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def unit_chosen(move, st, cards, rules, trace):
     """S_UNIT_CHOSEN: one unit of the effect resolving, on the stack, pile index or site chosen
     (a steal then asks where the follower goes)."""
@@ -502,7 +502,7 @@ def unit_chosen(move, st, cards, rules, trace):
         unit_apply(owner, st[P_OP], move, -1, st, cards, trace)
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def arranged(move, st):
     """S_ARRANGED: the followers the relocating seat puts on its next site, checked."""
     i = st[P_ARR_I]
@@ -517,7 +517,7 @@ def arranged(move, st):
     st[P_STEP] = S_ARRANGE
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def turn_ended(seat, st, rules, trace):
     """S_TURN_END: the turn ends; the next one starts, or the game is over."""
     record_event(trace, st, TRACE_LEN, EV_END_TURN, seat, st[ACTIONS])
@@ -533,7 +533,7 @@ def turn_ended(seat, st, rules, trace):
         st[P_STEP] = S_OVER
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def step(st, rules, cards, move, rng, trace):
     """Run the step st[P_STEP]; ``move`` is the answer of the decision it asked (if it did)."""
     s = st[P_STEP]
@@ -611,14 +611,14 @@ def step(st, rules, cards, move, rng, trace):
         turn_ended(seat, st, rules, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def advance(st, rules, cards, rng, trace):
     """Run the rules to the next decision or the end."""
     while st[P_DECISION] == D_NONE and st[P_STEP] != S_OVER:
         step(st, rules, cards, np.int64(-1), rng, trace)  # -1 as int64 compiles step once
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def new_game(players, st, game, rng, trace):
     """Set up (``players`` is always 2) and run the rules to the first decision."""
     rules, cards = game
@@ -630,7 +630,7 @@ def new_game(players, st, game, rng, trace):
     advance(st, rules, cards, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def apply(st, game, move, rng, trace):
     """Answer the pending decision with ``move`` and run the rules to the next one."""
     rules, cards = game
@@ -640,17 +640,17 @@ def apply(st, game, move, rng, trace):
     advance(st, rules, cards, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def to_move(st):
     return st[P_SEAT]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def is_over(st):
     return st[P_STEP] == S_OVER
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def returns(st, out):
     """1.0 for the winner, 0.0 otherwise (a draw or a game cut off by the cap: 0 for both)."""
     out[0] = 0.0
@@ -659,7 +659,7 @@ def returns(st, out):
         out[st[P_WINNER]] = 1.0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def listed(moves, n, code):
     """Add ``code`` to the options (at most MAX_MOVES of them)."""
     if n < MAX_MOVES:
@@ -668,7 +668,7 @@ def listed(moves, n, code):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def legal(st, game, moves):
     """The pending decision's options as move codes in ``moves[:n]``, in a fixed order; n."""
     rules, cards = game
@@ -715,19 +715,19 @@ def legal(st, game, moves):
     return n
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def _mix(h, value):
     return _splitmix64_mix(h ^ np.uint64(value + 0x100))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def _mix_range(h, st, start, stop):
     for i in range(start, stop):
         h = _mix(h, st[ix(i)])
     return h
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def infoset_key(st, seat):
     """A 64-bit hash of what ``seat`` observes now: every field of ``st`` but those
     ``determinize(st, seat, ...)`` may change (the stacks' order, the opponent's unshown

@@ -101,11 +101,11 @@ from simcore.games.time_barons.turns import (
     use_ability,
 )
 from simcore.kernel.chunk import record_event
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from strategies import time_barons as strategy
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng):
     """The site ``seat`` chooses for ``purpose``, checked (there is always a candidate)."""
     site = strategy.choose_site(sids[seat], prm, seat, purpose, n, st, cards, rules, rng)
@@ -113,7 +113,7 @@ def pick_site(seat, purpose, n, st, cards, rules, sids, prm, rng):
     return site
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def relocate(seat, st, cards, rules, sids, prm, rng, trace):
     """``seat`` rearranges all its followers over its sites, as its strategy chooses."""
     n = sites_n(st, seat)
@@ -128,7 +128,7 @@ def relocate(seat, st, cards, rules, sids, prm, rng, trace):
     arrange(seat, ARRANGE, st, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace):
     """One effect of a card or ability owned by ``seat``; the owner makes every choice. A damage
     or destroy effect hits ``target``, the site its attack named (NO_TARGET: none), or with
@@ -166,7 +166,7 @@ def apply_effect(seat, op, n, target, st, cards, rules, sids, prm, rng, trace):
         effect_now(seat, op, n, st, cards, rules, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def resolve(seat, source, base, n_effects, declared, st, cards, rules, sids, prm, rng, trace):
     """The effects at ``cards[source, base:]`` in order, stopping if the game ends; ``declared``:
     the sites of the attack's damage and destroy effects were named (st[TARGETS + k])."""
@@ -180,7 +180,7 @@ def resolve(seat, source, base, n_effects, declared, st, cards, rules, sids, prm
 
 # Inlined into its callers: most windows have nothing that answers the trigger, and then the
 # call of response_window with all the game's arrays would cost more than the test.
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def respond(trigger, st, cards, rules, sids, prm, rng, trace):
     """The player not on turn may answer ``trigger`` with reactions from its hand (no action
     cost) and its sites' infinite abilities with that trigger (each once per trigger)."""
@@ -189,7 +189,7 @@ def respond(trigger, st, cards, rules, sids, prm, rng, trace):
         response_window(np.int64(trigger), st, cards, rules, sids, prm, rng, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
     """``respond`` when the player not on turn has something that answers ``trigger``."""
     seat = 1 - st[ACTIVE]
@@ -210,7 +210,7 @@ def response_window(trigger, st, cards, rules, sids, prm, rng, trace):
 
 # Inlined into its callers (like respond, whose test it mostly is): a call passing all the
 # game's arrays costs more than the test.
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def attack_cancelled(st, cards, rules, sids, prm, rng, trace):
     """The attacked player's response window, before an attack resolves (st[ATTACK] says what
     the attack is): cancelled?"""
@@ -219,7 +219,7 @@ def attack_cancelled(st, cards, rules, sids, prm, rng, trace):
     return window_closed(st, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def attack(seat, source, ability, st, cards, rules, sids, prm, rng, trace):
     """An event (``ability`` -1) or ability with a harmful op: with attack_targets "declared"
     the attacker names the site of each damage and destroy effect first; then the attacked
@@ -240,7 +240,7 @@ def attack(seat, source, ability, st, cards, rules, sids, prm, rng, trace):
 
 
 # Inlined into take_turn: a call passing all the game's arrays costs as much as a simple move.
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
     """Pay for and carry out a legal move of the player on turn."""
     pay_move(seat, kind, a, b, st, cards, rules, trace)
@@ -284,7 +284,7 @@ def apply_move(seat, kind, a, b, st, cards, rules, sids, prm, rng, trace):
         discard_played(a, seat, st, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def take_turn(seat, turn, st, cards, rules, sids, prm, rng, trace):
     begin_turn(seat, turn, st, cards, rules, trace)
     for _ in range(MOVE_CAP):
@@ -299,7 +299,7 @@ def take_turn(seat, turn, st, cards, rules, sids, prm, rng, trace):
     record_event(trace, st, TRACE_LEN, EV_END_TURN, seat, st[ACTIONS])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def play_game(players, st, game, sids, prm, rng, trace):
     """Set up and play one game (``players`` is always 2; ``game``: the prepared rules and card
     table): (winner or -1, turns, truncated, end reason)."""

@@ -21,7 +21,7 @@ fields, per-seat statistics and a scratch area for relocations.
 import numpy as np
 from numba import njit
 
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 
 MAX_CARDS = 64  # level cards in a set: a seat's drawn / played cards are one int64 bitmask each
 HOMELAND = MAX_CARDS  # card id of seat 0's Homeland; seat 1's is HOMELAND + 1
@@ -335,64 +335,64 @@ STATE_SIZE = ENTERED + MAX_IDS
 # --- queries --------------------------------------------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def hand_n(st, seat):
     return st[ix(HAND_N + seat)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def hand_card(st, seat, i):
     return st[ix(HAND + MAX_IDS * seat + i)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def sites_n(st, seat):
     return st[ix(SITES_N + seat)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def site_at(st, seat, i):
     return st[ix(SITES + MAX_IDS * seat + i)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def ability_sites_n(st, seat):
     return st[ix(ABILITY_SITES_N + seat)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def ability_site_at(st, seat, i):
     return st[ix(ABILITY_SITES + MAX_IDS * seat + i)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def followers(st, seat):
     return st[ix(N_FOLLOWERS + seat)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def integrity(st, cards, site):
     """The site's integrity with its attachments' modifiers."""
     return cards[ix(site), C_INTEGRITY] + st[ix(INTEGRITY_MOD + site)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def is_fortified(st, cards, site):
     return cards[ix(site), C_FORTIFIED] == 1 or st[ix(FORTIFY + site)] > 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def is_disabled(st, site):
     """A disabled site's abilities cannot be used and its passives do not apply."""
     return st[ix(DISABLE + site)] > 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def stack_left(st, level):
     return st[ix(STACK_END + level - 1)] - st[ix(STACK_TOP + level - 1)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def empty_stacks(st):
     n = 0
     for level in range(1, N_LEVELS + 1):
@@ -400,14 +400,14 @@ def empty_stacks(st):
     return n
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def lowest_draw_level(st, rules, seat):
     """The lowest stack the seat may draw from: Level I ("a level equal to or less than your
     current level"), or under rule draw_lower_levels off its own level only."""
     return 1 if rules[R_DRAW_LOWER_LEVELS] != 0.0 else st[ix(LEVEL + seat)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def may_draw_from(st, rules, seat, level):
     """Is ``level`` a stack the seat may draw from now (its levels, not empty)?"""
     return (
@@ -416,7 +416,7 @@ def may_draw_from(st, rules, seat, level):
     )
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def can_draw(st, rules, seat):
     """Some stack the seat may draw from is not empty."""
     for level in range(lowest_draw_level(st, rules, seat), st[ix(LEVEL + seat)] + 1):
@@ -425,7 +425,7 @@ def can_draw(st, rules, seat):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def site_discount(cards, site):
     """What the site's "upgrade_discount" passives take off an upgrade while it is enabled."""
     discount = 0
@@ -435,7 +435,7 @@ def site_discount(cards, site):
     return discount
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def upgrade_cost(st, cards, rules, seat):
     """Actions to upgrade from the seat's level (its enabled sites' "upgrade_discount" lower it,
     to 1)."""
@@ -443,7 +443,7 @@ def upgrade_cost(st, cards, rules, seat):
     return max(cost - st[ix(UPGRADE_DISCOUNT + seat)], 1)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def answers(cards, card):
     """Bit t set: the card (a reaction, or a site by a triggered ability) answers trigger t;
     bit NO_TRIGGER: a site with an ability used on its owner's own turn."""
@@ -459,12 +459,12 @@ def answers(cards, card):
     return mask
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def has_own_turn_ability(st, site):
     return st[ix(ANSWERS + site)] & (np.int64(1) << NO_TRIGGER) != 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def may_answer(st, seat, trigger):
     """Does a card in the seat's hand or a site it has in play answer ``trigger`` at all? When
     not, no response is legal (most windows): the full legality of each need not be checked."""
@@ -478,19 +478,19 @@ def may_answer(st, seat, trigger):
     return False
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def max_requirement(st, site):
     """Followers the site needs for its most demanding ability (0 if disabled or none)."""
     return st[ix(REQUIRE + site)]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def spare_on(st, site):
     """Followers on the site beyond its requirement: what a relocation may take from it."""
     return max(0, st[ix(FOLLOW + site)] - st[ix(REQUIRE + site)])
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def ability_usable(st, cards, seat, site, ability, responding):
     """Can ``seat`` use this ability of its ``site`` now (actions and triggers aside)?
 
@@ -504,7 +504,7 @@ def ability_usable(st, cards, seat, site, ability, responding):
     return ability_ready(st, cards, site, ability, responding)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def ability_ready(st, cards, site, ability, responding):
     """``ability_usable`` for one of the site's abilities, the site being in play under the seat
     and not disabled (the move choice loops over such sites and checks that once per site)."""
@@ -572,7 +572,7 @@ FROM_HAND, FROM_PLAY = range(2)
 # --- legality: the one place that says what a player may do -------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def move_cost(st, cards, rules, seat, kind, a, b):
     """Actions a move costs."""
     if kind == DRAW:
@@ -590,37 +590,37 @@ def move_cost(st, cards, rules, seat, kind, a, b):
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def is_site_in_play(st, cards, card):
     return 0 <= card < MAX_IDS and st[ix(LOC + card)] == IN_PLAY and cards[ix(card), C_TYPE] == SITE
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def in_hand_of(st, seat, card):
     return 0 <= card < MAX_IDS and st[ix(LOC + card)] == IN_HAND and st[ix(OWNER + card)] == seat
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def hand_has_room(st, rules, seat):
     """Rule hand_limit: a card may enter the seat's hand (a draw, a recover)."""
     limit = np.int64(rules[R_HAND_LIMIT])
     return limit == 0 or hand_n(st, seat) < limit
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def may_draw_more(st, rules, seat):
     """Rules draws_per_turn and hand_limit allow the seat on turn one more draw move."""
     cap = np.int64(rules[R_DRAWS_PER_TURN])
     return (cap == 0 or st[DRAWS_MADE] < cap) and hand_has_room(st, rules, seat)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def may_upgrade(st, rules, seat):
     """The seat's level is below the highest (rule max_level, at most Level IV)."""
     return st[ix(LEVEL + seat)] < min(np.int64(rules[R_MAX_LEVEL]), N_LEVELS)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def may_play_kind(st, cards, rules, seat, card):
     """Rules sites_allowed, events_allowed, attachments_allowed, site_limit: may the seat play
     a card of this type at all (an attachment's site aside)?"""
@@ -633,7 +633,7 @@ def may_play_kind(st, cards, rules, seat, card):
     return True
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def attachments_on(st, site):
     count = 0
     for card in range(MAX_IDS):
@@ -641,7 +641,7 @@ def attachments_on(st, site):
     return count
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def may_attach_to(st, cards, rules, seat, site):
     """May the seat's attachment go on ``site``: in play, the opponent's only with rule
     attach_to_opponent, with room under rule attachments_per_site."""
@@ -653,7 +653,7 @@ def may_attach_to(st, cards, rules, seat, site):
     return limit == 0 or attachments_on(st, site) < limit
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def site_waits(st, rules, site):
     """Rule abilities_on_turn_played off: the site came into play this turn, so its abilities
     wait for its owner's next turn (a triggered one answers the opponent's turns, never the turn
@@ -664,7 +664,7 @@ def site_waits(st, rules, site):
 # Inlined: the kernel checks every move a strategy makes, and a call passing three arrays costs
 # as much as the check; inlined where ``kind`` is a constant (the random strategy's move list),
 # only that kind's branch is left.
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def move_is_legal(st, cards, rules, seat, kind, a, b):
     """May ``seat``, on its turn, make move ``kind`` with arguments ``a``, ``b``?
 
@@ -704,7 +704,7 @@ def move_is_legal(st, cards, rules, seat, kind, a, b):
     return move_cost(st, cards, rules, seat, kind, a, b) <= st[ACTIONS]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def response_is_legal(st, cards, rules, seat, trigger, kind, a, b):
     """May ``seat`` (not on turn) answer ``trigger`` with a reaction card ``a`` (REACT; rule
     reactions_allowed) or the triggered ability ``b`` of its site ``a`` (TRIGGERED)?"""
@@ -725,7 +725,7 @@ def response_is_legal(st, cards, rules, seat, trigger, kind, a, b):
     return kind == PASS
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def is_candidate(st, seat, purpose, site):
     """Is ``site`` one that ``seat`` may choose for ``purpose``?
 
@@ -753,26 +753,26 @@ CODE_RADIX = MAX_IDS + 1  # a and b are card ids, levels or -1
 MOVE_CODES = N_MOVE_KINDS * CODE_RADIX * CODE_RADIX
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def move_code(kind, a, b):
     """D_MOVE's code of the move (kind, a, b) (``move_is_legal``'s arguments); END is 0."""
     return kind + N_MOVE_KINDS * ((a + 1) + CODE_RADIX * (b + 1))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def response_code(kind, a, b):
     """D_RESPONSE's code of the answer (kind, a, b) (``response_is_legal``'s); PASS is 0."""
     return kind + 3 * ((a + 1) + CODE_RADIX * (b + 1))
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def decode(code, kinds):
     """(kind, a, b) of a D_MOVE (``kinds`` = N_MOVE_KINDS) or D_RESPONSE (3) code."""
     rest = code // kinds
     return code % kinds, rest % CODE_RADIX - 1, rest // CODE_RADIX - 1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def nth_move(st, cards, rules, seat, pick):
     """Walk the legal moves in a fixed order: (count, kind, a, b) of move number ``pick``, or
     (number of legal moves, END, -1, -1) when ``pick`` is past the end. The order of the random

@@ -105,12 +105,12 @@ from simcore.games.time_barons.state import (
     stack_left,
 )
 from simcore.kernel.chunk import record_event
-from simcore.kernel.intrinsics import ix
+from simcore.kernel.intrinsics import inline_njit, ix
 from simcore.kernel.rng import rand_below
 
 
 # Inlined: once per move in both flows.
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def pay_move(seat, kind, a, b, st, cards, rules, trace):
     """The player on turn pays for a legal move."""
     paid = move_cost(st, cards, rules, seat, kind, a, b)
@@ -120,7 +120,7 @@ def pay_move(seat, kind, a, b, st, cards, rules, trace):
     record_event(trace, st, TRACE_LEN, EV_MOVE, seat, kind, a, b, paid, st[ACTIONS])
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def use_ability(site, ability, st, cards):
     """A once-per-turn ability is used up; is it an attack?"""
     base = C_ABILITIES + ABILITY_WIDTH * ability
@@ -129,14 +129,14 @@ def use_ability(site, ability, st, cards):
     return cards[ix(site), ix(base + A_HARMFUL)] == 1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def play_from_hand(seat, card, st):
     hand_remove(st, seat, card)
     mark_card(st, seat, ST_PLAYED, ST_PLAYED_MASK, card)
 
 
 # Inlined into take_turn, its only caller in a game: one call per turn saved.
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def start_of_turn(seat, st, cards, rules, trace):
     """Once-per-turn abilities become usable again, decay attachments damage their sites, then
     the sites' passives apply."""
@@ -178,7 +178,7 @@ def start_of_turn(seat, st, cards, rules, trace):
 
 
 # Inlined: once per turn in both flows.
-@njit(cache=True, _nrt=False, inline="always")
+@inline_njit()
 def begin_turn(seat, turn, st, cards, rules, trace):
     """The seat's turn starts: its actions, then the start of turn."""
     st[ACTIVE] = seat
@@ -190,7 +190,7 @@ def begin_turn(seat, turn, st, cards, rules, trace):
     start_of_turn(seat, st, cards, rules, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def setup(st, cards, rules, rng, trace):
     """Homelands with their followers, the four shuffled stacks, the supply, the hands."""
     st[:] = 0
@@ -244,7 +244,7 @@ def setup(st, cards, rules, rng, trace):
             draw_card(seat, 1, DRAW_SETUP, st, trace)
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def snapshot(st, trace):
     for seat in range(2):
         counters = 0
@@ -260,7 +260,7 @@ def snapshot(st, trace):
     )  # fmt: skip
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def end_reason(st, rules):
     """Checked at the end of every turn: END_WIPEOUT when a seat has no followers left,
     END_STACKS when ``stacks_to_end`` stacks are empty, else -1 (the game goes on)."""
@@ -271,7 +271,7 @@ def end_reason(st, rules):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def winner_of(st, rules, reason):
     """After a wipeout, the seat that still has followers; after the stacks ran out, the most
     followers, then (rule level_tiebreak) the higher level; otherwise (a tie, the turn cap) -1."""
@@ -287,7 +287,7 @@ def winner_of(st, rules, reason):
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def after_turn(turns, st, rules, trace):
     """After the ``turns``-th turn: snapshot and standing rows when tracing; the end reason, or
     -1 when the game goes on (``end_reason``)."""
@@ -298,7 +298,7 @@ def after_turn(turns, st, rules, trace):
     return reason
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def game_over(turns, reason, st, rules, trace):
     """The game ends after ``turns`` turns (``reason`` -1: cut off by the cap): the per-seat
     statistics and the end row; (winner or -1, end reason)."""
@@ -316,7 +316,7 @@ def game_over(turns, reason, st, rules, trace):
 # --- the standing per seat (game arcs, docs/arcs.md) -------------------------------------------
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, forceinline=False)
 def record_standing(turns, st, trace):
     """After a turn: one standing row per seat when tracing; nothing otherwise."""
     if trace.shape[0] == 0:

@@ -11,14 +11,14 @@ from tests.games.liars_dice.state import COUNT, DICE, EV_ROLL, MAX_DICE, P_FACES
 assert MAX_DICE == 5
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def roll_dice(st, seat, rng):
     """Roll ``seat``'s dice: each face uniform in 1 to the ``faces`` rule."""
     for k in range(st[COUNT + seat]):
         st[DICE + MAX_DICE * seat + k] = 1 + rand_below(rng, st[P_FACES])
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def roll(st, seat, rng, trace):
     """Roll ``seat``'s dice for a new round; the trace shows them (unused dice show 0)."""
     roll_dice(st, seat, rng)

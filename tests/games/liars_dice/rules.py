@@ -56,7 +56,7 @@ from tests.games.liars_dice.state import (
 )
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def start_round(opener, st, rng, trace):
     """Every seat with dice rolls them; ``opener`` bids first."""
     for seat in range(st[P_PLAYERS]):
@@ -69,7 +69,7 @@ def start_round(opener, st, rng, trace):
     st[P_BIDS] = 0
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def bid(seat, move, st, trace):
     st[P_BID] = move
     st[P_BIDDER] = seat
@@ -80,7 +80,7 @@ def bid(seat, move, st, trace):
     st[P_TO_MOVE] = next_in(st, seat)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def end_game(winner, truncated, st, trace):
     st[P_WINNER] = winner
     st[P_TRUNCATED] = truncated
@@ -91,7 +91,7 @@ def end_game(winner, truncated, st, trace):
     record_event(trace, st, TRACE_LEN, EV_END, winner, st[P_ROUND], truncated, st[P_DECISIONS])
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def call(caller, st, rules, rng, trace):
     """Show the dice: the caller loses a die if the standing bid holds, else the bidder does;
     then the next round, or the end."""
@@ -149,12 +149,12 @@ def apply(st, rules, move, rng, trace):
         bid(seat, move, st, trace)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def to_move(st):
     return st[P_TO_MOVE]
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def is_over(st):
     return st[P_TO_MOVE] < 0
 
@@ -187,7 +187,7 @@ def determinize(st, seat, rng):
             roll_dice(st, other, rng)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def _mix(h, value):
     return _splitmix64_mix(h ^ np.uint64(value))
 

@@ -10,7 +10,7 @@ from tests.games.liars_dice.state import P_DECISIONS, P_TRUNCATED, P_WINNER
 from tests.games.liars_dice.strategies import decide
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def result(st):
     """(winner or -1, turns, truncated) of a finished game: what ``game.write_row`` reads. A turn
     is a bid or a call."""

@@ -62,17 +62,17 @@ STATS = DICE + MAX_DICE * MAX_PLAYERS  # st[STATS + N_SEAT_STATS * seat + stat]
 STATE_SIZE = STATS + N_SEAT_STATS * MAX_PLAYERS
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def quantity(code):
     return code // FACE_SPAN
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def face(code):
     return code % FACE_SPAN
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def dice_in_play(st):
     total = 0
     for seat in range(st[P_PLAYERS]):
@@ -80,7 +80,7 @@ def dice_in_play(st):
     return total
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def next_in(st, seat):
     """The next seat after ``seat`` clockwise that still has dice."""
     players = st[P_PLAYERS]
@@ -90,7 +90,7 @@ def next_in(st, seat):
     return other
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def showing(st, seat, shown):
     """How many of ``seat``'s dice show face ``shown``."""
     n = 0
@@ -99,7 +99,7 @@ def showing(st, seat, shown):
     return n
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def n_raises(st):
     """How many bids beat the standing one (all bids when there is none): up to the dice in
     play, of faces 1 to the ``faces`` rule."""
@@ -110,7 +110,7 @@ def n_raises(st):
     return faces - face(st[P_BID]) + (total - quantity(st[P_BID])) * faces
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def raise_at(st, k):
     """The ``k``-th lowest bid that beats the standing one (``n_raises``)."""
     faces = st[P_FACES]
@@ -122,7 +122,7 @@ def raise_at(st, k):
     return (q + 1 + k // faces) * FACE_SPAN + 1 + k % faces
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def lowest_raise(st, shown):
     """The lowest bid of face ``shown`` that beats the standing one, or CALL if none does."""
     bid = st[P_BID]

@@ -57,7 +57,7 @@ STRATEGIES = (
 )
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def odds(st, me, code):
     """The chance that bid ``code`` holds, to ``me`` (its dice known, the others' uniform)."""
     need = quantity(code) - showing(st, me, face(code))
@@ -75,7 +75,7 @@ def odds(st, me, code):
     return max(0.0, 1.0 - below)
 
 
-@plain_njit(inline="always")
+@plain_njit(forceinline=True)
 def likeliest_raise(st, me):
     """The raise most likely to hold, of each face's lowest; the lower bid of equals."""
     best = CALL
