@@ -391,7 +391,7 @@ def warmup(
         ),
     ] = None,
 ) -> None:
-    """Compile the games' kernels now (1-5 minutes each, once per powerlab version), so that
+    """Compile the games' kernels now (1-3 minutes each, once per powerlab version), so that
     later runs start at once: for a cluster image, a class, a test run (`make test` runs it
     first), or before timing anything. Scripted seats and the search player (ismcts) are both
     compiled; a game already compiled is only loaded (about a second)."""

@@ -304,7 +304,7 @@ def cold_compile(game_ids: Sequence[str], notify: Callable[[str], None]) -> dict
     results = {}
     for game_id in game_ids or registry.game_ids():
         registry.make(game_id)  # an unknown game is refused before any compile
-        notify(f"compiling {game_id} from an empty cache (1-5 minutes)")
+        notify(f"compiling {game_id} from an empty cache (1-3 minutes)")
         with tempfile.TemporaryDirectory(prefix="powerlab-cold-") as cache:
             done = subprocess.run(
                 [sys.executable, "-c", _COLD_COMPILE, game_id],

@@ -14,6 +14,7 @@ import concurrent.futures
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import math
 import multiprocessing
 import shutil
@@ -331,9 +332,9 @@ def entry_points(strategies: list[dict], chunks: bool, traced: bool) -> tuple[st
 
 def kernel_compiled(game: registry.Game, needed: Iterable[str] = ALL_ENTRY_POINTS) -> bool:
     """Whether numba's cache already holds the ``needed`` entry points of the game's chunks
-    (``entry_points``; by default all of them), else the first call compiles them: 1-5 minutes
-    on 2 cores. As plain Python (``NUMBA_DISABLE_JIT=1``) nothing is compiled, so nothing is
-    missing."""
+    (``entry_points``; by default all of them), else the first call compiles them: a minute or
+    two of one core (docs/performance.md). As plain Python (``NUMBA_DISABLE_JIT=1``) nothing
+    is compiled, so nothing is missing."""
     import os
 
     import numba
@@ -347,7 +348,7 @@ def kernel_compiled(game: registry.Game, needed: Iterable[str] = ALL_ENTRY_POINT
 
 
 def compile_notice(game: registry.Game) -> str:
-    return f"compiling the {game.id} kernel once (1-5 minutes)"
+    return f"compiling the {game.id} kernel once (a minute or two)"
 
 
 def announce(notify: Callable[[str], None]) -> CompileStatus:
@@ -416,21 +417,31 @@ def warm_up_alone(
 def warm_up_games(
     game_ids: list[str], jobs: int, notify: Callable[[str], None], compiling: CompileStatus
 ) -> Iterator[tuple[str, bool, float]]:
-    """``warm_up_alone`` of every game, in order, ``jobs`` at a time: with more than one, each
-    game in a spawned process of its own (``notify`` hears of them in one line), else here,
-    each compile shown by ``compiling``. Closing the iterator waits for the processes."""
+    """``warm_up_alone`` of every game, ``jobs`` at a time: with more than one, each game in a
+    spawned process of its own (``notify`` hears of them in one line), the largest kernel
+    sources first, else here in order, each compile shown by ``compiling``. Closing the iterator
+    waits for the processes."""
     if jobs == 1:
         for game_id in game_ids:
             yield warm_up_alone(game_id, compiling)
         return
     notify(
         f"warming up {len(game_ids)} games, {jobs} at a time: a game not yet compiled takes "
-        "1-5 minutes"
+        "1-3 minutes"
     )
     with concurrent.futures.ProcessPoolExecutor(
         jobs, mp_context=multiprocessing.get_context("spawn")
     ) as pool:
-        yield from pool.map(warm_up_alone, game_ids)
+        yield from pool.map(warm_up_alone, sorted(game_ids, key=_source_bytes, reverse=True))
+
+
+def _source_bytes(game_id: str) -> int:
+    """The size of a game's package, the folder its kernel lives in: its compile time grows with
+    it (POWER's 77 kB compile in about 60 s, Power Struggle's 168 kB in about 150). Started
+    longest first, the processes of ``warm_up_games`` end closer together: with Time Barons
+    started last, one core idled for the last minute of the warm-up."""
+    folder = Path(importlib.util.find_spec(registry.make(game_id).module).origin).parent
+    return sum(path.stat().st_size for path in folder.glob("*.py"))
 
 
 def replay(spec: RunSpec, game_index: int, compiling: CompileStatus) -> list[str]:

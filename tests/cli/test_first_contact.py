@@ -17,7 +17,7 @@ from simcore.workflows import console, runner, storage
 from tests.cli.clitools import in_process, one_error_line, part_files
 
 POWER = ["run", "power", "--players", 3, "--threads", 1]
-NOTICE = "powerlab: compiling the power kernel once (1-5 minutes)"
+NOTICE = "powerlab: compiling the power kernel once (a minute or two)"
 SEARCHED = [*POWER, "-s", "ismcts:iterations=5", "-s", "counter", "-s", "counter", "-n", 4]
 
 
