@@ -54,12 +54,17 @@ def clock(seconds: float) -> str:
     return f"{int(seconds) // 60}:{int(seconds) % 60:02d}"
 
 
+def games_per_second(rate: float) -> str:
+    """A run's rate, e.g. 296,784 games/s, or 1.2 games/s: searched games can take a second."""
+    return f"{rate:,.{1 if rate < 10 else 0}f} games/s"
+
+
 def computed_now(timings: dict) -> str:
     """What a run's invocation computed and how fast it played (run.json's ``timings``): the
     games/s count the playing only, the compile before it is named apart."""
     text = f"{timings['games_computed']} computed now"
     if timings["games_per_s"]:
-        text += f", {timings['games_per_s']:,.0f} games/s"
+        text += f", {games_per_second(timings['games_per_s'])}"
         if timings.get("compile_seconds"):
             text += f", compile {clock(timings['compile_seconds'])} excluded"
     return text
@@ -111,7 +116,7 @@ class RunBar:
         elapsed = time.perf_counter() - self.first[1]
         rate = (done - self.first[0]) / elapsed if elapsed > 0 else 0.0
         self.total = total
-        self.progress.update(self.task, completed=done, total=total, rate=f"{rate:,.0f} games/s")
+        self.progress.update(self.task, completed=done, total=total, rate=games_per_second(rate))
 
     def compiling(self, line: str):
         if self.progress.live.is_started:

@@ -143,6 +143,9 @@ def test_the_rate_counts_the_games_over_the_time_spent_playing_them():
     cached = runner.run_timings(400_000, play_seconds=255.0, compile_seconds=0.0)
     assert console.computed_now(cached) == "400000 computed now, 1,569 games/s"
     assert runner.run_timings(0, 0.0, 0.0)["games_per_s"] is None  # a finished run, rerun
+    # A searched mirror plays about a game a second: its rate keeps a decimal, not "1 games/s".
+    searched = runner.run_timings(36, play_seconds=30.0, compile_seconds=0.0)
+    assert console.computed_now(searched) == "36 computed now, 1.2 games/s"
 
 
 def test_a_searched_runs_chunks_take_a_few_seconds_each():
