@@ -447,7 +447,7 @@ def test_fresh_games_grow_until_the_front_is_told_apart():
     assert ("b", "noisy") in balance.unseparated(spec, {"a": a, "b": b, "noisy": noisy})
 
 
-def test_a_balance_search_on_dask_equals_the_local_one(tmp_path):
+def test_a_balance_search_on_dask_equals_the_local_one(tmp_path, dask_scheduler):
     """The same search with every candidate's games as Dask tasks (a real game: workers import
     the registry) writes the same trials and front."""
     text = """
@@ -475,7 +475,7 @@ high = 30
 """
     spec = balance_spec.load_balance(write(tmp_path, text))
     balance.balance(spec, tmp_path / "local")
-    balance.balance(spec, tmp_path / "dask", scheduler="local:1")
+    balance.balance(spec, tmp_path / "dask", scheduler=dask_scheduler)
     for name in ("trials.parquet", "front.parquet"):
         local = pl.read_parquet(tmp_path / "local" / name)
         assert local.equals(pl.read_parquet(tmp_path / "dask" / name)), name

@@ -178,10 +178,11 @@ def test_a_rerun_resumes_and_keeps_every_game(planted):
     assert {p: p.read_bytes() for p in (out / impact.STUDY_DIR).rglob("*.parquet")} == before
 
 
-def test_impact_on_dask_equals_the_local_run(tmp_path):
-    """The arms' chunks as Dask tasks (a local cluster of one worker process): the same table."""
+def test_impact_on_dask_equals_the_local_run(tmp_path, dask_scheduler):
+    """The arms' chunks as Dask tasks (a local cluster of one worker process,
+    tests/workflows/conftest.py): the same table."""
     tables = []
-    for name, extra in (("local", []), ("dask", ["--cluster", "local:1"])):
+    for name, extra in (("local", []), ("dask", ["--scheduler", dask_scheduler])):
         out = tmp_path / name
         code, _, err = in_process(
             "impact", "time-barons", "-n", "300", "-c", "Catapult", "-c", "Church", "-o", out,

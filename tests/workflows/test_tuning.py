@@ -310,10 +310,10 @@ def test_a_preset_takes_overrides_of_its_own_parameters():
             registry.parse_strategy(game, bad)
 
 
-def test_a_tuning_on_dask_equals_the_local_one(tmp_path):
+def test_a_tuning_on_dask_equals_the_local_one(tmp_path, dask_scheduler):
     spec = small_spec(final_games=400)
     local = tuning.tune(spec, tmp_path / "local")
-    on_dask = tuning.tune(spec, tmp_path / "dask", scheduler="local:1")
+    on_dask = tuning.tune(spec, tmp_path / "dask", scheduler=dask_scheduler)
     assert on_dask["best"] == local["best"] and on_dask["fresh"] == local["fresh"]
     a = pl.read_parquet(tmp_path / "local" / "trials.parquet")
     assert a.equals(pl.read_parquet(tmp_path / "dask" / "trials.parquet"))

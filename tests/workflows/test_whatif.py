@@ -91,11 +91,11 @@ def test_the_tuned_field_is_the_presets_tuned_at_the_count_asked():
     assert "presets tuned at 5 players" in whatif.assumptions(five)[0]
 
 
-def test_whatif_on_dask_equals_the_local_run(tmp_path):
+def test_whatif_on_dask_equals_the_local_run(tmp_path, dask_scheduler):
     """Every field, the tunings of the re-tuned one included, as Dask tasks (a local cluster of
-    one worker process): the same answer table as the local run."""
+    one worker process, tests/workflows/conftest.py): the same answer table as the local run."""
     tables = []
-    for name, extra in (("local", []), ("dask", ["--cluster", "local:1"])):
+    for name, extra in (("local", []), ("dask", ["--scheduler", dask_scheduler])):
         out = tmp_path / name
         code, _, err = in_process(
             "whatif", "power", "-p", "3", "--set", "banker_take=3", "--vs", "banker_take=2",
