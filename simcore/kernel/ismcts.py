@@ -292,12 +292,41 @@ def search(st, rules, seat, iterations, c, trust, margin, opponents, rollout_sid
             node = path_node[d]
             pool[1, path_child[d]] += 1
             pool[3, path_child[d]] += results[node_seat[node]]
+        # No option leads by more visits than the iterations done: only look once one might.
+        remaining = iterations - iteration - 1
+        if iteration + 1 > remaining and _answer_settled(
+            root, start, n_children, pool, scripted, margin, remaining
+        ):
+            break
     n_root = legal(st, rules, moves)
     need = _move_room(root, n_root, block)
     if used + need > pool.shape[1]:
         pool = _grown(pool, used, need)
     used = _slots(root, n_root, moves, slots, start, n_children, block, pool, used)
     return moves[_settled_choice(n_root, moves, slots, pool, scripted, margin, srng)]
+
+
+def _answer_settled(root, start, n_children, pool, answer, margin, remaining):
+    """Whether the search's answer can no longer change in ``remaining`` more iterations: the
+    root's most visited option leads every other by more than ``remaining`` visits (each
+    iteration adds at most one visit at the root), and it is ``answer`` (the rollout strategy's)
+    or ``margin`` is 0, so ``_settled_choice`` will return it whatever the last results are.
+    The search then stops: the same answer, and the game's own stream was drawn from once
+    either way, so the games stay bit-identical with fewer iterations."""
+    most = -1.0
+    second = -1.0
+    leader = -1
+    for j in range(n_children[root]):
+        k = start[root] + j
+        if pool[1, k] > most:
+            second = most
+            most = pool[1, k]
+            leader = k
+        elif pool[1, k] > second:
+            second = pool[1, k]
+    if most - second <= remaining:
+        return False
+    return margin == 0 or pool[0, leader] == answer
 
 
 def _settled_choice(n, moves, slots, pool, answer, margin, srng):
@@ -372,7 +401,8 @@ def _search_seat(prm, seat, st, rules, rng):
 
 
 _TEMPLATES = (
-    _find, _slots, _move_room, _grown, _ucb_choice, _settled_choice, _clearly_better, search,
+    _find, _slots, _move_room, _grown, _ucb_choice, _answer_settled, _settled_choice,
+    _clearly_better, search,
     _search_seat, choose,
 )  # fmt: skip
 # Compiled without reference counting: all but the search and what allocates. numba counts
@@ -380,8 +410,9 @@ _TEMPLATES = (
 # decision or playout. A function they call inherits that unless it says otherwise, and the
 # search allocates: so it says.
 _REFCOUNTS = {
-    _find: False, _slots: False, _move_room: False, _ucb_choice: False, _settled_choice: False,
-    _clearly_better: False, _rollout: False, choose: False, _grown: True, _search_seat: True,
+    _find: False, _slots: False, _move_room: False, _ucb_choice: False, _answer_settled: False,
+    _settled_choice: False, _clearly_better: False, _rollout: False, choose: False, _grown: True,
+    _search_seat: True,
 }  # fmt: skip
 
 

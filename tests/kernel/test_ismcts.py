@@ -175,3 +175,54 @@ def test_a_second_process_loads_each_games_search_from_the_cache():
     st, rules, *_ = power_position(0, 5)
     moves = np.zeros(MAX_MOVES, dtype=np.int64)
     assert second["answers"]["power"] in moves[: power_rules.legal(st, rules, moves)]
+
+
+def _visits_to_come(n_options: int, remaining: int):
+    """Every way ``remaining`` more root visits can fall on ``n_options`` options."""
+    if n_options == 1:
+        yield (remaining,)
+        return
+    for first in range(remaining + 1):
+        for rest in _visits_to_come(n_options - 1, remaining - first):
+            yield (first, *rest)
+
+
+@pytest.mark.parametrize("margin", [0.0, 2.0])
+def test_the_search_stops_only_once_no_remaining_iterations_can_change_its_answer(margin):
+    # A root's statistics at random, then every way the remaining iterations could add visits
+    # (each a win or a loss at random): wherever ``_answer_settled`` stops the search, the
+    # answer ``_settled_choice`` would give at the end is the one it gives now. And it does stop
+    # whenever that holds for the most visited option being the rollout strategy's answer (or,
+    # with margin 0, any option).
+    generator = np.random.default_rng(5)
+    srng = _stream(9)
+    stopped = 0
+    for _ in range(300):
+        n = int(generator.integers(2, 5))
+        remaining = int(generator.integers(0, 5))
+        moves = np.arange(10, 10 + n, dtype=np.int64)
+        slots = np.arange(n, dtype=np.int64)
+        start, n_children = np.zeros(1, dtype=np.int64), np.array([n], dtype=np.int64)
+        pool = np.zeros((4, n))
+        pool[0] = moves
+        pool[1] = generator.integers(1, 9, n)
+        pool[3] = [generator.integers(0, v + 1) for v in pool[1]]
+        answer = int(moves[generator.integers(0, n)])
+        settled = nim._answer_settled(0, start, n_children, pool, answer, margin, remaining)
+        now = nim._settled_choice(n, moves, slots, pool, answer, margin, srng)
+        later = set()
+        for added in _visits_to_come(n, remaining):
+            final = pool.copy()
+            final[1] += added
+            final[3] += [generator.integers(0, a + 1) for a in added]
+            later.add(nim._settled_choice(n, moves, slots, final, answer, margin, srng))
+        leader = int(np.argmax(pool[1]))
+        others = np.delete(pool[1], leader)
+        determined = pool[1, leader] - others.max() > remaining and (
+            margin == 0 or moves[leader] == answer
+        )
+        assert settled == determined
+        if settled:
+            stopped += 1
+            assert later == {now} == {leader}
+    assert 30 < stopped < 270  # both outcomes were exercised
