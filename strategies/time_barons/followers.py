@@ -208,7 +208,9 @@ def threat_kind(op, n):
     return -1, n
 
 
-@njit(cache=True, _nrt=False, forceinline=False)
+# Inlined: called once per effect of every card ``expect_attacks`` counts;
+# a call passing the game's arrays cost about as much as its work.
+@inline_njit()
 def add_threats(st, cards, source, base, n_effects, sure, hidden):
     """Count the effects at ``cards[source, base:]`` in THREAT: ``sure`` times as attacks the
     opponent can make, ``hidden`` times as attacks a hidden card of its hand could be."""
@@ -276,7 +278,9 @@ def expect_attacks(st, cards, seat):
     return hidden / unseen if unseen > 0 else 0.0
 
 
-@njit(cache=True, _nrt=False, forceinline=False)
+# Inlined: called once per site for every attack ``attack_loss`` weighs;
+# a call passing the game's arrays cost about as much as its work.
+@inline_njit()
 def site_loss(st, cards, site, count, kind, n):
     """Followers of ``count`` on ``site`` that one attack of ``kind`` and amount ``n`` takes."""
     if kind == T_KILL_EVERYWHERE:
@@ -292,7 +296,9 @@ def site_loss(st, cards, site, count, kind, n):
     return min(n, count)
 
 
-@njit(cache=True, _nrt=False, forceinline=False)
+# Inlined: called once per attack for every arrangement weighed;
+# a call passing the game's arrays cost about as much as its work.
+@inline_njit()
 def attack_loss(st, cards, seat, kind, n, target):
     """Followers the seat, arranged as in ARRANGE, loses to one attack: on ``target`` (a site it
     names), or, with NO_TARGET, on the site where it takes most (damage_each and
@@ -313,14 +319,17 @@ def attack_loss(st, cards, seat, kind, n, target):
     return worst
 
 
-@njit(cache=True, _nrt=False, forceinline=False)
-def focused_loss(st, cards, site, count, mean):
+# Inlined: called once per site for every arrangement weighed;
+# a call passing the game's arrays cost about as much as its work.
+@inline_njit()
+def focused_loss(st, cards, site, count, mean, none):
     """Followers of ``count`` on ``site`` expected lost to damage whose amount is Poisson with
     this mean: it kills up to the amount (none on a fortified site) unless it destroys the site,
-    which takes them all."""
+    which takes them all. ``none``: np.exp(-mean), the chance of no damage, which the caller
+    works out once for all its sites (the exponential was a fifth of a scripted game)."""
     left = integrity(st, cards, site) - st[ix(DAMAGE + site)]
     fortified = is_fortified(st, cards, site)
-    chance = np.exp(-mean)  # of the amount d, from 0 up
+    chance = none  # of the amount d, from 0 up
     survive = 0.0
     kills = 0.0
     for d in range(max(left, 0)):
@@ -332,29 +341,81 @@ def focused_loss(st, cards, site, count, mean):
 
 
 @njit(cache=True, _nrt=False, forceinline=False)
-def expected_loss(st, cards, seat, chance):
-    """Followers the seat, arranged as in ARRANGE, can expect to lose to the attacks in THREAT
-    (expect_attacks; ``chance``: that a hidden card is a given unseen one): its damage together
-    on the one site where it takes most (an attacker focuses, and counters add up to
-    destruction), its amount uncertain (Poisson with the expected amount as mean: the more
-    integrity a site has left, the less likely it falls); each other attack on its own."""
-    loss = 0.0
+def threat_damage(st, chance):
+    """(the damage the attacks in THREAT do together, np.exp of minus it): ``expected_loss``'s
+    mean and its chance of no damage, which depend on THREAT and ``chance`` alone, not on the
+    arrangement, so each caller works them out once for all the arrangements it weighs (the
+    exponential, once per site and arrangement, was a fifth of a scripted game)."""
     damage = 0.0
     for j in range(st[THREAT_N]):
         entry = THREAT + THREAT_WIDTH * j
-        weight = st[ix(entry + THREAT_SURE)] + chance * st[ix(entry + THREAT_HIDDEN)]
+        if st[ix(entry + THREAT_KIND)] == T_DAMAGE:
+            weight = st[ix(entry + THREAT_SURE)] + chance * st[ix(entry + THREAT_HIDDEN)]
+            damage += weight * st[ix(entry + THREAT_AMOUNT)]
+    return damage, np.exp(-damage)
+
+
+# Inlined: called once per arrangement weighed;
+# a call passing the game's arrays cost about as much as its work.
+@inline_njit()
+def spread_loss(st, cards, seat, chance):
+    """``expected_loss`` of the attacks in THREAT other than damage, each on its own."""
+    loss = 0.0
+    for j in range(st[THREAT_N]):
+        entry = THREAT + THREAT_WIDTH * j
         kind = st[ix(entry + THREAT_KIND)]
-        amount = st[ix(entry + THREAT_AMOUNT)]
-        if kind == T_DAMAGE:
-            damage += weight * amount
-        else:
+        if kind != T_DAMAGE:
+            weight = st[ix(entry + THREAT_SURE)] + chance * st[ix(entry + THREAT_HIDDEN)]
+            amount = st[ix(entry + THREAT_AMOUNT)]
             loss += weight * attack_loss(st, cards, seat, kind, amount, NO_TARGET)
+    return loss
+
+
+@njit(cache=True, _nrt=False, forceinline=False)
+def focused_top(st, cards, seat, damage, none):
+    """(the largest focused_loss of the damage on the seat's sites as arranged in ARRANGE, at
+    least 0.0; the index of its site, -1 if none is above 0.0; the largest of the other sites',
+    at least 0.0). When one site gains a follower, the most the damage takes is the larger of
+    that site's new loss and the others' largest, which did not change: ``place_target`` and
+    ``fill`` weigh one more follower on each site with one focused_loss each, not one a site."""
+    top = 0.0
+    at = -1
+    second = 0.0
+    for i in range(sites_n(st, seat)):
+        value = focused_loss(st, cards, site_at(st, seat, i), st[ix(ARRANGE + i)], damage, none)
+        if value > top:
+            second = top
+            top = value
+            at = i
+        elif value > second:
+            second = value
+    return top, at, second
+
+
+@njit(cache=True, _nrt=False, forceinline=False)
+def expected_loss(st, cards, seat, chance, damage, none):
+    """Followers the seat, arranged as in ARRANGE, can expect to lose to the attacks in THREAT
+    (expect_attacks; ``chance``: that a hidden card is a given unseen one): its damage together
+    (``damage``, ``none`` from ``threat_damage``) on the one site where it takes most (an
+    attacker focuses, and counters add up to destruction), its amount uncertain (Poisson with
+    the expected amount as mean: the more integrity a site has left, the less likely it falls);
+    each other attack on its own (spread_loss)."""
+    loss = spread_loss(st, cards, seat, chance)
     if damage > 0.0:
-        worst = 0.0
-        for i in range(sites_n(st, seat)):
-            site = site_at(st, seat, i)
-            worst = max(worst, focused_loss(st, cards, site, st[ix(ARRANGE + i)], damage))
+        worst, _, _ = focused_top(st, cards, seat, damage, none)
         loss += worst
+    return loss
+
+
+@njit(cache=True, _nrt=False, forceinline=False)
+def expected_loss_raised(st, cards, seat, chance, damage, none, i, top, at, second):
+    """``expected_loss`` once the caller has put one more follower in ARRANGE on the seat's
+    ``i``-th site, ``focused_top`` (top, at, second) taken before: the same value."""
+    loss = spread_loss(st, cards, seat, chance)
+    if damage > 0.0:
+        others = second if i == at else top
+        raised = focused_loss(st, cards, site_at(st, seat, i), st[ix(ARRANGE + i)], damage, none)
+        loss += max(others, raised)
     return loss
 
 
@@ -434,17 +495,20 @@ def place_target(prm, seat, st, cards, rules, rng):
     turns = turns_left(st, cards, rules, seat)
     action = action_value(prm, seat, st, rules)
     chance = expect_attacks(st, cards, seat)
+    damage, none = threat_damage(st, chance)
     n = sites_n(st, seat)
     for i in range(n):
         st[ix(ARRANGE + i)] = st[ix(FOLLOW + site_at(st, seat, i))]
-    before = expected_loss(st, cards, seat, chance)
+    before = expected_loss(st, cards, seat, chance, damage, none)
+    top, at, second = focused_top(st, cards, seat, damage, none)
     choice = -1
     best = -np.inf
     ties = 0
     for i in range(n):
         site = site_at(st, seat, i)
         st[ix(ARRANGE + i)] += 1
-        added = expected_loss(st, cards, seat, chance) - before
+        added = expected_loss_raised(st, cards, seat, chance, damage, none, i, top, at, second)
+        added -= before
         st[ix(ARRANGE + i)] -= 1
         value = (
             enabling_value(prm, seat, st, cards, site, st[ix(FOLLOW + site)], turns, action)
@@ -457,7 +521,7 @@ def place_target(prm, seat, st, cards, rules, rng):
 
 
 @njit(cache=True, _nrt=False, forceinline=False)
-def fill(st, cards, rules, seat, chance, count, rng):
+def fill(st, cards, rules, seat, chance, damage, none, count, rng):
     """Add ``count`` followers to ARRANGE one at a time, each where it adds least to what the
     attack being answered and the expected attacks would take (equal: at random)."""
     n = sites_n(st, seat)
@@ -465,9 +529,12 @@ def fill(st, cards, rules, seat, chance, count, rng):
         choice = -1
         best = -np.inf
         ties = 0
+        top, at, second = focused_top(st, cards, seat, damage, none)
         for i in range(n):
             st[ix(ARRANGE + i)] += 1
-            loss = pending_loss(st, cards, rules, seat) + expected_loss(st, cards, seat, chance)
+            loss = pending_loss(st, cards, rules, seat) + expected_loss_raised(
+                st, cards, seat, chance, damage, none, i, top, at, second
+            )
             st[ix(ARRANGE + i)] -= 1
             take, best, ties = better(-loss, best, ties, rng)
             if take:
@@ -476,12 +543,14 @@ def fill(st, cards, rules, seat, chance, count, rng):
 
 
 @njit(cache=True, _nrt=False, forceinline=False)
-def shelter_cost(prm, seat, st, cards, rules, chance, action):
+def shelter_cost(prm, seat, st, cards, rules, chance, damage, none, action):
     """What the arrangement in ARRANGE costs the seat under attack: w_follower per follower the
     attack being answered and the expected attacks would take, plus one action (``action``) if
     it leaves an ability that can be used now short of followers (one relocation puts them
     back)."""
-    loss = pending_loss(st, cards, rules, seat) + expected_loss(st, cards, seat, chance)
+    loss = pending_loss(st, cards, rules, seat) + expected_loss(
+        st, cards, seat, chance, damage, none
+    )
     short = 0.0
     for i in range(sites_n(st, seat)):
         site = site_at(st, seat, i)
@@ -500,23 +569,24 @@ def plan_shelter(prm, seat, st, cards, rules, rng):
     where it adds least to the losses: every site keeping the followers its abilities need, or
     none keeping any. Returns what it saves over the arrangement now (0 or more)."""
     chance = expect_attacks(st, cards, seat)
+    damage, none = threat_damage(st, chance)
     action = action_value(prm, seat, st, rules)
     n = sites_n(st, seat)
     for i in range(n):
         st[ix(ARRANGE + i)] = st[ix(FOLLOW + site_at(st, seat, i))]
-    now = shelter_cost(prm, seat, st, cards, rules, chance, action)
+    now = shelter_cost(prm, seat, st, cards, rules, chance, damage, none, action)
     for i in range(n):
         st[ix(ARRANGE + i)] = 0
-    fill(st, cards, rules, seat, chance, followers(st, seat), rng)
-    free = shelter_cost(prm, seat, st, cards, rules, chance, action)
+    fill(st, cards, rules, seat, chance, damage, none, followers(st, seat), rng)
+    free = shelter_cost(prm, seat, st, cards, rules, chance, damage, none, action)
     surplus = 0
     for i in range(n):
         site = site_at(st, seat, i)
         st[ix(ARRANGE_ALT + i)] = st[ix(ARRANGE + i)]
         st[ix(ARRANGE + i)] = min(st[ix(FOLLOW + site)], max_requirement(st, site))
         surplus += st[ix(FOLLOW + site)] - st[ix(ARRANGE + i)]
-    fill(st, cards, rules, seat, chance, surplus, rng)
-    keep = shelter_cost(prm, seat, st, cards, rules, chance, action)
+    fill(st, cards, rules, seat, chance, damage, none, surplus, rng)
+    keep = shelter_cost(prm, seat, st, cards, rules, chance, damage, none, action)
     if free < keep:
         for i in range(n):
             st[ix(ARRANGE + i)] = st[ix(ARRANGE_ALT + i)]
