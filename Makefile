@@ -21,8 +21,8 @@ demo: $(STAMP)
 # Each game's kernels compiled first, a process per core, then one pytest worker per core
 # (pytest-xdist), tests handed out by work stealing, loading the kernels from numba's cache.
 # Compiled by the tests instead, two workers compiled the same kernel at once (POWER's game, 150 s
-# on each core). On a fresh clone with 2 quiet cores: 7 minutes of compile and 9 of pytest, against
-# 18 of pytest alone (docs/performance.md, "Compile and suite time").
+# on each core). On a fresh clone with 2 quiet cores: about 6 minutes of compile and 12-15 of
+# pytest (docs/performance.md, "Where a designer waits").
 test: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
