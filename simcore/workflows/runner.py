@@ -437,9 +437,10 @@ def warm_up_games(
 
 def _source_bytes(game_id: str) -> int:
     """The size of a game's package, the folder its kernel lives in: its compile time grows with
-    it (POWER's 77 kB compile in about 60 s, Power Struggle's 168 kB in about 150). Started
-    longest first, the processes of ``warm_up_games`` end closer together: with Time Barons
-    started last, one core idled for the last minute of the warm-up."""
+    it (POWER's 77 kB warm up in about 60 s, Power Struggle's 168 kB in about 160), so that the
+    longest does not start last. Measured, the whole warm-up is no faster for it (346 s against
+    340 in the registry's order): two large compiles side by side each run slower
+    (docs/performance.md, "Compile and suite time")."""
     folder = Path(importlib.util.find_spec(registry.make(game_id).module).origin).parent
     return sum(path.stat().st_size for path in folder.glob("*.py"))
 
